@@ -1,0 +1,201 @@
+/* croupier/game.h — the one interface through which bots, the simulator, the
+ * command-line program and (later) the server touch a game.
+ *
+ * A game is a `cr_game`: a const table of functions (`cr_game_def`) plus the
+ * parameters of one table (player count, variant) and any read-only data the
+ * game loaded at creation (18Dracula's board file).  Game states are flat,
+ * pointer-free blobs of `g->state_size` bytes owned by the caller: clone is
+ * memcpy, and every function receives the game and the state, so a state
+ * never points at the data it uses.
+ *
+ * Chance is explicit.  When `current_player` returns CR_CHANCE the caller
+ * asks `chance_outcomes` for the outcomes and their probabilities, picks one
+ * with its own seeded generator (cr_rng) and applies it like any action.
+ * A state therefore holds no generator, and a game is fully described by its
+ * parameters and the list of actions applied, chance outcomes included.
+ *
+ * Hot path: legal_actions, chance_outcomes, apply and clone allocate nothing.
+ * apply() trusts its caller (an illegal action is a programming error,
+ * asserted in debug builds); untrusted input goes through cr_apply_checked().
+ */
+#ifndef CROUPIER_GAME_H
+#define CROUPIER_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "croupier/rng.h"
+#include "croupier/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CR_CHANCE = -1,   /* nature acts next: a die roll, a card draw, a random pick */
+    CR_TERMINAL = -2, /* the game is over: read returns() and scores() */
+};
+
+enum { CR_MAX_PLAYERS = 8 };
+
+typedef int32_t cr_action; /* dense, stable id in [0, g->num_actions) */
+
+/* A variant of a game: a named rule set with its allowed player counts. */
+typedef struct cr_variant {
+    const char *name;    /* stable key: "full", "smackdown", ... */
+    const char *summary; /* one line for `croupier games` */
+    int min_players, max_players;
+} cr_variant;
+
+/* What a table chooses before the game starts. */
+typedef struct cr_params {
+    int num_players;       /* within the variant's bounds */
+    const char *variant;   /* NULL = the game's default for num_players */
+    int first_roller;      /* DML: seat that rolls first in the roll-off (R46) */
+    const char *data_path; /* read-only game data (board file); NULL = built-in */
+} cr_params;
+
+/* --- Events --------------------------------------------------------------
+ * apply() reports what happened into a caller-owned buffer, without
+ * allocating.  Each event says which seats may see its `card`; the other
+ * seats see the same event with the card hidden.  The caller drains the
+ * buffer after each apply (or passes NULL when nobody listens: search). */
+typedef struct cr_event {
+    uint16_t kind;     /* game-specific event code */
+    int8_t seat;       /* acting or affected seat, -1 none */
+    int8_t other;      /* second seat (giver/receiver), -1 none */
+    int16_t card;      /* game-specific object id, -1 none */
+    int16_t from, to;  /* game-specific zones, -1 none */
+    int32_t a, b;      /* game-specific numbers (dice, values, labels) */
+    uint32_t seen_by;  /* bit s set: seat s sees `card`; CR_SEEN_ALL = public */
+} cr_event;
+
+#define CR_SEEN_ALL 0xffffffffu
+
+typedef struct cr_events {
+    cr_event *buf; /* caller-owned, cap entries */
+    int cap;
+    int len;     /* events written since the caller last reset len to 0 */
+    int dropped; /* events that did not fit (the caller's buffer was too small) */
+} cr_events;
+
+typedef struct cr_game cr_game;
+
+/* The function table of one game.  Every function receives the game
+ * instance and a state of g->state_size bytes. */
+typedef struct cr_game_def {
+    const char *name;  /* stable key: "dml" */
+    const char *title; /* "Dragon's Money Laundering" */
+    const cr_variant *variants;
+    int n_variants;
+
+    /* Fills g's sizes and loads read-only data; err gets a one-line reason. */
+    cr_status (*create)(cr_game *g, char *err, size_t errcap);
+    void (*destroy)(cr_game *g); /* frees what create loaded; may be NULL */
+
+    /* A new game at its first decision or chance node. */
+    void (*init)(const cr_game *g, void *st);
+
+    /* Seat to act, CR_CHANCE or CR_TERMINAL. */
+    int (*current_player)(const cr_game *g, const void *st);
+    /* Legal actions of the seat to act, ascending and unique, into
+     * out[g->max_legal]; returns the count (0 at chance and terminal nodes). */
+    int (*legal_actions)(const cr_game *g, const void *st, cr_action *out);
+    /* At a chance node: outcomes ascending into out[g->max_chance_outcomes],
+     * probabilities (summing to 1) into prob; returns the count. */
+    int (*chance_outcomes)(const cr_game *g, const void *st, cr_action *out, double *prob);
+    /* Applies a legal action or chance outcome.  ev may be NULL. */
+    void (*apply)(const cr_game *g, void *st, cr_action a, cr_events *ev);
+
+    /* out[num_players]: 1 to the winner, 0 to the others, all 0 without one.*/
+    void (*returns)(const cr_game *g, const void *st, double *out);
+    /* out[num_players]: the game's own score (DML: Victory Points). */
+    void (*scores)(const cr_game *g, const void *st, double *out);
+
+    /* Observation: what `seat` knows now, including what it has witnessed.
+     * Writes g->obs_size bytes into obs.  The observation is itself a
+     * state-shaped blob in which everything hidden from the seat is erased,
+     * so it can be rendered, compared and handed to the sampler. */
+    void (*observe)(const cr_game *g, const void *st, int seat, void *obs);
+    size_t (*obs_to_json)(const cr_game *g, const void *obs, char *buf, size_t cap);
+    size_t (*obs_to_text)(const cr_game *g, const void *obs, char *buf, size_t cap);
+    /* Determinization: a full state consistent with the observation, drawn
+     * with rng.  The sampled state's observation for that seat equals obs. */
+    cr_status (*sample)(const cr_game *g, const void *obs, cr_rng *rng, void *st_out);
+
+    /* Whole-state text (the position format); snprintf semantics. */
+    size_t (*serialize)(const cr_game *g, const void *st, char *buf, size_t cap);
+    /* Parses serialize's output or a hand-written position file.  On error
+     * st is unspecified and err names the key and the problem. */
+    cr_status (*deserialize)(const cr_game *g, void *st, const char *buf, size_t len, char *err,
+                             size_t errcap);
+
+    /* Action notation, in the context of the state it applies to. */
+    size_t (*action_to_str)(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap);
+    cr_status (*str_to_action)(const cr_game *g, const void *st, const char *s, cr_action *out);
+    /* One event in words / JSON, as `seat` may know it (-1: the omniscient log). */
+    size_t (*event_to_str)(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
+    size_t (*event_to_json)(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
+    /* A short description of the decision the seat to act faces. */
+    size_t (*prompt)(const cr_game *g, const void *st, char *buf, size_t cap);
+    /* Actions that only withdraw a half-built choice: search may skip them.
+     * Returns 1 if a is such an action. */
+    int (*is_withdraw)(const cr_game *g, const void *st, cr_action a);
+} cr_game_def;
+
+/* One table's game: definition, parameters, sizes and read-only data. */
+struct cr_game {
+    const cr_game_def *def;
+    const cr_variant *variant;
+    int variant_index;
+    cr_params params;     /* params.variant/data_path point at storage owned below */
+    int num_players;
+    int num_actions;      /* action ids are in [0, num_actions) */
+    int max_legal;        /* proven bound on one legal list */
+    int max_chance_outcomes;
+    size_t state_size;
+    size_t obs_size;
+    void *data;           /* read-only data loaded by create (owned) */
+    char variant_buf[32];
+    char data_path_buf[512];
+};
+
+/* --- Registry and lifecycle (src/core) ----------------------------------- */
+
+int cr_registry_count(void);
+const cr_game_def *cr_registry_get(int i);
+const cr_game_def *cr_registry_find(const char *name); /* NULL if unknown */
+
+/* Creates a game for these parameters; NULL with err filled on bad
+ * parameters (unknown variant, player count out of range, bad data file).
+ * Caller owns the result: cr_game_free. */
+cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size_t errcap);
+void cr_game_free(cr_game *g);
+
+/* --- Convenience over the table ------------------------------------------ */
+
+static inline int cr_current_player(const cr_game *g, const void *st)
+{
+    return g->def->current_player(g, st);
+}
+static inline int cr_is_terminal(const cr_game *g, const void *st)
+{
+    return g->def->current_player(g, st) == CR_TERMINAL;
+}
+
+/* Draws a chance outcome with rng from the state's distribution. */
+cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
+
+/* Validates `a` against the legal list (or the chance outcomes) and applies
+ * it; CR_ERR_ILLEGAL leaves st untouched. */
+cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev);
+
+/* Parses `text` as an action of the current state and applies it if legal.
+ * err gets the reason (unknown notation, not legal now). */
+cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events *ev, char *err,
+                        size_t errcap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,377 @@
+/* dml_internal.h — Dragon's Money Laundering: the flat state and the pieces
+ * shared by rules.c (legal/apply), notation.c (action text), observe.c
+ * (observations, sampler) and position.c (JSON positions).
+ *
+ * Cards.  54 cards with ids in canonical order (spec 0.2, R76): suit Iron S,
+ * Wood C, Slaves H, Spice D; within a suit 2..9, T, J, Q, K, A; then X1, X2.
+ * id = suit * 13 + (rank - 2) for rank 2..14 (A = 14); X1 = 52, X2 = 53.
+ * So "move in canonical order" is "move in ascending id", and a set of cards
+ * is a uint64_t mask.
+ *
+ * Zones.  Every card is in exactly one zone: loc[card] names it and the
+ * zone's mask zone[z] holds its bit.  Unordered zones (the Deck, R78; Black
+ * Markets; Hands; Fronts) need nothing more.  Ordered piles keep their order
+ * beside the mask: the Discard Pile's top card (R73: the order below the top
+ * has no effect), the Stack's order, and the Nest's known top part.
+ *
+ * Procedures.  The rules are nested procedures (a Buy inside a Market Phase
+ * inside a Turn, a Siege inside a Power inside a Stack episode...) that stop
+ * for player decisions and chance events.  The state keeps them as a small
+ * stack of frames {proc, step, a, b, x}; apply() hands the action to the top
+ * frame and runs frames until the next decision or chance node.  Frames hold
+ * only small integers, so the state stays flat.
+ *
+ * Knowledge.  For each seat, pin[s][z] holds the cards the seat knows to be
+ * in zone z and may[s][z] cards that might be there (perfect memory, spec 2
+ * and R70).  A move seen by the seat pins the card; a move it does not see
+ * ("a card went from A to B") widens may[s][B] by what could be in A.
+ * Observations and the sampler are built from these two masks.
+ */
+#ifndef CROUPIER_DML_INTERNAL_H
+#define CROUPIER_DML_INTERNAL_H
+
+#include <stdint.h>
+
+#include "croupier/game.h"
+
+#if defined(__GNUC__)
+#define DML_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define DML_HIDDEN
+#endif
+
+/* ---- cards ---- */
+enum { DML_SUIT_S = 0, DML_SUIT_C, DML_SUIT_H, DML_SUIT_D, DML_NSUITS };
+enum { DML_NCARDS = 54, DML_X1 = 52, DML_X2 = 53 };
+enum { DML_T = 10, DML_J = 11, DML_Q = 12, DML_K = 13, DML_A = 14 };
+
+static inline int dml_card(int suit, int rank) { return suit * 13 + rank - 2; }
+static inline int dml_suit(int c) { return c >= 52 ? -1 : c / 13; }
+static inline int dml_rank(int c) { return c >= 52 ? 0 : c % 13 + 2; } /* 0 = Joker */
+static inline uint64_t dml_bit(int c) { return (uint64_t)1 << c; }
+static inline int dml_is_joker(int c) { return c >= 52; }
+static inline int dml_is_commodity(int c) { int r = dml_rank(c); return r >= 2 && r <= 10; }
+static inline int dml_is_egg(int c) { return dml_rank(c) == DML_A; }
+static inline int dml_is_king(int c) { return dml_rank(c) == DML_K; }
+/* printed value of a Commodity (2..10) */
+static inline int dml_value(int c) { return dml_rank(c); }
+
+#define DML_SUIT_MASK(s) ((uint64_t)0x1fff << ((s) * 13))
+#define DML_ALL_CARDS (((uint64_t)1 << 54) - 1)
+extern DML_HIDDEN const uint64_t dml_rank_mask[15]; /* [rank]: the 4 cards of that rank; [0] jokers */
+#define DML_COMMODITIES (dml_commodity_mask())
+uint64_t dml_commodity_mask(void);
+
+/* Wheel of Profit (1.3) */
+static inline int dml_prim(int suit) { static const int p[4] = {3, 0, 1, 2}; return p[suit]; }
+static inline int dml_sec(int suit) { return dml_prim(dml_prim(suit)); }
+
+/* ---- zones ---- */
+enum {
+    DML_Z_DECK = 0,
+    DML_Z_EVENT,   /* Current Event */
+    DML_Z_DISCARD,
+    DML_Z_NEST,
+    DML_Z_STOCK,   /* the four Stocks: one mask, the suit is the card's */
+    DML_Z_EXILE,   /* face-up-on-entry exile */
+    DML_Z_XKING,   /* face-down Kings in Exile (Hidden, 3-Player Smackdown / I See Fire) */
+    DML_Z_STACK,
+    DML_Z_TARGET,  /* buying area: declared targets */
+    DML_Z_COMMIT,  /* buying area: committed cards */
+    DML_Z_POOL,    /* setup only: Kings/2s/3s not yet dealt */
+    DML_Z_HAND,    /* + seat */
+    DML_Z_FRONT = DML_Z_HAND + 4,  /* Emblems, + seat */
+    DML_Z_KING = DML_Z_FRONT + 4,  /* Merchant King, + seat */
+    DML_Z_OFFER = DML_Z_KING + 4,  /* face-down Seize offer, + seat */
+    DML_Z_BM = DML_Z_OFFER + 4,    /* Black Market slots */
+};
+/* Black Markets at once: each holds >= 1 card and no King ever enters one,
+ * so at most 54 - 4 = 50 exist together. */
+enum { DML_MAX_BM = 50, DML_NZONES = DML_Z_BM + DML_MAX_BM };
+
+/* ---- variants ---- */
+enum { DML_V_FULL = 0, DML_V_SMACKDOWN, DML_V_MAYHEM, DML_V_FIRE, DML_NVARIANTS };
+
+/* ---- event types (1.4) ---- */
+enum {
+    DML_EV_NONE = 0,
+    DML_EV_FCCC,     /* S 4-9 */
+    DML_EV_HATED,    /* C 4-9 */
+    DML_EV_CUSTOMS,  /* H 4-9 */
+    DML_EV_UNION,    /* D 4-9 */
+    DML_EV_CARNIVAL, /* J Q X1 X2 */
+    DML_EV_OPENING,  /* T */
+};
+
+/* ---- actions ----
+ * Ranges (each a dense block; see notation.c for the text of each). */
+enum {
+    DML_A_CARD = 0,                        /* select a card (meaning set by the decision) */
+    DML_A_POWER = DML_A_CARD + DML_NCARDS, /* Stack play: card as Power */
+    DML_A_EMBLEM = DML_A_POWER + DML_NCARDS,       /* Stack play: card as Emblem */
+    DML_A_CALLBACK = DML_A_EMBLEM + DML_NCARDS,    /* Market: Callback that own Emblem */
+    DML_A_VISIT = DML_A_CALLBACK + DML_NCARDS,     /* Market: Visit Black Market slot k */
+    DML_A_BMPICK = DML_A_VISIT + DML_MAX_BM,       /* Prime Counsellor: search slot k */
+    DML_A_PLAYER = DML_A_BMPICK + DML_MAX_BM,      /* choose seat p */
+    DML_A_STOCK = DML_A_PLAYER + 4,                /* Archduchess: Stock of suit s */
+    DML_A_BUY = DML_A_STOCK + 4,
+    DML_A_PLAY,
+    DML_A_SUBSTITUTE,
+    DML_A_NOTHING,
+    DML_A_END,
+    DML_A_DONE,   /* close a composed choice; with nothing chosen it is "pass" */
+    DML_A_UNDO,   /* withdraw the last card of a composed choice (or the option) */
+    DML_A_REROLL, /* Dabo! */
+    DML_A_KEEP,
+    DML_A_GIVE,   /* Thief modes */
+    DML_A_TAKE,
+    DML_A_ROLL,                       /* chance: dice (a <= b): 21 outcomes */
+    DML_A_DRAW = DML_A_ROLL + 21,     /* chance: the card a draw or random pick produces */
+    DML_NUM_ACTIONS = DML_A_DRAW + DML_NCARDS,
+};
+/* Bound on one legal list.  Market (PD2): Buy, Play, Substitute, Nothing,
+ * End + at most 12 Callbacks (4 T + 4 J + 4 Q Emblems) + at most 50 Visits
+ * = 67.  A card composition: at most 54 cards + Done + Undo = 56.  A Stack
+ * play: 10 J/Q/Joker as Power + 12 J/Q/T as Emblem + Done + Undo = 24.
+ * Chance: at most 54 cards (the Deck holds at most 38 + 2 Jokers) or 21 rolls. */
+enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
+
+static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
+{
+    int i = 0;
+    for (int x = 1; x < a; x++) i += 7 - x;
+    return i + (b - a);
+}
+
+/* ---- procedures (frames) ---- */
+enum {
+    DML_P_GAME = 1, /* setup, then rounds until the end */
+    DML_P_ROLLOFF,
+    DML_P_DICE,     /* one roll with Dabo! re-rolls: result in st->die[] */
+    DML_P_CHECK,    /* DICE + evaluation against x: result in st->check_ok/check_special */
+    DML_P_ROUND,
+    DML_P_EVENT,
+    DML_P_TURN,
+    DML_P_RESTOCK,
+    DML_P_SUPPLY,
+    DML_P_MARKET,
+    DML_P_BUY,
+    DML_P_STACK,
+    DML_P_POWER,
+    DML_P_FM,       /* Foreign Merchant */
+    DML_P_SIEGE,
+    DML_P_VISIT,
+    DML_P_CALLBACK,
+    DML_P_FOLLOWUP, /* Woot!/Wyvern Eyes follow-up of the last check */
+    DML_P_COUNT
+};
+
+typedef struct dml_frame {
+    uint8_t proc, step;
+    int8_t a, b;
+    int16_t x;
+} dml_frame;
+
+enum { DML_MAX_FRAMES = 24 };
+
+/* What the state waits for. */
+enum { DML_NEED_RUN = 0, DML_NEED_DECISION, DML_NEED_CHANCE, DML_NEED_OVER };
+
+/* Decisions (section 14): the PD number. */
+enum {
+    DML_D_DABO = 1,     /* PD1 */
+    DML_D_MARKET,       /* PD2 */
+    DML_D_DECLARE,      /* PD3 composition */
+    DML_D_OFFER,        /* PD4 composition */
+    DML_D_COMMIT_ACT,   /* PD5 composition */
+    DML_D_COMMIT_PAS,   /* PD6 composition */
+    DML_D_STACK,        /* PD7 composition */
+    DML_D_VICE,         /* PD8 */
+    DML_D_COUNSEL_BM,   /* PD9a: which Black Market */
+    DML_D_COUNSEL_CARD, /* PD9b: which card of it */
+    DML_D_TITHE,        /* PD10 */
+    DML_D_HARLOT,       /* PD11 */
+    DML_D_ARCHDUCHESS,  /* PD12 */
+    DML_D_THIEF_MODE,   /* PD13a */
+    DML_D_THIEF_CARD,   /* PD13b: the card to give */
+    DML_D_THIEF_PLAYER, /* PD13c: the other player */
+};
+
+/* Chance kinds: the candidates of a uniform pick, or the dice. */
+enum {
+    DML_C_ROLL = 1,
+    DML_C_DECK,   /* draw from the Deck */
+    DML_C_POOL,   /* setup deal: karg = rank */
+    DML_C_HAND,   /* random card of a Hand: karg = seat */
+    DML_C_BM,     /* random card of a Black Market: karg = slot */
+    DML_C_NEST,   /* egg from the unordered bottom of the Nest */
+};
+
+/* End reasons */
+enum {
+    DML_END_NONE = 0,
+    DML_END_VP,        /* Deck exhausted at the Event Phase */
+    DML_END_MONOPOLY,
+    DML_END_FATHER,    /* Father of Dragons */
+    DML_END_LAST,      /* I See Fire: last merchant standing / nobody left */
+};
+
+/* Stack entry flags */
+enum { DML_SF_EMBLEM = 0x10, DML_SF_SEAT = 0x0f };
+
+typedef struct dml_state {
+    /* zones */
+    uint64_t zone[DML_NZONES];
+    uint8_t loc[DML_NCARDS];
+    int8_t discard_top;          /* -1 when empty */
+    uint8_t nest_top[4], nest_top_n; /* eggs put on the Nest, bottom..top, above the base */
+    uint8_t stack_card[DML_NCARDS], stack_flag[DML_NCARDS], stack_n;
+    int8_t resolving;            /* card whose Power is resolving, -1 none */
+    int8_t resolving_seat;
+    uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
+    uint16_t bm_next_label;        /* last label used */
+
+    /* table */
+    uint8_t n, variant, first_roller;
+    uint8_t dealer, active;
+    uint8_t alive;               /* bitmask of seats still in the game */
+    uint8_t knowledge;           /* 1: maintain pin/may (observations); 0: rollouts */
+    uint16_t round;
+
+    /* event in force */
+    uint8_t event_type, ev;      /* type and event value (0 for special events) */
+    uint8_t affected;            /* seats affected by the Player Effect this Round */
+
+    /* market budget */
+    uint8_t actions, minors;
+
+    /* buying */
+    int8_t buy_suit, seizer, target_owner; /* target_owner: Front seat of an Emblem target, -1 */
+    int8_t target_from;          /* origin zone of the targets */
+    int16_t D, P;
+    uint8_t xchg_turn;           /* resolution exchange: 0 active, 1 passive */
+    uint8_t offer_count[4];      /* cards placed, public */
+
+    /* composition in progress */
+    uint8_t sel[DML_NCARDS];     /* cards chosen so far, in order */
+    uint8_t sel_flag[DML_NCARDS];/* Stack plays: DML_SF_EMBLEM */
+    uint8_t sel_n;
+    uint8_t sel_targets;         /* Declaration: how many of sel[] are targets */
+
+    /* dice */
+    uint8_t die[2];
+    uint8_t check_ok, check_special; /* special: 0, 'W' Woot!, 'E' Wyvern Eyes */
+    int8_t rolloff_total[4];
+    uint8_t rolloff_mask;
+
+    /* waiting for */
+    uint8_t need;                /* DML_NEED_* */
+    int8_t actor;                /* deciding seat */
+    uint8_t kind;                /* decision (DML_D_*) or chance (DML_C_*) kind */
+    int8_t karg;
+
+    /* procedures */
+    dml_frame fr[DML_MAX_FRAMES];
+    uint8_t nfr;
+
+    /* result */
+    uint8_t over, end_reason;
+    int8_t winner;               /* -1 none */
+    int16_t vp[4];               /* filled at the end (and by dml_score) */
+    uint32_t n_applied;          /* actions applied so far (for logs) */
+
+    /* knowledge, per seat: see the file comment */
+    uint64_t pin[4][DML_NZONES];
+    uint64_t may[4][DML_NZONES];
+    uint8_t zone_count[DML_NZONES]; /* kept in observations where masks are erased */
+    uint8_t obs_seat;            /* 0xff in a real state; the seat in an observation */
+} dml_state;
+
+
+/* ---- events (cr_event.kind) ----
+ * Every card movement is one DML_E_MOVE: card, from, to, seen_by (seats that
+ * see which card it is; the others see "a card").  The rest: */
+enum {
+    DML_E_MOVE = 1,   /* card from -> to */
+    DML_E_ROUND,      /* a = round number, seat = Dealer */
+    DML_E_EVENT,      /* card = Event card, a = event type, b = EV, other = affected mask */
+    DML_E_TURN,       /* seat = Active Player */
+    DML_E_BUDGET,     /* seat, a = Actions, b = Minor Actions */
+    DML_E_POWER_PHASE,
+    DML_E_ROLL,       /* seat rolled a,b */
+    DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep */
+    DML_E_CHECK,      /* seat, a = target, b = 1 success / 0 failure, other = 'W' / 'E' / 0 */
+    DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1 */
+    DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
+    DML_E_OFFER,      /* seat placed a cards face-down (0 = pass) */
+    DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize) */
+    DML_E_VALUE,      /* a = D, b = P during the exchange */
+    DML_E_BM_NEW,     /* a = label, b = cards */
+    DML_E_BM_GONE,    /* a = label */
+    DML_E_SIEGE,      /* a Dragon Siege begins */
+    DML_E_REVEAL,     /* seat's card is shown to everyone (Siege, end, instant win) */
+    DML_E_ELIMINATED, /* seat is out (I See Fire) */
+    DML_E_FOREIGN,    /* the Foreign Merchant arrives */
+    DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
+    DML_E_VP,         /* seat scores a Victory Points */
+    DML_E_END,        /* a = end reason, seat = winner or -1 */
+    DML_E_SETUP,      /* seat is the Dealer after the roll-off */
+};
+
+/* ---- shared functions ---- */
+DML_HIDDEN extern const cr_game_def dml_def;
+DML_HIDDEN extern const cr_variant dml_variants[DML_NVARIANTS];
+
+DML_HIDDEN int dml_current_player(const cr_game *g, const void *st);
+DML_HIDDEN int dml_legal(const cr_game *g, const void *st, cr_action *out);
+DML_HIDDEN int dml_chance(const cr_game *g, const void *st, cr_action *out, double *prob);
+DML_HIDDEN void dml_apply(const cr_game *g, void *st, cr_action a, cr_events *ev);
+DML_HIDDEN void dml_init(const cr_game *g, void *st);
+DML_HIDDEN void dml_returns(const cr_game *g, const void *st, double *out);
+DML_HIDDEN void dml_scores(const cr_game *g, const void *st, double *out);
+/* Victory Points of a seat from its Hand and Front (11.2). */
+DML_HIDDEN int dml_vp(const dml_state *s, int seat);
+/* Resumes the procedures after a state was loaded (runs to the next decision). */
+DML_HIDDEN void dml_run(const cr_game *g, dml_state *s, cr_events *ev);
+
+/* Card and zone names */
+DML_HIDDEN const char *dml_card_code(int c);        /* "7S", "X1" */
+DML_HIDDEN int dml_parse_card(const char *s);       /* -1 if not a card code */
+DML_HIDDEN const char *dml_card_name(int c);        /* "Iron 7", "Harlot Queen of Port Smårgon" */
+DML_HIDDEN const char *dml_zone_name(int z, char *buf, size_t cap); /* "hand P1", "BM3" */
+DML_HIDDEN const char *dml_event_type_name(int t);
+DML_HIDDEN int dml_event_type_of(int card);
+DML_HIDDEN const char *dml_suit_name(int s);        /* Iron Wood Slaves Spice */
+
+/* rules.c: building states from position files */
+/* Checks the frame stack of a loaded state (procs, steps and arguments in
+ * range, consistent with the zones); CR_OK or err filled. */
+DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap);
+/* Sets the frame stack for a position that starts at a named phase:
+ * "event" (start of a Round), "turn" (start of the Active Player's Turn),
+ * "market" (the Active Player's Market options, budget as in the state),
+ * "power" (start of the Power Phase).  CR_ERR_INVALID for other names. */
+DML_HIDDEN cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase);
+
+/* notation.c */
+DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap);
+DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s, cr_action *out);
+DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
+DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
+DML_HIDDEN size_t dml_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
+
+/* position.c: JSON positions (docs/positions.md) and observation renderings */
+DML_HIDDEN size_t dml_serialize(const cr_game *g, const void *st, char *buf, size_t cap);
+DML_HIDDEN cr_status dml_deserialize(const cr_game *g, void *st, const char *buf, size_t len, char *err, size_t errcap);
+DML_HIDDEN size_t dml_obs_to_json(const cr_game *g, const void *obs, char *buf, size_t cap);
+DML_HIDDEN size_t dml_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
+
+/* rules.c: knowledge of a seat that knows only what is public and its own
+ * cards (positions without knowledge, sampled states) */
+DML_HIDDEN void dml_reset_knowledge(dml_state *s, int seat);
+
+/* observe.c */
+DML_HIDDEN void dml_observe(const cr_game *g, const void *st, int seat, void *obs);
+DML_HIDDEN cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out);
+
+#endif

@@ -1,0 +1,160 @@
+/* observe.c — what one seat knows, and full states consistent with it.
+ *
+ * An observation is a dml_state in which everything the seat does not know
+ * is erased: each zone mask keeps only the cards the seat has pinned there
+ * (pin[seat][z], see dml_internal.h), loc[] says 0xfe for a card it cannot
+ * place, the other seats' knowledge is zeroed, other seats' half-built
+ * choices are cleared, and zone_count[] keeps the true (public) counts.
+ *
+ * The sampler (determinization) refills the erased cards: every card the
+ * seat cannot place goes to a zone whose count has room and that the seat
+ * thinks possible for it (may[seat][z]).  Such an assignment is a bipartite
+ * b-matching, found with augmenting paths (Kuhn) in a random order, then
+ * mixed by random swaps that keep every constraint (a symmetric chain whose
+ * stationary law is uniform over the consistent assignments).  The true
+ * state is one of them, so a consistent assignment always exists.
+ */
+#include <string.h>
+
+#include "games/dml/dml_internal.h"
+
+enum { UNKNOWN_LOC = 0xfe };
+
+static int popc(uint64_t m) { return __builtin_popcountll(m); }
+
+void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
+{
+    (void)g;
+    const dml_state *s = st;
+    dml_state *o = obs;
+    memcpy(o, s, sizeof *o);
+    if (!s->knowledge) dml_reset_knowledge(o, seat); /* rollout states: public view only */
+    for (int z = 0; z < DML_NZONES; z++) o->zone[z] &= o->pin[seat][z];
+    for (int c = 0; c < DML_NCARDS; c++)
+        if (o->loc[c] < DML_NZONES && !(o->zone[o->loc[c]] & dml_bit(c))) o->loc[c] = UNKNOWN_LOC;
+    for (int q = 0; q < 4; q++) {
+        if (q == seat) continue;
+        memset(o->pin[q], 0, sizeof o->pin[q]);
+        memset(o->may[q], 0, sizeof o->may[q]);
+    }
+    for (int i = 0; i < o->nest_top_n; i++)
+        if (!(o->zone[DML_Z_NEST] & dml_bit(o->nest_top[i]))) o->nest_top[i] = UNKNOWN_LOC;
+    if (o->need == DML_NEED_DECISION && o->actor != seat) { /* a choice still in its head */
+        memset(o->sel, 0, sizeof o->sel);
+        memset(o->sel_flag, 0, sizeof o->sel_flag);
+        o->sel_n = o->sel_targets = 0;
+    }
+    o->knowledge = 1;
+    o->obs_seat = (uint8_t)seat;
+}
+
+/* Cards in play in this variant (Market Mayhem has no J, Q, A, Jokers). */
+static uint64_t cards_in_play(const dml_state *s)
+{
+    if (s->variant != DML_V_MAYHEM) return DML_ALL_CARDS;
+    return dml_commodity_mask() | dml_rank_mask[DML_K];
+}
+
+typedef struct matcher {
+    uint64_t may[DML_NZONES];
+    int cap[DML_NZONES], used[DML_NZONES];
+    uint8_t held[DML_NZONES][DML_NCARDS];
+    int8_t assign[DML_NCARDS];
+    uint8_t visited[DML_NZONES];
+    int zorder[DML_NZONES], nz;
+} matcher;
+
+static int augment(matcher *m, int card)
+{
+    for (int i = 0; i < m->nz; i++) {
+        int z = m->zorder[i];
+        if (m->visited[z] || !(m->may[z] & dml_bit(card))) continue;
+        m->visited[z] = 1;
+        if (m->used[z] < m->cap[z]) {
+            m->held[z][m->used[z]++] = (uint8_t)card;
+            m->assign[card] = (int8_t)z;
+            return 1;
+        }
+        for (int j = 0; j < m->used[z]; j++) {
+            int other = m->held[z][j];
+            if (augment(m, other)) {
+                m->held[z][j] = (uint8_t)card;
+                m->assign[card] = (int8_t)z;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void shuffle_ints(int *v, int n, cr_rng *rng)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cr_rng_below(rng, (uint32_t)i + 1);
+        int t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out)
+{
+    (void)g;
+    const dml_state *o = obs;
+    dml_state *s = st_out;
+    if (o->obs_seat >= o->n) return CR_ERR_INVALID;
+    int q = o->obs_seat;
+    memcpy(s, o, sizeof *s);
+
+    static _Thread_local matcher m; /* 9 KB: kept off the stack, reused */
+    memset(&m, 0, sizeof m);
+    uint64_t known = 0;
+    for (int z = 0; z < DML_NZONES; z++) known |= o->zone[z];
+    uint64_t unknown = cards_in_play(o) & ~known;
+    int cards[DML_NCARDS], nc = 0;
+    for (uint64_t u = unknown; u; u &= u - 1) cards[nc++] = __builtin_ctzll(u);
+    for (int z = 0; z < DML_NZONES; z++) {
+        m.cap[z] = o->zone_count[z] - popc(o->zone[z]);
+        if (m.cap[z] < 0) return CR_ERR_INVALID;
+        m.may[z] = o->may[q][z] & unknown;
+        if (m.cap[z] > 0) m.zorder[m.nz++] = z;
+    }
+    for (int c = 0; c < DML_NCARDS; c++) m.assign[c] = -1;
+    shuffle_ints(cards, nc, rng);
+    shuffle_ints(m.zorder, m.nz, rng);
+    for (int i = 0; i < nc; i++) {
+        memset(m.visited, 0, sizeof m.visited);
+        if (!augment(&m, cards[i])) return CR_ERR_INVALID;
+    }
+    /* mix: swap two cards between zones where both fit */
+    for (int it = 0; nc > 1 && it < 16 * nc; it++) {
+        int a = cards[cr_rng_below(rng, (uint32_t)nc)], b = cards[cr_rng_below(rng, (uint32_t)nc)];
+        int za = m.assign[a], zb = m.assign[b];
+        if (za == zb || !(m.may[zb] & dml_bit(a)) || !(m.may[za] & dml_bit(b))) continue;
+        m.assign[a] = (int8_t)zb;
+        m.assign[b] = (int8_t)za;
+    }
+    for (int i = 0; i < nc; i++) {
+        int c = cards[i], z = m.assign[c];
+        s->zone[z] |= dml_bit(c);
+        s->loc[c] = (uint8_t)z;
+    }
+    for (int z = 0; z < DML_NZONES; z++)
+        if (popc(s->zone[z]) != s->zone_count[z]) return CR_ERR_INVALID;
+    /* the Nest's known top part: fill erased positions with unplaced eggs */
+    uint64_t spare = s->zone[DML_Z_NEST];
+    for (int i = 0; i < s->nest_top_n; i++)
+        if (s->nest_top[i] != UNKNOWN_LOC) spare &= ~dml_bit(s->nest_top[i]);
+    for (int i = 0; i < s->nest_top_n; i++) {
+        if (s->nest_top[i] != UNKNOWN_LOC) continue;
+        int k = (int)cr_rng_below(rng, (uint32_t)popc(spare));
+        uint64_t t = spare;
+        while (k--) t &= t - 1;
+        s->nest_top[i] = (uint8_t)__builtin_ctzll(t);
+        spare &= ~(t & -t);
+    }
+    for (int p = 0; p < s->n; p++)
+        if (p != q) dml_reset_knowledge(s, p);
+    s->obs_seat = 0xff;
+    return CR_OK;
+}

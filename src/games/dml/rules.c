@@ -1,0 +1,2176 @@
+/* rules.c — Dragon's Money Laundering: legal actions, apply, and the
+ * procedures of the canonical rules (shared/rules/dml.md, "the spec").
+ *
+ * The rules are nested procedures that stop for decisions and chance
+ * events.  The state keeps them as a stack of small frames (dml_internal.h);
+ * run() steps the top frame until some frame asks for input (ask() for a
+ * decision, ask_chance() for a random act) or the game is over.  apply()
+ * hands the action to the top frame and runs again.  A frame resumes with
+ * `ans` = the action that answered it, or -1 when it is just continued
+ * after a child frame returned.
+ *
+ * Invariants: every card is in exactly one zone (zone[] masks and loc[]
+ * agree; zone_count[] is each mask's size); every card movement goes through
+ * move(), which keeps the ordered piles, the seats' knowledge and the events,
+ * and runs the instant-win check (R24) on the receiving Hand; once `over`
+ * is set nothing moves and no frame runs (R77).
+ *
+ * Forced choices (R73, R78): a decision with one legal option or a chance
+ * event with one outcome is taken by run() itself and never recorded.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "games/dml/dml_internal.h"
+
+typedef struct ctx {
+    const cr_game *g;
+    dml_state *s;
+    cr_events *ev;
+} ctx;
+
+#define ALL_SEEN CR_SEEN_ALL
+#define SEEN(p) (1u << (p))
+
+static int popc(uint64_t m) { return __builtin_popcountll(m); }
+static int lowest(uint64_t m) { return __builtin_ctzll(m); }
+
+static int is_mayhem(const dml_state *s) { return s->variant == DML_V_MAYHEM; }
+static int is_fire(const dml_state *s) { return s->variant == DML_V_FIRE; }
+static int is_alive(const dml_state *s, int p) { return (s->alive >> p) & 1; }
+static int n_alive(const dml_state *s) { return popc(s->alive); }
+
+/* next remaining seat strictly after p, ccw (R69) */
+static int next_alive(const dml_state *s, int p)
+{
+    for (int i = 1; i <= s->n; i++) {
+        int q = (p + i) % s->n;
+        if (is_alive(s, q)) return q;
+    }
+    return p;
+}
+/* p itself if remaining, else the next remaining seat (R69 anchors) */
+static int anchor(const dml_state *s, int p) { return is_alive(s, p) ? p : next_alive(s, p); }
+
+static uint64_t hand(const dml_state *s, int p) { return s->zone[DML_Z_HAND + p]; }
+static uint64_t front(const dml_state *s, int p) { return s->zone[DML_Z_FRONT + p]; }
+
+/* ---------------------------------------------------------------- events */
+
+static void emit(ctx *c, int kind, int seat, int other, int card, int from, int to, int a, int b,
+                 uint32_t seen)
+{
+    cr_events *ev = c->ev;
+    if (!ev) return;
+    if (ev->len >= ev->cap) {
+        ev->dropped++;
+        return;
+    }
+    cr_event *e = &ev->buf[ev->len++];
+    e->kind = (uint16_t)kind;
+    e->seat = (int8_t)seat;
+    e->other = (int8_t)other;
+    e->card = (int16_t)card;
+    e->from = (int16_t)from;
+    e->to = (int16_t)to;
+    e->a = a;
+    e->b = b;
+    e->seen_by = seen;
+}
+
+/* ------------------------------------------------------------- knowledge */
+
+/* Seat q watches card c move from `from` to `to`.  seen: q learns which card
+ * it was.  hint: what q knows of the moved card's identity when unseen (a
+ * dealt King is a King). */
+static void know_move(dml_state *s, int q, int c, int from, int to, int seen, uint64_t hint)
+{
+    uint64_t b = dml_bit(c);
+    uint64_t *pin = s->pin[q], *may = s->may[q];
+    if (seen) {
+        pin[from] &= ~b;
+        pin[to] |= b;
+        return;
+    }
+    /* q saw "a card" go from `from` to `to`: any card that could be in
+     * `from` (and fits the hint) may now be in `to`. */
+    uint64_t p = pin[from] & hint, m = may[from] & hint;
+    if (popc(p | m) == 1) { /* only one candidate: q knows it anyway */
+        uint64_t only = p | m;
+        if (p) pin[from] &= ~only;
+        pin[to] |= only;
+        return;
+    }
+    if (p) {
+        /* pinned cards become uncertain: drop their stale may bits first */
+        for (int z = 0; z < DML_NZONES; z++) may[z] &= ~p;
+        pin[from] &= ~p;
+        may[from] |= p;
+    }
+    may[to] |= p | m;
+}
+
+/* Everyone learns that c is where it is (a reveal, R70). */
+static void know_reveal(dml_state *s, int c)
+{
+    int z = s->loc[c];
+    uint64_t b = dml_bit(c);
+    for (int q = 0; q < s->n; q++) {
+        for (int y = 0; y < DML_NZONES; y++) s->pin[q][y] &= ~b;
+        s->pin[q][z] |= b;
+    }
+}
+
+static int zone_public(int z)
+{
+    return z == DML_Z_EVENT || z == DML_Z_DISCARD || z == DML_Z_STOCK || z == DML_Z_EXILE ||
+           z == DML_Z_STACK || z == DML_Z_TARGET || z == DML_Z_COMMIT || z == DML_Z_POOL ||
+           (z >= DML_Z_FRONT && z < DML_Z_FRONT + 4);
+}
+
+/* Knowledge of a seat that knows only what is public and its own cards. */
+void dml_reset_knowledge(dml_state *s, int q)
+{
+    memset(s->pin[q], 0, sizeof s->pin[q]);
+    memset(s->may[q], 0, sizeof s->may[q]);
+    uint64_t unknown = 0;
+    for (int z = 0; z < DML_NZONES; z++) {
+        int own = z == DML_Z_HAND + q || z == DML_Z_KING + q || z == DML_Z_OFFER + q;
+        if (zone_public(z) || own)
+            s->pin[q][z] = s->zone[z];
+        else
+            unknown |= s->zone[z];
+    }
+    for (int z = 0; z < DML_NZONES; z++) {
+        int own = z == DML_Z_HAND + q || z == DML_Z_KING + q || z == DML_Z_OFFER + q;
+        if (!zone_public(z) && !own && s->zone_count[z]) s->may[q][z] = unknown;
+    }
+}
+
+/* ------------------------------------------------------------ end checks */
+
+static void reveal_hand(ctx *c, int p)
+{
+    dml_state *s = c->s;
+    for (uint64_t m = hand(s, p); m; m &= m - 1) {
+        int card = lowest(m);
+        if (s->knowledge) know_reveal(s, card);
+        emit(c, DML_E_REVEAL, p, -1, card, DML_Z_HAND + p, DML_Z_HAND + p, 0, 0, ALL_SEEN);
+    }
+}
+
+static void end_game(ctx *c, int reason, int winner)
+{
+    dml_state *s = c->s;
+    s->over = 1;
+    s->need = DML_NEED_OVER;
+    s->end_reason = (uint8_t)reason;
+    s->winner = (int8_t)winner;
+    for (int p = 0; p < s->n; p++) s->vp[p] = is_alive(s, p) ? (int16_t)dml_vp(s, p) : 0;
+    emit(c, DML_E_END, winner, -1, -1, -1, -1, reason, 0, ALL_SEEN);
+}
+
+/* Monopoly (2-9 of one suit) or Father of Dragons (all four Aces). */
+static void instant_win_check(ctx *c, int p)
+{
+    dml_state *s = c->s;
+    uint64_t h = hand(s, p);
+    int reason = 0;
+    if ((h & dml_rank_mask[DML_A]) == dml_rank_mask[DML_A]) reason = DML_END_FATHER;
+    for (int su = 0; su < 4 && !reason; su++) {
+        uint64_t need = DML_SUIT_MASK(su) & ~dml_rank_mask[10] & ~dml_rank_mask[11] &
+                        ~dml_rank_mask[12] & ~dml_rank_mask[13] & ~dml_rank_mask[14];
+        if ((h & need) == need) reason = DML_END_MONOPOLY;
+    }
+    if (!reason) return;
+    reveal_hand(c, p);
+    end_game(c, reason, p);
+}
+
+/* ------------------------------------------------------------------ move */
+
+static void stack_remove(dml_state *s, int card)
+{
+    for (int i = 0; i < s->stack_n; i++) {
+        if (s->stack_card[i] == card) {
+            memmove(&s->stack_card[i], &s->stack_card[i + 1], (size_t)(s->stack_n - i - 1));
+            memmove(&s->stack_flag[i], &s->stack_flag[i + 1], (size_t)(s->stack_n - i - 1));
+            s->stack_n--;
+            return;
+        }
+    }
+}
+
+static void nest_remove(dml_state *s, int card)
+{
+    for (int i = 0; i < s->nest_top_n; i++) {
+        if (s->nest_top[i] == card) {
+            memmove(&s->nest_top[i], &s->nest_top[i + 1], (size_t)(s->nest_top_n - i - 1));
+            s->nest_top_n--;
+            return;
+        }
+    }
+}
+
+/* Moves one card.  seen: the seats that learn which card moved (the others
+ * learn only that a card moved, and that it is in `hint`). */
+static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
+{
+    dml_state *s = c->s;
+    if (s->over) return; /* R77: nothing moves once the game has ended */
+    int from = s->loc[card];
+    uint64_t b = dml_bit(card);
+    assert(from < DML_NZONES && (s->zone[from] & b));
+    s->zone[from] &= ~b;
+    s->zone_count[from]--;
+    s->zone[to] |= b;
+    s->zone_count[to]++;
+    s->loc[card] = (uint8_t)to;
+    if (from == DML_Z_DISCARD && s->discard_top == card) s->discard_top = -1;
+    if (to == DML_Z_DISCARD) s->discard_top = (int8_t)card;
+    if (from == DML_Z_NEST) nest_remove(s, card);
+    if (to == DML_Z_NEST && s->nest_top_n < 4) s->nest_top[s->nest_top_n++] = (uint8_t)card;
+    if (from == DML_Z_STACK) stack_remove(s, card);
+    if (s->knowledge)
+        for (int q = 0; q < s->n; q++)
+            know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+    emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
+    if (to >= DML_Z_BM && s->zone_count[from] == 0 && from >= DML_Z_BM) {
+        /* unreachable: cards never go from one Black Market to another */
+    }
+    if (from >= DML_Z_BM && s->zone_count[from] == 0)
+        emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
+    if (to >= DML_Z_HAND && to < DML_Z_HAND + 4) instant_win_check(c, to - DML_Z_HAND);
+}
+
+static void move(ctx *c, int card, int to, uint32_t seen) { move_hint(c, card, to, seen, DML_ALL_CARDS); }
+
+/* "goes to the Discard Pile", with the redirects of spec 2: an egg goes on
+ * top of the Nest (R5), a Joker into the Deck (R4), and in Market Mayhem
+ * everything goes out of the game to Exile (R51). */
+static void discard(ctx *c, int card)
+{
+    dml_state *s = c->s;
+    int to = DML_Z_DISCARD;
+    if (dml_is_egg(card))
+        to = DML_Z_NEST;
+    else if (dml_is_joker(card))
+        to = DML_Z_DECK;
+    else if (is_mayhem(s))
+        to = DML_Z_EXILE;
+    move(c, card, to, ALL_SEEN);
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static dml_frame *top(dml_state *s) { return &s->fr[s->nfr - 1]; }
+
+static void push(dml_state *s, int proc, int a, int b, int x)
+{
+    assert(s->nfr < DML_MAX_FRAMES);
+    dml_frame *f = &s->fr[s->nfr++];
+    f->proc = (uint8_t)proc;
+    f->step = 0;
+    f->a = (int8_t)a;
+    f->b = (int8_t)b;
+    f->x = (int16_t)x;
+}
+
+static void pop(dml_state *s) { s->nfr--; }
+
+static void ask(dml_state *s, int seat, int kind)
+{
+    s->need = DML_NEED_DECISION;
+    s->actor = (int8_t)seat;
+    s->kind = (uint8_t)kind;
+}
+
+static void ask_chance(dml_state *s, int kind, int karg)
+{
+    s->need = DML_NEED_CHANCE;
+    s->actor = -1;
+    s->kind = (uint8_t)kind;
+    s->karg = (int8_t)karg;
+}
+
+/* ------------------------------------------------------- rule quantities */
+
+static int suit_events(const dml_state *s)
+{
+    return s->event_type >= DML_EV_FCCC && s->event_type <= DML_EV_UNION;
+}
+
+/* Affected by this Round's Player Effect (R10); none in Market Mayhem. */
+static int affected(const dml_state *s, int p, int type)
+{
+    return s->event_type == type && ((s->affected >> p) & 1);
+}
+
+/* Commit filter (7.5): a Commodity of `suit` passing FCCC/Customs. */
+static int commit_ok(const dml_state *s, int card, int suit)
+{
+    if (!dml_is_commodity(card) || dml_suit(card) != suit) return 0;
+    int v = dml_value(card);
+    if (s->event_type == DML_EV_FCCC && v > s->ev) return 0;
+    if (s->event_type == DML_EV_CUSTOMS && v < s->ev) return 0;
+    return 1;
+}
+
+static uint64_t commit_set(const dml_state *s, int p, int suit)
+{
+    uint64_t out = 0;
+    for (uint64_t m = hand(s, p) & DML_SUIT_MASK(suit); m; m &= m - 1)
+        if (commit_ok(s, lowest(m), suit)) out |= dml_bit(lowest(m));
+    return out;
+}
+
+static int sum_values(uint64_t m)
+{
+    int t = 0;
+    for (; m; m &= m - 1) t += dml_value(lowest(m));
+    return t;
+}
+
+/* Value of a declared target card (7.1.2, R9, R14, R53). */
+static int target_value(const dml_state *s, int card)
+{
+    if (s->loc[card] != DML_Z_STOCK) return 10; /* an Emblem or the Grand Opening Ten */
+    int v = dml_value(card);
+    if (s->event_type == DML_EV_HATED && v <= s->ev) v += 2;
+    if (s->event_type == DML_EV_UNION && v >= s->ev) v -= 2;
+    return v;
+}
+
+/* Buying Bonus of p's Emblems of `suit` (R13): Q 2, J 1, T 1. */
+static int emblem_reduction(const dml_state *s, int p, int suit)
+{
+    int e = 0;
+    for (uint64_t m = front(s, p) & DML_SUIT_MASK(suit); m; m &= m - 1)
+        e += dml_rank(lowest(m)) == DML_Q ? 2 : 1;
+    return e;
+}
+
+static int count_vantage(const dml_state *s, int p, int suit)
+{
+    return popc(front(s, p) & DML_SUIT_MASK(suit));
+}
+
+/* Cards p may play on the Stack (R31), ignoring the ones already chosen. */
+static uint64_t playable(const dml_state *s, int p)
+{
+    if (is_mayhem(s) || affected(s, p, DML_EV_CUSTOMS)) return 0;
+    return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] |
+                         dml_rank_mask[0]);
+}
+
+static uint64_t sel_mask(const dml_state *s, int from, int to)
+{
+    uint64_t m = 0;
+    for (int i = from; i < to; i++) m |= dml_bit(s->sel[i]);
+    return m;
+}
+
+/* Declaration in progress: suit, and D with the chosen targets and commits */
+static int decl_suit(const dml_state *s)
+{
+    return s->sel_targets ? dml_suit(s->sel[0]) : -1;
+}
+
+static int decl_value(const dml_state *s)
+{
+    int d = 0;
+    for (int i = 0; i < s->sel_targets; i++) d += target_value(s, s->sel[i]);
+    d -= emblem_reduction(s, s->active, decl_suit(s));
+    for (int i = s->sel_targets; i < s->sel_n; i++) d -= dml_value(s->sel[i]);
+    return d;
+}
+
+static uint64_t opponent_emblems(const dml_state *s, int p)
+{
+    if (is_mayhem(s)) return 0;
+    uint64_t m = 0;
+    for (int q = 0; q < s->n; q++)
+        if (q != p && is_alive(s, q)) m |= front(s, q);
+    return m;
+}
+
+static uint64_t opening_ten(const dml_state *s)
+{
+    if (is_mayhem(s) || s->event_type != DML_EV_OPENING) return 0;
+    return s->zone[DML_Z_EVENT] & dml_rank_mask[DML_T];
+}
+
+static int can_buy(const dml_state *s)
+{
+    return s->zone[DML_Z_STOCK] || opponent_emblems(s, s->active) || opening_ten(s);
+}
+
+static int live_bm(const dml_state *s, int k) { return s->zone_count[DML_Z_BM + k] > 0; }
+
+static int sum_above(uint64_t m, int card) /* values of the cards of m with id > card */
+{
+    uint64_t above = card >= 63 ? 0 : m & ~((dml_bit(card) << 1) - 1);
+    return sum_values(above);
+}
+
+/* --------------------------------------------------------- legal actions */
+
+/* The frame of the Stack episode in progress (for the opener's must-play). */
+static const dml_frame *find_frame(const dml_state *s, int proc)
+{
+    for (int i = s->nfr - 1; i >= 0; i--)
+        if (s->fr[i].proc == proc) return &s->fr[i];
+    return NULL;
+}
+
+enum { STK_PASSES = 0xff, STK_PLAYED = 0x100, STK_MUST = 0x200 };
+
+static int legal_declare(const dml_state *s, cr_action *out)
+{
+    int n = 0, p = s->active;
+    if (s->sel_n == 0) {
+        /* first target: any Stock card, an opponent's Emblem, the Opening Ten;
+         * a single target is always completable (value <= 12). */
+        uint64_t t = s->zone[DML_Z_STOCK] | opponent_emblems(s, p) | opening_ten(s);
+        for (; t; t &= t - 1) out[n++] = DML_A_CARD + lowest(t);
+        out[n++] = DML_A_UNDO;
+        return n;
+    }
+    int suit = decl_suit(s), d = decl_value(s);
+    uint64_t chosen = sel_mask(s, 0, s->sel_n);
+    uint64_t commits = commit_set(s, p, dml_prim(suit)) & ~chosen;
+    uint64_t cand = 0;
+    int last = s->sel[s->sel_n - 1];
+    if (s->sel_targets == s->sel_n && s->loc[s->sel[0]] == DML_Z_STOCK) {
+        /* more targets from the same Stock, ascending, if still completable */
+        int capacity = sum_values(commits);
+        for (uint64_t m = s->zone[DML_Z_STOCK] & DML_SUIT_MASK(suit) & ~chosen; m; m &= m - 1) {
+            int c = lowest(m);
+            if (c > last && d + target_value(s, c) - capacity <= 12) cand |= dml_bit(c);
+        }
+    }
+    /* commits, ascending, each leaving a completable declaration */
+    int first_commit = s->sel_targets < s->sel_n;
+    for (uint64_t m = commits; m; m &= m - 1) {
+        int c = lowest(m);
+        if (first_commit && c <= last) continue;
+        if (d - dml_value(c) - sum_above(commits, c) <= 12) cand |= dml_bit(c);
+    }
+    for (; cand; cand &= cand - 1) out[n++] = DML_A_CARD + lowest(cand);
+    if (d <= 12) out[n++] = DML_A_DONE;
+    out[n++] = DML_A_UNDO;
+    return n;
+}
+
+/* An unordered choice among `pool`, built in ascending order. */
+static int legal_ascending(const dml_state *s, uint64_t pool, cr_action *out)
+{
+    int n = 0;
+    int last = s->sel_n ? s->sel[s->sel_n - 1] : -1;
+    for (uint64_t m = pool; m; m &= m - 1)
+        if (lowest(m) > last) out[n++] = DML_A_CARD + lowest(m);
+    out[n++] = DML_A_DONE;
+    if (s->sel_n) out[n++] = DML_A_UNDO;
+    return n;
+}
+
+static int legal_stack(const dml_state *s, cr_action *out)
+{
+    int n = 0, p = s->actor;
+    uint64_t avail = playable(s, p) & ~sel_mask(s, 0, s->sel_n);
+    uint64_t powers = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
+    uint64_t emblems = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
+    for (uint64_t m = powers; m; m &= m - 1) out[n++] = DML_A_POWER + lowest(m);
+    for (uint64_t m = emblems; m; m &= m - 1) out[n++] = DML_A_EMBLEM + lowest(m);
+    const dml_frame *f = find_frame(s, DML_P_STACK);
+    int must = f && (f->x & STK_MUST);
+    if (s->sel_n || !must) out[n++] = DML_A_DONE;
+    if (s->sel_n || must) out[n++] = DML_A_UNDO;
+    return n;
+}
+
+static int legal_market(const dml_state *s, cr_action *out)
+{
+    int n = 0, p = s->active;
+    if (s->actions) {
+        for (uint64_t m = front(s, p); m; m &= m - 1) out[n++] = DML_A_CALLBACK + lowest(m);
+    }
+    if (s->minors && !is_mayhem(s) && !affected(s, p, DML_EV_UNION)) {
+        for (int k = 0; k < DML_MAX_BM; k++)
+            if (live_bm(s, k)) out[n++] = DML_A_VISIT + k;
+    }
+    if (s->actions) {
+        if (can_buy(s)) out[n++] = DML_A_BUY;
+        if (playable(s, p)) out[n++] = DML_A_PLAY;
+        out[n++] = DML_A_SUBSTITUTE;
+    }
+    if (s->minors) out[n++] = DML_A_NOTHING;
+    out[n++] = DML_A_END;
+    return n;
+}
+
+static int legal_cards(uint64_t m, int base, cr_action *out)
+{
+    int n = 0;
+    for (; m; m &= m - 1) out[n++] = base + lowest(m);
+    return n;
+}
+
+int dml_legal(const cr_game *g, const void *st, cr_action *out)
+{
+    (void)g;
+    const dml_state *s = st;
+    if (s->need != DML_NEED_DECISION) return 0;
+    int p = s->actor, n = 0;
+    switch (s->kind) {
+    case DML_D_DABO:
+        out[0] = DML_A_REROLL;
+        out[1] = DML_A_KEEP;
+        return 2;
+    case DML_D_MARKET: return legal_market(s, out);
+    case DML_D_DECLARE: return legal_declare(s, out);
+    case DML_D_OFFER: return legal_ascending(s, hand(s, p), out);
+    case DML_D_COMMIT_ACT:
+        return legal_ascending(s, commit_set(s, p, dml_prim(s->buy_suit)) |
+                                      commit_set(s, p, dml_sec(s->buy_suit)), out);
+    case DML_D_COMMIT_PAS: return legal_ascending(s, commit_set(s, p, dml_prim(s->buy_suit)), out);
+    case DML_D_STACK: return legal_stack(s, out);
+    case DML_D_VICE: {
+        uint64_t m = 0;
+        for (int q = 0; q < s->n; q++)
+            if (is_alive(s, q)) m |= front(s, q);
+        return legal_cards(m, DML_A_CARD, out);
+    }
+    case DML_D_COUNSEL_BM:
+        for (int k = 0; k < DML_MAX_BM; k++)
+            if (live_bm(s, k)) out[n++] = DML_A_BMPICK + k;
+        return n;
+    case DML_D_COUNSEL_CARD: return legal_cards(s->zone[DML_Z_BM + s->karg], DML_A_CARD, out);
+    case DML_D_TITHE:
+    case DML_D_THIEF_CARD: return legal_cards(hand(s, p), DML_A_CARD, out);
+    case DML_D_HARLOT: {
+        uint64_t m = 0;
+        for (int i = 0; i < s->stack_n; i++) m |= dml_bit(s->stack_card[i]);
+        return legal_cards(m, DML_A_CARD, out);
+    }
+    case DML_D_ARCHDUCHESS:
+        for (int su = 0; su < 4; su++)
+            if (s->zone[DML_Z_STOCK] & DML_SUIT_MASK(su)) out[n++] = DML_A_STOCK + su;
+        return n;
+    case DML_D_THIEF_MODE:
+        if (hand(s, p)) out[n++] = DML_A_GIVE;
+        out[n++] = DML_A_TAKE;
+        return n;
+    case DML_D_THIEF_PLAYER:
+        for (int q = 0; q < s->n; q++)
+            if (q != p && is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
+        return n;
+    }
+    return 0;
+}
+
+static uint64_t chance_pool(const dml_state *s)
+{
+    switch (s->kind) {
+    case DML_C_DECK: return s->zone[DML_Z_DECK];
+    case DML_C_POOL: return s->zone[DML_Z_POOL] & dml_rank_mask[s->karg];
+    case DML_C_HAND: return hand(s, s->karg);
+    case DML_C_BM: return s->zone[DML_Z_BM + s->karg];
+    case DML_C_NEST: {
+        uint64_t m = s->zone[DML_Z_NEST];
+        for (int i = 0; i < s->nest_top_n; i++) m &= ~dml_bit(s->nest_top[i]);
+        return m;
+    }
+    }
+    return 0;
+}
+
+int dml_chance(const cr_game *g, const void *st, cr_action *out, double *prob)
+{
+    (void)g;
+    const dml_state *s = st;
+    if (s->need != DML_NEED_CHANCE) return 0;
+    int n = 0;
+    if (s->kind == DML_C_ROLL) {
+        for (int a = 1; a <= 6; a++)
+            for (int b = a; b <= 6; b++) {
+                out[n] = DML_A_ROLL + dml_roll_index(a, b);
+                if (prob) prob[n] = a == b ? 1.0 / 36 : 2.0 / 36;
+                n++;
+            }
+        return n;
+    }
+    uint64_t m = chance_pool(s);
+    double p = 1.0 / popc(m);
+    for (; m; m &= m - 1) {
+        out[n] = DML_A_DRAW + lowest(m);
+        if (prob) prob[n] = p;
+        n++;
+    }
+    return n;
+}
+
+int dml_current_player(const cr_game *g, const void *st)
+{
+    (void)g;
+    const dml_state *s = st;
+    if (s->over) return CR_TERMINAL;
+    if (s->need == DML_NEED_CHANCE) return CR_CHANCE;
+    return s->actor;
+}
+
+/* ------------------------------------------------------------ procedures */
+
+static int roll_total(const dml_state *s) { return s->die[0] + s->die[1]; }
+
+static void take_roll(dml_state *s, cr_action ans)
+{
+    int i = ans - DML_A_ROLL;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++)
+            if (dml_roll_index(a, b) == i) {
+                s->die[0] = (uint8_t)a;
+                s->die[1] = (uint8_t)b;
+            }
+}
+
+/* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
+static void p_dice(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    switch (f->step) {
+    case 0:
+        f->step = 1;
+        ask_chance(s, DML_C_ROLL, 0);
+        return;
+    case 1:
+        take_roll(s, ans);
+        emit(c, DML_E_ROLL, f->a, -1, -1, -1, -1, s->die[0], s->die[1], ALL_SEEN);
+        if (s->die[0] == s->die[1] && s->die[0] >= 2 && s->die[0] <= 5) {
+            f->step = 2;
+            ask(s, f->a, DML_D_DABO);
+            return;
+        }
+        pop(s);
+        return;
+    case 2:
+        emit(c, DML_E_DABO, f->a, -1, -1, -1, -1, ans == DML_A_REROLL, 0, ALL_SEEN);
+        if (ans == DML_A_REROLL) {
+            f->step = 1;
+            ask_chance(s, DML_C_ROLL, 0);
+            return;
+        }
+        pop(s);
+        return;
+    }
+}
+
+/* CHECK (roller a, target x): 3.1 steps 3 (the caller does 4 and 5). */
+static void p_check(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    if (f->step == 0) {
+        f->step = 1;
+        push(s, DML_P_DICE, f->a, 0, 0);
+        return;
+    }
+    int special = 0, ok;
+    if (s->die[0] == 6 && s->die[1] == 6) {
+        special = 'W';
+        ok = 1;
+    } else if (s->die[0] == 1 && s->die[1] == 1) {
+        special = 'E';
+        ok = 0;
+    } else {
+        ok = roll_total(s) >= f->x;
+    }
+    s->check_ok = (uint8_t)ok;
+    s->check_special = (uint8_t)special;
+    emit(c, DML_E_CHECK, f->a, special, -1, -1, -1, f->x, ok, ALL_SEEN);
+    pop(s);
+}
+
+/* After a check's consequence: Woot! brings the Foreign Merchant, Wyvern
+ * Eyes a Dragon Siege (3.1 step 5, 9.3); nothing in Market Mayhem (R22). */
+static void push_followup(dml_state *s)
+{
+    if (is_mayhem(s) || !s->check_special) return;
+    if (s->check_special == 'W')
+        push(s, DML_P_FM, -1, 0, 0);
+    else
+        push(s, DML_P_SIEGE, 0, 0, 0);
+}
+
+/* ROLLOFF (3.2, R46). a: next offset to examine, b: seat that last rolled */
+static void p_rolloff(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            f->a = 0;
+            f->step = 1;
+            break;
+        case 1:
+            while (f->a < s->n) {
+                int seat = (s->first_roller + f->a) % s->n;
+                f->a++;
+                if ((s->rolloff_mask >> seat) & 1) {
+                    f->b = (int8_t)seat;
+                    f->step = 2;
+                    push(s, DML_P_DICE, seat, 0, 0);
+                    return;
+                }
+            }
+            f->step = 3;
+            break;
+        case 2:
+            if (s->die[0] == 6 && s->die[1] == 6) { /* Woot! wins the token at once */
+                s->dealer = (uint8_t)f->b;
+                pop(s);
+                return;
+            }
+            s->rolloff_total[f->b] = (int8_t)roll_total(s);
+            f->step = 1;
+            break;
+        case 3: {
+            int best = -1;
+            uint8_t tied = 0;
+            for (int p = 0; p < s->n; p++) {
+                if (!((s->rolloff_mask >> p) & 1)) continue;
+                if (s->rolloff_total[p] > best) {
+                    best = s->rolloff_total[p];
+                    tied = 0;
+                }
+                if (s->rolloff_total[p] == best) tied |= (uint8_t)(1u << p);
+            }
+            if (popc(tied) == 1) {
+                s->dealer = (uint8_t)lowest(tied);
+                pop(s);
+                return;
+            }
+            s->rolloff_mask = tied;
+            f->step = 0;
+            break;
+        }
+        }
+    }
+}
+
+static int free_bm_slot(const dml_state *s)
+{
+    for (int k = 0; k < DML_MAX_BM; k++)
+        if (!live_bm(s, k)) return k;
+    return -1;
+}
+
+/* FM: the Foreign Merchant (9.1, R2, R3).  a = the triggering Joker or -1;
+ * x = the new slot once created. */
+static void p_fm(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    if (f->step == 0) {
+        uint64_t nest = s->zone[DML_Z_NEST];
+        if (f->a < 0 && !s->zone[DML_Z_DISCARD] && !nest) { /* nothing gathered */
+            pop(s);
+            return;
+        }
+        int k = free_bm_slot(s);
+        assert(k >= 0);
+        emit(c, DML_E_FOREIGN, -1, -1, f->a, -1, -1, 0, 0, ALL_SEEN);
+        s->bm_label[k] = ++s->bm_next_label;
+        f->x = (int16_t)k;
+        if (f->a >= 0) move(c, f->a, DML_Z_BM + k, ALL_SEEN);
+        for (uint64_t m = s->zone[DML_Z_DISCARD]; m; m &= m - 1)
+            move(c, lowest(m), DML_Z_BM + k, ALL_SEEN);
+        f->step = 2;
+        if (nest) {
+            if (s->nest_top_n) {
+                move(c, s->nest_top[s->nest_top_n - 1], DML_Z_BM + k, ALL_SEEN);
+            } else {
+                f->step = 1;
+                ask_chance(s, DML_C_NEST, 0);
+                return;
+            }
+        }
+    } else if (f->step == 1) {
+        move(c, ans - DML_A_DRAW, DML_Z_BM + f->x, ALL_SEEN);
+        f->step = 2;
+    }
+    if (s->over) return;
+    int k = f->x;
+    emit(c, DML_E_BM_NEW, -1, -1, -1, -1, DML_Z_BM + k, s->bm_label[k], s->zone_count[DML_Z_BM + k],
+         ALL_SEEN);
+    pop(s);
+}
+
+/* A card drawn by Restock or Supply (5.3, 5.4): a Commodity to its Stock,
+ * a Jack or Queen to the Discard Pile, a Joker to the Foreign Merchant. */
+static void place_drawn(ctx *c, int card)
+{
+    if (dml_is_joker(card))
+        push(c->s, DML_P_FM, card, 0, 0);
+    else if (dml_is_commodity(card))
+        move(c, card, DML_Z_STOCK, ALL_SEEN);
+    else
+        discard(c, card);
+}
+
+static void p_restock(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    if (ans >= 0) {
+        place_drawn(c, ans - DML_A_DRAW);
+        if (s->nfr && top(s) != f) return; /* the Foreign Merchant runs first */
+    }
+    if (s->zone_count[DML_Z_STOCK] >= 3 || !s->zone[DML_Z_DECK]) {
+        pop(s);
+        return;
+    }
+    ask_chance(s, DML_C_DECK, 0);
+}
+
+static void p_supply(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    if (f->step == 0) {
+        if (!s->zone[DML_Z_DECK]) {
+            pop(s);
+            return;
+        }
+        f->step = 1;
+        ask_chance(s, DML_C_DECK, 0);
+        return;
+    }
+    if (f->step == 1) {
+        f->step = 2;
+        place_drawn(c, ans - DML_A_DRAW);
+        return;
+    }
+    pop(s);
+}
+
+/* Victory Points (11.2, R49) */
+int dml_vp(const dml_state *s, int p)
+{
+    uint64_t h = hand(s, p), all = h | front(s, p);
+    int total = 0;
+    int desired = -1;
+    uint64_t king = s->zone[DML_Z_KING + p];
+    if (king) desired = dml_suit(lowest(king));
+    for (int su = 0; su < 4; su++) {
+        uint64_t com = all & DML_SUIT_MASK(su) & dml_commodity_mask();
+        int sum = sum_values(com);
+        if (su == desired) sum *= 2;
+        if (all & dml_bit(dml_card(su, DML_T)))
+            sum += 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
+        total += sum;
+    }
+    return total + 20 * popc(h & dml_rank_mask[DML_A]);
+}
+
+/* The Victory Point sequence (11.2, R48) after the Event Phase found the
+ * Deck empty. */
+static void vp_end(ctx *c)
+{
+    dml_state *s = c->s;
+    for (int p = 0; p < s->n; p++) {
+        if (!is_alive(s, p)) continue;
+        reveal_hand(c, p);
+        int k = s->zone[DML_Z_KING + p] ? lowest(s->zone[DML_Z_KING + p]) : -1;
+        if (k >= 0) {
+            if (s->knowledge) know_reveal(s, k);
+            emit(c, DML_E_REVEAL, p, -1, k, DML_Z_KING + p, DML_Z_KING + p, 0, 0, ALL_SEEN);
+        }
+    }
+    int best = -1, best_eggs = -1, winner = -1, tie = 0;
+    int vp[4] = {0};
+    for (int p = 0; p < s->n; p++) {
+        if (!is_alive(s, p)) continue;
+        vp[p] = dml_vp(s, p);
+        emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], 0, ALL_SEEN);
+        if (vp[p] > best) best = vp[p];
+    }
+    for (int p = 0; p < s->n; p++) {
+        if (!is_alive(s, p) || vp[p] != best) continue;
+        int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
+        if (eggs > best_eggs) {
+            best_eggs = eggs;
+            winner = p;
+            tie = 0;
+        } else if (eggs == best_eggs) {
+            tie = 1;
+        }
+    }
+    end_game(c, DML_END_VP, tie ? -1 : winner);
+}
+
+/* EVENT (5.1).  a: offset of the next player for The Hated People. */
+static void p_event(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0: {
+            uint64_t cur = s->zone[DML_Z_EVENT];
+            if (cur) discard(c, lowest(cur));
+            if (!s->zone[DML_Z_DECK]) {
+                vp_end(c);
+                return;
+            }
+            f->step = 1;
+            ask_chance(s, DML_C_DECK, 0);
+            return;
+        }
+        case 1: {
+            int card = ans - DML_A_DRAW;
+            move(c, card, DML_Z_EVENT, ALL_SEEN);
+            s->event_type = (uint8_t)dml_event_type_of(card);
+            s->ev = suit_events(s) ? (uint8_t)dml_rank(card) : 0;
+            s->affected = 0;
+            if (!is_mayhem(s)) {
+                for (int p = 0; p < s->n; p++) {
+                    if (!is_alive(s, p)) continue;
+                    if (!suit_events(s) || s->zone_count[DML_Z_HAND + p] >= s->ev)
+                        s->affected |= (uint8_t)(1u << p);
+                }
+            }
+            emit(c, DML_E_EVENT, -1, s->affected, card, -1, -1, s->event_type, s->ev, ALL_SEEN);
+            f->a = 0;
+            f->step = (s->event_type == DML_EV_HATED && !is_mayhem(s)) ? 2 : 4;
+            ans = -1;
+            break;
+        }
+        case 2: /* The Hated People: each affected player discards a random card */
+        case 3:
+            if (f->step == 3) {
+                discard(c, ans - DML_A_DRAW);
+                if (s->over) return;
+                ans = -1;
+            }
+            f->step = 2;
+            while (f->a < s->n) {
+                int p = (anchor(s, s->dealer) + f->a) % s->n;
+                f->a++;
+                if (is_alive(s, p) && ((s->affected >> p) & 1) && hand(s, p)) {
+                    f->step = 3;
+                    ask_chance(s, DML_C_HAND, p);
+                    return;
+                }
+            }
+            f->step = 4;
+            break;
+        case 4: {
+            uint64_t cur = s->zone[DML_Z_EVENT];
+            f->step = 5;
+            if (cur && dml_is_joker(lowest(cur))) { /* R54 */
+                push(s, DML_P_FM, lowest(cur), 0, 0);
+                return;
+            }
+            break;
+        }
+        default:
+            pop(s);
+            return;
+        }
+    }
+}
+
+/* MARKET (6): a = 0 until the budget is fixed */
+static void p_market(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    int p = s->active;
+    if (f->step == 0) {
+        int extra = !is_mayhem(s) &&
+                    (s->event_type == DML_EV_CARNIVAL || s->event_type == DML_EV_OPENING);
+        s->actions = (uint8_t)(1 + extra + count_vantage(s, p, DML_SUIT_D)); /* R56, R11 */
+        s->minors = 1;
+        emit(c, DML_E_BUDGET, p, -1, -1, -1, -1, s->actions, s->minors, ALL_SEEN);
+        f->step = 1;
+    }
+    if (f->step == 2) {
+        f->step = 1;
+        if (ans >= 0) {
+            int card = -1;
+            if (ans >= DML_A_CALLBACK && ans < DML_A_CALLBACK + DML_NCARDS) card = ans - DML_A_CALLBACK;
+            if (ans != DML_A_BUY && ans != DML_A_PLAY) /* those announce themselves when made */
+                emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, 0, ALL_SEEN);
+            if (ans == DML_A_END) {
+                pop(s);
+                return;
+            } else if (ans == DML_A_BUY) {
+                push(s, DML_P_BUY, 0, 0, 0);
+                return;
+            } else if (ans == DML_A_PLAY) {
+                push(s, DML_P_STACK, 1, p, 0);
+                return;
+            } else if (ans == DML_A_SUBSTITUTE) {
+                s->actions--;
+                s->minors++;
+            } else if (ans == DML_A_NOTHING) {
+                s->minors--;
+            } else if (ans >= DML_A_VISIT && ans < DML_A_VISIT + DML_MAX_BM) {
+                s->minors--;
+                push(s, DML_P_VISIT, ans - DML_A_VISIT, 0, 0);
+                return;
+            } else if (card >= 0) {
+                s->actions--;
+                push(s, DML_P_CALLBACK, card, 0, 0);
+                return;
+            }
+        }
+    }
+    /* step 1: the next option, unless the phase has ended by itself */
+    if (!is_alive(s, p) || (!s->actions && !s->minors)) { /* R65, R66, R68 */
+        pop(s);
+        return;
+    }
+    f->step = 2;
+    ask(s, p, DML_D_MARKET);
+}
+
+static void add_sel(dml_state *s, int card, int flag)
+{
+    s->sel_flag[s->sel_n] = (uint8_t)flag;
+    s->sel[s->sel_n++] = (uint8_t)card;
+}
+
+/* BUY (7).  a: offset of the next Seize offer; b: the seat offering. */
+static void p_buy(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    int p = s->active;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            s->sel_n = s->sel_targets = 0;
+            f->step = 1;
+            ask(s, p, DML_D_DECLARE);
+            return;
+        case 1: /* PD3: the Declaration, card by card */
+            if (ans >= DML_A_CARD && ans < DML_A_CARD + DML_NCARDS) {
+                int card = ans - DML_A_CARD;
+                if (s->sel_targets == s->sel_n && s->loc[card] != DML_Z_HAND + p) s->sel_targets++;
+                add_sel(s, card, 0);
+                ask(s, p, DML_D_DECLARE);
+                return;
+            }
+            if (ans == DML_A_UNDO) {
+                if (!s->sel_n) { /* withdraw the Buy: it costs nothing (R65) */
+                    pop(s);
+                    return;
+                }
+                s->sel_n--;
+                if (s->sel_targets > s->sel_n) s->sel_targets = s->sel_n;
+                ask(s, p, DML_D_DECLARE);
+                return;
+            }
+            { /* DONE: the Declaration is made; the Action is spent (7.1.7) */
+                int first = s->sel[0];
+                s->buy_suit = (int8_t)dml_suit(first);
+                s->D = (int16_t)decl_value(s);
+                s->P = 0;
+                s->seizer = -1;
+                s->target_from = (int8_t)s->loc[first];
+                s->target_owner = -1;
+                if (s->target_from >= DML_Z_FRONT && s->target_from < DML_Z_FRONT + 4)
+                    s->target_owner = (int8_t)(s->target_from - DML_Z_FRONT);
+                s->actions--;
+                emit(c, DML_E_DECISION, p, -1, -1, -1, -1, DML_A_BUY, 0, ALL_SEEN);
+                uint64_t targets = sel_mask(s, 0, s->sel_targets);
+                uint64_t commits = sel_mask(s, s->sel_targets, s->sel_n);
+                s->sel_n = s->sel_targets = 0;
+                for (; targets; targets &= targets - 1) move(c, lowest(targets), DML_Z_TARGET, ALL_SEEN);
+                for (; commits; commits &= commits - 1) move(c, lowest(commits), DML_Z_COMMIT, ALL_SEEN);
+                if (s->over) return;
+                emit(c, DML_E_DECLARE, p, -1, -1, -1, -1, s->D, s->buy_suit, ALL_SEEN);
+                f->a = 1;
+                f->step = 2;
+                ans = -1;
+            }
+            break;
+        case 2: /* Seize offers, ccw after the Active Player (7.2.1, R55) */
+            while (f->a < s->n) {
+                int q = (p + f->a) % s->n;
+                if (!is_alive(s, q) || q == p) {
+                    f->a++;
+                    continue;
+                }
+                if (affected(s, q, DML_EV_FCCC) || !hand(s, q)) { /* forced pass (R78) */
+                    emit(c, DML_E_OFFER, q, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+                    f->a++;
+                    continue;
+                }
+                f->b = (int8_t)q;
+                s->sel_n = 0;
+                f->step = 3;
+                ask(s, q, DML_D_OFFER);
+                return;
+            }
+            f->step = 4;
+            break;
+        case 3: /* PD4 */
+            if (ans >= DML_A_CARD && ans < DML_A_CARD + DML_NCARDS) {
+                add_sel(s, ans - DML_A_CARD, 0);
+                ask(s, f->b, DML_D_OFFER);
+                return;
+            }
+            if (ans == DML_A_UNDO) {
+                s->sel_n--;
+                ask(s, f->b, DML_D_OFFER);
+                return;
+            }
+            for (int i = 0; i < s->sel_n; i++) /* face-down: only the placer sees them */
+                move(c, s->sel[i], DML_Z_OFFER + f->b, SEEN(f->b));
+            s->offer_count[f->b] = s->sel_n;
+            emit(c, DML_E_OFFER, f->b, -1, -1, -1, -1, s->sel_n, 0, ALL_SEEN);
+            s->sel_n = 0;
+            f->a++;
+            f->step = 2;
+            break;
+        case 4: { /* reveal and award the Seize (7.2.2-7.2.6, R16, R63) */
+            int prim = dml_prim(s->buy_suit), best = 0, winner = -1;
+            uint64_t win_cards = 0;
+            for (int i = 1; i < s->n; i++) {
+                int q = (p + i) % s->n;
+                uint64_t off = s->zone[DML_Z_OFFER + q];
+                for (uint64_t m = off; m; m &= m - 1) {
+                    if (s->knowledge) know_reveal(s, lowest(m));
+                    emit(c, DML_E_REVEAL, q, -1, lowest(m), DML_Z_OFFER + q, DML_Z_OFFER + q, 0, 0,
+                         ALL_SEEN);
+                }
+                uint64_t counting = 0;
+                for (uint64_t m = off; m; m &= m - 1)
+                    if (commit_ok(s, lowest(m), prim)) counting |= dml_bit(lowest(m));
+                int total = sum_values(counting);
+                if (total > best) {
+                    best = total;
+                    winner = q;
+                    win_cards = counting;
+                }
+            }
+            for (uint64_t m = win_cards; m; m &= m - 1) move(c, lowest(m), DML_Z_COMMIT, ALL_SEEN);
+            for (int i = 1; i < s->n; i++) {
+                int q = (p + i) % s->n;
+                for (uint64_t m = s->zone[DML_Z_OFFER + q]; m; m &= m - 1)
+                    move(c, lowest(m), DML_Z_HAND + q, ALL_SEEN);
+                s->offer_count[q] = 0;
+            }
+            if (s->over) return;
+            s->seizer = (int8_t)winner;
+            s->P = (int16_t)best;
+            emit(c, DML_E_SEIZE, winner, -1, -1, -1, -1, best, 0, ALL_SEEN);
+            s->xchg_turn = 0;
+            s->sel_n = 0;
+            if (winner < 0) {
+                f->step = 7;
+                break;
+            }
+            f->step = 5;
+            ask(s, p, DML_D_COMMIT_ACT);
+            return;
+        }
+        case 5: /* PD5 / PD6: the Resolution exchange (7.3, R17, R18) */
+        {
+            int who = s->xchg_turn ? s->seizer : p;
+            int kind = s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT;
+            if (ans >= DML_A_CARD && ans < DML_A_CARD + DML_NCARDS) {
+                add_sel(s, ans - DML_A_CARD, 0);
+                ask(s, who, kind);
+                return;
+            }
+            if (ans == DML_A_UNDO) {
+                s->sel_n--;
+                ask(s, who, kind);
+                return;
+            }
+            if (!s->sel_n) { /* a pass ends the exchange */
+                emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                f->step = 7;
+                break;
+            }
+            int prim = dml_prim(s->buy_suit), dp = 0, ds = 0;
+            for (int i = 0; i < s->sel_n; i++) {
+                int card = s->sel[i];
+                if (dml_suit(card) == prim)
+                    dp += dml_value(card);
+                else
+                    ds += dml_value(card);
+            }
+            uint64_t m = sel_mask(s, 0, s->sel_n);
+            s->sel_n = 0;
+            for (; m; m &= m - 1) move(c, lowest(m), DML_Z_COMMIT, ALL_SEEN);
+            if (s->over) return;
+            if (s->xchg_turn) {
+                s->P = (int16_t)(s->P + dp);
+            } else {
+                s->D = (int16_t)(s->D - dp);
+                s->P = (int16_t)(s->P - ds < 0 ? 0 : s->P - ds);
+            }
+            emit(c, DML_E_VALUE, who, -1, -1, -1, -1, s->D, s->P, ALL_SEEN);
+            s->xchg_turn ^= 1;
+            ask(s, s->xchg_turn ? s->seizer : p, s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT);
+            return;
+        }
+        case 7: /* the Roll (7.4) */
+            f->step = 8;
+            push(s, DML_P_CHECK, p, 0, s->D + s->P);
+            return;
+        case 8: { /* the Outcome (7.6, R19, R61) */
+            int dest = s->check_ok ? DML_Z_HAND + p
+                       : s->seizer >= 0 ? DML_Z_HAND + s->seizer
+                                        : s->target_from;
+            for (uint64_t m = s->zone[DML_Z_TARGET]; m; m &= m - 1) {
+                int card = lowest(m);
+                if (s->loc[card] == DML_Z_TARGET && dml_rank(card) == DML_T && s->target_from == DML_Z_EVENT &&
+                    dest != DML_Z_EVENT)
+                    s->event_type = DML_EV_CARNIVAL; /* R53: the Round goes on as Carnival */
+                move(c, card, dest, ALL_SEEN);
+            }
+            for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1) move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
+            if (s->over) return;
+            s->buy_suit = -1;
+            s->seizer = -1;
+            s->target_owner = -1;
+            s->target_from = 0;
+            s->D = s->P = 0;
+            f->step = 9;
+            push_followup(s);
+            return;
+        }
+        default:
+            pop(s);
+            return;
+        }
+    }
+}
+
+/* STACK episode (8.1, R29-R31, R71).  a: 1 for a Play Action (opened by the
+ * Active Player, who must play), 0 for the Power Phase; b: seat holding
+ * priority; x: passes in a row | STK_PLAYED | STK_MUST. */
+static void stack_next_holder(dml_state *s, dml_frame *f)
+{
+    f->b = (int8_t)next_alive(s, f->b);
+}
+
+static void p_stack(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            if (f->a) {
+                f->b = (int8_t)s->active;
+                f->x = STK_MUST;
+            } else {
+                f->b = (int8_t)anchor(s, s->dealer);
+                f->x = 0;
+                emit(c, DML_E_POWER_PHASE, f->b, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            }
+            f->step = 1;
+            break;
+        case 1: /* priority */
+            if (!is_alive(s, f->b)) {
+                stack_next_holder(s, f);
+                break;
+            }
+            if (!playable(s, f->b) && !(f->x & STK_MUST)) { /* forced pass (R71, R78) */
+                ans = DML_A_DONE;
+                s->sel_n = 0;
+                f->step = 2;
+                break;
+            }
+            s->sel_n = 0;
+            f->step = 2;
+            ask(s, f->b, DML_D_STACK);
+            return;
+        case 2:
+            if (ans >= DML_A_POWER && ans < DML_A_EMBLEM + DML_NCARDS) {
+                int emblem = ans >= DML_A_EMBLEM;
+                add_sel(s, ans - (emblem ? DML_A_EMBLEM : DML_A_POWER), emblem ? DML_SF_EMBLEM : 0);
+                ask(s, f->b, DML_D_STACK);
+                return;
+            }
+            if (ans == DML_A_UNDO) {
+                if (!s->sel_n) { /* the opener withdraws the Play Action: no cost (R65) */
+                    pop(s);
+                    return;
+                }
+                s->sel_n--;
+                ask(s, f->b, DML_D_STACK);
+                return;
+            }
+            if (s->sel_n) { /* a play, in the order listed (R71) */
+                if (f->x & STK_MUST) {
+                    s->actions--; /* the Play Action is paid when the opening play is made */
+                    emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_PLAY, 0, ALL_SEEN);
+                }
+                int n = s->sel_n;
+                s->sel_n = 0;
+                for (int i = 0; i < n; i++) {
+                    int card = s->sel[i];
+                    s->stack_card[s->stack_n] = (uint8_t)card;
+                    s->stack_flag[s->stack_n] = (uint8_t)(s->sel_flag[i] | f->b);
+                    s->stack_n++;
+                    emit(c, DML_E_DECISION, f->b, -1, card, -1, -1,
+                         (s->sel_flag[i] ? DML_A_EMBLEM : DML_A_POWER) + card, 0, ALL_SEEN);
+                    move(c, card, DML_Z_STACK, ALL_SEEN);
+                }
+                f->x = STK_PLAYED;
+            } else {
+                emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                f->x = (int16_t)((f->x & ~STK_PASSES) | ((f->x & STK_PASSES) + 1));
+                int passes = f->x & STK_PASSES;
+                int need = (f->x & STK_PLAYED) ? n_alive(s) - 1 : n_alive(s);
+                if (passes >= need) {
+                    f->step = 3;
+                    break;
+                }
+            }
+            stack_next_holder(s, f);
+            f->step = 1;
+            break;
+        case 3: { /* resolution, top down */
+            if (!s->stack_n) {
+                pop(s);
+                return;
+            }
+            int i = s->stack_n - 1;
+            int card = s->stack_card[i], flag = s->stack_flag[i], seat = flag & DML_SF_SEAT;
+            s->stack_n--; /* off the Stack's order; the card stays in the zone while resolving */
+            emit(c, DML_E_RESOLVE, seat, -1, card, -1, -1, (flag & DML_SF_EMBLEM) != 0, 0, ALL_SEEN);
+            if (flag & DML_SF_EMBLEM) {
+                move(c, card, DML_Z_FRONT + seat, ALL_SEEN);
+                if (s->over) return;
+                break;
+            }
+            s->resolving = (int8_t)card;
+            s->resolving_seat = (int8_t)seat;
+            f->step = 4;
+            push(s, DML_P_POWER, card, seat, 0);
+            return;
+        }
+        case 4: { /* the resolved Character goes to Exile (the Thief moved itself) */
+            int card = s->resolving;
+            s->resolving = -1;
+            s->resolving_seat = -1;
+            if (card >= 0 && s->loc[card] == DML_Z_STACK) move(c, card, DML_Z_EXILE, ALL_SEEN);
+            if (s->over) return;
+            f->step = 3;
+            break;
+        }
+        }
+    }
+}
+
+/* SIEGE (9.2, 12.4, R42, R67, R68).  a: offset of the next player from the
+ * Dealer; b: seat losing cards; x: the seats that lose (computed at the start
+ * from the revealed Hands and the Fronts). */
+static void eliminate(ctx *c, int p)
+{
+    dml_state *s = c->s;
+    for (uint64_t m = hand(s, p) & dml_rank_mask[DML_A]; m; m &= m - 1)
+        move(c, lowest(m), DML_Z_NEST, ALL_SEEN);
+    uint64_t king = s->zone[DML_Z_KING + p];
+    if (king) move_hint(c, lowest(king), DML_Z_XKING, SEEN(p), dml_rank_mask[DML_K]);
+    uint64_t rest = hand(s, p) | front(s, p);
+    for (int i = 0; i < s->stack_n; i++)
+        if ((s->stack_flag[i] & DML_SF_SEAT) == p) rest |= dml_bit(s->stack_card[i]);
+    for (; rest; rest &= rest - 1) discard(c, lowest(rest));
+    s->alive &= (uint8_t)~(1u << p);
+    emit(c, DML_E_ELIMINATED, p, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+}
+
+static void p_siege(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0: {
+            emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            int losers = 0;
+            for (int p = 0; p < s->n; p++) {
+                if (!is_alive(s, p)) continue;
+                reveal_hand(c, p);
+                int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
+                if (eggs > count_vantage(s, p, DML_SUIT_S)) losers |= 1 << p; /* R12 */
+            }
+            f->x = (int16_t)losers;
+            f->a = 0;
+            f->step = 1;
+            break;
+        }
+        case 1:
+            while (f->a < s->n) {
+                int p = (anchor(s, s->dealer) + f->a) % s->n;
+                f->a++;
+                if (!((f->x >> p) & 1) || !is_alive(s, p)) continue;
+                if (is_fire(s)) {
+                    eliminate(c, p);
+                    if (s->over) return;
+                    continue;
+                }
+                for (uint64_t m = hand(s, p) & dml_rank_mask[DML_A]; m; m &= m - 1)
+                    move(c, lowest(m), DML_Z_NEST, ALL_SEEN);
+                if (s->over) return;
+                /* half the rest, rounded up, by random picks (R42, R73);
+                 * the count rides in x's upper byte */
+                int k = (s->zone_count[DML_Z_HAND + p] + 1) / 2;
+                f->b = (int8_t)p;
+                f->x = (int16_t)((f->x & 0xff) | (k << 8));
+                f->step = 2;
+                ans = -1;
+                break;
+            }
+            if (is_fire(s) && n_alive(s) <= 1) { /* last merchant standing (R50, R67) */
+                end_game(c, DML_END_LAST, n_alive(s) == 1 ? lowest(s->alive) : -1);
+                return;
+            }
+            pop(s);
+            return;
+        case 2:
+            if (ans >= 0) {
+                discard(c, ans - DML_A_DRAW);
+                if (s->over) return;
+                ans = -1;
+                f->x = (int16_t)(f->x - (1 << 8));
+            }
+            if ((f->x >> 8) > 0 && hand(s, f->b)) {
+                ask_chance(s, DML_C_HAND, f->b);
+                return;
+            }
+            f->x &= 0xff;
+            f->step = 1;
+            break;
+        default:
+            pop(s);
+            return;
+        }
+    }
+}
+
+/* POWER (8.2, R32-R39, R74): a = card, b = its player; x: chosen things */
+static void p_power(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    int card = f->a, p = f->b;
+    int rank = dml_rank(card), suit = dml_suit(card);
+    if (dml_is_joker(card)) { /* the Thief */
+        switch (f->step) {
+        case 0:
+            f->step = 1;
+            ask(s, p, DML_D_THIEF_MODE);
+            return;
+        case 1:
+            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+            if (ans == DML_A_GIVE) {
+                f->step = 2;
+                ask(s, p, DML_D_THIEF_CARD);
+            } else {
+                f->step = 4;
+                ask(s, p, DML_D_THIEF_PLAYER);
+            }
+            return;
+        case 2:
+            f->x = (int16_t)(ans - DML_A_CARD);
+            f->step = 3;
+            ask(s, p, DML_D_THIEF_PLAYER);
+            return;
+        case 3: {
+            int q = ans - DML_A_PLAYER;
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            move(c, f->x, DML_Z_HAND + q, SEEN(p) | SEEN(q));
+            if (s->over) return;
+            f->step = 6;
+            break;
+        }
+        case 4: {
+            int q = ans - DML_A_PLAYER;
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            if (!hand(s, q)) {
+                f->step = 6;
+                break;
+            }
+            f->x = (int16_t)q;
+            f->step = 5;
+            ask_chance(s, DML_C_HAND, q);
+            return;
+        }
+        case 5:
+            move(c, ans - DML_A_DRAW, DML_Z_HAND + p, SEEN(p) | SEEN(f->x));
+            if (s->over) return;
+            f->step = 6;
+            break;
+        case 7:
+            /* 8.3: success shuffles the Joker into the Deck, failure exiles it */
+            move(c, card, s->check_ok ? DML_Z_DECK : DML_Z_EXILE, ALL_SEEN);
+            if (s->over) return;
+            f->step = 8;
+            push_followup(s);
+            return;
+        default:
+            pop(s);
+            return;
+        }
+        /* step 6: the check vs 7 (R74: even when nothing moved) */
+        f->step = 7;
+        push(s, DML_P_CHECK, p, 0, 7);
+        return;
+    }
+    if (rank == DML_J && suit == DML_SUIT_S) { /* Grand Inquisitor (R34) */
+        if (f->step == 0) {
+            uint64_t all = s->zone[DML_Z_STOCK];
+            for (int k = 0; k < DML_MAX_BM; k++) all |= s->zone[DML_Z_BM + k];
+            for (; all; all &= all - 1) discard(c, lowest(all));
+            if (s->over) return;
+            f->step = 1;
+            push(s, DML_P_RESTOCK, 0, 0, 0);
+            return;
+        }
+        pop(s);
+        return;
+    }
+    if (rank == DML_J && suit == DML_SUIT_C) { /* Vice Minister */
+        if (f->step == 0) {
+            uint64_t m = 0;
+            for (int q = 0; q < s->n; q++)
+                if (is_alive(s, q)) m |= front(s, q);
+            if (!m) {
+                pop(s);
+                return;
+            }
+            f->step = 1;
+            ask(s, p, DML_D_VICE);
+            return;
+        }
+        int e = ans - DML_A_CARD;
+        emit(c, DML_E_DECISION, p, -1, e, -1, -1, ans, 0, ALL_SEEN);
+        move(c, e, DML_Z_HAND + (s->loc[e] - DML_Z_FRONT), ALL_SEEN);
+        pop(s);
+        return;
+    }
+    if (rank == DML_J && suit == DML_SUIT_H) { /* Prime Counsellor (R35) */
+        switch (f->step) {
+        case 0: {
+            int any = 0;
+            for (int k = 0; k < DML_MAX_BM; k++) any |= live_bm(s, k);
+            if (!any) {
+                pop(s);
+                return;
+            }
+            f->step = 1;
+            ask(s, p, DML_D_COUNSEL_BM);
+            return;
+        }
+        case 1: {
+            int k = ans - DML_A_BMPICK;
+            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+            for (uint64_t m = s->zone[DML_Z_BM + k]; m; m &= m - 1) { /* a private look */
+                int x = lowest(m);
+                if (s->knowledge) {
+                    for (int z = 0; z < DML_NZONES; z++) s->pin[p][z] &= ~dml_bit(x);
+                    s->pin[p][DML_Z_BM + k] |= dml_bit(x);
+                }
+                emit(c, DML_E_REVEAL, p, -1, x, DML_Z_BM + k, DML_Z_BM + k, 0, 0, SEEN(p));
+            }
+            f->x = (int16_t)k;
+            s->karg = (int8_t)k;
+            f->step = 2;
+            ask(s, p, DML_D_COUNSEL_CARD);
+            return;
+        }
+        default:
+            move(c, ans - DML_A_CARD, DML_Z_HAND + p, SEEN(p));
+            pop(s);
+            return;
+        }
+    }
+    if (rank == DML_J && suit == DML_SUIT_D) { /* Supreme Secretary of Tithes (R36) */
+        /* x: offset of the giver from p; givers act ccw after p (R69) */
+        if (f->step == 1) {
+            int giver = (p + f->x) % s->n;
+            move(c, ans - DML_A_CARD, DML_Z_HAND + p, SEEN(p) | SEEN(giver));
+            if (s->over) return;
+            f->x++;
+        } else {
+            f->x = 1;
+            f->step = 1;
+        }
+        for (; f->x < s->n; f->x++) {
+            int q = (p + f->x) % s->n;
+            if (is_alive(s, q) && hand(s, q)) {
+                ask(s, q, DML_D_TITHE);
+                return;
+            }
+        }
+        pop(s);
+        return;
+    }
+    if (rank == DML_Q && suit == DML_SUIT_S) { /* Dragon Empress */
+        if (f->step == 0) {
+            f->step = 1;
+            push(s, DML_P_SIEGE, 0, 0, 0);
+            return;
+        }
+        pop(s);
+        return;
+    }
+    if (rank == DML_Q && suit == DML_SUIT_C) { /* Harlot Queen (R33) */
+        if (f->step == 0) {
+            if (!s->stack_n) {
+                pop(s);
+                return;
+            }
+            f->step = 1;
+            ask(s, p, DML_D_HARLOT);
+            return;
+        }
+        int t = ans - DML_A_CARD;
+        emit(c, DML_E_DECISION, p, -1, t, -1, -1, ans, 0, ALL_SEEN);
+        if (dml_rank(t) == DML_T)
+            discard(c, t);
+        else
+            move(c, t, DML_Z_EXILE, ALL_SEEN);
+        pop(s);
+        return;
+    }
+    if (rank == DML_Q && suit == DML_SUIT_H) { /* Pampered Heiress (R38) */
+        if (f->step == 0) {
+            if (!s->zone[DML_Z_NEST]) {
+                pop(s);
+                return;
+            }
+            if (s->nest_top_n) {
+                move_hint(c, s->nest_top[s->nest_top_n - 1], DML_Z_HAND + p, SEEN(p),
+                          dml_rank_mask[DML_A]);
+                pop(s);
+                return;
+            }
+            f->step = 1;
+            ask_chance(s, DML_C_NEST, 0);
+            return;
+        }
+        move_hint(c, ans - DML_A_DRAW, DML_Z_HAND + p, SEEN(p), dml_rank_mask[DML_A]);
+        pop(s);
+        return;
+    }
+    if (rank == DML_Q && suit == DML_SUIT_D) { /* Archduchess (R37) */
+        if (f->step == 0) {
+            if (!s->zone[DML_Z_STOCK]) {
+                pop(s);
+                return;
+            }
+            f->step = 1;
+            ask(s, p, DML_D_ARCHDUCHESS);
+            return;
+        }
+        emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+        int su = ans - DML_A_STOCK;
+        for (uint64_t m = s->zone[DML_Z_STOCK] & DML_SUIT_MASK(su); m; m &= m - 1)
+            move(c, lowest(m), DML_Z_HAND + p, ALL_SEEN);
+        pop(s);
+        return;
+    }
+    pop(s); /* Tens are never Powers (R31); unreachable */
+}
+
+/* VISIT a Black Market (6, R41, R64, R75): a = slot; x = cards still to take */
+static void p_visit(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    int p = s->active, k = f->a;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            f->step = 1;
+            push(s, DML_P_CHECK, p, 0, 7);
+            return;
+        case 1:
+            if (s->check_ok) {
+                f->x = (int16_t)(1 + count_vantage(s, p, DML_SUIT_H));
+                f->step = 2;
+                break;
+            }
+            if (is_fire(s) && hand(s, p)) { /* Hustled! */
+                f->step = 4;
+                ask_chance(s, DML_C_HAND, p);
+                return;
+            }
+            f->step = 5;
+            break;
+        case 2:
+            if (f->x > 0 && live_bm(s, k)) {
+                f->step = 3;
+                ask_chance(s, DML_C_BM, k);
+                return;
+            }
+            f->step = 5;
+            break;
+        case 3:
+            move(c, ans - DML_A_DRAW, DML_Z_HAND + p, SEEN(p));
+            if (s->over) return;
+            f->x--;
+            f->step = 2;
+            break;
+        case 4: {
+            int card = ans - DML_A_DRAW;
+            if (dml_is_egg(card))
+                move_hint(c, card, DML_Z_NEST, SEEN(p), dml_rank_mask[DML_A]);
+            else
+                move_hint(c, card, DML_Z_BM + k, SEEN(p), DML_ALL_CARDS & ~dml_rank_mask[DML_A]);
+            if (s->over) return;
+            f->step = 5;
+            break;
+        }
+        case 5:
+            f->step = 6;
+            push_followup(s);
+            return;
+        default:
+            pop(s);
+            return;
+        }
+    }
+}
+
+/* CALLBACK (6, R40): a = the Emblem */
+static void p_callback(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    switch (f->step) {
+    case 0:
+        f->step = 1;
+        push(s, DML_P_CHECK, s->active, 0, 7);
+        return;
+    case 1:
+        if (s->check_ok && s->loc[f->a] == DML_Z_FRONT + s->active)
+            move(c, f->a, DML_Z_HAND + s->active, ALL_SEEN);
+        if (s->over) return;
+        f->step = 2;
+        push_followup(s);
+        return;
+    default:
+        pop(s);
+        return;
+    }
+}
+
+static void p_turn(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    switch (f->step) {
+    case 0:
+        s->active = (uint8_t)f->a;
+        emit(c, DML_E_TURN, f->a, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+        f->step = 1;
+        push(s, DML_P_RESTOCK, 0, 0, 0);
+        return;
+    case 1:
+        f->step = 2;
+        push(s, DML_P_SUPPLY, 0, 0, 0);
+        return;
+    case 2:
+        f->step = 3;
+        if (is_alive(s, f->a)) push(s, DML_P_MARKET, 0, 0, 0);
+        return;
+    default:
+        pop(s);
+        return;
+    }
+}
+
+/* ROUND (5): a = offset of the next Turn from the Dealer */
+static void p_round(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    switch (f->step) {
+    case 0:
+        emit(c, DML_E_ROUND, s->dealer, -1, -1, -1, -1, s->round, 0, ALL_SEEN);
+        f->a = 0;
+        f->step = 1;
+        push(s, DML_P_EVENT, 0, 0, 0);
+        return;
+    case 1:
+        while (f->a < s->n) { /* R69: the seats once each, ccw from the Dealer's seat */
+            int p = (s->dealer + f->a) % s->n;
+            f->a++;
+            if (is_alive(s, p)) {
+                push(s, DML_P_TURN, p, 0, 0);
+                return;
+            }
+        }
+        f->step = 2;
+        return;
+    case 2:
+        f->step = 3;
+        if (!is_mayhem(s)) push(s, DML_P_STACK, 0, 0, 0); /* the Power Phase (5.5) */
+        return;
+    default:
+        s->dealer = (uint8_t)next_alive(s, s->dealer); /* Cleanup */
+        pop(s);
+        return;
+    }
+}
+
+/* GAME: setup (4), then Rounds until the end.  a: seat offset while dealing,
+ * b: 0 dealing a 2, 1 dealing a 3. */
+static void deal_to(ctx *c, int card, int seat, int zone)
+{
+    move_hint(c, card, zone + seat, SEEN(seat), dml_rank_mask[dml_rank(card)]);
+}
+
+static void p_game(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            s->rolloff_mask = s->alive;
+            f->step = 1;
+            push(s, DML_P_ROLLOFF, 0, 0, 0);
+            return;
+        case 1:
+            emit(c, DML_E_SETUP, s->dealer, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            f->a = 0;
+            f->step = 2;
+            ans = -1;
+            break;
+        case 2: /* Kings, one each from the Dealer, ccw */
+            if (ans >= 0) {
+                deal_to(c, ans - DML_A_DRAW, (s->dealer + f->a) % s->n, DML_Z_KING);
+                f->a++;
+                ans = -1;
+            }
+            if (f->a < s->n) {
+                ask_chance(s, DML_C_POOL, DML_K);
+                return;
+            }
+            f->a = 0;
+            f->b = 0;
+            f->step = 3;
+            break;
+        case 3: /* a 2 and a 3 each, from the Dealer, ccw (R45) */
+            if (ans >= 0) {
+                deal_to(c, ans - DML_A_DRAW, (s->dealer + f->a) % s->n, DML_Z_HAND);
+                if (f->b) f->a++;
+                f->b ^= 1;
+                ans = -1;
+            }
+            if (f->a < s->n) {
+                ask_chance(s, DML_C_POOL, 2 + f->b);
+                return;
+            }
+            f->step = 4;
+            break;
+        case 4: { /* 3 players: the leftovers (12.2, R52; Mayhem R51) */
+            uint64_t kings = s->zone[DML_Z_POOL] & dml_rank_mask[DML_K];
+            for (; kings; kings &= kings - 1)
+                move_hint(c, lowest(kings), DML_Z_XKING, 0, dml_rank_mask[DML_K]);
+            for (uint64_t m = s->zone[DML_Z_POOL]; m; m &= m - 1) discard(c, lowest(m));
+            f->step = 5;
+            push(s, DML_P_RESTOCK, 0, 0, 0);
+            return;
+        }
+        case 5:
+            f->step = 6;
+            break;
+        default: /* 6: the Rounds */
+            s->round++;
+            push(s, DML_P_ROUND, 0, 0, 0);
+            return;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ run */
+
+static void step(ctx *c, cr_action ans)
+{
+    dml_state *s = c->s;
+    dml_frame *f = top(s);
+    switch (f->proc) {
+    case DML_P_GAME: p_game(c, f, ans); break;
+    case DML_P_ROLLOFF: p_rolloff(c, f); break;
+    case DML_P_DICE: p_dice(c, f, ans); break;
+    case DML_P_CHECK: p_check(c, f); break;
+    case DML_P_ROUND: p_round(c, f); break;
+    case DML_P_EVENT: p_event(c, f, ans); break;
+    case DML_P_TURN: p_turn(c, f); break;
+    case DML_P_RESTOCK: p_restock(c, f, ans); break;
+    case DML_P_SUPPLY: p_supply(c, f, ans); break;
+    case DML_P_MARKET: p_market(c, f, ans); break;
+    case DML_P_BUY: p_buy(c, f, ans); break;
+    case DML_P_STACK: p_stack(c, f, ans); break;
+    case DML_P_POWER: p_power(c, f, ans); break;
+    case DML_P_FM: p_fm(c, f, ans); break;
+    case DML_P_SIEGE: p_siege(c, f, ans); break;
+    case DML_P_VISIT: p_visit(c, f, ans); break;
+    case DML_P_CALLBACK: p_callback(c, f); break;
+    default: pop(s); break; /* unknown frame: dropped (validated at load) */
+    }
+}
+
+/* Runs frames until a decision with two or more options, a chance event
+ * with two or more outcomes, or the end.  Forced ones are taken here. */
+static void run(ctx *c)
+{
+    dml_state *s = c->s;
+    cr_action buf[DML_MAX_LEGAL > DML_MAX_CHANCE ? DML_MAX_LEGAL : DML_MAX_CHANCE];
+    while (!s->over && s->nfr) {
+        cr_action ans = -1;
+        if (s->need == DML_NEED_DECISION) {
+            if (dml_legal(c->g, s, buf) != 1) return;
+            ans = buf[0];
+        } else if (s->need == DML_NEED_CHANCE) {
+            if (dml_chance(c->g, s, buf, NULL) != 1) return;
+            ans = buf[0];
+        }
+        s->need = DML_NEED_RUN;
+        step(c, ans);
+    }
+    if (s->over) s->need = DML_NEED_OVER;
+}
+
+void dml_run(const cr_game *g, dml_state *s, cr_events *ev)
+{
+    ctx c = {g, s, ev};
+    run(&c);
+}
+
+void dml_apply(const cr_game *g, void *st, cr_action a, cr_events *ev)
+{
+    dml_state *s = st;
+    ctx c = {g, s, ev};
+    assert(s->need == DML_NEED_DECISION || s->need == DML_NEED_CHANCE);
+    s->need = DML_NEED_RUN;
+    s->n_applied++;
+    step(&c, a);
+    run(&c);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+static void place(dml_state *s, int card, int zone)
+{
+    s->zone[zone] |= dml_bit(card);
+    s->zone_count[zone]++;
+    s->loc[card] = (uint8_t)zone;
+}
+
+void dml_init(const cr_game *g, void *st)
+{
+    dml_state *s = st;
+    memset(s, 0, sizeof *s);
+    memset(s->loc, 0xff, sizeof s->loc);
+    s->n = (uint8_t)g->num_players;
+    s->variant = (uint8_t)g->variant_index;
+    s->first_roller = (uint8_t)(g->params.first_roller % g->num_players);
+    s->alive = (uint8_t)((1u << s->n) - 1);
+    s->knowledge = 1;
+    s->discard_top = -1;
+    s->resolving = -1;
+    s->resolving_seat = -1;
+    s->buy_suit = -1;
+    s->seizer = -1;
+    s->target_owner = -1;
+    s->winner = -1;
+    s->obs_seat = 0xff;
+    for (int card = 0; card < DML_NCARDS; card++) {
+        int r = dml_rank(card);
+        if (r == DML_K || r == 2 || r == 3)
+            place(s, card, DML_Z_POOL);
+        else if (is_mayhem(s) && (r == 0 || r == DML_J || r == DML_Q || r == DML_A))
+            continue; /* Market Mayhem plays without them (R51) */
+        else if (r == DML_A)
+            place(s, card, DML_Z_NEST);
+        else
+            place(s, card, DML_Z_DECK);
+    }
+    for (int q = 0; q < s->n; q++) dml_reset_knowledge(s, q);
+    push(s, DML_P_GAME, 0, 0, 0);
+    ctx c = {g, s, NULL};
+    run(&c);
+}
+
+void dml_returns(const cr_game *g, const void *st, double *out)
+{
+    const dml_state *s = st;
+    for (int p = 0; p < g->num_players; p++) out[p] = (s->over && s->winner == p) ? 1.0 : 0.0;
+}
+
+void dml_scores(const cr_game *g, const void *st, double *out)
+{
+    const dml_state *s = st;
+    for (int p = 0; p < g->num_players; p++)
+        out[p] = s->over ? s->vp[p] : (is_alive(s, p) ? dml_vp(s, p) : 0);
+}
+
+/* ------------------------------------------------------ positions' frames */
+
+/* Largest step number each procedure uses (for validating loaded frames). */
+static const uint8_t max_step[DML_P_COUNT] = {
+    [DML_P_GAME] = 6,   [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,    [DML_P_CHECK] = 1,
+    [DML_P_ROUND] = 3, [DML_P_EVENT] = 5,  [DML_P_TURN] = 3,    [DML_P_RESTOCK] = 0, [DML_P_SUPPLY] = 2,
+    [DML_P_MARKET] = 2, [DML_P_BUY] = 9,     [DML_P_STACK] = 4,   [DML_P_POWER] = 8,
+    [DML_P_FM] = 2,     [DML_P_SIEGE] = 2,   [DML_P_VISIT] = 6,   [DML_P_CALLBACK] = 2,
+};
+
+cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
+{
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errcap, __VA_ARGS__);                                                        \
+        return CR_ERR_INVALID;                                                                     \
+    } while (0)
+    if (s->over) return CR_OK;
+    if (s->nfr < 1 || s->nfr > DML_MAX_FRAMES) FAIL("procedure: 1 to %d frames expected", DML_MAX_FRAMES);
+    if (s->fr[0].proc != DML_P_GAME) FAIL("procedure: frame 0 must be the game (proc %d)", DML_P_GAME);
+    for (int i = 0; i < s->nfr; i++) {
+        const dml_frame *f = &s->fr[i];
+        if (f->proc < 1 || f->proc >= DML_P_COUNT || f->proc == DML_P_FOLLOWUP)
+            FAIL("procedure: frame %d: unknown proc %d", i, f->proc);
+        if (i > 0 && f->proc == DML_P_GAME) FAIL("procedure: frame %d: a second game frame", i);
+        if (f->step > max_step[f->proc] && !(f->proc == DML_P_GAME))
+            FAIL("procedure: frame %d: step %d out of range for proc %d", i, f->step, f->proc);
+        switch (f->proc) {
+        case DML_P_DICE:
+        case DML_P_CHECK:
+        case DML_P_TURN:
+            if (f->a < 0 || f->a >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->a);
+            break;
+        case DML_P_VISIT:
+            if (f->a < 0 || f->a >= DML_MAX_BM || (f->step < 3 && !live_bm(s, f->a)))
+                FAIL("procedure: frame %d: no Black Market in slot %d", i, f->a);
+            break;
+        case DML_P_POWER:
+            if (f->a < 0 || f->a >= DML_NCARDS || f->b < 0 || f->b >= s->n)
+                FAIL("procedure: frame %d: bad card or seat", i);
+            break;
+        case DML_P_CALLBACK:
+        case DML_P_FM:
+            if (f->a < -1 || f->a >= DML_NCARDS) FAIL("procedure: frame %d: bad card %d", i, f->a);
+            break;
+        case DML_P_STACK:
+            if (f->b < 0 || f->b >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->b);
+            break;
+        }
+    }
+    if (s->need == DML_NEED_DECISION) {
+        if (s->actor < 0 || s->actor >= s->n || !is_alive(s, s->actor))
+            FAIL("need: the deciding seat %d is not in the game", s->actor);
+        if (s->kind < DML_D_DABO || s->kind > DML_D_THIEF_PLAYER) FAIL("need: unknown decision %d", s->kind);
+        if (s->sel_n > DML_NCARDS || s->sel_targets > s->sel_n) FAIL("selection: bad counts");
+        for (int i = 0; i < s->sel_n; i++)
+            if (s->sel[i] >= DML_NCARDS) FAIL("selection: bad card");
+        if ((s->kind == DML_D_COMMIT_ACT || s->kind == DML_D_COMMIT_PAS) &&
+            (s->buy_suit < 0 || s->buy_suit > 3 || s->seizer < 0 || s->seizer >= s->n))
+            FAIL("buying: an exchange needs a declared suit and a seizer");
+        if (s->kind == DML_D_COUNSEL_CARD && (s->karg < 0 || s->karg >= DML_MAX_BM || !live_bm(s, s->karg)))
+            FAIL("need: the searched Black Market does not exist");
+        cr_action buf[DML_MAX_LEGAL];
+        if (dml_legal(NULL, s, buf) < 1) FAIL("need: the decision has no legal option");
+    } else if (s->need == DML_NEED_CHANCE) {
+        if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST) FAIL("need: unknown chance kind %d", s->kind);
+        if ((s->kind == DML_C_HAND && (s->karg < 0 || s->karg >= s->n)) ||
+            (s->kind == DML_C_BM && (s->karg < 0 || s->karg >= DML_MAX_BM)) ||
+            (s->kind == DML_C_POOL && (s->karg < 0 || s->karg > 14)))
+            FAIL("need: chance argument %d out of range", s->karg);
+        cr_action buf[DML_MAX_CHANCE];
+        if (s->kind != DML_C_ROLL && dml_chance(NULL, s, buf, NULL) < 1)
+            FAIL("need: the chance event has no outcome");
+    } else if (s->need != DML_NEED_RUN) {
+        FAIL("need: unknown value %d", s->need);
+    }
+    return CR_OK;
+#undef FAIL
+}
+
+cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
+{
+    s->nfr = 0;
+    s->need = DML_NEED_RUN;
+    s->sel_n = s->sel_targets = 0;
+    push(s, DML_P_GAME, 0, 0, 0);
+    s->fr[0].step = 6;
+    int turn_offset = (s->active - s->dealer + s->n) % s->n;
+    if (!strcmp(phase, "event")) {
+        push(s, DML_P_ROUND, 0, 0, 0);
+    } else if (!strcmp(phase, "turn") || !strcmp(phase, "market")) {
+        if (!is_alive(s, s->active)) return CR_ERR_INVALID;
+        push(s, DML_P_ROUND, turn_offset + 1, 0, 0);
+        s->fr[1].step = 1;
+        push(s, DML_P_TURN, s->active, 0, 0);
+        if (!strcmp(phase, "market")) {
+            s->fr[2].step = 3;
+            push(s, DML_P_MARKET, 0, 0, 0);
+            s->fr[3].step = 1;
+        }
+    } else if (!strcmp(phase, "power")) {
+        push(s, DML_P_ROUND, s->n, 0, 0);
+        s->fr[1].step = 3;
+        push(s, DML_P_STACK, 0, 0, 0);
+    } else {
+        return CR_ERR_INVALID;
+    }
+    if (!strcmp(phase, "power") && is_mayhem(s)) s->nfr = 2;
+    dml_run(g, s, NULL);
+    return CR_OK;
+}
+
+/* ------------------------------------------------------------ the table */
+
+const cr_variant dml_variants[DML_NVARIANTS] = {
+    [DML_V_FULL] = {"full", "Full Game: 4 players, every rule (spec 12.1)", 4, 4},
+    [DML_V_SMACKDOWN] = {"smackdown", "3-Player Smackdown (spec 12.2)", 3, 3},
+    [DML_V_MAYHEM] = {"mayhem", "Market Mayhem quickstart: Commodities only (spec 12.3)", 3, 4},
+    [DML_V_FIRE] = {"fire", "I See Fire: Hustled! and elimination by Siege (spec 12.4)", 3, 4},
+};
+
+static cr_status dml_create(cr_game *g, char *err, size_t errcap)
+{
+    (void)err;
+    (void)errcap;
+    g->num_actions = DML_NUM_ACTIONS;
+    g->max_legal = DML_MAX_LEGAL;
+    g->max_chance_outcomes = DML_MAX_CHANCE;
+    g->state_size = sizeof(dml_state);
+    g->obs_size = sizeof(dml_state);
+    return CR_OK;
+}
+
+static int dml_is_withdraw(const cr_game *g, const void *st, cr_action a)
+{
+    (void)g;
+    (void)st;
+    return a == DML_A_UNDO;
+}
+
+const cr_game_def dml_def = {
+    .name = "dml",
+    .title = "Dragon's Money Laundering",
+    .variants = dml_variants,
+    .n_variants = DML_NVARIANTS,
+    .create = dml_create,
+    .destroy = NULL,
+    .init = dml_init,
+    .current_player = dml_current_player,
+    .legal_actions = dml_legal,
+    .chance_outcomes = dml_chance,
+    .apply = dml_apply,
+    .returns = dml_returns,
+    .scores = dml_scores,
+    .observe = dml_observe,
+    .obs_to_json = dml_obs_to_json,
+    .obs_to_text = dml_obs_to_text,
+    .sample = dml_sample,
+    .serialize = dml_serialize,
+    .deserialize = dml_deserialize,
+    .action_to_str = dml_action_to_str,
+    .str_to_action = dml_str_to_action,
+    .event_to_str = dml_event_to_str,
+    .event_to_json = dml_event_to_json,
+    .prompt = dml_prompt,
+    .is_withdraw = dml_is_withdraw,
+};
