@@ -343,6 +343,9 @@ DML_HIDDEN const char *dml_event_type_name(int t);
 DML_HIDDEN int dml_event_type_of(int card);
 DML_HIDDEN const char *dml_suit_name(int s);        /* Iron Wood Slaves Spice */
 
+/* D of the Declaration being composed (7.1.4-5), from sel[] */
+DML_HIDDEN int dml_declaration_value(const dml_state *s);
+
 /* rules.c: building states from position files */
 /* Checks the frame stack of a loaded state (procs, steps and arguments in
  * range, consistent with the zones); CR_OK or err filled. */

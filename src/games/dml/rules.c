@@ -386,6 +386,8 @@ static int decl_value(const dml_state *s)
     return d;
 }
 
+int dml_declaration_value(const dml_state *s) { return decl_value(s); }
+
 static uint64_t opponent_emblems(const dml_state *s, int p)
 {
     if (is_mayhem(s)) return 0;

@@ -1,0 +1,81 @@
+/* croupier/bot.h — players made of code.
+ *
+ * A bot chooses an action for one seat from what that seat may know: the
+ * seat's observation blob (g->observe(), g->obs_size bytes) and the legal
+ * actions.  It is never handed the true state.  A bot that must imagine the
+ * hidden cards asks the game for a full state consistent with the
+ * observation (g->def->sample(), "determinization"), so the same bot code
+ * works for every game that implements the interface.
+ *
+ * A bot is a const function table plus per-instance data (Pachi engine.h).
+ * Every bot owns a cr_rng seeded at creation: the same seeds give the same
+ * choices, hence the same games.  (Time-limited search, `ismcts:ms=...`, is
+ * the exception: how many iterations fit into the time varies from run to
+ * run.)
+ *
+ * Specs (the text a user types; parameters after ':' separated by ','):
+ *   random                        uniform over the legal list (withdraw
+ *                                 actions included: it is the baseline)
+ *   heuristic                     hand-written player (DML only)
+ *   ismcts:iters=2000             information-set MCTS, 2000 iterations
+ *   ismcts:ms=500,threads=2,rollout=heuristic|random,c=0.7,nodes=N
+ * See docs/bots.md.
+ */
+#ifndef CROUPIER_BOT_H
+#define CROUPIER_BOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "croupier/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cr_bot cr_bot;
+
+/* Creates the bot described by `spec` to play `seat` of games of `g`.
+ * The bot keeps a borrowed pointer to g: g must outlive it.  NULL with a
+ * one-line reason in err (unknown bot, bad parameter, a bot that does not
+ * support this game, out of memory).  Caller owns the result: cr_bot_free.
+ * Allocates all the memory the bot will use (ISMCTS: its tree arenas). */
+cr_bot *cr_bot_new(const cr_game *g, const char *spec, int seat, uint64_t seed, char *err,
+                   size_t errcap);
+void cr_bot_free(cr_bot *b); /* NULL is fine */
+
+/* Chooses one of legal[0..n_legal) (n_legal >= 1) for the bot's seat.
+ * obs is the seat's observation (g->obs_size bytes, borrowed for the call);
+ * it may be NULL only for bots for which cr_bot_wants_obs() returns 0.
+ * Always returns a member of legal. */
+cr_action cr_bot_act(cr_bot *b, const void *obs, const cr_action *legal, int n_legal);
+
+/* 0 when the bot never reads the observation (random): callers on a hot
+ * path may then skip observe() and pass NULL. */
+int cr_bot_wants_obs(const cr_bot *b);
+
+/* Restarts the bot's generator as cr_bot_new(..., seed) would: a bot can be
+ * reused for the next game without reallocating. */
+void cr_bot_reseed(cr_bot *b, uint64_t seed);
+
+int cr_bot_seat(const cr_bot *b);
+const char *cr_bot_spec(const cr_bot *b); /* the spec it was made from */
+const char *cr_bot_kind(const cr_bot *b); /* "random", "heuristic", "ismcts" */
+
+/* Checks a spec without a game (parses the name and the parameters). */
+int cr_bot_spec_valid(const char *spec, char *err, size_t errcap);
+
+/* Statistics of the last search (ISMCTS; zeros for other bots). */
+typedef struct cr_bot_stats {
+    uint64_t iterations; /* summed over threads */
+    uint64_t nodes;      /* tree nodes used, summed over threads */
+    uint64_t rollout_actions;
+    double seconds;      /* wall time of the last cr_bot_act */
+    int arena_full;      /* 1 if a tree ran out of nodes and stopped expanding */
+} cr_bot_stats;
+void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

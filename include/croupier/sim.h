@@ -1,0 +1,156 @@
+/* croupier/sim.h — the simulation lab: many games between bots, in
+ * parallel, with the figures designers ask for; and the benchmarks.
+ *
+ * Reproducibility.  Game i draws its chance outcomes from a generator
+ * seeded with (seed, i), and the bot in seat s of game i is seeded from
+ * (seed, i, s).  Games are independent, results are stored by game index
+ * and every summary is computed from them in index order, so the figures
+ * do not depend on the number of threads (timed bots, `ismcts:ms=...`,
+ * excepted: they do less work on a busy machine).
+ *
+ * The lab is omniscient: after each game it reads the final state (e.g.
+ * each seat's Merchant King) and it counts rule-level events from the
+ * omniscient event stream.  Game-specific knowledge (which events to count,
+ * what a seat's "label" is) lives in a per-game profile (src/sim/lab_*.c);
+ * a game without one still gets win rates, end scores and lengths.
+ */
+#ifndef CROUPIER_SIM_H
+#define CROUPIER_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "croupier/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { CR_SIM_PROGRESS_OFF = 0, CR_SIM_PROGRESS_ON = 1, CR_SIM_PROGRESS_AUTO = -1 };
+enum { CR_SIM_MAX_COUNTERS = 32, CR_SIM_MAX_LABELS = 8, CR_SIM_MAX_ENDS = 8 };
+
+typedef struct cr_sim_config {
+    const char *game;                  /* registry name: "dml" */
+    const char *variant;               /* NULL: the game's default */
+    int num_players;                   /* 0: the number of seats given */
+    const char *seats[CR_MAX_PLAYERS]; /* bot specs (bot.h), borrowed */
+    int n_seats;                       /* 1 spec = every seat plays it */
+    long games;
+    int threads;                       /* 0: every online CPU */
+    uint64_t seed;
+    int progress;                      /* CR_SIM_PROGRESS_*: AUTO = on iff stderr is a terminal */
+    long max_actions;                  /* per game; 0: 10,000,000. A game cut there is "aborted" */
+} cr_sim_config;
+
+/* One game's result (the lab keeps one per game, by index). */
+typedef struct cr_sim_game {
+    float returns[CR_MAX_PLAYERS];
+    int16_t score[CR_MAX_PLAYERS]; /* the game's scores (DML: Victory Points) */
+    int8_t label[CR_MAX_PLAYERS];  /* per-seat label index (DML: Merchant King suit), -1 none */
+    int8_t winner;                 /* the seat with return 1 when exactly one, else -1 */
+    uint8_t end;                   /* index into cr_sim_result.end_names */
+    uint32_t rounds;               /* 0 when the game has no rounds */
+    uint32_t actions;              /* apply calls, chance outcomes included */
+} cr_sim_game;
+
+typedef struct cr_sim_rate {
+    long wins, games;
+    double rate, lo, hi; /* 95% Wilson score interval */
+    double mean_score;
+} cr_sim_rate;
+
+typedef struct cr_sim_dist {
+    double mean, p10, p50, p90;
+    uint32_t min, max;
+} cr_sim_dist;
+
+typedef struct cr_sim_result {
+    /* configuration, as run */
+    char game[32], variant[32];
+    int num_players, threads;
+    long games;
+    uint64_t seed;
+    char seat_spec[CR_MAX_PLAYERS][128];
+
+    cr_sim_game *per_game; /* owned: games entries */
+
+    /* summary */
+    cr_sim_rate seat[CR_MAX_PLAYERS];
+    int n_bots;                        /* distinct specs */
+    char bot_spec[CR_MAX_PLAYERS][128];
+    cr_sim_rate bot[CR_MAX_PLAYERS];   /* per spec, over all its seats */
+    const char *label_title;           /* "Merchant King", or NULL */
+    int n_labels;
+    const char *label_names[CR_SIM_MAX_LABELS];
+    cr_sim_rate label[CR_SIM_MAX_LABELS]; /* wins of the seat holding each label */
+    long no_winner;                    /* games with all returns 0 (ties, nobody left, aborted) */
+    int n_ends;
+    const char *end_names[CR_SIM_MAX_ENDS];
+    long ends[CR_SIM_MAX_ENDS];
+    cr_sim_dist rounds, actions;
+    int n_counters;
+    const char *counter_names[CR_SIM_MAX_COUNTERS];
+    uint64_t counters[CR_SIM_MAX_COUNTERS]; /* totals over all games */
+    double seconds;                    /* wall time */
+    uint64_t total_actions;
+} cr_sim_result;
+
+/* Runs the games.  On success *out is filled (free it with
+ * cr_sim_result_fini); on error err gets a one-line reason (unknown game,
+ * bad bot spec, seat count, out of memory). */
+cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err,
+                     size_t errcap) CR_MUST_CHECK;
+void cr_sim_result_fini(cr_sim_result *r);
+
+/* Whether a progress mode draws the bar: AUTO draws iff stderr is a terminal. */
+int cr_sim_progress_enabled(int mode);
+
+/* 95% Wilson score interval of wins out of n. */
+void cr_sim_wilson(long wins, long n, double *lo, double *hi);
+
+/* Splits a list of bot specs separated by ',' (or ';'), keeping the
+ * parameters of a spec together: "heuristic,ismcts:iters=9,threads=2,random"
+ * gives 3 specs, since a piece "k=v" without ':' continues the spec before
+ * it.  Writes at most max pointers into out[] (into buf, of bufcap bytes);
+ * returns the count, or -1 if it does not fit. */
+int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, int max);
+
+/* Reports. */
+void cr_sim_print(const cr_sim_result *r, FILE *f);
+cr_status cr_sim_write_json(const cr_sim_result *r, int n, const char *vary_key,
+                            const char *const *vary_values, const char *path, char *err,
+                            size_t errcap) CR_MUST_CHECK;
+/* One row per game (of every result given; the config column tells them apart). */
+cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *vary_values,
+                           const char *path, char *err, size_t errcap) CR_MUST_CHECK;
+/* PNG charts via gnuplot (win rates with error bars, length histogram; for a
+ * sweep, the varied seat's win rate per value).  CR_ERR_UNSUPPORTED when
+ * gnuplot is not installed (the caller warns and goes on). */
+cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
+                      const char *const *vary_values, const char *dir, char *err,
+                      size_t errcap) CR_MUST_CHECK;
+/* The sweep table: one line per configuration. */
+void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
+                        const char *const *vary_values, int seat, FILE *f);
+
+/* --- Benchmarks ----------------------------------------------------------- */
+
+typedef struct cr_bench_config {
+    const char *game;
+    const char *variant;  /* NULL: default */
+    int num_players;      /* 0: the variant's maximum */
+    double seconds;       /* per timed measurement; 0: 2 */
+    int threads;          /* for the all-threads playouts; 0: every online CPU */
+    long games;           /* > 0: also time exactly this many random games on all threads */
+    long ismcts_iters;    /* per move in the ISMCTS measurement; 0: 2000 */
+    uint64_t seed;
+} cr_bench_config;
+
+/* Runs the benchmarks and prints the machine, the build and the figures. */
+cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err,
+                       size_t errcap) CR_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

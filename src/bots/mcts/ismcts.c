@@ -1,0 +1,444 @@
+/* ismcts.c — single-observer information-set Monte Carlo tree search
+ * (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS").
+ *
+ * The tree is built over the searching seat's information set: its nodes
+ * are keyed by the action that leads to them (every seat's actions and the
+ * chance outcomes alike), not by states.  Each iteration:
+ *   1. determinize: draw a full state consistent with the seat's observation
+ *      (g->def->sample);
+ *   2. select: walk down while every action legal in this determinization
+ *      has a child, choosing by UCB1 with availability counts (a child's
+ *      exploration term uses the number of times it was *available*, not
+ *      its parent's visits); chance nodes follow the sampled outcome;
+ *   3. expand: add one child for an untried legal action (none once the
+ *      arena is full);
+ *   4. roll out to the end with the random or heuristic policy, apply(...,
+ *      NULL) (no events);
+ *   5. back up each node's mover's return.
+ * Withdraw actions (is_withdraw) are skipped in the tree and in rollouts
+ * whenever another action exists.
+ *
+ * Threads: root parallelization.  Each worker owns a tree arena, a state
+ * buffer and a generator, all allocated at bot creation; the root visit
+ * counts are summed over workers and the most visited legal action wins.
+ * With `iters`, the workers split the iterations and the result is
+ * reproducible for a given seed and thread count; with `ms` it depends on
+ * the machine's speed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots/bot_internal.h"
+#include "bots/mcts/tree.h"
+#include "croupier/alloc.h"
+
+enum { ISMCTS_MAX_THREADS = 64, ROLLOUT_CAP = 1000000 };
+
+typedef struct ismcts_worker {
+    mcts_tree tree;
+    cr_rng rng;
+    void *st;           /* g->state_size bytes */
+    cr_action *legal;   /* g->max_legal */
+    uint32_t *path;     /* tree.cap + 1 node indices */
+    /* per search */
+    const void *obs;
+    const cr_action *root_legal;
+    int n_root;
+    long iters;         /* budget, or -1 for time */
+    double deadline;
+    uint64_t done, rollout_actions, sample_fail;
+    struct ismcts_bot *owner;
+} ismcts_worker;
+
+typedef struct ismcts_bot {
+    const cr_game *g;
+    int seat;
+    long iters;     /* total per move; 0 when timed */
+    double ms;      /* per move; 0 when counted */
+    int threads;
+    double c;
+    uint32_t nodes; /* arena per worker */
+    cr_policy_fn rollout;
+    ismcts_worker w[ISMCTS_MAX_THREADS];
+} ismcts_bot;
+
+static int parse_long(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || x < lo || x > hi)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+static void bad(char *err, size_t cap, const char *key, const char *val)
+{
+    if (err && cap)
+        snprintf(err, cap, "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
+                 "rollout=random|heuristic, c=X, nodes=N)", key, val);
+}
+
+static int is_withdraw(const cr_game *g, const void *st, cr_action a)
+{
+    return g->def->is_withdraw && g->def->is_withdraw(g, st, a);
+}
+
+/* Copies legal into out without withdraw actions, unless nothing else is left. */
+static int drop_withdraw(const cr_game *g, const void *st, const cr_action *legal, int n,
+                         cr_action *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!is_withdraw(g, st, legal[i]))
+            out[k++] = legal[i];
+    if (k == 0) {
+        memmove(out, legal, (size_t)n * sizeof *out);
+        k = n;
+    }
+    return k;
+}
+
+static int in_sorted(const cr_action *a, int n, cr_action x)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (a[mid] == x)
+            return 1;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+/* One ISMCTS iteration (see the file comment). */
+static void iterate(ismcts_worker *w)
+{
+    ismcts_bot *ib = w->owner;
+    const cr_game *g = ib->g;
+    mcts_tree *t = &w->tree;
+    void *st = w->st;
+    if (g->def->sample(g, w->obs, &w->rng, st) != CR_OK) {
+        w->sample_fail++;
+        return;
+    }
+    uint32_t node = 0;
+    int depth = 0;
+    w->path[depth++] = 0;
+    int expanded = 0;
+
+    while (!expanded) {
+        int p = g->def->current_player(g, st);
+        if (p == CR_TERMINAL)
+            break;
+        if (p == CR_CHANCE) {
+            cr_action a = cr_sample_chance(g, st, &w->rng);
+            uint32_t child = mcts_tree_find(t, node, a);
+            if (!child) {
+                child = mcts_tree_add(t, node, a, CR_CHANCE);
+                expanded = 1;
+            }
+            g->def->apply(g, st, a, NULL);
+            if (!child)
+                break;
+            node = child;
+            w->path[depth++] = node;
+            continue;
+        }
+        int n;
+        const cr_action *legal;
+        if (depth == 1) { /* the root: the legal list the bot was given */
+            legal = w->root_legal;
+            n = w->n_root;
+        } else {
+            int raw = g->def->legal_actions(g, st, w->legal);
+            n = drop_withdraw(g, st, w->legal, raw, w->legal);
+            legal = w->legal;
+        }
+        /* Availability, and whether an untried action exists. */
+        int present = 0;
+        for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling)
+            if (in_sorted(legal, n, t->nodes[c].action)) {
+                t->nodes[c].avail++;
+                present++;
+            }
+        if (present < n && !t->full) {
+            int untried = n - present;
+            int k = (int)cr_rng_below(&w->rng, (uint32_t)untried);
+            cr_action a = legal[0];
+            for (int i = 0; i < n; i++)
+                if (!mcts_tree_find(t, node, legal[i]) && k-- == 0) {
+                    a = legal[i];
+                    break;
+                }
+            uint32_t child = mcts_tree_add(t, node, a, p);
+            g->def->apply(g, st, a, NULL);
+            if (child)
+                w->path[depth++] = child;
+            expanded = 1;
+            break;
+        }
+        if (present == 0) /* the arena is full and nothing was tried here */
+            break;
+        /* UCB1 with availability counts. */
+        double best = -1e300;
+        uint32_t pick = 0;
+        for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling) {
+            mcts_node *cn = &t->nodes[c];
+            if (!in_sorted(legal, n, cn->action))
+                continue;
+            double score = cn->visits == 0
+                               ? 1e200
+                               : cn->value / cn->visits +
+                                     ib->c * sqrt(log((double)cn->avail) / cn->visits);
+            if (score > best) {
+                best = score;
+                pick = c;
+            }
+        }
+        g->def->apply(g, st, t->nodes[pick].action, NULL);
+        node = pick;
+        w->path[depth++] = node;
+    }
+
+    /* Rollout. */
+    long steps = 0;
+    for (;;) {
+        int p = g->def->current_player(g, st);
+        if (p == CR_TERMINAL || steps >= ROLLOUT_CAP)
+            break;
+        cr_action a;
+        if (p == CR_CHANCE) {
+            a = cr_sample_chance(g, st, &w->rng);
+        } else {
+            int n = g->def->legal_actions(g, st, w->legal);
+            a = ib->rollout(g, st, p, w->legal, n, &w->rng);
+        }
+        g->def->apply(g, st, a, NULL);
+        steps++;
+    }
+    w->rollout_actions += (uint64_t)steps;
+
+    double ret[CR_MAX_PLAYERS] = {0};
+    if (g->def->current_player(g, st) == CR_TERMINAL)
+        g->def->returns(g, st, ret);
+    for (int i = 0; i < depth; i++) {
+        mcts_node *nd = &t->nodes[w->path[i]];
+        nd->visits++;
+        if (nd->player >= 0 && nd->player < CR_MAX_PLAYERS)
+            nd->value += ret[nd->player];
+    }
+    w->done++;
+}
+
+static void *worker_main(void *arg)
+{
+    ismcts_worker *w = arg;
+    mcts_tree_reset(&w->tree);
+    w->done = w->rollout_actions = w->sample_fail = 0;
+    if (w->iters >= 0) {
+        for (long i = 0; i < w->iters; i++)
+            iterate(w);
+    } else {
+        for (;;) {
+            for (int i = 0; i < 8; i++)
+                iterate(w);
+            if (bot_now_seconds() >= w->deadline)
+                break;
+        }
+    }
+    return NULL;
+}
+
+static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, int n_legal)
+{
+    ismcts_bot *ib = b->data;
+    const cr_game *g = b->game;
+    double t0 = bot_now_seconds();
+    cr_action root[256];
+    cr_action *root_legal = root;
+    cr_action *heap = NULL;
+    if (n_legal > 256) {
+        heap = cr_alloc((size_t)n_legal * sizeof *heap);
+        if (!heap)
+            return legal[0];
+        root_legal = heap;
+    }
+    /* Withdraw actions are judged on the observation: it is state-shaped. */
+    int n = drop_withdraw(g, obs, legal, n_legal, root_legal);
+    if (n == 1) {
+        cr_action a = root_legal[0];
+        cr_free(heap);
+        return a;
+    }
+    uint64_t base = ((uint64_t)cr_rng_u32(&b->rng) << 32) | cr_rng_u32(&b->rng);
+    for (int i = 0; i < ib->threads; i++) {
+        ismcts_worker *w = &ib->w[i];
+        cr_rng_seed(&w->rng, base, (uint64_t)i);
+        w->obs = obs;
+        w->root_legal = root_legal;
+        w->n_root = n;
+        if (ib->iters > 0)
+            w->iters = ib->iters / ib->threads + (i < ib->iters % ib->threads ? 1 : 0);
+        else {
+            w->iters = -1;
+            w->deadline = t0 + ib->ms / 1000.0;
+        }
+    }
+    pthread_t tid[ISMCTS_MAX_THREADS];
+    int started[ISMCTS_MAX_THREADS] = {0};
+    for (int i = 1; i < ib->threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, worker_main, &ib->w[i]) == 0;
+    worker_main(&ib->w[0]);
+    for (int i = 1; i < ib->threads; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            worker_main(&ib->w[i]);
+    }
+
+    /* Merge: sum the root children's visits by action. */
+    cr_bot_stats *s = &b->stats;
+    memset(s, 0, sizeof *s);
+    uint64_t best_visits = 0;
+    cr_action best = -1;
+    for (int k = 0; k < n; k++) {
+        uint64_t v = 0;
+        for (int i = 0; i < ib->threads; i++) {
+            uint32_t c = mcts_tree_find(&ib->w[i].tree, 0, root_legal[k]);
+            if (c)
+                v += ib->w[i].tree.nodes[c].visits;
+        }
+        if (v > best_visits) {
+            best_visits = v;
+            best = root_legal[k];
+        }
+    }
+    for (int i = 0; i < ib->threads; i++) {
+        s->iterations += ib->w[i].done;
+        s->nodes += ib->w[i].tree.used;
+        s->rollout_actions += ib->w[i].rollout_actions;
+        s->arena_full |= ib->w[i].tree.full;
+    }
+    if (best < 0) /* no iteration finished (the sampler failed): play the policy */
+        best = ib->rollout == bot_policy_random
+                   ? root_legal[cr_rng_below(&b->rng, (uint32_t)n)]
+                   : ib->rollout(g, obs, b->seat, root_legal, n, &b->rng);
+    cr_free(heap);
+    s->seconds = bot_now_seconds() - t0;
+    return best;
+}
+
+static void ismcts_destroy(cr_bot *b)
+{
+    ismcts_bot *ib = b->data;
+    if (!ib)
+        return;
+    for (int i = 0; i < ib->threads; i++) {
+        mcts_tree_fini(&ib->w[i].tree);
+        cr_free(ib->w[i].st);
+        cr_free(ib->w[i].legal);
+        cr_free(ib->w[i].path);
+    }
+    cr_free(ib);
+    b->data = NULL;
+}
+
+static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errcap)
+{
+    const cr_game *g = b->game;
+    if (!g->def->sample) {
+        if (err && errcap)
+            snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
+        return 0;
+    }
+    long iters = 0, ms = 0, threads = 1, nodes = 0;
+    double c = 0.7;
+    cr_policy_fn rollout = bot_policy_random;
+    for (int i = 0; i < spec->n_params; i++) {
+        const char *k = spec->params[i].key, *v = spec->params[i].value;
+        int ok = 1;
+        if (strcmp(k, "iters") == 0)
+            ok = parse_long(v, 1, 1000000000L, &iters);
+        else if (strcmp(k, "ms") == 0)
+            ok = parse_long(v, 1, 3600000L, &ms);
+        else if (strcmp(k, "threads") == 0)
+            ok = parse_long(v, 1, ISMCTS_MAX_THREADS, &threads);
+        else if (strcmp(k, "nodes") == 0)
+            ok = parse_long(v, 16, 1L << 30, &nodes);
+        else if (strcmp(k, "c") == 0) {
+            char *end;
+            c = strtod(v, &end);
+            ok = *end == '\0' && c >= 0 && c < 100;
+        } else if (strcmp(k, "rollout") == 0) {
+            if (strcmp(v, "random") == 0)
+                rollout = bot_policy_random;
+            else if (strcmp(v, "heuristic") == 0) {
+                rollout = bot_heuristic_policy(g);
+                if (!rollout) {
+                    if (err && errcap)
+                        snprintf(err, errcap, "ismcts: no heuristic rollout for game %s",
+                                 g->def->name);
+                    return 0;
+                }
+            } else
+                ok = 0;
+        } else
+            ok = 0;
+        if (!ok) {
+            bad(err, errcap, k, v);
+            return 0;
+        }
+    }
+    if (iters && ms) {
+        if (err && errcap)
+            snprintf(err, errcap, "ismcts: give iters or ms, not both");
+        return 0;
+    }
+    if (!iters && !ms)
+        iters = 1000;
+    if (!nodes)
+        nodes = iters ? iters / threads + 2 : 1L << 18;
+    ismcts_bot *ib = cr_calloc(1, sizeof *ib);
+    if (!ib)
+        goto nomem;
+    b->data = ib;
+    ib->g = g;
+    ib->seat = b->seat;
+    ib->iters = iters;
+    ib->ms = (double)ms;
+    ib->threads = (int)threads;
+    ib->c = c;
+    ib->nodes = (uint32_t)nodes;
+    ib->rollout = rollout;
+    for (int i = 0; i < ib->threads; i++) {
+        ismcts_worker *w = &ib->w[i];
+        w->owner = ib;
+        w->st = cr_alloc(g->state_size);
+        w->legal = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof(cr_action));
+        w->path = cr_alloc(((size_t)ib->nodes + 2) * sizeof(uint32_t));
+        if (!w->st || !w->legal || !w->path || !mcts_tree_init(&w->tree, ib->nodes))
+            goto nomem;
+    }
+    return 1;
+nomem:
+    ismcts_destroy(b);
+    if (err && errcap)
+        snprintf(err, errcap, "ismcts: out of memory");
+    return 0;
+}
+
+const bot_vtable bot_ismcts_vt = {
+    .kind = "ismcts",
+    .wants_obs = 1,
+    .create = ismcts_create,
+    .act = ismcts_act,
+    .destroy = ismcts_destroy,
+};

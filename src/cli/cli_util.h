@@ -1,0 +1,63 @@
+/* cli_util.h — small helpers shared by the commands of the `croupier`
+ * program: one-line errors, option parsing, reading files, growing text
+ * buffers for the game's snprintf-style renderers, pretty JSON. */
+#ifndef CROUPIER_CLI_UTIL_H
+#define CROUPIER_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "croupier/game.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+/* Prints "croupier: error: <message>" on stderr; returns 1 (the exit status). */
+int cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Same, plus "try 'croupier CMD --help'" (cmd NULL: 'croupier --help'); returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Option parsing.  At argv[*i]: if it is `name` followed by a value, or
+ * `name=value`, stores the value, advances *i past it and returns 1; returns
+ * 0 if argv[*i] is another option, -1 (error printed) if the value is missing. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
+/* Parses a whole decimal string into [lo, hi]; 0 on failure. */
+int cli_parse_int(const char *s, long lo, long hi, long *out);
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/* Reads a whole file (NUL-terminated, length in *len).  Caller frees with
+ * free().  NULL with err filled ("P.json: No such file or directory"). */
+char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
+
+/* A growing text buffer for the renderers (serialize, obs_to_text...). */
+typedef struct cli_buf {
+    char *p;
+    size_t cap;
+} cli_buf;
+void cli_buf_fini(cli_buf *b);
+/* Each renders into b (growing it as needed) and returns b->p. */
+const char *cli_serialize(const cr_game *g, const void *st, cli_buf *b);
+const char *cli_obs_text(const cr_game *g, const void *obs, cli_buf *b);
+const char *cli_event_text(const cr_game *g, const cr_event *e, int seat, cli_buf *b);
+const char *cli_action_text(const cr_game *g, const void *st, cr_action a, cli_buf *b);
+const char *cli_prompt_text(const cr_game *g, const void *st, cli_buf *b);
+
+/* Prints JSON text indented by two spaces (as is if it does not parse). */
+void cli_print_json(FILE *f, const char *json, size_t len);
+
+/* Prints each event of ev as `seat` may know it (-1: omniscient), each line
+ * preceded by prefix; resets ev->len and ev->dropped. */
+void cli_print_events(FILE *f, const cr_game *g, cr_events *ev, int seat, const char *prefix,
+                      cli_buf *b);
+
+/* Prints "P0 12  P1 7 ..." lines for scores and returns. */
+void cli_print_result(FILE *f, const cr_game *g, const void *st);
+
+/* The game named `name` or NULL after printing an error naming the known games. */
+const cr_game_def *cli_find_game(const char *name);
+
+#endif

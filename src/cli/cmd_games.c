@@ -1,0 +1,27 @@
+/* cmd_games.c — `croupier games`: the registry's games and variants. */
+#include <stdio.h>
+
+#include "cli_util.h"
+#include "commands.h"
+
+int cmd_games(int argc, char **argv)
+{
+    if (argc > 1)
+        return cli_usage_error(argv[0], "unexpected argument '%s'", argv[1]);
+    for (int i = 0; i < cr_registry_count(); i++) {
+        const cr_game_def *def = cr_registry_get(i);
+        printf("%s  %s\n", def->name, def->title ? def->title : "");
+        for (int v = 0; v < def->n_variants; v++) {
+            const cr_variant *var = &def->variants[v];
+            char players[32];
+            if (var->min_players == var->max_players)
+                snprintf(players, sizeof players, "%d players", var->min_players);
+            else
+                snprintf(players, sizeof players, "%d-%d players", var->min_players,
+                         var->max_players);
+            printf("  %-12s %-12s %s%s\n", var->name, players, var->summary ? var->summary : "",
+                   v == 0 ? " (default)" : "");
+        }
+    }
+    return 0;
+}

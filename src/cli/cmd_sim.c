@@ -1,0 +1,204 @@
+/* cmd_sim.c — `croupier sim <game>`: the designers' lab on the command
+ * line.  Parses the options into a cr_sim_config, runs one configuration
+ * (or one per value of --vary), prints the summary or the sweep table, and
+ * writes the JSON, CSV and plots asked for.  Everything it computes comes
+ * from the library (include/croupier/sim.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "croupier/alloc.h"
+#include "croupier/sim.h"
+
+const char cmd_sim_usage[] =
+    "usage: croupier sim GAME [options]\n"
+    "\n"
+    "Plays many games between bots and reports win rates with 95% intervals, win rates\n"
+    "by Merchant King, how games end, game length and rule-level counts (docs/lab.md).\n"
+    "\n"
+    "options:\n"
+    "  --games N            games to play (default 1000)\n"
+    "  --seats A,B,...      one bot spec per seat, or one for all (default random);\n"
+    "                       specs: random, heuristic, ismcts:iters=N, ismcts:ms=N,threads=T,\n"
+    "                       rollout=random|heuristic,c=X (see docs/bots.md)\n"
+    "  --players N          player count (default: the number of seats given)\n"
+    "  --variant V          game variant (default: the game's own)\n"
+    "  --threads T          worker threads (default: every CPU); results do not depend on T\n"
+    "  --seed S             game i uses (S, i); the bot of seat s uses (S, i, s) (default 1)\n"
+    "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
+    "  --json FILE          every summary figure as JSON\n"
+    "  --csv FILE           one row per game\n"
+    "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png\n"
+    "  --progress / --no-progress  force the progress bar (default: only on a terminal)\n"
+    "  --max-actions N      cut a game after N actions (reported as aborted)\n";
+
+enum { MAX_VARY = 64 };
+
+int cmd_sim(int argc, char **argv)
+{
+    cr_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.games = 1000;
+    cfg.seed = 1;
+    cfg.progress = CR_SIM_PROGRESS_AUTO;
+    const char *game = NULL, *seats = "random", *json = NULL, *csv = NULL, *plots = NULL;
+    const char *vary = NULL, *val;
+    char seat_buf[1024], vary_buf[2048];
+    char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
+    for (int i = 1; i < argc; i++) {
+        int r;
+        long x;
+        if ((r = cli_opt(argc, argv, &i, "--games", &val))) {
+            if (r < 0 || !cli_parse_int(val, 1, 1000000000L, &x))
+                return cli_usage_error("sim", "--games needs a number >= 1");
+            cfg.games = x;
+        } else if ((r = cli_opt(argc, argv, &i, "--seats", &val))) {
+            if (r < 0)
+                return 2;
+            seats = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--players", &val))) {
+            if (r < 0 || !cli_parse_int(val, 1, CR_MAX_PLAYERS, &x))
+                return cli_usage_error("sim", "--players needs a player count");
+            cfg.num_players = (int)x;
+        } else if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
+            if (r < 0)
+                return 2;
+            cfg.variant = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--threads", &val))) {
+            if (r < 0 || !cli_parse_int(val, 1, 256, &x))
+                return cli_usage_error("sim", "--threads needs a number in 1..256");
+            cfg.threads = (int)x;
+        } else if ((r = cli_opt(argc, argv, &i, "--seed", &val))) {
+            if (r < 0 || !cli_parse_u64(val, &cfg.seed))
+                return cli_usage_error("sim", "--seed needs a number");
+        } else if ((r = cli_opt(argc, argv, &i, "--max-actions", &val))) {
+            if (r < 0 || !cli_parse_int(val, 1, 2000000000L, &x))
+                return cli_usage_error("sim", "--max-actions needs a number");
+            cfg.max_actions = x;
+        } else if ((r = cli_opt(argc, argv, &i, "--json", &val))) {
+            if (r < 0)
+                return 2;
+            json = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--csv", &val))) {
+            if (r < 0)
+                return 2;
+            csv = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--plots", &val))) {
+            if (r < 0)
+                return 2;
+            plots = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
+            if (r < 0)
+                return 2;
+            vary = val;
+        } else if (strcmp(argv[i], "--progress") == 0) {
+            cfg.progress = CR_SIM_PROGRESS_ON;
+        } else if (strcmp(argv[i], "--no-progress") == 0) {
+            cfg.progress = CR_SIM_PROGRESS_OFF;
+        } else if (argv[i][0] == '-') {
+            return cli_usage_error("sim", "unknown option '%s'", argv[i]);
+        } else if (!game) {
+            game = argv[i];
+        } else {
+            return cli_usage_error("sim", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!game)
+        return cli_usage_error("sim", "which game? (croupier games)");
+    if (!cli_find_game(game))
+        return 1;
+    cfg.game = game;
+    int n_seats = cr_sim_split_specs(seats, seat_buf, sizeof seat_buf, seat_list, CR_MAX_PLAYERS);
+    if (n_seats < 1)
+        return cli_usage_error("sim", "--seats: give 1 to %d bot specs", CR_MAX_PLAYERS);
+    cfg.n_seats = n_seats;
+    for (int s = 0; s < n_seats; s++)
+        cfg.seats[s] = seat_list[s];
+
+    /* --vary KEY=V1,V2,...: KEY is seatK or variant */
+    char vary_key[32] = "";
+    int n_vary = 0, vary_seat = -1;
+    if (vary) {
+        const char *eq = strchr(vary, '=');
+        if (!eq || eq == vary || (size_t)(eq - vary) >= sizeof vary_key)
+            return cli_usage_error("sim", "--vary needs KEY=V1,V2,... (KEY: seatK or variant)");
+        memcpy(vary_key, vary, (size_t)(eq - vary));
+        long k;
+        if (strncmp(vary_key, "seat", 4) == 0 && cli_parse_int(vary_key + 4, 0, CR_MAX_PLAYERS - 1, &k))
+            vary_seat = (int)k;
+        else if (strcmp(vary_key, "variant") != 0)
+            return cli_usage_error("sim", "--vary: unknown key '%s' (seatK or variant)", vary_key);
+        if (vary_seat >= 0) {
+            n_vary = cr_sim_split_specs(eq + 1, vary_buf, sizeof vary_buf, vary_list, MAX_VARY);
+        } else { /* variant names have no parameters: plain comma split */
+            n_vary = 0;
+            snprintf(vary_buf, sizeof vary_buf, "%s", eq + 1);
+            for (char *p = strtok(vary_buf, ","); p && n_vary < MAX_VARY; p = strtok(NULL, ","))
+                vary_list[n_vary++] = p;
+        }
+        if (n_vary < 1)
+            return cli_usage_error("sim", "--vary: no values");
+        if (vary_seat >= 0) {
+            int np = cfg.num_players ? cfg.num_players : n_seats;
+            if (vary_seat >= np)
+                return cli_usage_error("sim", "--vary: seat %d out of range", vary_seat);
+            if (n_seats == 1 && np > 1) { /* spell out every seat so one can vary */
+                for (int s = 1; s < np; s++)
+                    cfg.seats[s] = cfg.seats[0];
+                cfg.n_seats = np;
+                cfg.num_players = np;
+            }
+        }
+    }
+
+    int n_runs = vary ? n_vary : 1;
+    cr_sim_result *res = cr_calloc((size_t)n_runs, sizeof *res);
+    if (!res)
+        return cli_error("out of memory");
+    char err[512];
+    int status = 0, done = 0;
+    for (int i = 0; i < n_runs; i++) {
+        cr_sim_config c = cfg;
+        if (vary_seat >= 0)
+            c.seats[vary_seat] = vary_list[i];
+        else if (vary)
+            c.variant = vary_list[i];
+        if (vary)
+            fprintf(stderr, "%s=%s\n", vary_key, vary_list[i]);
+        if (cr_sim_run(&c, &res[i], err, sizeof err) != CR_OK) {
+            status = cli_error("%s", err);
+            break;
+        }
+        done++;
+        if (!vary)
+            cr_sim_print(&res[i], stdout);
+    }
+    if (status == 0 && vary) {
+        for (int i = 0; i < n_runs; i++) {
+            printf("\n== %s=%s ==\n", vary_key, vary_list[i]);
+            cr_sim_print(&res[i], stdout);
+        }
+        printf("\n");
+        cr_sim_print_sweep(res, n_runs, vary_key, (const char *const *)vary_list,
+                           vary_seat >= 0 ? vary_seat : 0, stdout);
+    }
+    const char *const *values = vary ? (const char *const *)vary_list : NULL;
+    const char *key = vary ? vary_key : NULL;
+    if (status == 0 && json && cr_sim_write_json(res, n_runs, key, values, json, err, sizeof err))
+        status = cli_error("%s", err);
+    if (status == 0 && csv && cr_sim_write_csv(res, n_runs, values, csv, err, sizeof err))
+        status = cli_error("%s", err);
+    if (status == 0 && plots) {
+        cr_status ps = cr_sim_plot(res, n_runs, key, values, plots, err, sizeof err);
+        if (ps == CR_ERR_UNSUPPORTED)
+            fprintf(stderr, "croupier: warning: %s\n", err);
+        else if (ps != CR_OK)
+            status = cli_error("%s", err);
+    }
+    for (int i = 0; i < done; i++)
+        cr_sim_result_fini(&res[i]);
+    cr_free(res);
+    return status;
+}

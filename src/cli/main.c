@@ -1,0 +1,141 @@
+/* main.c — the `croupier` program: a table of commands (gnubg's
+ * `struct command`), a dispatcher and the help texts.  Each command is a
+ * function in cmd_<name>.c that uses only the public API in include/.
+ *
+ *   croupier --help | --version | help [COMMAND]
+ *   croupier COMMAND [ARGS...]          (COMMAND --help: its usage) */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "commands.h"
+
+#define CR_VERSION "0.1.0"
+
+static const cli_command commands[] = {
+    {"games", cmd_games, "list the games and their variants",
+     "usage: croupier games\n"
+     "\n"
+     "Lists every game croupier knows, with its variants and their player counts.\n"},
+    {"play", cmd_play, "play a game at the terminal against bots",
+     "usage: croupier play GAME [options]\n"
+     "       croupier play --load FILE [options]\n"
+     "\n"
+     "A line-oriented game: for each decision of a human seat it prints that seat's view,\n"
+     "the decision and the legal actions, numbered; answer with a number or the action's\n"
+     "notation.  'list' shows them again, 'quit' (or end of input) stops the game, which\n"
+     "is saved first if --save was given.\n"
+     "\n"
+     "options:\n"
+     "  --seats KINDS        comma-separated, one per seat: human or random\n"
+     "                       (default human,random,random,random; the count sets the players)\n"
+     "  --variant V          the game's variant (default: the first that seats the players)\n"
+     "  --seed N             seed of the dice, draws and random seats (default: from the clock,\n"
+     "                       printed)\n"
+     "  --first-roller N     the seat that rolls first at setup (default 0)\n"
+     "  --save FILE          write the game record to FILE after every human decision and at\n"
+     "                       the end (also when the game is stopped)\n"
+     "  --load FILE          resume the game recorded in FILE\n"},
+    {"run", cmd_run, "apply actions to a position and print the result",
+     "usage: croupier run GAME --position P.json [--actions A.txt] [--json] [options]\n"
+     "\n"
+     "Loads a position, applies the actions listed in A.txt (one per line in the game's\n"
+     "notation, chance outcomes included, e.g. 'roll 6 6' or 'draw 7S'; blank lines and\n"
+     "lines starting with '#' are ignored) and prints the event log, the resulting position\n"
+     "(JSON) and, when the game is over, the scores.\n"
+     "\n"
+     "options:\n"
+     "  --position FILE      the position (JSON, see docs/); '-' reads stdin\n"
+     "  --actions FILE       the actions to apply (default: none)\n"
+     "  --json               print only the resulting position, as JSON\n"
+     "  --variant V          the variant (default: the position's \"variant\" key, if any)\n"
+     "  --players N          the player count (default: the position's \"players\" key)\n"
+     "  --first-roller N     the first roller of the setup roll-off (default 0)\n"},
+    {"replay", cmd_replay, "replay a game record and print the final position and scores",
+     "usage: croupier replay FILE [--json]\n"
+     "\n"
+     "Reads a game record (docs/records.md), checks every action against the rules, and\n"
+     "prints a summary, the final position and the scores and returns.\n"
+     "\n"
+     "options:\n"
+     "  --json               print one JSON object: game, variant, players, first_roller,\n"
+     "                       seed, actions, over, to_act, scores, returns, position\n"},
+#ifdef CR_HAVE_CMD_SIM
+    {"sim", cmd_sim, "simulate many games between bots", cmd_sim_usage},
+#endif
+#ifdef CR_HAVE_CMD_BENCH
+    {"bench", cmd_bench, "measure the engine's speed", cmd_bench_usage},
+#endif
+};
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
+const cli_command *cli_find_command(const char *name)
+{
+    for (int i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void print_help(FILE *f)
+{
+    fprintf(f, "usage: croupier COMMAND [ARGS...]\n"
+               "\n"
+               "croupier is an engine for tabletop games.  Commands:\n");
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n"
+               "'croupier COMMAND --help' describes a command.  Exit status: 0 on success,\n"
+               "1 on failure, 2 on bad usage.\n");
+}
+
+static int print_command_help(const cli_command *c)
+{
+    if (c->usage != NULL)
+        fputs(c->usage, stdout);
+    else
+        printf("usage: croupier %s [ARGS...]\n\n%s.\n", c->name, c->summary);
+    return 0;
+}
+
+static int is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (is_help(name)) {
+        print_help(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("croupier %s\n", CR_VERSION);
+        return 0;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            print_help(stdout);
+            return 0;
+        }
+        const cli_command *c = cli_find_command(argv[2]);
+        if (c == NULL)
+            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+        return print_command_help(c);
+    }
+    const cli_command *c = cli_find_command(name);
+    if (c == NULL) {
+        if (name[0] == '-')
+            return cli_usage_error(NULL, "unknown option '%s'", name);
+        return cli_usage_error(NULL, "unknown command '%s'", name);
+    }
+    for (int i = 2; i < argc; i++)
+        if (is_help(argv[i]))
+            return print_command_help(c);
+    return c->handler(argc - 1, argv + 1);
+}

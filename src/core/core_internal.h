@@ -1,0 +1,38 @@
+/* core_internal.h — helpers shared by the files of src/core (game.c,
+ * record.c).  Not part of the public API; hidden from shared objects. */
+#ifndef CROUPIER_CORE_INTERNAL_H
+#define CROUPIER_CORE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "croupier/game.h"
+
+#if defined(__GNUC__)
+#define CR_INTERNAL     __attribute__((visibility("hidden")))
+#define CR_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CR_INTERNAL
+#define CR_PRINTF(f, a)
+#endif
+
+/* Upper bound on any list the core builds on its stack (legal actions,
+ * chance outcomes): 4096 entries = 16 KiB of actions + 32 KiB of
+ * probabilities.  cr_game_new refuses a game whose bounds exceed it. */
+enum { CR_CORE_MAX_LIST = 4096 };
+
+/* Longest action text the core reads or writes (record lines, cr_apply_text). */
+enum { CR_CORE_MAX_ACTION_TEXT = 256 };
+
+/* snprintf into err (if err && cap), never overflowing. */
+CR_INTERNAL void cr_errf(char *err, size_t cap, const char *fmt, ...) CR_PRINTF(3, 4);
+
+/* Parses `text` (surrounding blanks ignored) as an action of the current
+ * state and checks it is legal now.  On failure err gets a one-line reason:
+ * "unknown action 'x'", "'x' is not legal now (...)", "the game is over". */
+CR_INTERNAL cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text,
+                                           cr_action *out, char *err, size_t errcap);
+
+/* 1 if a is a legal action (or a possible chance outcome) of st now. */
+CR_INTERNAL int cr_core_is_legal(const cr_game *g, const void *st, cr_action a);
+
+#endif

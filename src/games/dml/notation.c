@@ -1,0 +1,907 @@
+/* notation.c — Dragon's Money Laundering in words: card codes and names,
+ * zone names, the action notation (docs/notation.md), event lines and JSON,
+ * and the one-line prompt of the decision in progress.
+ *
+ * Every action id has exactly one printed form in a given state, and the
+ * parser maps every printed form back to that id, so a game record (one
+ * action per line) replays through dml_str_to_action.  The parser only maps
+ * text to an id: it never looks at legality (the caller checks the legal
+ * list), and it accepts some synonyms ("pass"/"done", "stock S"/"stock
+ * iron", any chance word before a card).  Words are case-insensitive and
+ * separated by blanks.
+ *
+ * All writers follow snprintf: they return the full length the text needs
+ * and write at most cap bytes, NUL-terminated when cap > 0.  Nothing here
+ * allocates or keeps static mutable state.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "games/dml/dml_internal.h"
+
+/* ---- a bounded text writer (snprintf semantics) ---- */
+typedef struct tbuf {
+    char *buf;
+    size_t cap, len;
+} tbuf;
+
+static void tb_init(tbuf *t, char *buf, size_t cap)
+{
+    t->buf = buf;
+    t->cap = buf ? cap : 0;
+    t->len = 0;
+    if (t->cap > 0) t->buf[0] = '\0';
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void tb_printf(tbuf *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *dst = t->len < t->cap ? t->buf + t->len : NULL;
+    size_t room = t->len < t->cap ? t->cap - t->len : 0;
+    int n = vsnprintf(dst, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) t->len += (size_t)n;
+}
+
+/* JSON string body: the names here are plain, but escape anyway. */
+static void tb_json_str(tbuf *t, const char *s)
+{
+    tb_printf(t, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') tb_printf(t, "\\%c", ch);
+        else if (ch < 0x20) tb_printf(t, "\\u%04x", ch);
+        else tb_printf(t, "%c", ch);
+    }
+    tb_printf(t, "\"");
+}
+
+/* ---- cards ---- */
+
+const uint64_t dml_rank_mask[15] = {
+    [0] = ((uint64_t)1 << DML_X1) | ((uint64_t)1 << DML_X2),
+#define DML_RANK_BITS(r)                                                                          \
+    (((uint64_t)1 << (r - 2)) | ((uint64_t)1 << (13 + r - 2)) | ((uint64_t)1 << (26 + r - 2)) |  \
+     ((uint64_t)1 << (39 + r - 2)))
+    [2] = DML_RANK_BITS(2),   [3] = DML_RANK_BITS(3),   [4] = DML_RANK_BITS(4),
+    [5] = DML_RANK_BITS(5),   [6] = DML_RANK_BITS(6),   [7] = DML_RANK_BITS(7),
+    [8] = DML_RANK_BITS(8),   [9] = DML_RANK_BITS(9),   [10] = DML_RANK_BITS(10),
+    [11] = DML_RANK_BITS(11), [12] = DML_RANK_BITS(12), [13] = DML_RANK_BITS(13),
+    [14] = DML_RANK_BITS(14),
+#undef DML_RANK_BITS
+};
+
+uint64_t dml_commodity_mask(void)
+{
+    uint64_t m = 0;
+    for (int r = 2; r <= 10; r++) m |= dml_rank_mask[r];
+    return m;
+}
+
+static const char *const card_codes[DML_NCARDS] = {
+    "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS",
+    "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC",
+    "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH",
+    "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD",
+    "X1", "X2",
+};
+
+static const char *const card_names[DML_NCARDS] = {
+    "Iron 2", "Iron 3", "Iron 4", "Iron 5", "Iron 6", "Iron 7", "Iron 8", "Iron 9",
+    "Iron Guild", "Grand Inquisitor of Commerce", "Dragon Empress of Khitamar Wastelands",
+    "Iron King", "Black Egg",
+    "Wood 2", "Wood 3", "Wood 4", "Wood 5", "Wood 6", "Wood 7", "Wood 8", "Wood 9",
+    "Wood Guild", "Vice Minister of Reclamations", "Harlot Queen of Port Sm\xc3\xa5rgon",
+    "Wood King", "Blue Egg",
+    "Slaves 2", "Slaves 3", "Slaves 4", "Slaves 5", "Slaves 6", "Slaves 7", "Slaves 8", "Slaves 9",
+    "Slave Guild", "Prime Counsellor of Confiscations", "Pampered Heiress of Silver Sanctum",
+    "Slave King", "Red Egg",
+    "Spice 2", "Spice 3", "Spice 4", "Spice 5", "Spice 6", "Spice 7", "Spice 8", "Spice 9",
+    "Spice Guild", "Supreme Secretary of Tithes", "Archduchess of Avarice Provinces",
+    "Spice King", "Gold Egg",
+    "Joker", "Joker",
+};
+
+const char *dml_card_code(int c)
+{
+    return c >= 0 && c < DML_NCARDS ? card_codes[c] : "??";
+}
+
+const char *dml_card_name(int c)
+{
+    return c >= 0 && c < DML_NCARDS ? card_names[c] : "unknown card";
+}
+
+static int suit_of_char(int ch)
+{
+    switch (toupper(ch)) {
+    case 'S': return DML_SUIT_S;
+    case 'C': return DML_SUIT_C;
+    case 'H': return DML_SUIT_H;
+    case 'D': return DML_SUIT_D;
+    default: return -1;
+    }
+}
+
+/* "7S", "ts", "10S", "X1": exact (no blanks), case-insensitive. */
+int dml_parse_card(const char *s)
+{
+    if (!s) return -1;
+    size_t len = strlen(s);
+    if (len == 2 && toupper((unsigned char)s[0]) == 'X') {
+        if (s[1] == '1') return DML_X1;
+        if (s[1] == '2') return DML_X2;
+        return -1;
+    }
+    int rank = -1, suit = -1;
+    if (len == 3 && s[0] == '1' && s[1] == '0') {
+        rank = DML_T;
+        suit = suit_of_char((unsigned char)s[2]);
+    } else if (len == 2) {
+        static const char ranks[] = "23456789TJQKA";
+        const char *p = strchr(ranks, toupper((unsigned char)s[0]));
+        if (p && *p) rank = (int)(p - ranks) + 2;
+        suit = suit_of_char((unsigned char)s[1]);
+    }
+    if (rank < 0 || suit < 0) return -1;
+    return dml_card(suit, rank);
+}
+
+const char *dml_suit_name(int s)
+{
+    static const char *const names[DML_NSUITS] = {"Iron", "Wood", "Slaves", "Spice"};
+    return s >= 0 && s < DML_NSUITS ? names[s] : "none";
+}
+
+static const char suit_letters[] = "SCHD";
+
+const char *dml_event_type_name(int t)
+{
+    switch (t) {
+    case DML_EV_FCCC: return "FCCC Regulations";
+    case DML_EV_HATED: return "The Hated People";
+    case DML_EV_CUSTOMS: return "Customs Crackdown";
+    case DML_EV_UNION: return "Merchant Union";
+    case DML_EV_CARNIVAL: return "Carnival of Coin";
+    case DML_EV_OPENING: return "Grand Opening";
+    default: return "none";
+    }
+}
+
+int dml_event_type_of(int card)
+{
+    if (card < 0 || card >= DML_NCARDS) return DML_EV_NONE;
+    if (dml_is_joker(card)) return DML_EV_CARNIVAL;
+    int r = dml_rank(card);
+    if (r == DML_K || r == DML_A) return DML_EV_NONE;
+    if (r == DML_J || r == DML_Q) return DML_EV_CARNIVAL;
+    if (r == DML_T) return DML_EV_OPENING;
+    return DML_EV_FCCC + dml_suit(card); /* S, C, H, D in enum order */
+}
+
+/* ---- zones ---- */
+
+static const char *const fixed_zone_names[DML_Z_HAND] = {
+    [DML_Z_DECK] = "deck",       [DML_Z_EVENT] = "event",
+    [DML_Z_DISCARD] = "discard", [DML_Z_NEST] = "nest",
+    [DML_Z_STOCK] = "stock",     [DML_Z_EXILE] = "exile",
+    [DML_Z_XKING] = "exile (face down)", [DML_Z_STACK] = "stack",
+    [DML_Z_TARGET] = "buying area", [DML_Z_COMMIT] = "committed",
+    [DML_Z_POOL] = "pool",
+};
+
+/* Without a state a Black Market slot has no label: "black market #slot".
+ * The fixed zones come back as literals; seat and slot zones are written
+ * into buf (and buf is returned).  With buf NULL they get a generic word. */
+const char *dml_zone_name(int z, char *buf, size_t cap)
+{
+    if (z >= 0 && z < DML_Z_HAND) return fixed_zone_names[z];
+    static const char *const seat_words[4] = {"hand", "front", "king", "offer"};
+    if (z >= DML_Z_HAND && z < DML_Z_BM) {
+        int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
+        if (!buf || cap == 0) return seat_words[kind];
+        snprintf(buf, cap, "%s P%d", seat_words[kind], seat);
+        return buf;
+    }
+    if (z >= DML_Z_BM && z < DML_NZONES) {
+        if (!buf || cap == 0) return "black market";
+        snprintf(buf, cap, "black market #%d", z - DML_Z_BM);
+        return buf;
+    }
+    return "nowhere";
+}
+
+/* The live slot of the Black Market labelled `label`, or -1. */
+static int bm_slot_of_label(const dml_state *st, long label)
+{
+    if (!st || label <= 0) return -1;
+    for (int k = 0; k < DML_MAX_BM; k++)
+        if (st->bm_label[k] == label && (st->zone[DML_Z_BM + k] != 0 || st->zone_count[DML_Z_BM + k] != 0))
+            return k;
+    return -1;
+}
+
+/* Label of slot k if it is live in st, else 0. */
+static int bm_live_label(const dml_state *st, int k)
+{
+    if (!st || k < 0 || k >= DML_MAX_BM) return 0;
+    if (st->zone[DML_Z_BM + k] == 0 && st->zone_count[DML_Z_BM + k] == 0) return 0;
+    return st->bm_label[k];
+}
+
+/* ---- actions ---- */
+
+static const char *draw_word(const dml_state *st)
+{
+    if (!st || st->need != DML_NEED_CHANCE) return "draw";
+    switch (st->kind) {
+    case DML_C_POOL: return "deal";
+    case DML_C_HAND:
+    case DML_C_BM: return "pick";
+    case DML_C_NEST: return "egg";
+    default: return "draw";
+    }
+}
+
+static void roll_of_index(int i, int *a, int *b)
+{
+    for (int x = 1; x <= 6; x++)
+        for (int y = x; y <= 6; y++)
+            if (dml_roll_index(x, y) == i) {
+                *a = x;
+                *b = y;
+                return;
+            }
+    *a = *b = 0;
+}
+
+size_t dml_action_to_str(const cr_game *g, const void *vst, cr_action a, char *buf, size_t cap)
+{
+    (void)g;
+    const dml_state *st = vst;
+    tbuf t;
+    tb_init(&t, buf, cap);
+    if (a >= DML_A_CARD && a < DML_A_CARD + DML_NCARDS) {
+        tb_printf(&t, "%s", dml_card_code(a - DML_A_CARD));
+    } else if (a >= DML_A_POWER && a < DML_A_POWER + DML_NCARDS) {
+        tb_printf(&t, "power %s", dml_card_code(a - DML_A_POWER));
+    } else if (a >= DML_A_EMBLEM && a < DML_A_EMBLEM + DML_NCARDS) {
+        tb_printf(&t, "emblem %s", dml_card_code(a - DML_A_EMBLEM));
+    } else if (a >= DML_A_CALLBACK && a < DML_A_CALLBACK + DML_NCARDS) {
+        tb_printf(&t, "callback %s", dml_card_code(a - DML_A_CALLBACK));
+    } else if ((a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM) ||
+               (a >= DML_A_BMPICK && a < DML_A_BMPICK + DML_MAX_BM)) {
+        int visit = a < DML_A_BMPICK;
+        int k = a - (visit ? DML_A_VISIT : DML_A_BMPICK);
+        int label = bm_live_label(st, k);
+        if (label) tb_printf(&t, "%s BM%d", visit ? "visit" : "search", label);
+        else tb_printf(&t, "%s #%d", visit ? "visit" : "search", k);
+    } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4) {
+        tb_printf(&t, "P%d", a - DML_A_PLAYER);
+    } else if (a >= DML_A_STOCK && a < DML_A_STOCK + 4) {
+        tb_printf(&t, "stock %c", suit_letters[a - DML_A_STOCK]);
+    } else if (a >= DML_A_ROLL && a < DML_A_ROLL + 21) {
+        int x, y;
+        roll_of_index(a - DML_A_ROLL, &x, &y);
+        tb_printf(&t, "roll %d %d", x, y);
+    } else if (a >= DML_A_DRAW && a < DML_A_DRAW + DML_NCARDS) {
+        tb_printf(&t, "%s %s", draw_word(st), dml_card_code(a - DML_A_DRAW));
+    } else {
+        switch (a) {
+        case DML_A_BUY: tb_printf(&t, "buy"); break;
+        case DML_A_PLAY: tb_printf(&t, "play"); break;
+        case DML_A_SUBSTITUTE: tb_printf(&t, "substitute"); break;
+        case DML_A_NOTHING: tb_printf(&t, "nothing"); break;
+        case DML_A_END: tb_printf(&t, "end"); break;
+        case DML_A_DONE: tb_printf(&t, "%s", st && st->sel_n == 0 ? "pass" : "done"); break;
+        case DML_A_UNDO: tb_printf(&t, "undo"); break;
+        case DML_A_REROLL: tb_printf(&t, "reroll"); break;
+        case DML_A_KEEP: tb_printf(&t, "keep"); break;
+        case DML_A_GIVE: tb_printf(&t, "give"); break;
+        case DML_A_TAKE: tb_printf(&t, "take"); break;
+        default: tb_printf(&t, "action#%d", (int)a); break;
+        }
+    }
+    return t.len;
+}
+
+/* Splits a lowercased copy of s into at most 4 words (blanks and commas
+ * separate).  Returns the word count, or -1 when the text is too long or
+ * has too many words. */
+enum { MAX_WORDS = 4, MAX_TEXT = 64 };
+static int split_words(const char *s, char *copy, char *words[MAX_WORDS])
+{
+    size_t len = strlen(s);
+    if (len >= MAX_TEXT) return -1;
+    for (size_t i = 0; i <= len; i++) copy[i] = (char)tolower((unsigned char)s[i]);
+    int n = 0;
+    char *p = copy;
+    for (;;) {
+        while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
+        if (!*p) break;
+        if (n == MAX_WORDS) return -1;
+        words[n++] = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
+        if (*p) *p++ = '\0';
+    }
+    return n;
+}
+
+static int parse_small_int(const char *w, int lo, int hi)
+{
+    if (!*w) return -1;
+    int v = 0;
+    for (const char *p = w; *p; p++) {
+        if (!isdigit((unsigned char)*p)) return -1;
+        v = v * 10 + (*p - '0');
+        if (v > 100000) return -1;
+    }
+    return v >= lo && v <= hi ? v : -1;
+}
+
+/* "p2" -> 2 */
+static int parse_seat_word(const char *w)
+{
+    if (w[0] != 'p' || !w[1] || w[2]) return -1;
+    return w[1] >= '0' && w[1] <= '3' ? w[1] - '0' : -1;
+}
+
+static int parse_suit_word(const char *w)
+{
+    if (w[0] && !w[1]) return suit_of_char((unsigned char)w[0]);
+    if (!strcmp(w, "iron")) return DML_SUIT_S;
+    if (!strcmp(w, "wood")) return DML_SUIT_C;
+    if (!strcmp(w, "slaves") || !strcmp(w, "slave")) return DML_SUIT_H;
+    if (!strcmp(w, "spice")) return DML_SUIT_D;
+    return -1;
+}
+
+/* "bm3" (a live label in st) or "#7" (a slot). */
+static int parse_bm_word(const dml_state *st, const char *w)
+{
+    if (w[0] == '#') return parse_small_int(w + 1, 0, DML_MAX_BM - 1);
+    if (w[0] == 'b' && w[1] == 'm') {
+        int label = parse_small_int(w + 2, 1, 65535);
+        return label < 0 ? -1 : bm_slot_of_label(st, label);
+    }
+    return -1;
+}
+
+static const struct {
+    const char *word;
+    cr_action action;
+} single_words[] = {
+    {"buy", DML_A_BUY},       {"play", DML_A_PLAY},     {"substitute", DML_A_SUBSTITUTE},
+    {"nothing", DML_A_NOTHING}, {"end", DML_A_END},     {"done", DML_A_DONE},
+    {"pass", DML_A_DONE},     {"undo", DML_A_UNDO},     {"reroll", DML_A_REROLL},
+    {"re-roll", DML_A_REROLL}, {"keep", DML_A_KEEP},    {"give", DML_A_GIVE},
+    {"take", DML_A_TAKE},
+};
+
+cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr_action *out)
+{
+    (void)g;
+    const dml_state *st = vst;
+    char copy[MAX_TEXT];
+    char *w[MAX_WORDS];
+    if (!s || !out) return CR_ERR_PARSE;
+    int n = split_words(s, copy, w);
+    if (n <= 0) return CR_ERR_PARSE;
+
+    if (n == 1) {
+        int c = dml_parse_card(w[0]);
+        if (c >= 0) { *out = DML_A_CARD + c; return CR_OK; }
+        int p = parse_seat_word(w[0]);
+        if (p >= 0) { *out = DML_A_PLAYER + p; return CR_OK; }
+        for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
+            if (!strcmp(w[0], single_words[i].word)) { *out = single_words[i].action; return CR_OK; }
+        return CR_ERR_PARSE;
+    }
+    if (n == 2) {
+        int c = dml_parse_card(w[1]);
+        if (c >= 0) {
+            if (!strcmp(w[0], "power")) { *out = DML_A_POWER + c; return CR_OK; }
+            if (!strcmp(w[0], "emblem")) { *out = DML_A_EMBLEM + c; return CR_OK; }
+            if (!strcmp(w[0], "callback")) { *out = DML_A_CALLBACK + c; return CR_OK; }
+            if (!strcmp(w[0], "draw") || !strcmp(w[0], "deal") || !strcmp(w[0], "pick") ||
+                !strcmp(w[0], "egg")) {
+                *out = DML_A_DRAW + c;
+                return CR_OK;
+            }
+            return CR_ERR_PARSE;
+        }
+        if (!strcmp(w[0], "visit") || !strcmp(w[0], "search")) {
+            int k = parse_bm_word(st, w[1]);
+            if (k < 0) return CR_ERR_PARSE;
+            *out = (w[0][0] == 'v' ? DML_A_VISIT : DML_A_BMPICK) + k;
+            return CR_OK;
+        }
+        if (!strcmp(w[0], "stock")) {
+            int su = parse_suit_word(w[1]);
+            if (su < 0) return CR_ERR_PARSE;
+            *out = DML_A_STOCK + su;
+            return CR_OK;
+        }
+        return CR_ERR_PARSE;
+    }
+    if (n == 3 && !strcmp(w[0], "roll")) {
+        int x = parse_small_int(w[1], 1, 6), y = parse_small_int(w[2], 1, 6);
+        if (x < 0 || y < 0) return CR_ERR_PARSE;
+        if (x > y) { int tmp = x; x = y; y = tmp; }
+        *out = DML_A_ROLL + dml_roll_index(x, y);
+        return CR_OK;
+    }
+    return CR_ERR_PARSE;
+}
+
+/* ---- prompt ---- */
+
+static void tb_cards_seq(tbuf *t, const dml_state *st, int from, int to, int with_flags)
+{
+    for (int i = from; i < to; i++) {
+        tb_printf(t, "%s%s", i > from ? " " : "", dml_card_code(st->sel[i]));
+        if (with_flags) tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+    }
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* The Declaration value of the targets chosen so far, following 7.1. */
+static int declaration_value(const dml_state *st, int *suit_out)
+{
+    int n_targets = st->sel_targets <= st->sel_n ? st->sel_targets : st->sel_n;
+    if (n_targets == 0) { *suit_out = -1; return 0; }
+    int x = dml_suit(st->sel[0]);
+    int sum = 0;
+    for (int i = 0; i < n_targets; i++) {
+        int c = st->sel[i];
+        if (st->loc[c] == DML_Z_STOCK && dml_is_commodity(c)) {
+            int v = dml_value(c);
+            if (st->event_type == DML_EV_HATED && v <= st->ev) v += 2;
+            if (st->event_type == DML_EV_UNION && v >= st->ev) v -= 2;
+            sum += v;
+        } else {
+            sum += 10;
+        }
+    }
+    if (x >= 0 && st->active < 4) {
+        uint64_t front = st->zone[DML_Z_FRONT + st->active] & DML_SUIT_MASK(x);
+        for (int c = 0; c < DML_NCARDS; c++)
+            if (front & dml_bit(c)) sum -= dml_rank(c) == DML_Q ? 2 : 1;
+    }
+    for (int i = n_targets; i < st->sel_n; i++) sum -= dml_value(st->sel[i]);
+    *suit_out = x;
+    return sum;
+}
+
+static void prompt_decision(tbuf *t, const dml_state *st)
+{
+    int s = st->actor;
+    tb_printf(t, "P%d: ", s);
+    switch (st->kind) {
+    case DML_D_DABO:
+        tb_printf(t, "Dabo! \xe2\x80\x94 re-roll or keep (%d,%d)", st->die[0], st->die[1]);
+        break;
+    case DML_D_MARKET:
+        tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
+                  plural(st->actions, "Action", "Actions"), st->minors,
+                  plural(st->minors, "Minor Action", "Minor Actions"));
+        break;
+    case DML_D_DECLARE: {
+        int x;
+        int v = declaration_value(st, &x);
+        tb_printf(t, "Declaration \xe2\x80\x94 choose target cards, then commits, then done");
+        if (st->sel_n > 0) {
+            tb_printf(t, "; so far: target ");
+            tb_cards_seq(t, st, 0, st->sel_targets, 0);
+            if (st->sel_n > st->sel_targets) {
+                tb_printf(t, ", commit ");
+                tb_cards_seq(t, st, st->sel_targets, st->sel_n, 0);
+            }
+            tb_printf(t, " (%s, value %d)", dml_suit_name(x), v);
+        }
+        break;
+    }
+    case DML_D_OFFER:
+        tb_printf(t, "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards face-down or pass",
+                  dml_suit_name(st->buy_suit), st->D);
+        if (st->sel_n > 0) {
+            tb_printf(t, "; so far: ");
+            tb_cards_seq(t, st, 0, st->sel_n, 0);
+        }
+        break;
+    case DML_D_COMMIT_ACT:
+    case DML_D_COMMIT_PAS: {
+        int x = st->buy_suit;
+        int prim = x >= 0 && x < 4 ? dml_prim(x) : -1;
+        if (st->kind == DML_D_COMMIT_ACT)
+            tb_printf(t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
+                      dml_suit_name(prim), dml_suit_name(x >= 0 && x < 4 ? dml_sec(x) : -1));
+        else
+            tb_printf(t, "Resolution \xe2\x80\x94 commit %s cards, or pass", dml_suit_name(prim));
+        tb_printf(t, " (%s: D %d, P %d, value %d)", dml_suit_name(x), st->D, st->P, st->D + st->P);
+        if (st->sel_n > 0) {
+            tb_printf(t, "; so far: ");
+            tb_cards_seq(t, st, 0, st->sel_n, 0);
+        }
+        break;
+    }
+    case DML_D_STACK:
+        tb_printf(t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
+        if (st->sel_n > 0) {
+            tb_printf(t, "; so far: ");
+            tb_cards_seq(t, st, 0, st->sel_n, 1);
+        }
+        break;
+    case DML_D_VICE:
+        tb_printf(t, "Vice Minister \xe2\x80\x94 choose an Emblem to return to its owner's Hand");
+        break;
+    case DML_D_COUNSEL_BM:
+        tb_printf(t, "Prime Counsellor \xe2\x80\x94 choose a Black Market to search");
+        break;
+    case DML_D_COUNSEL_CARD: {
+        int label = bm_live_label(st, st->karg);
+        if (label) tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of BM%d", label);
+        else tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of the Black Market");
+        break;
+    }
+    case DML_D_TITHE:
+        if (st->resolving_seat >= 0)
+            tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand to P%d", st->resolving_seat);
+        else
+            tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand");
+        break;
+    case DML_D_HARLOT:
+        tb_printf(t, "Harlot Queen \xe2\x80\x94 choose a card on the Stack to exile");
+        break;
+    case DML_D_ARCHDUCHESS:
+        tb_printf(t, "Archduchess \xe2\x80\x94 choose a Stock to take");
+        break;
+    case DML_D_THIEF_MODE:
+        tb_printf(t, "Thief \xe2\x80\x94 give a card of your Hand, or take a random card");
+        break;
+    case DML_D_THIEF_CARD:
+        tb_printf(t, "Thief \xe2\x80\x94 choose the card to give");
+        break;
+    case DML_D_THIEF_PLAYER:
+        tb_printf(t, "Thief \xe2\x80\x94 choose the other player");
+        break;
+    default:
+        tb_printf(t, "decision %d", st->kind);
+        break;
+    }
+}
+
+static const char *end_reason_word(int r)
+{
+    switch (r) {
+    case DML_END_VP: return "Victory Points";
+    case DML_END_MONOPOLY: return "Monopoly";
+    case DML_END_FATHER: return "Father of Dragons";
+    case DML_END_LAST: return "last merchant standing";
+    default: return "ended";
+    }
+}
+
+size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
+{
+    (void)g;
+    const dml_state *st = vst;
+    tbuf t;
+    tb_init(&t, buf, cap);
+    if (st->over || st->need == DML_NEED_OVER) {
+        if (st->winner >= 0)
+            tb_printf(&t, "Game over \xe2\x80\x94 P%d wins (%s)", st->winner, end_reason_word(st->end_reason));
+        else
+            tb_printf(&t, "Game over \xe2\x80\x94 no winner (%s)", end_reason_word(st->end_reason));
+        return t.len;
+    }
+    if (st->need == DML_NEED_CHANCE) {
+        switch (st->kind) {
+        case DML_C_ROLL:
+            if (st->actor >= 0) tb_printf(&t, "Chance: P%d rolls the dice", st->actor);
+            else tb_printf(&t, "Chance: roll the dice");
+            break;
+        case DML_C_DECK: tb_printf(&t, "Chance: draw a card from the Deck"); break;
+        case DML_C_POOL: tb_printf(&t, "Chance: deal a card of rank %d", st->karg); break;
+        case DML_C_HAND: tb_printf(&t, "Chance: pick a random card of hand P%d", st->karg); break;
+        case DML_C_BM: {
+            int label = bm_live_label(st, st->karg);
+            if (label) tb_printf(&t, "Chance: pick a random card of BM%d", label);
+            else tb_printf(&t, "Chance: pick a random card of a Black Market");
+            break;
+        }
+        case DML_C_NEST: tb_printf(&t, "Chance: take an egg from the Nest"); break;
+        default: tb_printf(&t, "Chance"); break;
+        }
+        return t.len;
+    }
+    if (st->need == DML_NEED_DECISION && st->actor >= 0 && st->actor < 4) {
+        prompt_decision(&t, st);
+        return t.len;
+    }
+    tb_printf(&t, "(running)");
+    return t.len;
+}
+
+/* ---- events ---- */
+
+static const char *event_kind_name(int k)
+{
+    static const char *const names[] = {
+        [DML_E_MOVE] = "move",         [DML_E_ROUND] = "round",
+        [DML_E_EVENT] = "event",       [DML_E_TURN] = "turn",
+        [DML_E_BUDGET] = "budget",     [DML_E_POWER_PHASE] = "power_phase",
+        [DML_E_ROLL] = "roll",         [DML_E_DABO] = "dabo",
+        [DML_E_CHECK] = "check",       [DML_E_DECISION] = "decision",
+        [DML_E_DECLARE] = "declare",   [DML_E_OFFER] = "offer",
+        [DML_E_SEIZE] = "seize",       [DML_E_VALUE] = "value",
+        [DML_E_BM_NEW] = "bm_new",     [DML_E_BM_GONE] = "bm_gone",
+        [DML_E_SIEGE] = "siege",       [DML_E_REVEAL] = "reveal",
+        [DML_E_ELIMINATED] = "eliminated", [DML_E_FOREIGN] = "foreign_merchant",
+        [DML_E_RESOLVE] = "resolve",   [DML_E_VP] = "vp",
+        [DML_E_END] = "end",           [DML_E_SETUP] = "setup",
+    };
+    if (k > 0 && k < (int)(sizeof names / sizeof names[0]) && names[k]) return names[k];
+    return "unknown";
+}
+
+/* The card of e as `seat` knows it, or -1 when hidden from it. */
+static int visible_card(const cr_event *e, int seat)
+{
+    if (e->card < 0 || e->card >= DML_NCARDS) return -1;
+    if (seat < 0) return e->card;
+    if (seat < 32 && (e->seen_by & (1u << seat))) return e->card;
+    return -1;
+}
+
+static void tb_seat_list(tbuf *t, unsigned mask)
+{
+    int first = 1;
+    for (int s = 0; s < 4; s++)
+        if (mask & (1u << s)) {
+            tb_printf(t, "%sP%d", first ? "" : ", ", s);
+            first = 0;
+        }
+    if (first) tb_printf(t, "nobody");
+}
+
+static const char *special_word(int sp)
+{
+    return sp == 'W' ? "Woot!" : sp == 'E' ? "Wyvern Eyes" : NULL;
+}
+
+size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
+{
+    tbuf t;
+    tb_init(&t, buf, cap);
+    char z1[32], z2[32];
+    int card = visible_card(e, seat);
+    const char *code = card >= 0 ? dml_card_code(card) : "a card";
+    switch (e->kind) {
+    case DML_E_MOVE:
+        tb_printf(&t, "%s moves from %s to %s", code, dml_zone_name(e->from, z1, sizeof z1),
+                  dml_zone_name(e->to, z2, sizeof z2));
+        break;
+    case DML_E_ROUND: tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
+    case DML_E_EVENT:
+        tb_printf(&t, "Event");
+        if (card >= 0) tb_printf(&t, " %s", dml_card_code(card));
+        tb_printf(&t, ": %s", dml_event_type_name(e->a));
+        if (e->b > 0) tb_printf(&t, " %d", e->b);
+        tb_printf(&t, " (affects ");
+        tb_seat_list(&t, (unsigned)(uint8_t)e->other);
+        tb_printf(&t, ")");
+        break;
+    case DML_E_TURN: tb_printf(&t, "P%d's Turn", e->seat); break;
+    case DML_E_BUDGET:
+        tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a, plural(e->a, "Action", "Actions"), e->b,
+                  plural(e->b, "Minor Action", "Minor Actions"));
+        break;
+    case DML_E_POWER_PHASE: tb_printf(&t, "Power Phase"); break;
+    case DML_E_ROLL: tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
+    case DML_E_DABO:
+        tb_printf(&t, e->a ? "P%d re-rolls (Dabo!)" : "P%d keeps the roll", e->seat);
+        break;
+    case DML_E_CHECK: {
+        tb_printf(&t, "P%d's check against %d %s", e->seat, e->a, e->b ? "succeeds" : "fails");
+        const char *sp = special_word(e->other);
+        if (sp) tb_printf(&t, " (%s)", sp);
+        break;
+    }
+    case DML_E_DECISION: {
+        char act[48];
+        int a = e->a;
+        int is_card_action = a >= DML_A_CARD && a < DML_A_CALLBACK + DML_NCARDS;
+        if (is_card_action && e->card >= 0 && card < 0) {
+            /* the seat does not see which card: keep the word, hide the card */
+            if (a < DML_A_POWER) snprintf(act, sizeof act, "a card");
+            else if (a < DML_A_EMBLEM) snprintf(act, sizeof act, "power (a card)");
+            else if (a < DML_A_CALLBACK) snprintf(act, sizeof act, "emblem (a card)");
+            else snprintf(act, sizeof act, "callback (a card)");
+        } else {
+            dml_action_to_str(g, NULL, a, act, sizeof act);
+        }
+        tb_printf(&t, "P%d: %s", e->seat, act);
+        break;
+    }
+    case DML_E_DECLARE:
+        tb_printf(&t, "P%d declares %s, value %d", e->seat, dml_suit_name(e->b), e->a);
+        break;
+    case DML_E_OFFER:
+        if (e->a == 0) tb_printf(&t, "P%d passes the Seize", e->seat);
+        else tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a, plural(e->a, "card", "cards"));
+        break;
+    case DML_E_SEIZE:
+        if (e->seat < 0) tb_printf(&t, "Nobody seizes");
+        else tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
+        break;
+    case DML_E_VALUE: tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
+    case DML_E_BM_NEW:
+        tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b, plural(e->b, "card", "cards"));
+        break;
+    case DML_E_BM_GONE: tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
+    case DML_E_SIEGE: tb_printf(&t, "Dragon Siege!"); break;
+    case DML_E_REVEAL: tb_printf(&t, "P%d reveals %s", e->seat, code); break;
+    case DML_E_ELIMINATED: tb_printf(&t, "P%d is eliminated", e->seat); break;
+    case DML_E_FOREIGN: tb_printf(&t, "The Foreign Merchant arrives"); break;
+    case DML_E_RESOLVE:
+        tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat, e->a ? "Emblem" : "Power");
+        break;
+    case DML_E_VP: tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
+    case DML_E_END:
+        if (e->seat >= 0) tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
+        else tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
+        break;
+    case DML_E_SETUP: tb_printf(&t, "P%d is the Dealer", e->seat); break;
+    default: tb_printf(&t, "event %d", e->kind); break;
+    }
+    return t.len;
+}
+
+static void tb_json_seat(tbuf *t, const char *key, int seat)
+{
+    if (seat >= 0 && seat < 4) tb_printf(t, ",\"%s\":\"P%d\"", key, seat);
+    else tb_printf(t, ",\"%s\":null", key);
+}
+
+static void tb_json_zone(tbuf *t, const char *key, int z)
+{
+    char zb[32];
+    if (z < 0) {
+        tb_printf(t, ",\"%s\":null", key);
+        return;
+    }
+    tb_printf(t, ",\"%s\":", key);
+    tb_json_str(t, dml_zone_name(z, zb, sizeof zb));
+}
+
+size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
+{
+    tbuf t;
+    tb_init(&t, buf, cap);
+    int card = visible_card(e, seat);
+    tb_printf(&t, "{\"kind\":\"%s\"", event_kind_name(e->kind));
+    switch (e->kind) {
+    case DML_E_MOVE:
+    case DML_E_REVEAL:
+    case DML_E_RESOLVE:
+    case DML_E_DECISION:
+    case DML_E_EVENT:
+        if (card >= 0) tb_printf(&t, ",\"card\":\"%s\"", dml_card_code(card));
+        else tb_printf(&t, ",\"card\":null");
+        break;
+    default: break;
+    }
+    switch (e->kind) {
+    case DML_E_MOVE:
+        tb_json_zone(&t, "from", e->from);
+        tb_json_zone(&t, "to", e->to);
+        tb_printf(&t, ",\"from_id\":%d,\"to_id\":%d", e->from, e->to);
+        if (e->seat >= 0) tb_json_seat(&t, "seat", e->seat);
+        break;
+    case DML_E_ROUND:
+        tb_printf(&t, ",\"round\":%d", e->a);
+        tb_json_seat(&t, "dealer", e->seat);
+        break;
+    case DML_E_EVENT:
+        tb_printf(&t, ",\"type\":");
+        tb_json_str(&t, dml_event_type_name(e->a));
+        tb_printf(&t, ",\"value\":%d,\"affected\":[", e->b);
+        for (int s = 0, first = 1; s < 4; s++)
+            if ((uint8_t)e->other & (1u << s)) {
+                tb_printf(&t, "%s\"P%d\"", first ? "" : ",", s);
+                first = 0;
+            }
+        tb_printf(&t, "]");
+        break;
+    case DML_E_TURN:
+    case DML_E_ELIMINATED:
+    case DML_E_SETUP:
+        tb_json_seat(&t, "seat", e->seat);
+        break;
+    case DML_E_BUDGET:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);
+        break;
+    case DML_E_ROLL:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"dice\":[%d,%d]", e->a, e->b);
+        break;
+    case DML_E_DABO:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"reroll\":%s", e->a ? "true" : "false");
+        break;
+    case DML_E_CHECK: {
+        tb_json_seat(&t, "seat", e->seat);
+        const char *sp = special_word(e->other);
+        tb_printf(&t, ",\"target\":%d,\"success\":%s,\"special\":", e->a, e->b ? "true" : "false");
+        if (sp) tb_json_str(&t, sp);
+        else tb_printf(&t, "null");
+        break;
+    }
+    case DML_E_DECISION: {
+        char act[48];
+        tb_json_seat(&t, "seat", e->seat);
+        int a = e->a;
+        int is_card_action = a >= DML_A_CARD && a < DML_A_CALLBACK + DML_NCARDS;
+        if (is_card_action && e->card >= 0 && card < 0) {
+            tb_printf(&t, ",\"action\":null");
+        } else {
+            dml_action_to_str(g, NULL, a, act, sizeof act);
+            tb_printf(&t, ",\"action\":");
+            tb_json_str(&t, act);
+            tb_printf(&t, ",\"action_id\":%d", a);
+        }
+        break;
+    }
+    case DML_E_DECLARE:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"suit\":");
+        if (e->b >= 0 && e->b < 4) tb_printf(&t, "\"%c\"", suit_letters[e->b]);
+        else tb_printf(&t, "null");
+        tb_printf(&t, ",\"value\":%d", e->a);
+        break;
+    case DML_E_OFFER:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"count\":%d", e->a);
+        break;
+    case DML_E_SEIZE:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"total\":%d", e->a);
+        break;
+    case DML_E_VALUE: tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b); break;
+    case DML_E_BM_NEW: tb_printf(&t, ",\"label\":%d,\"count\":%d", e->a, e->b); break;
+    case DML_E_BM_GONE: tb_printf(&t, ",\"label\":%d", e->a); break;
+    case DML_E_REVEAL: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_RESOLVE:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"as\":\"%s\"", e->a ? "emblem" : "power");
+        break;
+    case DML_E_VP:
+        tb_json_seat(&t, "seat", e->seat);
+        tb_printf(&t, ",\"vp\":%d", e->a);
+        break;
+    case DML_E_END:
+        tb_json_seat(&t, "winner", e->seat);
+        tb_printf(&t, ",\"reason\":");
+        tb_json_str(&t, end_reason_word(e->a));
+        break;
+    default: break;
+    }
+    char text[160];
+    dml_event_to_str(g, e, seat, text, sizeof text);
+    tb_printf(&t, ",\"text\":");
+    tb_json_str(&t, text);
+    tb_printf(&t, "}");
+    return t.len;
+}

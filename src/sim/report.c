@@ -1,0 +1,373 @@
+/* report.c — the lab's reports: the text summary, the sweep table, JSON
+ * (every summary figure), CSV (one row per game) and PNG charts drawn by
+ * gnuplot run as a subprocess on a script this file writes (docs/lab.md
+ * explains how to read them). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/sim_internal.h"
+
+static void print_rate(FILE *f, const char *name, const cr_sim_rate *r)
+{
+    fprintf(f, "  %-34s %6.2f%%  [%6.2f%%, %6.2f%%]  %7ld / %-7ld  mean score %.1f\n", name,
+            100 * r->rate, 100 * r->lo, 100 * r->hi, r->wins, r->games, r->mean_score);
+}
+
+void cr_sim_print(const cr_sim_result *r, FILE *f)
+{
+    char name[160];
+    fprintf(f, "%s (%s), %d players: %ld games, seed %llu, %d threads, %.2f s (%.0f games/s, "
+               "%.2fM actions/s)\n",
+            r->game, r->variant, r->num_players, r->games, (unsigned long long)r->seed,
+            r->threads, r->seconds, r->seconds > 0 ? (double)r->games / r->seconds : 0,
+            r->seconds > 0 ? (double)r->total_actions / r->seconds / 1e6 : 0);
+    fprintf(f, "\nWin rate by seat (95%% Wilson interval; a fair share is %.1f%%)\n",
+            100.0 / r->num_players);
+    for (int s = 0; s < r->num_players; s++) {
+        snprintf(name, sizeof name, "P%d %s", s, r->seat_spec[s]);
+        print_rate(f, name, &r->seat[s]);
+    }
+    if (r->n_bots < r->num_players) {
+        fprintf(f, "\nWin rate by bot (all its seats)\n");
+        for (int k = 0; k < r->n_bots; k++)
+            print_rate(f, r->bot_spec[k], &r->bot[k]);
+    }
+    if (r->label_title) {
+        fprintf(f, "\nWin rate by %s (of the seats dealt it)\n", r->label_title);
+        for (int l = 0; l < r->n_labels; l++)
+            print_rate(f, r->label_names[l], &r->label[l]);
+    }
+    fprintf(f, "\nHow games end\n");
+    for (int k = 0; k < r->n_ends; k++)
+        if (r->ends[k] || k < r->n_ends - 1)
+            fprintf(f, "  %-34s %8ld  %6.2f%%\n", r->end_names[k], r->ends[k],
+                    100.0 * (double)r->ends[k] / (double)r->games);
+    fprintf(f, "  %-34s %8ld  %6.2f%%\n", "no winner (all causes)", r->no_winner,
+            100.0 * (double)r->no_winner / (double)r->games);
+    fprintf(f, "\nGame length            mean      p10      p50      p90      min      max\n");
+    if (r->rounds.max > 0)
+        fprintf(f, "  rounds          %9.1f %8.0f %8.0f %8.0f %8u %8u\n", r->rounds.mean,
+                r->rounds.p10, r->rounds.p50, r->rounds.p90, r->rounds.min, r->rounds.max);
+    fprintf(f, "  actions         %9.1f %8.0f %8.0f %8.0f %8u %8u\n", r->actions.mean,
+            r->actions.p10, r->actions.p50, r->actions.p90, r->actions.min, r->actions.max);
+    if (r->n_counters) {
+        fprintf(f, "\nRule counts                           total   per game\n");
+        for (int k = 0; k < r->n_counters; k++)
+            fprintf(f, "  %-34s %10llu %10.3f\n", r->counter_names[k],
+                    (unsigned long long)r->counters[k],
+                    (double)r->counters[k] / (double)r->games);
+    }
+}
+
+void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
+                        const char *const *vary_values, int seat, FILE *f)
+{
+    fprintf(f, "Sweep over %s (%ld games each, seed %llu): win rate of P%d\n", vary_key,
+            n ? r[0].games : 0, n ? (unsigned long long)r[0].seed : 0ULL, seat);
+    fprintf(f, "  %-32s %8s %19s %9s %9s %9s %10s\n", "value", "win", "95% interval",
+            "no winner", "rounds", "actions", "games/s");
+    for (int i = 0; i < n; i++) {
+        const cr_sim_rate *s = &r[i].seat[seat];
+        fprintf(f, "  %-32s %7.2f%% [%6.2f%%,%6.2f%%] %8.2f%% %9.1f %9.1f %10.0f\n",
+                vary_values[i], 100 * s->rate, 100 * s->lo, 100 * s->hi,
+                100.0 * (double)r[i].no_winner / (double)r[i].games, r[i].rounds.mean,
+                r[i].actions.mean,
+                r[i].seconds > 0 ? (double)r[i].games / r[i].seconds : 0);
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_rate(FILE *f, const cr_sim_rate *r)
+{
+    fprintf(f, "\"wins\": %ld, \"games\": %ld, \"rate\": %.6f, \"ci95\": [%.6f, %.6f], "
+               "\"mean_score\": %.4f",
+            r->wins, r->games, r->rate, r->lo, r->hi, r->mean_score);
+}
+
+static void json_dist(FILE *f, const char *name, const cr_sim_dist *d)
+{
+    fprintf(f, "    \"%s\": {\"mean\": %.4f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f, "
+               "\"min\": %u, \"max\": %u}",
+            name, d->mean, d->p10, d->p50, d->p90, d->min, d->max);
+}
+
+static void json_result(FILE *f, const cr_sim_result *r)
+{
+    fprintf(f, "{\n    \"game\": ");
+    json_str(f, r->game);
+    fprintf(f, ", \"variant\": ");
+    json_str(f, r->variant);
+    fprintf(f, ", \"players\": %d, \"games\": %ld, \"seed\": %llu, \"threads\": %d,\n",
+            r->num_players, r->games, (unsigned long long)r->seed, r->threads);
+    fprintf(f, "    \"seconds\": %.4f, \"actions_total\": %llu,\n", r->seconds,
+            (unsigned long long)r->total_actions);
+    fprintf(f, "    \"seats\": [\n");
+    for (int s = 0; s < r->num_players; s++) {
+        fprintf(f, "      {\"seat\": %d, \"bot\": ", s);
+        json_str(f, r->seat_spec[s]);
+        fprintf(f, ", ");
+        json_rate(f, &r->seat[s]);
+        fprintf(f, "}%s\n", s + 1 < r->num_players ? "," : "");
+    }
+    fprintf(f, "    ],\n    \"bots\": [\n");
+    for (int k = 0; k < r->n_bots; k++) {
+        fprintf(f, "      {\"bot\": ");
+        json_str(f, r->bot_spec[k]);
+        fprintf(f, ", ");
+        json_rate(f, &r->bot[k]);
+        fprintf(f, "}%s\n", k + 1 < r->n_bots ? "," : "");
+    }
+    fprintf(f, "    ],\n    \"labels\": {\"title\": ");
+    json_str(f, r->label_title ? r->label_title : "");
+    fprintf(f, ", \"rates\": [\n");
+    for (int l = 0; l < r->n_labels; l++) {
+        fprintf(f, "      {\"label\": ");
+        json_str(f, r->label_names[l]);
+        fprintf(f, ", ");
+        json_rate(f, &r->label[l]);
+        fprintf(f, "}%s\n", l + 1 < r->n_labels ? "," : "");
+    }
+    fprintf(f, "    ]},\n    \"ends\": {");
+    for (int k = 0; k < r->n_ends; k++) {
+        json_str(f, r->end_names[k]);
+        fprintf(f, ": %ld, ", r->ends[k]);
+    }
+    fprintf(f, "\"no winner\": %ld},\n", r->no_winner);
+    json_dist(f, "rounds", &r->rounds);
+    fprintf(f, ",\n");
+    json_dist(f, "actions", &r->actions);
+    fprintf(f, ",\n    \"counts\": {");
+    for (int k = 0; k < r->n_counters; k++) {
+        json_str(f, r->counter_names[k]);
+        fprintf(f, ": %llu%s", (unsigned long long)r->counters[k],
+                k + 1 < r->n_counters ? ", " : "");
+    }
+    fprintf(f, "}\n  }");
+}
+
+cr_status cr_sim_write_json(const cr_sim_result *r, int n, const char *vary_key,
+                            const char *const *vary_values, const char *path, char *err,
+                            size_t errcap)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errcap, "%s: %s", path, strerror(errno));
+        return CR_ERR_IO;
+    }
+    if (!vary_key && n == 1) {
+        fprintf(f, "{\"result\": ");
+        json_result(f, &r[0]);
+        fprintf(f, "}\n");
+    } else {
+        fprintf(f, "{\"vary\": ");
+        json_str(f, vary_key ? vary_key : "");
+        fprintf(f, ", \"configs\": [\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "  {\"value\": ");
+            json_str(f, vary_values ? vary_values[i] : "");
+            fprintf(f, ", \"result\": ");
+            json_result(f, &r[i]);
+            fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+        }
+        fprintf(f, "]}\n");
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errcap, "%s: %s", path, strerror(errno));
+        return CR_ERR_IO;
+    }
+    return CR_OK;
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *vary_values,
+                           const char *path, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errcap, "%s: %s", path, strerror(errno));
+        return CR_ERR_IO;
+    }
+    int np = n ? r[0].num_players : 0;
+    fprintf(f, "config,game,winner,end,rounds,actions");
+    for (int s = 0; s < np; s++)
+        fprintf(f, ",return%d,score%d,label%d", s, s, s);
+    fprintf(f, "\n");
+    for (int i = 0; i < n; i++) {
+        const char *cfgname = vary_values ? vary_values[i] : "default";
+        for (long k = 0; k < r[i].games; k++) {
+            const cr_sim_game *gm = &r[i].per_game[k];
+            fprintf(f, "\"%s\",%ld,%d,\"%s\",%u,%u", cfgname, k, gm->winner,
+                    r[i].end_names[gm->end], gm->rounds, gm->actions);
+            for (int s = 0; s < r[i].num_players; s++)
+                fprintf(f, ",%g,%d,%s", (double)gm->returns[s], gm->score[s],
+                        gm->label[s] >= 0 && gm->label[s] < r[i].n_labels
+                            ? r[i].label_names[gm->label[s]]
+                            : "");
+            fprintf(f, "\n");
+        }
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errcap, "%s: %s", path, strerror(errno));
+        return CR_ERR_IO;
+    }
+    return CR_OK;
+}
+
+/* ---- plots ----------------------------------------------------------------- */
+
+static int have_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    char buf[1024];
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)len, path);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return 0;
+}
+
+static cr_status run_gnuplot(const char *script, char *err, size_t errcap)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errcap, "fork: %s", strerror(errno));
+        return CR_ERR_IO;
+    }
+    if (pid == 0) {
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(err, errcap, "gnuplot failed on %s", script);
+        return CR_ERR_IO;
+    }
+    return CR_OK;
+}
+
+static FILE *open_in(const char *dir, const char *name, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", dir, name);
+    return fopen(path, "w");
+}
+
+cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
+                      const char *const *vary_values, const char *dir, char *err,
+                      size_t errcap)
+{
+    if (!have_gnuplot()) {
+        snprintf(err, errcap, "gnuplot not found: no plots drawn (apt-get install gnuplot-nox)");
+        return CR_ERR_UNSUPPORTED;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errcap, "%s: %s", dir, strerror(errno));
+        return CR_ERR_IO;
+    }
+    char p_rates[1024], p_len[1024], p_script[1024];
+    FILE *fr = open_in(dir, "winrates.dat", p_rates, sizeof p_rates);
+    FILE *fl = open_in(dir, "length.dat", p_len, sizeof p_len);
+    FILE *fs = open_in(dir, "plots.gp", p_script, sizeof p_script);
+    if (!fr || !fl || !fs) {
+        if (fr) fclose(fr);
+        if (fl) fclose(fl);
+        if (fs) fclose(fs);
+        snprintf(err, errcap, "%s: cannot write the plot files", dir);
+        return CR_ERR_IO;
+    }
+    int sweep = vary_key != NULL && n > 1;
+    /* win rates: "index label rate lo hi" */
+    if (sweep) {
+        int seat = 0;
+        if (strncmp(vary_key, "seat", 4) == 0)
+            seat = atoi(vary_key + 4);
+        for (int i = 0; i < n; i++)
+            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", i, vary_values[i],
+                    100 * r[i].seat[seat].rate, 100 * r[i].seat[seat].lo,
+                    100 * r[i].seat[seat].hi);
+    } else {
+        int k = 0;
+        for (int s = 0; s < r[0].num_players; s++, k++)
+            fprintf(fr, "%d \"P%d %s\" %.6f %.6f %.6f\n", k, s, r[0].seat_spec[s],
+                    100 * r[0].seat[s].rate, 100 * r[0].seat[s].lo, 100 * r[0].seat[s].hi);
+        for (int l = 0; l < r[0].n_labels; l++, k++)
+            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", k, r[0].label_names[l],
+                    100 * r[0].label[l].rate, 100 * r[0].label[l].lo, 100 * r[0].label[l].hi);
+    }
+    /* length histogram of the first configuration: rounds if known, else actions */
+    int by_rounds = r[0].rounds.max > 0;
+    uint32_t maxv = by_rounds ? r[0].rounds.max : r[0].actions.max;
+    uint32_t width = by_rounds ? 1 : (maxv / 60 + 1);
+    long *hist = calloc(maxv / width + 2, sizeof *hist);
+    if (hist) {
+        for (long i = 0; i < r[0].games; i++) {
+            uint32_t v = by_rounds ? r[0].per_game[i].rounds : r[0].per_game[i].actions;
+            hist[v / width]++;
+        }
+        for (uint32_t b = 0; b <= maxv / width; b++)
+            fprintf(fl, "%u %ld\n", b * width, hist[b]);
+        free(hist);
+    }
+    fclose(fr);
+    fclose(fl);
+    char fair[96];
+    snprintf(fair, sizeof fair, ", %.4f with lines dt 2 lc rgb 'red' title 'fair share'",
+             100.0 / r[0].num_players);
+    fprintf(fs, "set terminal pngcairo size 1000,600 noenhanced\n"
+                "set datafile separator whitespace\n"
+                "set grid ytics\n"
+                "set output '%s/winrates.png'\n"
+                "set title '%s'\n"
+                "set ylabel 'win rate (%%), 95%% Wilson interval'\n"
+                "set xtics rotate by -30\n"
+                "set yrange [0:*]\n"
+                "set boxwidth 0.6\n"
+                "set style fill solid 0.5\n"
+                "plot '%s' using 1:3:xtic(2) with boxes notitle, "
+                "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 7 notitle%s\n",
+            dir,
+            sweep ? "Win rate of the varied seat per configuration"
+                  : "Win rate by seat and by Merchant King",
+            p_rates,
+            fair);
+    fprintf(fs, "set output '%s/length.png'\n"
+                "set title 'Game length (%s, %ld games)'\n"
+                "set xlabel '%s'\n"
+                "set ylabel 'games'\n"
+                "set xtics norotate\n"
+                "set yrange [0:*]\n"
+                "set boxwidth %u\n"
+                "plot '%s' using 1:2 with boxes notitle\n",
+            dir, sweep ? vary_values[0] : r[0].seat_spec[0], r[0].games,
+            by_rounds ? "rounds" : "actions", width, p_len);
+    fclose(fs);
+    return run_gnuplot(p_script, err, errcap);
+}

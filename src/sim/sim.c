@@ -1,0 +1,507 @@
+/* sim.c — the lab's engine: plays cfg->games games between bots on
+ * cfg->threads threads and summarizes them.
+ *
+ * Workers take game indices from a shared atomic counter.  Game i is fully
+ * determined by (seed, i): its chance generator is seeded from (seed, i) and
+ * the bot of seat s from (seed, i, s) (bots are reseeded, not recreated,
+ * between games).  The result of game i goes to per_game[i]; rule counters
+ * are integer sums per worker, added at the end.  Every summary figure is
+ * computed from per_game[] in index order, so a run gives the same figures
+ * with 1 or 16 threads.
+ *
+ * Progress: the calling thread draws the bar on stderr while the workers
+ * run, only when cr_sim_progress_enabled() says so (stderr is a terminal,
+ * unless forced on or off).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "croupier/alloc.h"
+#include "croupier/bot.h"
+#include "sim/sim_internal.h"
+
+enum { SIM_EVENT_CAP = 4096, SIM_MAX_THREADS = 256 };
+
+uint64_t sim_mix(uint64_t seed, uint64_t a, uint64_t b)
+{
+    uint64_t z = seed ^ (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL);
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+double sim_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cr_sim_progress_enabled(int mode)
+{
+    if (mode == CR_SIM_PROGRESS_AUTO)
+        return isatty(STDERR_FILENO) ? 1 : 0;
+    return mode == CR_SIM_PROGRESS_ON;
+}
+
+void cr_sim_wilson(long wins, long n, double *lo, double *hi)
+{
+    if (n <= 0) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    const double z = 1.959963984540054;
+    double p = (double)wins / (double)n, nn = (double)n;
+    double den = 1 + z * z / nn;
+    double mid = (p + z * z / (2 * nn)) / den;
+    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
+    *lo = mid - half < 0 ? 0 : mid - half;
+    *hi = mid + half > 1 ? 1 : mid + half;
+}
+
+int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, int max)
+{
+    size_t len = strlen(list);
+    if (len + 1 > bufcap)
+        return -1;
+    memcpy(buf, list, len + 1);
+    int n = 0;
+    char *p = buf;
+    while (*p) {
+        char *end = p + strcspn(p, ",;");
+        char sep = *end;
+        *end = '\0';
+        int continues = n > 0 && strchr(p, '=') && !strchr(p, ':') && sep != ';' &&
+                        strchr(out[n - 1], ':');
+        if (continues) {
+            /* glue back to the previous spec: restore the separator before p */
+            p[-1] = ',';
+        } else if (*p) {
+            if (n == max)
+                return -1;
+            out[n++] = p;
+        }
+        if (!sep)
+            break;
+        p = end + 1;
+    }
+    return n;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+typedef struct sim_shared {
+    const cr_sim_config *cfg;
+    const cr_game *g;
+    const sim_profile *prof;
+    cr_sim_result *res;
+    const char *specs[CR_MAX_PLAYERS];
+    long max_actions;
+    atomic_long next, done;
+    atomic_int failed;
+    char err[256];
+    pthread_mutex_t err_lock;
+} sim_shared;
+
+typedef struct sim_worker {
+    sim_shared *sh;
+    uint64_t counters[CR_SIM_MAX_COUNTERS];
+    uint64_t actions;
+} sim_worker;
+
+static void sim_fail(sim_shared *sh, const char *msg)
+{
+    pthread_mutex_lock(&sh->err_lock);
+    if (!atomic_load(&sh->failed))
+        snprintf(sh->err, sizeof sh->err, "%s", msg);
+    atomic_store(&sh->failed, 1);
+    pthread_mutex_unlock(&sh->err_lock);
+}
+
+static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs,
+                     cr_action *legal, cr_events *ev)
+{
+    sim_shared *sh = w->sh;
+    const cr_game *g = sh->g;
+    const sim_profile *prof = sh->prof;
+    cr_sim_game *out = &sh->res->per_game[i];
+    cr_rng chance;
+    cr_rng_seed(&chance, sh->cfg->seed, (uint64_t)i);
+    for (int s = 0; s < g->num_players; s++)
+        cr_bot_reseed(bots[s], sim_mix(sh->cfg->seed, (uint64_t)i, (uint64_t)s + 1));
+    g->def->init(g, st);
+    long actions = 0;
+    int aborted = 0;
+    for (;;) {
+        int p = g->def->current_player(g, st);
+        if (p == CR_TERMINAL)
+            break;
+        if (actions >= sh->max_actions) {
+            aborted = 1;
+            break;
+        }
+        cr_action a;
+        if (p == CR_CHANCE) {
+            a = cr_sample_chance(g, st, &chance);
+        } else {
+            int n = g->def->legal_actions(g, st, legal);
+            if (n == 1) {
+                a = legal[0];
+            } else {
+                const void *o = NULL;
+                if (cr_bot_wants_obs(bots[p])) {
+                    g->def->observe(g, st, p, obs);
+                    o = obs;
+                }
+                a = cr_bot_act(bots[p], o, legal, n);
+            }
+        }
+        ev->len = 0;
+        g->def->apply(g, st, a, prof ? ev : NULL);
+        actions++;
+        if (prof)
+            for (int k = 0; k < ev->len; k++)
+                prof->count(&ev->buf[k], w->counters);
+    }
+    w->actions += (uint64_t)actions;
+    memset(out, 0, sizeof *out);
+    double ret[CR_MAX_PLAYERS] = {0}, score[CR_MAX_PLAYERS] = {0};
+    out->winner = -1;
+    if (!aborted) {
+        g->def->returns(g, st, ret);
+        if (g->def->scores)
+            g->def->scores(g, st, score);
+        int n_win = 0, win = -1;
+        for (int s = 0; s < g->num_players; s++)
+            if (ret[s] > 0.5) {
+                n_win++;
+                win = s;
+            }
+        out->winner = (int8_t)(n_win == 1 ? win : -1);
+    }
+    for (int s = 0; s < g->num_players; s++) {
+        out->returns[s] = (float)ret[s];
+        out->score[s] = (int16_t)lrint(score[s]);
+        out->label[s] = (int8_t)(prof && prof->label ? prof->label(g, st, s) : -1);
+    }
+    int n_ends = prof ? prof->n_ends : 1;
+    out->end = (uint8_t)(aborted ? n_ends : prof ? prof->end(g, st) : 0);
+    out->rounds = prof && prof->rounds ? prof->rounds(g, st) : 0;
+    out->actions = (uint32_t)actions;
+}
+
+static void *worker_main(void *arg)
+{
+    sim_worker *w = arg;
+    sim_shared *sh = w->sh;
+    const cr_game *g = sh->g;
+    char err[256];
+    cr_bot *bots[CR_MAX_PLAYERS] = {0};
+    void *st = cr_alloc(g->state_size);
+    void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_event *evbuf = cr_alloc(SIM_EVENT_CAP * sizeof *evbuf);
+    cr_events ev = {evbuf, SIM_EVENT_CAP, 0, 0};
+    if (!st || !obs || !legal || !evbuf) {
+        sim_fail(sh, "out of memory");
+        goto out;
+    }
+    for (int s = 0; s < g->num_players; s++) {
+        bots[s] = cr_bot_new(g, sh->specs[s], s, 0, err, sizeof err);
+        if (!bots[s]) {
+            sim_fail(sh, err);
+            goto out;
+        }
+    }
+    for (;;) {
+        if (atomic_load(&sh->failed))
+            break;
+        long i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->cfg->games)
+            break;
+        play_one(w, i, bots, st, obs, legal, &ev);
+        atomic_fetch_add(&sh->done, 1);
+    }
+out:
+    for (int s = 0; s < g->num_players; s++)
+        cr_bot_free(bots[s]);
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    cr_free(evbuf);
+    return NULL;
+}
+
+static void draw_progress(long done, long total, double elapsed, int final)
+{
+    const int width = 30;
+    double frac = total ? (double)done / (double)total : 1;
+    int fill = (int)(frac * width);
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    double rate = elapsed > 0 ? (double)done / elapsed : 0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    fprintf(stderr, "\r[%s] %5.1f%% %ld/%ld games  %.0f games/s  ETA %d:%02d ", bar,
+            100 * frac, done, total, rate, (int)eta / 60, (int)eta % 60);
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of a sorted array. */
+static uint32_t pct(const uint32_t *v, long n, double q)
+{
+    long k = (long)ceil(q * (double)n) - 1;
+    if (k < 0)
+        k = 0;
+    if (k >= n)
+        k = n - 1;
+    return v[k];
+}
+
+static int dist_of(const cr_sim_game *gs, long n, int rounds, cr_sim_dist *d)
+{
+    memset(d, 0, sizeof *d);
+    if (n == 0)
+        return 1;
+    uint32_t *v = cr_alloc((size_t)n * sizeof *v);
+    if (!v)
+        return 0;
+    double sum = 0;
+    for (long i = 0; i < n; i++) {
+        v[i] = rounds ? gs[i].rounds : gs[i].actions;
+        sum += v[i];
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_u32);
+    d->mean = sum / (double)n;
+    d->p10 = pct(v, n, 0.10);
+    d->p50 = pct(v, n, 0.50);
+    d->p90 = pct(v, n, 0.90);
+    d->min = v[0];
+    d->max = v[n - 1];
+    cr_free(v);
+    return 1;
+}
+
+static void finish_rate(cr_sim_rate *r, double score_sum)
+{
+    r->rate = r->games ? (double)r->wins / (double)r->games : 0;
+    cr_sim_wilson(r->wins, r->games, &r->lo, &r->hi);
+    r->mean_score = r->games ? score_sum / (double)r->games : 0;
+}
+
+static int summarize(cr_sim_result *r, const sim_profile *prof)
+{
+    long n = r->games;
+    int np = r->num_players;
+    double seat_score[CR_MAX_PLAYERS] = {0}, bot_score[CR_MAX_PLAYERS] = {0};
+    double label_score[CR_SIM_MAX_LABELS] = {0};
+    /* distinct bot specs, in seat order */
+    int bot_of_seat[CR_MAX_PLAYERS];
+    r->n_bots = 0;
+    for (int s = 0; s < np; s++) {
+        int k;
+        for (k = 0; k < r->n_bots; k++)
+            if (strcmp(r->bot_spec[k], r->seat_spec[s]) == 0)
+                break;
+        if (k == r->n_bots)
+            snprintf(r->bot_spec[r->n_bots++], sizeof r->bot_spec[0], "%s", r->seat_spec[s]);
+        bot_of_seat[s] = k;
+    }
+    for (long i = 0; i < n; i++) {
+        const cr_sim_game *gm = &r->per_game[i];
+        if (gm->winner < 0)
+            r->no_winner++;
+        r->ends[gm->end]++;
+        for (int s = 0; s < np; s++) {
+            int won = gm->winner == s;
+            r->seat[s].games++;
+            r->seat[s].wins += won;
+            seat_score[s] += gm->score[s];
+            r->bot[bot_of_seat[s]].games++;
+            r->bot[bot_of_seat[s]].wins += won;
+            bot_score[bot_of_seat[s]] += gm->score[s];
+            int l = gm->label[s];
+            if (l >= 0 && l < r->n_labels) {
+                r->label[l].games++;
+                r->label[l].wins += won;
+                label_score[l] += gm->score[s];
+            }
+        }
+    }
+    for (int s = 0; s < np; s++)
+        finish_rate(&r->seat[s], seat_score[s]);
+    for (int k = 0; k < r->n_bots; k++)
+        finish_rate(&r->bot[k], bot_score[k]);
+    for (int l = 0; l < r->n_labels; l++)
+        finish_rate(&r->label[l], label_score[l]);
+    (void)prof;
+    return dist_of(r->per_game, n, 1, &r->rounds) && dist_of(r->per_game, n, 0, &r->actions);
+}
+
+cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    const cr_game_def *def = cr_registry_find(cfg->game);
+    if (!def) {
+        snprintf(err, errcap, "unknown game: %s", cfg->game);
+        return CR_ERR_INVALID;
+    }
+    if (cfg->n_seats < 1 || cfg->n_seats > CR_MAX_PLAYERS) {
+        snprintf(err, errcap, "give 1 to %d seat specs", CR_MAX_PLAYERS);
+        return CR_ERR_INVALID;
+    }
+    if (cfg->games < 1) {
+        snprintf(err, errcap, "the number of games must be at least 1");
+        return CR_ERR_INVALID;
+    }
+    int np = cfg->num_players ? cfg->num_players : cfg->n_seats;
+    if (cfg->n_seats != 1 && cfg->n_seats != np) {
+        snprintf(err, errcap, "%d seat specs for %d players (give 1 or %d)", cfg->n_seats, np,
+                 np);
+        return CR_ERR_INVALID;
+    }
+    if (cfg->n_seats == 1 && !cfg->num_players) {
+        /* one spec and no player count: the variant's largest table */
+        const cr_variant *v = &def->variants[0];
+        for (int i = 0; cfg->variant && i < def->n_variants; i++)
+            if (strcmp(def->variants[i].name, cfg->variant) == 0)
+                v = &def->variants[i];
+        np = v->max_players;
+    }
+    for (int s = 0; s < (cfg->n_seats == 1 ? 1 : np); s++)
+        if (!cr_bot_spec_valid(cfg->seats[s], err, errcap))
+            return CR_ERR_INVALID;
+    cr_params params = {.num_players = np, .variant = cfg->variant, .first_roller = 0,
+                        .data_path = NULL};
+    char gerr[256];
+    cr_game *g = cr_game_new(def, &params, gerr, sizeof gerr);
+    if (!g) {
+        snprintf(err, errcap, "%s", gerr);
+        return CR_ERR_INVALID;
+    }
+    const sim_profile *prof = sim_profile_find(def->name);
+
+    snprintf(out->game, sizeof out->game, "%s", def->name);
+    snprintf(out->variant, sizeof out->variant, "%s", g->variant ? g->variant->name : "");
+    out->num_players = np;
+    out->games = cfg->games;
+    out->seed = cfg->seed;
+    long nthreads = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (nthreads < 1)
+        nthreads = 1;
+    if (nthreads > SIM_MAX_THREADS)
+        nthreads = SIM_MAX_THREADS;
+    if (nthreads > cfg->games)
+        nthreads = cfg->games;
+    out->threads = (int)nthreads;
+    sim_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.cfg = cfg;
+    sh.g = g;
+    sh.prof = prof;
+    sh.res = out;
+    sh.max_actions = cfg->max_actions > 0 ? cfg->max_actions : 10000000L;
+    pthread_mutex_init(&sh.err_lock, NULL);
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.failed, 0);
+    for (int s = 0; s < np; s++) {
+        sh.specs[s] = cfg->seats[cfg->n_seats == 1 ? 0 : s];
+        snprintf(out->seat_spec[s], sizeof out->seat_spec[s], "%s", sh.specs[s]);
+    }
+    if (prof) {
+        out->n_counters = prof->n_counters;
+        for (int k = 0; k < prof->n_counters; k++)
+            out->counter_names[k] = prof->counter_names[k];
+        out->n_ends = prof->n_ends;
+        for (int k = 0; k < prof->n_ends; k++)
+            out->end_names[k] = prof->end_names[k];
+        out->label_title = prof->label_title;
+        out->n_labels = prof->n_labels;
+        for (int k = 0; k < prof->n_labels; k++)
+            out->label_names[k] = prof->label_names[k];
+    } else {
+        out->n_ends = 1;
+        out->end_names[0] = "ended";
+    }
+    out->end_names[out->n_ends++] = "aborted (action cap)";
+
+    out->per_game = cr_calloc((size_t)cfg->games, sizeof *out->per_game);
+    sim_worker *workers = cr_calloc((size_t)nthreads, sizeof *workers);
+    pthread_t *tid = cr_calloc((size_t)nthreads, sizeof *tid);
+    if (!out->per_game || !workers || !tid) {
+        cr_free(workers);
+        cr_free(tid);
+        cr_game_free(g);
+        cr_sim_result_fini(out);
+        snprintf(err, errcap, "out of memory for %ld games", cfg->games);
+        return CR_ERR_NOMEM;
+    }
+    int show = cr_sim_progress_enabled(cfg->progress);
+    double t0 = sim_now();
+    int started = 0;
+    for (long t = 0; t < nthreads; t++) {
+        workers[t].sh = &sh;
+        if (pthread_create(&tid[t], NULL, worker_main, &workers[t]) != 0)
+            break;
+        started++;
+    }
+    if (started == 0)
+        worker_main(&workers[0]);
+    if (show) {
+        while (atomic_load(&sh.done) < cfg->games && !atomic_load(&sh.failed)) {
+            long d = atomic_load(&sh.done);
+            draw_progress(d, cfg->games, sim_now() - t0, 0);
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    out->seconds = sim_now() - t0;
+    if (show)
+        draw_progress(atomic_load(&sh.done), cfg->games, out->seconds, 1);
+    for (long t = 0; t < nthreads; t++) {
+        out->total_actions += workers[t].actions;
+        for (int k = 0; k < out->n_counters; k++)
+            out->counters[k] += workers[t].counters[k];
+    }
+    cr_free(workers);
+    cr_free(tid);
+    cr_game_free(g);
+    pthread_mutex_destroy(&sh.err_lock);
+    if (atomic_load(&sh.failed)) {
+        snprintf(err, errcap, "%s", sh.err);
+        cr_sim_result_fini(out);
+        return CR_ERR_INVALID;
+    }
+    if (!summarize(out, prof)) {
+        cr_sim_result_fini(out);
+        snprintf(err, errcap, "out of memory");
+        return CR_ERR_NOMEM;
+    }
+    return CR_OK;
+}
+
+void cr_sim_result_fini(cr_sim_result *r)
+{
+    cr_free(r->per_game);
+    r->per_game = NULL;
+}

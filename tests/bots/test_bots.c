@@ -1,0 +1,205 @@
+/* test_bots.c — the bots of src/bots through bot.h.
+ *
+ * The central property: a bot sees only its seat's observation.  Two states
+ * that differ only in cards hidden from the seat (the second drawn with the
+ * game's sampler from the first one's observation) give identical
+ * observations, and a bot seeded alike picks the same action in both.
+ * Also: specs are parsed and rejected with reasons, every bot plays whole
+ * games with legal actions only, and equal seeds give equal games. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "croupier/alloc.h"
+#include "croupier/bot.h"
+#include "croupier/game.h"
+
+static cr_game *new_dml(int players)
+{
+    char err[256];
+    cr_params p = {.num_players = players};
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    assert_non_null(g);
+    return g;
+}
+
+static int in_list(const cr_action *legal, int n, cr_action a)
+{
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a)
+            return 1;
+    return 0;
+}
+
+static const char *const specs[] = {"random", "heuristic", "ismcts:iters=64",
+                                    "ismcts:iters=64,rollout=heuristic,threads=2"};
+enum { N_SPECS = sizeof specs / sizeof specs[0] };
+
+/* Plays random moves from a fresh game and stops at decision points; at each
+ * one checks the hidden-card property for every bot kind. */
+static void test_bot_cannot_tell_hidden_cards(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    void *st = cr_alloc(g->state_size), *st2 = cr_alloc(g->state_size);
+    void *obs = cr_alloc(g->obs_size), *obs2 = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_action *legal2 = cr_alloc((size_t)g->max_legal * sizeof *legal2);
+    cr_rng rng, srng;
+    cr_rng_seed(&rng, 2024, 1);
+    cr_rng_seed(&srng, 2024, 2);
+    int checked = 0, differed = 0;
+    for (int game = 0; game < 6 && checked < 40; game++) {
+        g->def->init(g, st);
+        long steps = 0;
+        while (g->def->current_player(g, st) != CR_TERMINAL && checked < 40) {
+            int p = g->def->current_player(g, st);
+            cr_action a;
+            if (p == CR_CHANCE) {
+                a = cr_sample_chance(g, st, &rng);
+            } else {
+                int n = g->def->legal_actions(g, st, legal);
+                if (n >= 2 && steps % 7 == 0) {
+                    g->def->observe(g, st, p, obs);
+                    assert_int_equal(g->def->sample(g, obs, &srng, st2), CR_OK);
+                    if (memcmp(st, st2, g->state_size) != 0)
+                        differed++;
+                    g->def->observe(g, st2, p, obs2);
+                    assert_memory_equal(obs, obs2, g->obs_size);
+                    int n2 = g->def->legal_actions(g, st2, legal2);
+                    assert_int_equal(n, n2);
+                    assert_memory_equal(legal, legal2, (size_t)n * sizeof *legal);
+                    for (int k = 0; k < N_SPECS; k++) {
+                        char err[256];
+                        uint64_t seed = 99 + (uint64_t)steps;
+                        cr_bot *b1 = cr_bot_new(g, specs[k], p, seed, err, sizeof err);
+                        cr_bot *b2 = cr_bot_new(g, specs[k], p, seed, err, sizeof err);
+                        assert_non_null(b1);
+                        assert_non_null(b2);
+                        cr_action a1 = cr_bot_act(b1, obs, legal, n);
+                        cr_action a2 = cr_bot_act(b2, obs2, legal2, n2);
+                        assert_int_equal(a1, a2);
+                        assert_true(in_list(legal, n, a1));
+                        cr_bot_free(b1);
+                        cr_bot_free(b2);
+                    }
+                    checked++;
+                }
+                a = legal[cr_rng_below(&rng, (uint32_t)n)];
+            }
+            g->def->apply(g, st, a, NULL);
+            steps++;
+        }
+    }
+    assert_true(checked >= 20);
+    assert_true(differed > 0); /* the sampler did move hidden cards */
+    cr_free(st);
+    cr_free(st2);
+    cr_free(obs);
+    cr_free(obs2);
+    cr_free(legal);
+    cr_free(legal2);
+    cr_game_free(g);
+}
+
+static void test_specs(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    char err[256];
+    const char *bad[] = {"", "nobot", "ismcts:iters=0", "ismcts:iters=10,ms=5", "ismcts:x=1",
+                         "ismcts:rollout=smart", "heuristic:depth=2", "ismcts:iters", "random:"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_null(cr_bot_new(g, bad[i], 0, 1, err, sizeof err));
+        assert_true(err[0] != '\0');
+    }
+    assert_null(cr_bot_new(g, "random", 4, 1, err, sizeof err)); /* seat out of range */
+    const char *good[] = {"random", "heuristic", "ismcts", "ismcts:iters=2000",
+                          "ismcts:ms=500,threads=2,rollout=heuristic,c=0.7"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        cr_bot *b = cr_bot_new(g, good[i], 1, 1, err, sizeof err);
+        assert_non_null(b);
+        assert_string_equal(cr_bot_spec(b), good[i]);
+        assert_int_equal(cr_bot_seat(b), 1);
+        cr_bot_free(b);
+    }
+    cr_bot *r = cr_bot_new(g, "random", 0, 1, err, sizeof err);
+    assert_int_equal(cr_bot_wants_obs(r), 0);
+    assert_string_equal(cr_bot_kind(r), "random");
+    cr_bot_free(r);
+    cr_game_free(g);
+}
+
+/* Plays one whole game with the given bots; records the actions applied. */
+static long play_game(const cr_game *g, cr_bot **bots, uint64_t seed, cr_action *log, long cap)
+{
+    void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_rng rng;
+    cr_rng_seed(&rng, seed, 0);
+    g->def->init(g, st);
+    long n_log = 0;
+    while (g->def->current_player(g, st) != CR_TERMINAL) {
+        int p = g->def->current_player(g, st);
+        cr_action a;
+        if (p == CR_CHANCE) {
+            a = cr_sample_chance(g, st, &rng);
+        } else {
+            int n = g->def->legal_actions(g, st, legal);
+            g->def->observe(g, st, p, obs);
+            a = cr_bot_act(bots[p], obs, legal, n);
+            assert_true(in_list(legal, n, a));
+        }
+        g->def->apply(g, st, a, NULL);
+        if (n_log < cap)
+            log[n_log] = a;
+        n_log++;
+        assert_true(n_log < 5000000);
+    }
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    return n_log;
+}
+
+static void test_bots_play_whole_games_reproducibly(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    const char *seats[4] = {"heuristic", "ismcts:iters=40", "random", "heuristic"};
+    enum { CAP = 200000 };
+    cr_action *log1 = cr_alloc(CAP * sizeof *log1), *log2 = cr_alloc(CAP * sizeof *log2);
+    long n[2];
+    for (int run = 0; run < 2; run++) {
+        cr_bot *bots[4];
+        char err[256];
+        for (int s = 0; s < 4; s++) {
+            bots[s] = cr_bot_new(g, seats[s], s, 7, err, sizeof err);
+            assert_non_null(bots[s]);
+        }
+        n[run] = play_game(g, bots, 11, run ? log2 : log1, CAP);
+        for (int s = 0; s < 4; s++)
+            cr_bot_free(bots[s]);
+    }
+    assert_int_equal(n[0], n[1]);
+    long k = n[0] < CAP ? n[0] : CAP;
+    assert_memory_equal(log1, log2, (size_t)k * sizeof *log1);
+    cr_free(log1);
+    cr_free(log2);
+    cr_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_bot_cannot_tell_hidden_cards),
+        cmocka_unit_test(test_bots_play_whole_games_reproducibly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test_cli.sh — black-box tests of the croupier program: exit statuses, the
+# one-line errors, piped play ending cleanly at end of input, --save/--load,
+# same seed => same game, and records replaying.  Usage: test_cli.sh CROUPIER
+set -euo pipefail
+cr="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# --- help and errors ---
+"$cr" --help | grep -q '^usage: croupier' || fail "--help"
+for c in games play run replay; do
+    "$cr" "$c" --help | grep -q "^usage: croupier $c" || fail "$c --help"
+done
+set +e
+"$cr" nosuch 2>"$tmp/err"; rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "unknown command exits $rc"
+grep -q '^croupier: error: unknown command' "$tmp/err" || fail "unknown command message"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "error is not one line"
+if "$cr" play nosuch </dev/null 2>"$tmp/err"; then fail "play nosuch succeeded"; fi
+grep -q "^croupier: error: unknown game 'nosuch'" "$tmp/err" || fail "unknown game message"
+if "$cr" replay "$tmp/missing.rec" 2>"$tmp/err"; then fail "replay of a missing file"; fi
+printf 'game dml\nplayers four\nactions\n' >"$tmp/bad.rec"
+if "$cr" replay "$tmp/bad.rec" 2>"$tmp/err"; then fail "replay of a bad record"; fi
+grep -q 'line 2:' "$tmp/err" || fail "bad record error names no line: $(cat "$tmp/err")"
+
+# --- games ---
+"$cr" games | grep -q '^dml' || fail "games lists no dml"
+
+# --- bots only: a whole game, twice with the same seed ---
+"$cr" play dml --seats random,random,random,random --seed 7 --save "$tmp/a.rec" >"$tmp/a.out"
+"$cr" play dml --seats random,random,random,random --seed 7 --save "$tmp/b.rec" >"$tmp/b.out"
+cmp -s "$tmp/a.rec" "$tmp/b.rec" || fail "same seed, different records"
+grep -q '^game over' "$tmp/a.out" || fail "the bots' game did not end"
+"$cr" replay "$tmp/a.rec" --json >"$tmp/a.json"
+grep -q '"over": true' "$tmp/a.json" || fail "replayed record is not over"
+
+# --- a human through a pipe: answers, a bad answer, end of input saves ---
+printf '1\nno-such-action\n999\n1\n' | "$cr" play dml --seed 3 --save "$tmp/h.rec" >"$tmp/h.out"
+grep -q "unknown action 'no-such-action'" "$tmp/h.out" || fail "bad answer not rejected"
+grep -q 'no choice 999' "$tmp/h.out" || fail "bad number not rejected"
+grep -q '^# unfinished' "$tmp/h.rec" || fail "unfinished game not saved"
+n1=$(grep -c . "$tmp/h.rec")
+# resume, answer once more, stop with quit
+printf '1\nquit\n' | "$cr" play --load "$tmp/h.rec" --seed 4 --save "$tmp/h2.rec" >"$tmp/h2.out"
+grep -q '^resuming' "$tmp/h2.out" || fail "--load did not resume"
+n2=$(grep -c . "$tmp/h2.rec")
+[ "$n2" -gt "$n1" ] || fail "resumed game did not grow ($n1 -> $n2 lines)"
+"$cr" replay "$tmp/h2.rec" >/dev/null || fail "resumed record does not replay"
+
+echo "test_cli.sh: all passed"

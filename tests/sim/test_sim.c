@@ -1,0 +1,122 @@
+/* test_sim.c — the lab (src/sim) through sim.h: figures identical for a
+ * fixed seed with 1 and 2 threads, the progress bar off when stderr is not
+ * a terminal, spec lists split as documented, Wilson intervals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "croupier/sim.h"
+
+static void run(int threads, cr_sim_result *r, int progress)
+{
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.seats[0] = "heuristic";
+    c.seats[1] = "random";
+    c.seats[2] = "random";
+    c.seats[3] = "ismcts:iters=8";
+    c.n_seats = 4;
+    c.games = 24;
+    c.threads = threads;
+    c.seed = 12345;
+    c.progress = progress;
+    char err[256];
+    cr_status s = cr_sim_run(&c, r, err, sizeof err);
+    if (s != CR_OK)
+        fail_msg("cr_sim_run: %s", err);
+}
+
+static void test_same_figures_whatever_the_threads(void **state)
+{
+    (void)state;
+    cr_sim_result a, b;
+    run(1, &a, CR_SIM_PROGRESS_OFF);
+    run(2, &b, CR_SIM_PROGRESS_OFF);
+    assert_int_equal(a.threads, 1);
+    assert_int_equal(b.threads, 2);
+    assert_memory_equal(a.per_game, b.per_game, (size_t)a.games * sizeof *a.per_game);
+    assert_memory_equal(a.counters, b.counters, sizeof a.counters);
+    assert_memory_equal(a.seat, b.seat, sizeof a.seat);
+    assert_memory_equal(a.bot, b.bot, sizeof a.bot);
+    assert_memory_equal(a.label, b.label, sizeof a.label);
+    assert_memory_equal(a.ends, b.ends, sizeof a.ends);
+    assert_memory_equal(&a.rounds, &b.rounds, sizeof a.rounds);
+    assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
+    assert_int_equal(a.total_actions, b.total_actions);
+    long wins = 0;
+    for (int s = 0; s < a.num_players; s++)
+        wins += a.seat[s].wins;
+    assert_int_equal(wins + a.no_winner, a.games);
+    cr_sim_result_fini(&a);
+    cr_sim_result_fini(&b);
+}
+
+static void test_progress_off_when_stderr_is_not_a_terminal(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/croupier_test_sim_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+    int enabled = cr_sim_progress_enabled(CR_SIM_PROGRESS_AUTO);
+    cr_sim_result r;
+    run(2, &r, CR_SIM_PROGRESS_AUTO);
+    fflush(stderr);
+    off_t size = lseek(fd, 0, SEEK_END);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    close(fd);
+    unlink(path);
+    assert_int_equal(enabled, 0);
+    assert_int_equal(size, 0);
+    assert_int_equal(cr_sim_progress_enabled(CR_SIM_PROGRESS_ON), 1);
+    assert_int_equal(cr_sim_progress_enabled(CR_SIM_PROGRESS_OFF), 0);
+    cr_sim_result_fini(&r);
+}
+
+static void test_split_specs(void **state)
+{
+    (void)state;
+    char buf[256];
+    char *out[8];
+    int n = cr_sim_split_specs("heuristic,ismcts:iters=100,threads=2,random;ismcts:ms=5,c=1",
+                               buf, sizeof buf, out, 8);
+    assert_int_equal(n, 4);
+    assert_string_equal(out[0], "heuristic");
+    assert_string_equal(out[1], "ismcts:iters=100,threads=2");
+    assert_string_equal(out[2], "random");
+    assert_string_equal(out[3], "ismcts:ms=5,c=1");
+    assert_int_equal(cr_sim_split_specs("a,b,c", buf, sizeof buf, out, 2), -1);
+}
+
+static void test_wilson(void **state)
+{
+    (void)state;
+    double lo, hi;
+    cr_sim_wilson(50, 100, &lo, &hi);
+    assert_true(lo > 0.4038 && lo < 0.4040); /* 0.40383 */
+    assert_true(hi > 0.5961 && hi < 0.5962); /* 0.59617 */
+    cr_sim_wilson(0, 10, &lo, &hi);
+    assert_true(lo == 0 && hi > 0.27 && hi < 0.28);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_split_specs),
+        cmocka_unit_test(test_wilson),
+        cmocka_unit_test(test_same_figures_whatever_the_threads),
+        cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
