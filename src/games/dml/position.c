@@ -1455,6 +1455,15 @@ cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t l
  * observations
  * ====================================================================== */
 
+/* Cards the observing seat knows the place of (an observation's masks hold
+ * only those); a card known elsewhere is not a candidate of a hidden zone. */
+static uint64_t obs_known(const dml_state *o)
+{
+    uint64_t m = 0;
+    for (int z = 0; z < DML_NZONES; z++) m |= o->zone[z];
+    return m;
+}
+
 static void obs_event_text(tbuf *t, const dml_state *o)
 {
     tb_printf(t, "Event: ");
@@ -1546,7 +1555,7 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
         first = 0;
         tb_json_cards(t, o->zone[z]);
         tb_printf(t, ",\"may_contain\":");
-        tb_json_cards(t, me >= 0 ? o->may[me][z] & ~o->zone[z] : 0);
+        tb_json_cards(t, me >= 0 ? o->may[me][z] & ~obs_known(o) : 0);
         tb_printf(t, "}");
     }
     tb_printf(t, "],\"exile\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_EXILE]);
@@ -1569,7 +1578,7 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     if (o->seizer >= 0) tb_printf(t, "\"P%d\"", o->seizer);
     else tb_printf(t, "null");
     tb_printf(t, ",\"target_from\":");
-    if (o->target_from >= 0) tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
+    if (o->target_from >= 0 && o->zone_count[DML_Z_TARGET]) tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
     else tb_printf(t, "null");
     tb_printf(t, "},\"decision\":{\"need\":\"%s\",\"actor\":", o->need < 4 ? need_names[o->need] : "run");
     if (o->actor >= 0) tb_printf(t, "\"P%d\"", o->actor);
@@ -1647,7 +1656,7 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
             tb_printf(t, ": ");
             tb_text_cards(t, o->zone[z]);
         }
-        uint64_t may = me >= 0 ? o->may[me][z] & ~o->zone[z] : 0;
+        uint64_t may = me >= 0 ? o->may[me][z] & ~obs_known(o) : 0;
         if (may && (size_t)popcount64(may) <= 12) {
             tb_printf(t, "; may hold ");
             tb_text_cards(t, may);

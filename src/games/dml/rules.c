@@ -197,6 +197,7 @@ static void stack_remove(dml_state *s, int card)
             memmove(&s->stack_card[i], &s->stack_card[i + 1], (size_t)(s->stack_n - i - 1));
             memmove(&s->stack_flag[i], &s->stack_flag[i + 1], (size_t)(s->stack_n - i - 1));
             s->stack_n--;
+            s->stack_card[s->stack_n] = s->stack_flag[s->stack_n] = 0;
             return;
         }
     }
@@ -208,6 +209,7 @@ static void nest_remove(dml_state *s, int card)
         if (s->nest_top[i] == card) {
             memmove(&s->nest_top[i], &s->nest_top[i + 1], (size_t)(s->nest_top_n - i - 1));
             s->nest_top_n--;
+            s->nest_top[s->nest_top_n] = 0;
             return;
         }
     }
@@ -277,7 +279,8 @@ static void push(dml_state *s, int proc, int a, int b, int x)
     f->x = (int16_t)x;
 }
 
-static void pop(dml_state *s) { s->nfr--; }
+/* Entries past a count are kept zero, so equal states are equal bytes. */
+static void pop(dml_state *s) { memset(&s->fr[--s->nfr], 0, sizeof s->fr[0]); }
 
 static void ask(dml_state *s, int seat, int kind)
 {
@@ -594,13 +597,14 @@ int dml_chance(const cr_game *g, const void *st, cr_action *out, double *prob)
     const dml_state *s = st;
     if (s->need != DML_NEED_CHANCE) return 0;
     int n = 0;
-    if (s->kind == DML_C_ROLL) {
-        for (int a = 1; a <= 6; a++)
-            for (int b = a; b <= 6; b++) {
-                out[n] = DML_A_ROLL + dml_roll_index(a, b);
-                if (prob) prob[n] = a == b ? 1.0 / 36 : 2.0 / 36;
-                n++;
-            }
+    if (s->kind == DML_C_ROLL) { /* the 21 unordered rolls, ascending */
+        static const double roll_prob[21] = {
+            1 / 36.0, 2 / 36.0, 2 / 36.0, 2 / 36.0, 2 / 36.0, 2 / 36.0, 1 / 36.0,
+            2 / 36.0, 2 / 36.0, 2 / 36.0, 2 / 36.0, 1 / 36.0, 2 / 36.0, 2 / 36.0,
+            2 / 36.0, 1 / 36.0, 2 / 36.0, 2 / 36.0, 1 / 36.0, 2 / 36.0, 1 / 36.0,
+        };
+        for (n = 0; n < 21; n++) out[n] = DML_A_ROLL + n;
+        if (prob) memcpy(prob, roll_prob, sizeof roll_prob);
         return n;
     }
     uint64_t m = chance_pool(s);
@@ -628,13 +632,13 @@ static int roll_total(const dml_state *s) { return s->die[0] + s->die[1]; }
 
 static void take_roll(dml_state *s, cr_action ans)
 {
+    /* roll index (dml_roll_index order) -> the two dice */
+    static const uint8_t first[21] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6};
+    static const uint8_t second[21] = {1, 2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 3, 4, 5, 6, 4, 5, 6, 5, 6, 6};
     int i = ans - DML_A_ROLL;
-    for (int a = 1; a <= 6; a++)
-        for (int b = a; b <= 6; b++)
-            if (dml_roll_index(a, b) == i) {
-                s->die[0] = (uint8_t)a;
-                s->die[1] = (uint8_t)b;
-            }
+    assert(dml_roll_index(first[i], second[i]) == i);
+    s->die[0] = first[i];
+    s->die[1] = second[i];
 }
 
 /* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
@@ -1033,6 +1037,20 @@ static void p_market(ctx *c, dml_frame *f, cr_action ans)
     ask(s, p, DML_D_MARKET);
 }
 
+static void sel_clear(dml_state *s)
+{
+    memset(s->sel, 0, s->sel_n);
+    memset(s->sel_flag, 0, s->sel_n);
+    s->sel_n = s->sel_targets = 0;
+}
+
+static void sel_undo(dml_state *s)
+{
+    s->sel_n--;
+    s->sel[s->sel_n] = s->sel_flag[s->sel_n] = 0;
+    if (s->sel_targets > s->sel_n) s->sel_targets = s->sel_n;
+}
+
 static void add_sel(dml_state *s, int card, int flag)
 {
     s->sel_flag[s->sel_n] = (uint8_t)flag;
@@ -1047,7 +1065,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
     for (;;) {
         switch (f->step) {
         case 0:
-            s->sel_n = s->sel_targets = 0;
+            sel_clear(s);
             f->step = 1;
             ask(s, p, DML_D_DECLARE);
             return;
@@ -1064,8 +1082,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     pop(s);
                     return;
                 }
-                s->sel_n--;
-                if (s->sel_targets > s->sel_n) s->sel_targets = s->sel_n;
+                sel_undo(s);
                 ask(s, p, DML_D_DECLARE);
                 return;
             }
@@ -1083,7 +1100,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 emit(c, DML_E_DECISION, p, -1, -1, -1, -1, DML_A_BUY, 0, ALL_SEEN);
                 uint64_t targets = sel_mask(s, 0, s->sel_targets);
                 uint64_t commits = sel_mask(s, s->sel_targets, s->sel_n);
-                s->sel_n = s->sel_targets = 0;
+                sel_clear(s);
                 for (; targets; targets &= targets - 1) move(c, lowest(targets), DML_Z_TARGET, ALL_SEEN);
                 for (; commits; commits &= commits - 1) move(c, lowest(commits), DML_Z_COMMIT, ALL_SEEN);
                 if (s->over) return;
@@ -1106,7 +1123,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     continue;
                 }
                 f->b = (int8_t)q;
-                s->sel_n = 0;
+                sel_clear(s);
                 f->step = 3;
                 ask(s, q, DML_D_OFFER);
                 return;
@@ -1120,7 +1137,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 return;
             }
             if (ans == DML_A_UNDO) {
-                s->sel_n--;
+                sel_undo(s);
                 ask(s, f->b, DML_D_OFFER);
                 return;
             }
@@ -1128,7 +1145,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 move(c, s->sel[i], DML_Z_OFFER + f->b, SEEN(f->b));
             s->offer_count[f->b] = s->sel_n;
             emit(c, DML_E_OFFER, f->b, -1, -1, -1, -1, s->sel_n, 0, ALL_SEEN);
-            s->sel_n = 0;
+            sel_clear(s);
             f->a++;
             f->step = 2;
             break;
@@ -1165,7 +1182,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             s->P = (int16_t)best;
             emit(c, DML_E_SEIZE, winner, -1, -1, -1, -1, best, 0, ALL_SEEN);
             s->xchg_turn = 0;
-            s->sel_n = 0;
+            sel_clear(s);
             if (winner < 0) {
                 f->step = 7;
                 break;
@@ -1184,7 +1201,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 return;
             }
             if (ans == DML_A_UNDO) {
-                s->sel_n--;
+                sel_undo(s);
                 ask(s, who, kind);
                 return;
             }
@@ -1202,7 +1219,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     ds += dml_value(card);
             }
             uint64_t m = sel_mask(s, 0, s->sel_n);
-            s->sel_n = 0;
+            sel_clear(s);
             for (; m; m &= m - 1) move(c, lowest(m), DML_Z_COMMIT, ALL_SEEN);
             if (s->over) return;
             if (s->xchg_turn) {
@@ -1280,11 +1297,11 @@ static void p_stack(ctx *c, dml_frame *f, cr_action ans)
             }
             if (!playable(s, f->b) && !(f->x & STK_MUST)) { /* forced pass (R71, R78) */
                 ans = DML_A_DONE;
-                s->sel_n = 0;
+                sel_clear(s);
                 f->step = 2;
                 break;
             }
-            s->sel_n = 0;
+            sel_clear(s);
             f->step = 2;
             ask(s, f->b, DML_D_STACK);
             return;
@@ -1300,7 +1317,7 @@ static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                     pop(s);
                     return;
                 }
-                s->sel_n--;
+                sel_undo(s);
                 ask(s, f->b, DML_D_STACK);
                 return;
             }
@@ -1310,14 +1327,17 @@ static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                     emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_PLAY, 0, ALL_SEEN);
                 }
                 int n = s->sel_n;
-                s->sel_n = 0;
+                uint8_t cards[DML_NCARDS], flags[DML_NCARDS];
+                memcpy(cards, s->sel, (size_t)n);
+                memcpy(flags, s->sel_flag, (size_t)n);
+                sel_clear(s);
                 for (int i = 0; i < n; i++) {
-                    int card = s->sel[i];
+                    int card = cards[i];
                     s->stack_card[s->stack_n] = (uint8_t)card;
-                    s->stack_flag[s->stack_n] = (uint8_t)(s->sel_flag[i] | f->b);
+                    s->stack_flag[s->stack_n] = (uint8_t)(flags[i] | f->b);
                     s->stack_n++;
                     emit(c, DML_E_DECISION, f->b, -1, card, -1, -1,
-                         (s->sel_flag[i] ? DML_A_EMBLEM : DML_A_POWER) + card, 0, ALL_SEEN);
+                         (flags[i] ? DML_A_EMBLEM : DML_A_POWER) + card, 0, ALL_SEEN);
                     move(c, card, DML_Z_STACK, ALL_SEEN);
                 }
                 f->x = STK_PLAYED;
@@ -1342,6 +1362,7 @@ static void p_stack(ctx *c, dml_frame *f, cr_action ans)
             int i = s->stack_n - 1;
             int card = s->stack_card[i], flag = s->stack_flag[i], seat = flag & DML_SF_SEAT;
             s->stack_n--; /* off the Stack's order; the card stays in the zone while resolving */
+            s->stack_card[i] = s->stack_flag[i] = 0;
             emit(c, DML_E_RESOLVE, seat, -1, card, -1, -1, (flag & DML_SF_EMBLEM) != 0, 0, ALL_SEEN);
             if (flag & DML_SF_EMBLEM) {
                 move(c, card, DML_Z_FRONT + seat, ALL_SEEN);
@@ -1914,6 +1935,24 @@ static void step(ctx *c, cr_action ans)
     }
 }
 
+/* Decisions that always have two or more options need no legal list to
+ * know they are not forced: Dabo! (re-roll/keep), the Market (End plus
+ * Nothing or Substitute), and a composition with a card chosen (Undo plus
+ * Done or a card: only completable choices are offered). */
+static int surely_open(const dml_state *s)
+{
+    switch (s->kind) {
+    case DML_D_DABO:
+    case DML_D_MARKET: return 1;
+    case DML_D_DECLARE:
+    case DML_D_OFFER:
+    case DML_D_COMMIT_ACT:
+    case DML_D_COMMIT_PAS:
+    case DML_D_STACK: return s->sel_n > 0;
+    default: return 0;
+    }
+}
+
 /* Runs frames until a decision with two or more options, a chance event
  * with two or more outcomes, or the end.  Forced ones are taken here. */
 static void run(ctx *c)
@@ -1923,10 +1962,10 @@ static void run(ctx *c)
     while (!s->over && s->nfr) {
         cr_action ans = -1;
         if (s->need == DML_NEED_DECISION) {
-            if (dml_legal(c->g, s, buf) != 1) return;
+            if (surely_open(s) || dml_legal(c->g, s, buf) != 1) return;
             ans = buf[0];
         } else if (s->need == DML_NEED_CHANCE) {
-            if (dml_chance(c->g, s, buf, NULL) != 1) return;
+            if (s->kind == DML_C_ROLL || dml_chance(c->g, s, buf, NULL) != 1) return;
             ans = buf[0];
         }
         s->need = DML_NEED_RUN;
@@ -2093,7 +2132,8 @@ cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
 {
     s->nfr = 0;
     s->need = DML_NEED_RUN;
-    s->sel_n = s->sel_targets = 0;
+    sel_clear(s);
+    memset(s->fr, 0, sizeof s->fr);
     push(s, DML_P_GAME, 0, 0, 0);
     s->fr[0].step = 6;
     int turn_offset = (s->active - s->dealer + s->n) % s->n;
