@@ -142,6 +142,14 @@ int cmd_sim(int argc, char **argv)
             return cli_usage_error("sim", "--vary: no values");
         if (vary_seat >= 0) {
             int np = cfg.num_players ? cfg.num_players : n_seats;
+            if (n_seats == 1 && !cfg.num_players) { /* the variant's largest table */
+                const cr_game_def *def = cli_find_game(game);
+                const cr_variant *v = &def->variants[0];
+                for (int vi = 0; cfg.variant && vi < def->n_variants; vi++)
+                    if (strcmp(def->variants[vi].name, cfg.variant) == 0)
+                        v = &def->variants[vi];
+                np = v->max_players;
+            }
             if (vary_seat >= np)
                 return cli_usage_error("sim", "--vary: seat %d out of range", vary_seat);
             if (n_seats == 1 && np > 1) { /* spell out every seat so one can vary */

@@ -21,7 +21,7 @@ static void print_rate(FILE *f, const char *name, const cr_sim_rate *r)
 void cr_sim_print(const cr_sim_result *r, FILE *f)
 {
     char name[160];
-    fprintf(f, "%s (%s), %d players: %ld games, seed %llu, %d threads, %.2f s (%.0f games/s, "
+    fprintf(f, "%s (%s), %d players: %ld games, seed %llu, %d threads, %.2f s (%.1f games/s, "
                "%.2fM actions/s)\n",
             r->game, r->variant, r->num_players, r->games, (unsigned long long)r->seed,
             r->threads, r->seconds, r->seconds > 0 ? (double)r->games / r->seconds : 0,

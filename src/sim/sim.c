@@ -320,8 +320,12 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
         for (k = 0; k < r->n_bots; k++)
             if (strcmp(r->bot_spec[k], r->seat_spec[s]) == 0)
                 break;
-        if (k == r->n_bots)
-            snprintf(r->bot_spec[r->n_bots++], sizeof r->bot_spec[0], "%s", r->seat_spec[s]);
+        if (k == r->n_bots) { /* a bounded copy (snprintf trips -Wrestrict at -O1) */
+            char *dst = r->bot_spec[r->n_bots++];
+            size_t len = strnlen(r->seat_spec[s], sizeof r->bot_spec[0] - 1);
+            memcpy(dst, r->seat_spec[s], len);
+            dst[len] = 0;
+        }
         bot_of_seat[s] = k;
     }
     for (long i = 0; i < n; i++) {
