@@ -1445,7 +1445,7 @@ static void p_siege(ctx *c, dml_frame *f, cr_action ans)
                 f->x = (int16_t)((f->x & 0xff) | (k << 8));
                 f->step = 2;
                 ans = -1;
-                break;
+                goto losses; /* out of the while: on to this player's losses */
             }
             if (is_fire(s) && n_alive(s) <= 1) { /* last merchant standing (R50, R67) */
                 end_game(c, DML_END_LAST, n_alive(s) == 1 ? lowest(s->alive) : -1);
@@ -1454,6 +1454,7 @@ static void p_siege(ctx *c, dml_frame *f, cr_action ans)
             pop(s);
             return;
         case 2:
+        losses:
             if (ans >= 0) {
                 discard(c, ans - DML_A_DRAW);
                 if (s->over) return;
