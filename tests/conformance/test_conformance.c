@@ -1,0 +1,708 @@
+/* test_conformance.c — the suite every registered game must pass (issue 2,
+ * point 9; docs/conformance.md).
+ *
+ * Every game of the registry, every variant, every allowed player count,
+ * plays random games to the end with legal random actions, chance drawn with
+ * cr_sample_chance from a PCG32 seeded per game.  At every step:
+ *
+ *   - legal lists ascending, unique, in range, within max_legal, non-empty at
+ *     a decision, empty at chance and terminal nodes; chance outcomes
+ *     ascending, unique, within max_chance_outcomes, probabilities > 0
+ *     summing to 1; the sampled outcome is one of them;
+ *   - clone (memcpy of state_size) equals the original, and applying the same
+ *     action to both (one with an event buffer, one without) gives equal bytes;
+ *   - no allocation in legal_actions, chance_outcomes, apply and clone,
+ *     counted both with cr_alloc_count() and by wrapping malloc/calloc/realloc
+ *     at link time (-Wl,--wrap, see CMakeLists.txt);
+ *   - every 17th step of every 3rd game, and at its end: serialize ->
+ *     deserialize succeeds and gives the same bytes;
+ *   - every 7th step and at the end, for each seat: observe -> sample ->
+ *     observe gives the same observation bytes (the step phases rotate from
+ *     game to game, so every step residue is covered);
+ *   - DML: the cards over all zones are exactly the variant's deck, and the
+ *     hidden-information check below.
+ *
+ * At the end: returns in {0, 1} with at most one 1, scores finite; and a
+ * second run with the same seed gives the same actions and final state.
+ *
+ * DML hidden information.  From the event stream the test keeps, for each
+ * seat and card, the zone where that seat has last seen the card (or
+ * "unknown"): a MOVE whose seen_by has the seat's bit shows the destination;
+ * a REVEAL shows the card where it is; an unseen move makes the card unknown
+ * to the seat unless the zone it left held only that card and the seat knew
+ * it (then the seat knows where it went).  Initially a seat knows the cards
+ * of the public zones, of its own zones, and the Deck's and the Nest's
+ * contents (public at setup).  Every card an observation places in another
+ * seat's Hand, King or offer, in a Black Market, the Deck, the Nest or among
+ * the face-down exiled Kings must be one the seat has last seen there: a
+ * necessary condition of "nothing beyond what the rules reveal".  And the
+ * observing seat's own Hand, King and offer are complete in its observation.
+ *
+ * CR_CONFORMANCE_GAMES=N overrides the number of random games (soaks).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "croupier/alloc.h"
+#include "croupier/game.h"
+#include "croupier/rng.h"
+#include "games/dml/dml_internal.h"
+
+/* Default number of random games over all (game, variant, player count)
+ * tables: about 45 s in a Release build on 2 cores, about 2 min 10 s under
+ * ASan+UBSan (docs/conformance.md).  CR_CONFORMANCE_GAMES overrides it. */
+#ifndef CR_CONFORMANCE_DEFAULT_GAMES
+#define CR_CONFORMANCE_DEFAULT_GAMES 10000
+#endif
+
+enum {
+    SERIALIZE_EVERY = 17,  /* in one game of SERIALIZE_GAMES (JSON is 3/4 of the time) */
+    SERIALIZE_GAMES = 3,
+    OBSERVE_EVERY = 7,
+    MAX_STEPS = 200000,    /* a game longer than this is reported as not ending */
+    EVENT_CAP = 8192,
+    TEXT_CAP = 1 << 20,
+    MAX_FAILURE_LINES = 40,
+};
+
+/* ------------------------------------------------- allocation counting */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+
+static volatile int counting;       /* set around the hot-path calls */
+static volatile uint64_t raw_allocs; /* malloc/calloc/realloc calls while counting */
+
+void *__wrap_malloc(size_t n)
+{
+    if (counting) raw_allocs++;
+    return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (counting) raw_allocs++;
+    return __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    if (counting) raw_allocs++;
+    return __real_realloc(p, n);
+}
+
+/* ------------------------------------------------------------ failures */
+
+typedef struct table {
+    const cr_game *g;
+    const char *game, *variant;
+    int np;
+    int is_dml;
+} table;
+
+static long n_failures;
+
+static void failf(const table *t, uint64_t seed, long step, const char *fmt, ...)
+{
+    n_failures++;
+    if (n_failures > MAX_FAILURE_LINES) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "conformance FAIL: game %s variant %s players %d seed %llu step %ld: %s\n",
+            t->game, t->variant, t->np, (unsigned long long)seed, step, msg);
+}
+
+/* Inside a game loop: report and abandon this game. */
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failf(t, seed, step, __VA_ARGS__);                                                     \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* ------------------------------------------------------------- buffers */
+
+typedef struct bufs {
+    unsigned char *st, *clone, *tmp, *samp;
+    unsigned char *obs, *obs2;
+    cr_action *legal, *outs;
+    double *prob;
+    cr_event *evbuf;
+    char *text;
+    cr_action *actions; /* the game's action list */
+    size_t actions_cap;
+} bufs;
+
+static void bufs_init(bufs *b, const cr_game *g)
+{
+    memset(b, 0, sizeof *b);
+    b->st = calloc(1, g->state_size);
+    b->clone = calloc(1, g->state_size);
+    b->tmp = calloc(1, g->state_size);
+    b->samp = calloc(1, g->state_size);
+    b->obs = calloc(1, g->obs_size ? g->obs_size : 1);
+    b->obs2 = calloc(1, g->obs_size ? g->obs_size : 1);
+    b->legal = calloc((size_t)g->max_legal + 1, sizeof *b->legal);
+    b->outs = calloc((size_t)g->max_chance_outcomes + 1, sizeof *b->outs);
+    b->prob = calloc((size_t)g->max_chance_outcomes + 1, sizeof *b->prob);
+    b->evbuf = calloc(EVENT_CAP, sizeof *b->evbuf);
+    b->text = malloc(TEXT_CAP);
+    b->actions_cap = 4096;
+    b->actions = malloc(b->actions_cap * sizeof *b->actions);
+    assert_non_null(b->st);
+    assert_non_null(b->text);
+    assert_non_null(b->actions);
+}
+
+static void bufs_free(bufs *b)
+{
+    free(b->st), free(b->clone), free(b->tmp), free(b->samp), free(b->obs), free(b->obs2);
+    free(b->legal), free(b->outs), free(b->prob), free(b->evbuf), free(b->text), free(b->actions);
+}
+
+static void push_action(bufs *b, size_t n, cr_action a)
+{
+    if (n == b->actions_cap) {
+        b->actions_cap *= 2;
+        b->actions = realloc(b->actions, b->actions_cap * sizeof *b->actions);
+        assert_non_null(b->actions);
+    }
+    b->actions[n] = a;
+}
+
+/* ------------------------------------------------------ DML invariants */
+
+static uint64_t dml_variant_deck(int variant)
+{
+    if (variant != DML_V_MAYHEM) return DML_ALL_CARDS;
+    return dml_commodity_mask() | dml_rank_mask[DML_K];
+}
+
+static int dml_is_hidden_zone(int z, int seat)
+{
+    if (z == DML_Z_DECK || z == DML_Z_NEST || z == DML_Z_XKING) return 1;
+    if (z >= DML_Z_BM && z < DML_Z_BM + DML_MAX_BM) return 1;
+    for (int base = DML_Z_HAND; base <= DML_Z_OFFER; base += 4) {
+        if (base == DML_Z_FRONT) continue; /* Fronts are public */
+        if (z >= base && z < base + 4 && z != base + seat) return 1;
+    }
+    return 0;
+}
+
+static int dml_is_own_zone(int z, int seat)
+{
+    return z == DML_Z_HAND + seat || z == DML_Z_KING + seat || z == DML_Z_OFFER + seat;
+}
+
+/* Public zones as the rules have them (Event, Discard, Stocks, Exile,
+ * Stack, buying area, setup pool, Fronts). */
+static int dml_is_public_zone(int z)
+{
+    return z == DML_Z_EVENT || z == DML_Z_DISCARD || z == DML_Z_STOCK || z == DML_Z_EXILE ||
+           z == DML_Z_STACK || z == DML_Z_TARGET || z == DML_Z_COMMIT || z == DML_Z_POOL ||
+           (z >= DML_Z_FRONT && z < DML_Z_FRONT + 4);
+}
+
+/* Returns NULL or what is wrong. */
+static const char *dml_check_cards(const dml_state *s, char *why, size_t cap)
+{
+    uint64_t deck = dml_variant_deck(s->variant), all = 0;
+    for (int z = 0; z < DML_NZONES; z++) {
+        uint64_t m = s->zone[z];
+        if (all & m) {
+            snprintf(why, cap, "zone %d shares cards with another zone (mask %016llx)", z,
+                     (unsigned long long)(all & m));
+            return why;
+        }
+        all |= m;
+        if (s->zone_count[z] != __builtin_popcountll(m)) {
+            snprintf(why, cap, "zone %d: zone_count %d but %d cards", z, s->zone_count[z],
+                     __builtin_popcountll(m));
+            return why;
+        }
+        for (; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (s->loc[c] != z) {
+                snprintf(why, cap, "card %s in zone %d but loc says %d", dml_card_code(c), z,
+                         s->loc[c]);
+                return why;
+            }
+        }
+    }
+    if (all != deck) {
+        snprintf(why, cap, "cards over all zones %016llx != the variant's deck %016llx (missing %016llx, extra %016llx)",
+                 (unsigned long long)all, (unsigned long long)deck,
+                 (unsigned long long)(deck & ~all), (unsigned long long)(all & ~deck));
+        return why;
+    }
+    for (int c = 0; c < DML_NCARDS; c++)
+        if (!(deck & dml_bit(c)) && s->loc[c] < DML_NZONES) {
+            snprintf(why, cap, "card %s is not in this variant but loc says %d", dml_card_code(c), s->loc[c]);
+            return why;
+        }
+    if (s->variant == DML_V_MAYHEM &&
+        (all & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_A] | dml_rank_mask[0]))) {
+        snprintf(why, cap, "Market Mayhem holds a J, Q, A or Joker");
+        return why;
+    }
+    if (s->discard_top >= 0 && s->loc[s->discard_top] != DML_Z_DISCARD) {
+        snprintf(why, cap, "discard_top %s is not in the Discard Pile", dml_card_code(s->discard_top));
+        return why;
+    }
+    for (int i = 0; i < s->nest_top_n; i++)
+        if (s->nest_top[i] >= DML_NCARDS || s->loc[s->nest_top[i]] != DML_Z_NEST) {
+            snprintf(why, cap, "nest_top[%d] is not in the Nest", i);
+            return why;
+        }
+    /* the Stack zone: the cards in the Stack's order, plus the Character
+     * whose Power is resolving (it stays in the zone until it resolves) */
+    uint64_t order = 0;
+    for (int i = 0; i < s->stack_n; i++) {
+        if (s->stack_card[i] >= DML_NCARDS || (order & dml_bit(s->stack_card[i]))) {
+            snprintf(why, cap, "stack_card[%d] is not a card or is there twice", i);
+            return why;
+        }
+        order |= dml_bit(s->stack_card[i]);
+    }
+    if (s->resolving >= 0 && s->resolving < DML_NCARDS && s->loc[s->resolving] == DML_Z_STACK)
+        order |= dml_bit(s->resolving);
+    if (order != s->zone[DML_Z_STACK]) {
+        snprintf(why, cap, "the Stack's order (%d cards, resolving %d) does not match its zone (%d cards)",
+                 s->stack_n, s->resolving, s->zone_count[DML_Z_STACK]);
+        return why;
+    }
+    return NULL;
+}
+
+/* poss[seat][card]: the zones (a bit set over DML_NZONES <= 128 zones)
+ * where the seat may believe the card to be, kept from the event stream
+ * alone.  A card is "known" to the seat when the set has one zone. */
+typedef struct zset {
+    uint64_t w[2];
+} zset;
+
+typedef struct tracker {
+    zset poss[4][DML_NCARDS];
+    int np;
+} tracker;
+
+static zset zs_one(int z)
+{
+    zset r = {{0, 0}};
+    r.w[z >> 6] = (uint64_t)1 << (z & 63);
+    return r;
+}
+static int zs_has(zset a, int z) { return (a.w[z >> 6] >> (z & 63)) & 1; }
+static int zs_is_one(zset a, int z) { zset o = zs_one(z); return a.w[0] == o.w[0] && a.w[1] == o.w[1]; }
+static void zs_add(zset *a, int z) { a->w[z >> 6] |= (uint64_t)1 << (z & 63); }
+
+static void tracker_init(tracker *k, const dml_state *s)
+{
+    memset(k->poss, 0, sizeof k->poss);
+    k->np = s->n < 4 ? s->n : 4;
+    for (int q = 0; q < k->np; q++) {
+        zset hidden = {{0, 0}};
+        for (int z = 0; z < DML_NZONES; z++)
+            if (s->zone_count[z] && !(dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK ||
+                                      z == DML_Z_NEST))
+                zs_add(&hidden, z);
+        for (int c = 0; c < DML_NCARDS; c++) {
+            int z = s->loc[c];
+            if (z >= DML_NZONES) continue;
+            if (dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK || z == DML_Z_NEST)
+                k->poss[q][c] = zs_one(z);
+            else
+                k->poss[q][c] = hidden;
+        }
+    }
+}
+
+/* What everyone learns of an unseen card from the move itself (the rules
+ * make it public): only eggs enter or leave the Nest, only Kings go among
+ * the face-down exiled Kings, a deal from the setup pool deals a known
+ * rank, and an unseen card put into a Black Market is not an egg. */
+static uint64_t public_hint(int card, int from, int to)
+{
+    if (to == DML_Z_NEST || from == DML_Z_NEST) return dml_rank_mask[DML_A];
+    if (to == DML_Z_XKING) return dml_rank_mask[DML_K];
+    if (from == DML_Z_POOL) return dml_rank_mask[dml_rank(card)];
+    if (to >= DML_Z_BM) return DML_ALL_CARDS & ~dml_rank_mask[DML_A];
+    return DML_ALL_CARDS;
+}
+
+static void tracker_events(tracker *k, const cr_events *ev)
+{
+    for (int i = 0; i < ev->len; i++) {
+        const cr_event *e = &ev->buf[i];
+        if (e->card < 0 || e->card >= DML_NCARDS) continue;
+        if (e->from < 0 || e->from >= DML_NZONES || e->to < 0 || e->to >= DML_NZONES) continue;
+        int c = e->card;
+        if (e->kind == DML_E_MOVE) {
+            uint64_t hint = public_hint(c, e->from, e->to);
+            for (int q = 0; q < k->np && q < 4; q++) {
+                if (e->seen_by & (1u << q)) {
+                    k->poss[q][c] = zs_one(e->to);
+                    continue;
+                }
+                /* "a card went from `from` to `to`": any card that could be
+                 * in `from` and fits the hint could be in `to` now */
+                int cand[DML_NCARDS], nc = 0;
+                for (uint64_t m = hint; m; m &= m - 1) {
+                    int x = __builtin_ctzll(m);
+                    if (zs_has(k->poss[q][x], e->from)) cand[nc++] = x;
+                }
+                if (nc == 1)
+                    k->poss[q][cand[0]] = zs_one(e->to);
+                else
+                    for (int j = 0; j < nc; j++) zs_add(&k->poss[q][cand[j]], e->to);
+            }
+        } else if (e->kind == DML_E_REVEAL) {
+            for (int q = 0; q < k->np && q < 4; q++)
+                if (e->seen_by & (1u << q)) k->poss[q][c] = zs_one(e->to);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ one game */
+
+typedef struct game_result {
+    size_t n_actions;
+    long steps;
+    int ok;
+} game_result;
+
+static uint64_t actions_total;
+
+static void count_on(uint64_t *a0)
+{
+    *a0 = cr_alloc_count();
+    counting = 1;
+}
+
+/* Returns the allocations since count_on (both counters), 0 if none. */
+static uint64_t count_off(uint64_t a0)
+{
+    counting = 0;
+    uint64_t n = raw_allocs + (cr_alloc_count() - a0);
+    raw_allocs = 0;
+    return n;
+}
+
+/* Plays one game with every check; leaves the final state in b->st and the
+ * actions in b->actions. */
+static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
+{
+    const cr_game *g = t->g;
+    const cr_game_def *d = g->def;
+    game_result r = {0, 0, 0};
+    long step = 0;
+    cr_rng rng, srng;
+    cr_rng_seed(&rng, seed, 1);
+    cr_rng_seed(&srng, seed, 2); /* the sampler's own generator */
+    cr_events ev = {b->evbuf, EVENT_CAP, 0, 0};
+    char err[256];
+    static tracker trk;
+    uint64_t a0;
+
+    d->init(g, b->st);
+    if (t->is_dml) {
+        const dml_state *s = (const dml_state *)b->st;
+        tracker_init(&trk, s);
+    }
+    for (;;) {
+        int who = d->current_player(g, b->st);
+        CHECK(who == CR_TERMINAL || who == CR_CHANCE || (who >= 0 && who < g->num_players),
+              "current_player returned %d", who);
+
+        if (t->is_dml) {
+            char why[256];
+            const char *bad = dml_check_cards((const dml_state *)b->st, why, sizeof why);
+            CHECK(bad == NULL, "cards: %s", bad);
+        }
+
+        /* serialize -> deserialize */
+        /* in every SERIALIZE_GAMES-th game, with the phase rotating so that
+         * every step residue gets its turn */
+        if (k % SERIALIZE_GAMES == 0 &&
+            ((step + k / SERIALIZE_GAMES) % SERIALIZE_EVERY == 0 || who == CR_TERMINAL)) {
+            size_t len = d->serialize(g, b->st, b->text, TEXT_CAP);
+            CHECK(len > 0 && len < TEXT_CAP, "serialize returned %zu", len);
+            memset(b->tmp, 0xa5, g->state_size);
+            cr_status rc = d->deserialize(g, b->tmp, b->text, len, err, sizeof err);
+            CHECK(rc == CR_OK, "deserialize of serialize's output failed: %s", err);
+            CHECK(memcmp(b->tmp, b->st, g->state_size) == 0,
+                  "serialize -> deserialize does not give the same state bytes");
+        }
+
+        /* observations and the sampler */
+        if (d->observe && ((step + k) % OBSERVE_EVERY == 0 || who == CR_TERMINAL)) {
+            for (int seat = 0; seat < g->num_players; seat++) {
+                d->observe(g, b->st, seat, b->obs);
+                if (d->sample) {
+                    cr_status rc = d->sample(g, b->obs, &srng, b->samp);
+                    CHECK(rc == CR_OK, "sample failed for seat %d (status %d)", seat, (int)rc);
+                    d->observe(g, b->samp, seat, b->obs2);
+                    CHECK(memcmp(b->obs, b->obs2, g->obs_size) == 0,
+                          "seat %d: observe -> sample -> observe differs", seat);
+                    if (t->is_dml) {
+                        char why[256];
+                        const char *bad = dml_check_cards((const dml_state *)b->samp, why, sizeof why);
+                        CHECK(bad == NULL, "seat %d: sampled state: %s", seat, bad);
+                    }
+                }
+                if (t->is_dml) {
+                    const dml_state *s = (const dml_state *)b->st, *o = (const dml_state *)b->obs;
+                    for (int z = 0; z < DML_NZONES; z++) {
+                        CHECK((o->zone[z] & ~s->zone[z]) == 0,
+                              "seat %d: observation puts cards in zone %d that are not there", seat, z);
+                        if (dml_is_own_zone(z, seat))
+                            CHECK(o->zone[z] == s->zone[z],
+                                  "seat %d: its own zone %d is incomplete in its observation", seat, z);
+                        if (!dml_is_hidden_zone(z, seat)) continue;
+                        for (uint64_t m = o->zone[z]; m; m &= m - 1) {
+                            int c = __builtin_ctzll(m);
+                            CHECK(zs_is_one(trk.poss[seat][c], z),
+                                  "seat %d: observation shows %s in hidden zone %d, where the seat has "
+                                  "neither seen it go nor can infer it from the events",
+                                  seat, dml_card_code(c), z);
+                        }
+                    }
+                    for (int q = 0; q < 4; q++)
+                        if (q != seat)
+                            for (int z = 0; z < DML_NZONES; z++)
+                                CHECK(o->pin[q][z] == 0 && o->may[q][z] == 0,
+                                      "seat %d: observation holds seat %d's knowledge", seat, q);
+                }
+            }
+        }
+
+        if (who == CR_TERMINAL) break;
+        CHECK(step < MAX_STEPS, "no end after %d steps", MAX_STEPS);
+
+        cr_action a;
+        count_on(&a0);
+        int n = d->legal_actions(g, b->st, b->legal);
+        uint64_t na = count_off(a0);
+        CHECK(na == 0, "legal_actions allocated %llu times", (unsigned long long)na);
+        if (who == CR_CHANCE) {
+            CHECK(n == 0, "legal_actions returned %d at a chance node", n);
+            count_on(&a0);
+            int m = d->chance_outcomes(g, b->st, b->outs, b->prob);
+            na = count_off(a0);
+            CHECK(na == 0, "chance_outcomes allocated %llu times", (unsigned long long)na);
+            CHECK(m >= 1 && m <= g->max_chance_outcomes, "%d chance outcomes (max %d)", m,
+                  g->max_chance_outcomes);
+            double sum = 0.0;
+            for (int i = 0; i < m; i++) {
+                CHECK(b->outs[i] >= 0 && b->outs[i] < g->num_actions, "chance outcome %d out of range",
+                      b->outs[i]);
+                CHECK(i == 0 || b->outs[i] > b->outs[i - 1], "chance outcomes not ascending and unique at %d", i);
+                CHECK(b->prob[i] > 0.0 && b->prob[i] <= 1.0 && isfinite(b->prob[i]),
+                      "chance outcome %d has probability %g", b->outs[i], b->prob[i]);
+                sum += b->prob[i];
+            }
+            CHECK(fabs(sum - 1.0) < 1e-9, "chance probabilities sum to %.17g", sum);
+            a = cr_sample_chance(g, b->st, &rng);
+            int found = 0;
+            for (int i = 0; i < m && !found; i++) found = b->outs[i] == a;
+            CHECK(found, "cr_sample_chance returned %d, not an outcome", a);
+        } else {
+            CHECK(n >= 1 && n <= g->max_legal, "%d legal actions (max %d) for seat %d", n, g->max_legal, who);
+            for (int i = 0; i < n; i++) {
+                CHECK(b->legal[i] >= 0 && b->legal[i] < g->num_actions, "legal action %d out of range",
+                      b->legal[i]);
+                CHECK(i == 0 || b->legal[i] > b->legal[i - 1], "legal actions not ascending and unique at %d", i);
+            }
+            a = b->legal[cr_rng_below(&rng, (uint32_t)n)];
+        }
+
+        /* clone, then the same action on both */
+        count_on(&a0);
+        memcpy(b->clone, b->st, g->state_size);
+        na = count_off(a0);
+        CHECK(na == 0, "clone allocated");
+        CHECK(memcmp(b->clone, b->st, g->state_size) == 0, "clone differs from the original");
+        ev.len = 0;
+        ev.dropped = 0;
+        count_on(&a0);
+        d->apply(g, b->st, a, &ev);
+        d->apply(g, b->clone, a, NULL);
+        na = count_off(a0);
+        CHECK(na == 0, "apply of action %d allocated %llu times", a, (unsigned long long)na);
+        CHECK(ev.dropped == 0, "apply dropped %d events (buffer of %d)", ev.dropped, EVENT_CAP);
+        CHECK(memcmp(b->clone, b->st, g->state_size) == 0,
+              "action %d applied to a clone (without events) gives a different state", a);
+        if (t->is_dml) tracker_events(&trk, &ev);
+        push_action(b, r.n_actions++, a);
+        step++;
+    }
+
+    /* the end */
+    {
+        double ret[CR_MAX_PLAYERS], sc[CR_MAX_PLAYERS];
+        int ones = 0;
+        int n = d->legal_actions(g, b->st, b->legal);
+        CHECK(n == 0, "legal_actions returned %d at the end", n);
+        d->returns(g, b->st, ret);
+        d->scores(g, b->st, sc);
+        for (int p = 0; p < g->num_players; p++) {
+            CHECK(ret[p] == 0.0 || ret[p] == 1.0, "returns[%d] = %g", p, ret[p]);
+            ones += ret[p] == 1.0;
+            CHECK(isfinite(sc[p]), "scores[%d] is not finite", p);
+        }
+        CHECK(ones <= 1, "%d seats have return 1", ones);
+        if (t->is_dml) {
+            const dml_state *s = (const dml_state *)b->st;
+            CHECK(s->over, "terminal but not over");
+            for (int p = 0; p < g->num_players; p++)
+                CHECK(ret[p] == (s->winner == p ? 1.0 : 0.0), "returns[%d] = %g but the winner is %d", p,
+                      ret[p], s->winner);
+        }
+    }
+    r.ok = 1;
+out:
+    r.steps = step;
+    return r;
+}
+
+/* The same game without checks: the actions and the final state only. */
+static int replay_same_seed(const table *t, uint64_t seed, bufs *b, size_t n_actions)
+{
+    const cr_game *g = t->g;
+    const cr_game_def *d = g->def;
+    cr_rng rng;
+    cr_rng_seed(&rng, seed, 1);
+    long step = 0;
+    int ok = 0;
+    d->init(g, b->tmp);
+    for (;;) {
+        int who = d->current_player(g, b->tmp);
+        if (who == CR_TERMINAL) break;
+        CHECK(step < (long)n_actions, "the second run with the same seed goes on past %zu actions", n_actions);
+        cr_action a;
+        if (who == CR_CHANCE) {
+            a = cr_sample_chance(g, b->tmp, &rng);
+        } else {
+            int n = d->legal_actions(g, b->tmp, b->legal);
+            CHECK(n >= 1, "no legal action in the second run");
+            a = b->legal[cr_rng_below(&rng, (uint32_t)n)];
+        }
+        CHECK(a == b->actions[step], "the second run with the same seed chose %d, the first %d", a,
+              b->actions[step]);
+        d->apply(g, b->tmp, a, NULL);
+        step++;
+    }
+    CHECK((size_t)step == n_actions, "the second run with the same seed ended after %ld actions, the first after %zu",
+          step, n_actions);
+    CHECK(memcmp(b->tmp, b->st, g->state_size) == 0, "the second run with the same seed ends in a different state");
+    ok = 1;
+out:
+    return ok;
+}
+
+/* ------------------------------------------------------------- the test */
+
+static long games_wanted(void)
+{
+    const char *e = getenv("CR_CONFORMANCE_GAMES");
+    if (e && *e) {
+        char *end;
+        long v = strtol(e, &end, 10);
+        if (*end == '\0' && v > 0) return v;
+        fprintf(stderr, "conformance: ignoring CR_CONFORMANCE_GAMES=%s\n", e);
+    }
+    return CR_CONFORMANCE_DEFAULT_GAMES;
+}
+
+static void test_every_game(void **unused)
+{
+    (void)unused;
+    enum { MAX_TABLES = 256 };
+    table tables[MAX_TABLES];
+    int nt = 0;
+    char err[256];
+
+    for (int gi = 0; gi < cr_registry_count(); gi++) {
+        const cr_game_def *def = cr_registry_get(gi);
+        assert_non_null(def);
+        assert_true(def->n_variants >= 1);
+        for (int v = 0; v < def->n_variants; v++) {
+            const cr_variant *var = &def->variants[v];
+            assert_true(var->min_players >= 1 && var->min_players <= var->max_players &&
+                        var->max_players <= CR_MAX_PLAYERS);
+            for (int np = var->min_players; np <= var->max_players; np++) {
+                cr_params p = {np, var->name, 0, NULL};
+                cr_game *g = cr_game_new(def, &p, err, sizeof err);
+                if (g == NULL) {
+                    fprintf(stderr, "conformance FAIL: game %s variant %s players %d: cr_game_new: %s\n",
+                            def->name, var->name, np, err);
+                    n_failures++;
+                    continue;
+                }
+                assert_true(nt < MAX_TABLES);
+                tables[nt++] = (table){g, def->name, var->name, np, strcmp(def->name, "dml") == 0};
+                if (tables[nt - 1].is_dml) assert_true(g->state_size == sizeof(dml_state));
+            }
+        }
+    }
+    assert_true(nt > 0);
+
+    long want = games_wanted();
+    long games = 0, games_failed = 0;
+    uint64_t steps = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int ti = 0; ti < nt; ti++) {
+        const table *t = &tables[ti];
+        /* games spread evenly over the tables, the first ones take the rest */
+        long share = want / nt + (ti < want % nt ? 1 : 0);
+        bufs b;
+        bufs_init(&b, t->g);
+        long before = n_failures, tsteps = 0;
+        for (long k = 0; k < share; k++) {
+            uint64_t seed = ((uint64_t)ti << 32) ^ (uint64_t)(k * 2654435761u + 1);
+            game_result r = play_checked(t, seed, k, &b);
+            games++;
+            steps += (uint64_t)r.steps;
+            tsteps += r.steps;
+            if (r.ok && !replay_same_seed(t, seed, &b, r.n_actions)) r.ok = 0;
+            if (!r.ok) games_failed++;
+        }
+        printf("conformance: %s/%s/%dp: %ld games, %ld actions%s\n", t->game, t->variant, t->np, share, tsteps,
+               n_failures > before ? " (FAILURES)" : "");
+        bufs_free(&b);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    actions_total = steps;
+    printf("conformance: %ld games, %llu actions, %ld failures (%ld failing games, %d tables, %.1f s)\n", games,
+           (unsigned long long)steps, n_failures, games_failed, nt, secs);
+    fflush(stdout);
+    for (int ti = 0; ti < nt; ti++) cr_game_free((cr_game *)tables[ti].g);
+    assert_int_equal(n_failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
