@@ -1420,14 +1420,17 @@ static void p_siege(ctx *c, dml_frame *f, cr_action ans)
                 int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
                 if (eggs > count_vantage(s, p, DML_SUIT_S)) losers |= 1 << p; /* R12 */
             }
-            f->x = (int16_t)losers;
+            /* x: losers (bits 0-3), the first seat of the order (bits 4-5,
+             * fixed now: R67 removes losers one by one from the Dealer's
+             * anchor, even when the Dealer is eliminated), cards to lose << 8 */
+            f->x = (int16_t)(losers | anchor(s, s->dealer) << 4);
             f->a = 0;
             f->step = 1;
             break;
         }
         case 1:
             while (f->a < s->n) {
-                int p = (anchor(s, s->dealer) + f->a) % s->n;
+                int p = (((f->x >> 4) & 3) + f->a) % s->n;
                 f->a++;
                 if (!((f->x >> p) & 1) || !is_alive(s, p)) continue;
                 if (is_fire(s)) {
