@@ -9,13 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "croupier: error: <message>" without the line end */
+static void error_head(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fputs("croupier: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("croupier: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    error_head(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return 1;
@@ -24,10 +30,8 @@ int cli_error(const char *fmt, ...)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("croupier: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    error_head(fmt, ap);
     va_end(ap);
     if (cmd != NULL)
         fprintf(stderr, " (try 'croupier %s --help')\n", cmd);

@@ -162,7 +162,6 @@ enum {
     DML_P_SIEGE,
     DML_P_VISIT,
     DML_P_CALLBACK,
-    DML_P_FOLLOWUP, /* Woot!/Wyvern Eyes follow-up of the last check */
     DML_P_COUNT
 };
 

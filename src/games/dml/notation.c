@@ -15,52 +15,12 @@
  * allocates or keeps static mutable state.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/tbuf.h"
 #include "games/dml/dml_internal.h"
 
-/* ---- a bounded text writer (snprintf semantics) ---- */
-typedef struct tbuf {
-    char *buf;
-    size_t cap, len;
-} tbuf;
-
-static void tb_init(tbuf *t, char *buf, size_t cap)
-{
-    t->buf = buf;
-    t->cap = buf ? cap : 0;
-    t->len = 0;
-    if (t->cap > 0) t->buf[0] = '\0';
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void tb_printf(tbuf *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *dst = t->len < t->cap ? t->buf + t->len : NULL;
-    size_t room = t->len < t->cap ? t->cap - t->len : 0;
-    int n = vsnprintf(dst, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) t->len += (size_t)n;
-}
-
-/* JSON string body: the names here are plain, but escape anyway. */
-static void tb_json_str(tbuf *t, const char *s)
-{
-    tb_printf(t, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') tb_printf(t, "\\%c", ch);
-        else if (ch < 0x20) tb_printf(t, "\\u%04x", ch);
-        else tb_printf(t, "%c", ch);
-    }
-    tb_printf(t, "\"");
-}
 
 /* ---- cards ---- */
 
@@ -265,47 +225,47 @@ size_t dml_action_to_str(const cr_game *g, const void *vst, cr_action a, char *b
 {
     (void)g;
     const dml_state *st = vst;
-    tbuf t;
-    tb_init(&t, buf, cap);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
     if (a >= DML_A_CARD && a < DML_A_CARD + DML_NCARDS) {
-        tb_printf(&t, "%s", dml_card_code(a - DML_A_CARD));
+        cr_tb_printf(&t, "%s", dml_card_code(a - DML_A_CARD));
     } else if (a >= DML_A_POWER && a < DML_A_POWER + DML_NCARDS) {
-        tb_printf(&t, "power %s", dml_card_code(a - DML_A_POWER));
+        cr_tb_printf(&t, "power %s", dml_card_code(a - DML_A_POWER));
     } else if (a >= DML_A_EMBLEM && a < DML_A_EMBLEM + DML_NCARDS) {
-        tb_printf(&t, "emblem %s", dml_card_code(a - DML_A_EMBLEM));
+        cr_tb_printf(&t, "emblem %s", dml_card_code(a - DML_A_EMBLEM));
     } else if (a >= DML_A_CALLBACK && a < DML_A_CALLBACK + DML_NCARDS) {
-        tb_printf(&t, "callback %s", dml_card_code(a - DML_A_CALLBACK));
+        cr_tb_printf(&t, "callback %s", dml_card_code(a - DML_A_CALLBACK));
     } else if ((a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM) ||
                (a >= DML_A_BMPICK && a < DML_A_BMPICK + DML_MAX_BM)) {
         int visit = a < DML_A_BMPICK;
         int k = a - (visit ? DML_A_VISIT : DML_A_BMPICK);
         int label = bm_live_label(st, k);
-        if (label) tb_printf(&t, "%s BM%d", visit ? "visit" : "search", label);
-        else tb_printf(&t, "%s #%d", visit ? "visit" : "search", k);
+        if (label) cr_tb_printf(&t, "%s BM%d", visit ? "visit" : "search", label);
+        else cr_tb_printf(&t, "%s #%d", visit ? "visit" : "search", k);
     } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4) {
-        tb_printf(&t, "P%d", a - DML_A_PLAYER);
+        cr_tb_printf(&t, "P%d", a - DML_A_PLAYER);
     } else if (a >= DML_A_STOCK && a < DML_A_STOCK + 4) {
-        tb_printf(&t, "stock %c", suit_letters[a - DML_A_STOCK]);
+        cr_tb_printf(&t, "stock %c", suit_letters[a - DML_A_STOCK]);
     } else if (a >= DML_A_ROLL && a < DML_A_ROLL + 21) {
         int x, y;
         roll_of_index(a - DML_A_ROLL, &x, &y);
-        tb_printf(&t, "roll %d %d", x, y);
+        cr_tb_printf(&t, "roll %d %d", x, y);
     } else if (a >= DML_A_DRAW && a < DML_A_DRAW + DML_NCARDS) {
-        tb_printf(&t, "%s %s", draw_word(st), dml_card_code(a - DML_A_DRAW));
+        cr_tb_printf(&t, "%s %s", draw_word(st), dml_card_code(a - DML_A_DRAW));
     } else {
         switch (a) {
-        case DML_A_BUY: tb_printf(&t, "buy"); break;
-        case DML_A_PLAY: tb_printf(&t, "play"); break;
-        case DML_A_SUBSTITUTE: tb_printf(&t, "substitute"); break;
-        case DML_A_NOTHING: tb_printf(&t, "nothing"); break;
-        case DML_A_END: tb_printf(&t, "end"); break;
-        case DML_A_DONE: tb_printf(&t, "%s", st && st->sel_n == 0 ? "pass" : "done"); break;
-        case DML_A_UNDO: tb_printf(&t, "undo"); break;
-        case DML_A_REROLL: tb_printf(&t, "reroll"); break;
-        case DML_A_KEEP: tb_printf(&t, "keep"); break;
-        case DML_A_GIVE: tb_printf(&t, "give"); break;
-        case DML_A_TAKE: tb_printf(&t, "take"); break;
-        default: tb_printf(&t, "action#%d", (int)a); break;
+        case DML_A_BUY: cr_tb_printf(&t, "buy"); break;
+        case DML_A_PLAY: cr_tb_printf(&t, "play"); break;
+        case DML_A_SUBSTITUTE: cr_tb_printf(&t, "substitute"); break;
+        case DML_A_NOTHING: cr_tb_printf(&t, "nothing"); break;
+        case DML_A_END: cr_tb_printf(&t, "end"); break;
+        case DML_A_DONE: cr_tb_printf(&t, "%s", st && st->sel_n == 0 ? "pass" : "done"); break;
+        case DML_A_UNDO: cr_tb_printf(&t, "undo"); break;
+        case DML_A_REROLL: cr_tb_printf(&t, "reroll"); break;
+        case DML_A_KEEP: cr_tb_printf(&t, "keep"); break;
+        case DML_A_GIVE: cr_tb_printf(&t, "give"); break;
+        case DML_A_TAKE: cr_tb_printf(&t, "take"); break;
+        default: cr_tb_printf(&t, "action#%d", (int)a); break;
         }
     }
     return t.len;
@@ -442,11 +402,11 @@ cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr
 
 /* ---- prompt ---- */
 
-static void tb_cards_seq(tbuf *t, const dml_state *st, int from, int to, int with_flags)
+static void tb_cards_seq(cr_tbuf *t, const dml_state *st, int from, int to, int with_flags)
 {
     for (int i = from; i < to; i++) {
-        tb_printf(t, "%s%s", i > from ? " " : "", dml_card_code(st->sel[i]));
-        if (with_flags) tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+        cr_tb_printf(t, "%s%s", i > from ? " " : "", dml_card_code(st->sel[i]));
+        if (with_flags) cr_tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
     }
 }
 
@@ -483,39 +443,39 @@ static int declaration_value(const dml_state *st, int *suit_out)
     return sum;
 }
 
-static void prompt_decision(tbuf *t, const dml_state *st)
+static void prompt_decision(cr_tbuf *t, const dml_state *st)
 {
     int s = st->actor;
-    tb_printf(t, "P%d: ", s);
+    cr_tb_printf(t, "P%d: ", s);
     switch (st->kind) {
     case DML_D_DABO:
-        tb_printf(t, "Dabo! \xe2\x80\x94 re-roll or keep (%d,%d)", st->die[0], st->die[1]);
+        cr_tb_printf(t, "Dabo! \xe2\x80\x94 re-roll or keep (%d,%d)", st->die[0], st->die[1]);
         break;
     case DML_D_MARKET:
-        tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
+        cr_tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
                   plural(st->actions, "Action", "Actions"), st->minors,
                   plural(st->minors, "Minor Action", "Minor Actions"));
         break;
     case DML_D_DECLARE: {
         int x;
         int v = declaration_value(st, &x);
-        tb_printf(t, "Declaration \xe2\x80\x94 choose target cards, then commits, then done");
+        cr_tb_printf(t, "Declaration \xe2\x80\x94 choose target cards, then commits, then done");
         if (st->sel_n > 0) {
-            tb_printf(t, "; so far: target ");
+            cr_tb_printf(t, "; so far: target ");
             tb_cards_seq(t, st, 0, st->sel_targets, 0);
             if (st->sel_n > st->sel_targets) {
-                tb_printf(t, ", commit ");
+                cr_tb_printf(t, ", commit ");
                 tb_cards_seq(t, st, st->sel_targets, st->sel_n, 0);
             }
-            tb_printf(t, " (%s, value %d)", dml_suit_name(x), v);
+            cr_tb_printf(t, " (%s, value %d)", dml_suit_name(x), v);
         }
         break;
     }
     case DML_D_OFFER:
-        tb_printf(t, "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards face-down or pass",
+        cr_tb_printf(t, "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards face-down or pass",
                   dml_suit_name(st->buy_suit), st->D);
         if (st->sel_n > 0) {
-            tb_printf(t, "; so far: ");
+            cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 0);
         }
         break;
@@ -524,59 +484,59 @@ static void prompt_decision(tbuf *t, const dml_state *st)
         int x = st->buy_suit;
         int prim = x >= 0 && x < 4 ? dml_prim(x) : -1;
         if (st->kind == DML_D_COMMIT_ACT)
-            tb_printf(t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
+            cr_tb_printf(t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
                       dml_suit_name(prim), dml_suit_name(x >= 0 && x < 4 ? dml_sec(x) : -1));
         else
-            tb_printf(t, "Resolution \xe2\x80\x94 commit %s cards, or pass", dml_suit_name(prim));
-        tb_printf(t, " (%s: D %d, P %d, value %d)", dml_suit_name(x), st->D, st->P, st->D + st->P);
+            cr_tb_printf(t, "Resolution \xe2\x80\x94 commit %s cards, or pass", dml_suit_name(prim));
+        cr_tb_printf(t, " (%s: D %d, P %d, value %d)", dml_suit_name(x), st->D, st->P, st->D + st->P);
         if (st->sel_n > 0) {
-            tb_printf(t, "; so far: ");
+            cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 0);
         }
         break;
     }
     case DML_D_STACK:
-        tb_printf(t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
+        cr_tb_printf(t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
         if (st->sel_n > 0) {
-            tb_printf(t, "; so far: ");
+            cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 1);
         }
         break;
     case DML_D_VICE:
-        tb_printf(t, "Vice Minister \xe2\x80\x94 choose an Emblem to return to its owner's Hand");
+        cr_tb_printf(t, "Vice Minister \xe2\x80\x94 choose an Emblem to return to its owner's Hand");
         break;
     case DML_D_COUNSEL_BM:
-        tb_printf(t, "Prime Counsellor \xe2\x80\x94 choose a Black Market to search");
+        cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 choose a Black Market to search");
         break;
     case DML_D_COUNSEL_CARD: {
         int label = bm_live_label(st, st->karg);
-        if (label) tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of BM%d", label);
-        else tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of the Black Market");
+        if (label) cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of BM%d", label);
+        else cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of the Black Market");
         break;
     }
     case DML_D_TITHE:
         if (st->resolving_seat >= 0)
-            tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand to P%d", st->resolving_seat);
+            cr_tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand to P%d", st->resolving_seat);
         else
-            tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand");
+            cr_tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand");
         break;
     case DML_D_HARLOT:
-        tb_printf(t, "Harlot Queen \xe2\x80\x94 choose a card on the Stack to exile");
+        cr_tb_printf(t, "Harlot Queen \xe2\x80\x94 choose a card on the Stack to exile");
         break;
     case DML_D_ARCHDUCHESS:
-        tb_printf(t, "Archduchess \xe2\x80\x94 choose a Stock to take");
+        cr_tb_printf(t, "Archduchess \xe2\x80\x94 choose a Stock to take");
         break;
     case DML_D_THIEF_MODE:
-        tb_printf(t, "Thief \xe2\x80\x94 give a card of your Hand, or take a random card");
+        cr_tb_printf(t, "Thief \xe2\x80\x94 give a card of your Hand, or take a random card");
         break;
     case DML_D_THIEF_CARD:
-        tb_printf(t, "Thief \xe2\x80\x94 choose the card to give");
+        cr_tb_printf(t, "Thief \xe2\x80\x94 choose the card to give");
         break;
     case DML_D_THIEF_PLAYER:
-        tb_printf(t, "Thief \xe2\x80\x94 choose the other player");
+        cr_tb_printf(t, "Thief \xe2\x80\x94 choose the other player");
         break;
     default:
-        tb_printf(t, "decision %d", st->kind);
+        cr_tb_printf(t, "decision %d", st->kind);
         break;
     }
 }
@@ -596,32 +556,32 @@ size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
 {
     (void)g;
     const dml_state *st = vst;
-    tbuf t;
-    tb_init(&t, buf, cap);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
     if (st->over || st->need == DML_NEED_OVER) {
         if (st->winner >= 0)
-            tb_printf(&t, "Game over \xe2\x80\x94 P%d wins (%s)", st->winner, end_reason_word(st->end_reason));
+            cr_tb_printf(&t, "Game over \xe2\x80\x94 P%d wins (%s)", st->winner, end_reason_word(st->end_reason));
         else
-            tb_printf(&t, "Game over \xe2\x80\x94 no winner (%s)", end_reason_word(st->end_reason));
+            cr_tb_printf(&t, "Game over \xe2\x80\x94 no winner (%s)", end_reason_word(st->end_reason));
         return t.len;
     }
     if (st->need == DML_NEED_CHANCE) {
         switch (st->kind) {
         case DML_C_ROLL:
-            if (st->actor >= 0) tb_printf(&t, "Chance: P%d rolls the dice", st->actor);
-            else tb_printf(&t, "Chance: roll the dice");
+            if (st->actor >= 0) cr_tb_printf(&t, "Chance: P%d rolls the dice", st->actor);
+            else cr_tb_printf(&t, "Chance: roll the dice");
             break;
-        case DML_C_DECK: tb_printf(&t, "Chance: draw a card from the Deck"); break;
-        case DML_C_POOL: tb_printf(&t, "Chance: deal a card of rank %d", st->karg); break;
-        case DML_C_HAND: tb_printf(&t, "Chance: pick a random card of hand P%d", st->karg); break;
+        case DML_C_DECK: cr_tb_printf(&t, "Chance: draw a card from the Deck"); break;
+        case DML_C_POOL: cr_tb_printf(&t, "Chance: deal a card of rank %d", st->karg); break;
+        case DML_C_HAND: cr_tb_printf(&t, "Chance: pick a random card of hand P%d", st->karg); break;
         case DML_C_BM: {
             int label = bm_live_label(st, st->karg);
-            if (label) tb_printf(&t, "Chance: pick a random card of BM%d", label);
-            else tb_printf(&t, "Chance: pick a random card of a Black Market");
+            if (label) cr_tb_printf(&t, "Chance: pick a random card of BM%d", label);
+            else cr_tb_printf(&t, "Chance: pick a random card of a Black Market");
             break;
         }
-        case DML_C_NEST: tb_printf(&t, "Chance: take an egg from the Nest"); break;
-        default: tb_printf(&t, "Chance"); break;
+        case DML_C_NEST: cr_tb_printf(&t, "Chance: take an egg from the Nest"); break;
+        default: cr_tb_printf(&t, "Chance"); break;
         }
         return t.len;
     }
@@ -629,7 +589,7 @@ size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
         prompt_decision(&t, st);
         return t.len;
     }
-    tb_printf(&t, "(running)");
+    cr_tb_printf(&t, "(running)");
     return t.len;
 }
 
@@ -664,15 +624,15 @@ static int visible_card(const cr_event *e, int seat)
     return -1;
 }
 
-static void tb_seat_list(tbuf *t, unsigned mask)
+static void tb_seat_list(cr_tbuf *t, unsigned mask)
 {
     int first = 1;
     for (int s = 0; s < 4; s++)
         if (mask & (1u << s)) {
-            tb_printf(t, "%sP%d", first ? "" : ", ", s);
+            cr_tb_printf(t, "%sP%d", first ? "" : ", ", s);
             first = 0;
         }
-    if (first) tb_printf(t, "nobody");
+    if (first) cr_tb_printf(t, "nobody");
 }
 
 static const char *special_word(int sp)
@@ -682,40 +642,40 @@ static const char *special_word(int sp)
 
 size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
 {
-    tbuf t;
-    tb_init(&t, buf, cap);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
     char z1[32], z2[32];
     int card = visible_card(e, seat);
     const char *code = card >= 0 ? dml_card_code(card) : "a card";
     switch (e->kind) {
     case DML_E_MOVE:
-        tb_printf(&t, "%s moves from %s to %s", code, dml_zone_name(e->from, z1, sizeof z1),
+        cr_tb_printf(&t, "%s moves from %s to %s", code, dml_zone_name(e->from, z1, sizeof z1),
                   dml_zone_name(e->to, z2, sizeof z2));
         break;
-    case DML_E_ROUND: tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
+    case DML_E_ROUND: cr_tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
     case DML_E_EVENT:
-        tb_printf(&t, "Event");
-        if (card >= 0) tb_printf(&t, " %s", dml_card_code(card));
-        tb_printf(&t, ": %s", dml_event_type_name(e->a));
-        if (e->b > 0) tb_printf(&t, " %d", e->b);
-        tb_printf(&t, " (affects ");
+        cr_tb_printf(&t, "Event");
+        if (card >= 0) cr_tb_printf(&t, " %s", dml_card_code(card));
+        cr_tb_printf(&t, ": %s", dml_event_type_name(e->a));
+        if (e->b > 0) cr_tb_printf(&t, " %d", e->b);
+        cr_tb_printf(&t, " (affects ");
         tb_seat_list(&t, (unsigned)(uint8_t)e->other);
-        tb_printf(&t, ")");
+        cr_tb_printf(&t, ")");
         break;
-    case DML_E_TURN: tb_printf(&t, "P%d's Turn", e->seat); break;
+    case DML_E_TURN: cr_tb_printf(&t, "P%d's Turn", e->seat); break;
     case DML_E_BUDGET:
-        tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a, plural(e->a, "Action", "Actions"), e->b,
+        cr_tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a, plural(e->a, "Action", "Actions"), e->b,
                   plural(e->b, "Minor Action", "Minor Actions"));
         break;
-    case DML_E_POWER_PHASE: tb_printf(&t, "Power Phase"); break;
-    case DML_E_ROLL: tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
+    case DML_E_POWER_PHASE: cr_tb_printf(&t, "Power Phase"); break;
+    case DML_E_ROLL: cr_tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
     case DML_E_DABO:
-        tb_printf(&t, e->a ? "P%d re-rolls (Dabo!)" : "P%d keeps the roll", e->seat);
+        cr_tb_printf(&t, e->a ? "P%d re-rolls (Dabo!)" : "P%d keeps the roll", e->seat);
         break;
     case DML_E_CHECK: {
-        tb_printf(&t, "P%d's check against %d %s", e->seat, e->a, e->b ? "succeeds" : "fails");
+        cr_tb_printf(&t, "P%d's check against %d %s", e->seat, e->a, e->b ? "succeeds" : "fails");
         const char *sp = special_word(e->other);
-        if (sp) tb_printf(&t, " (%s)", sp);
+        if (sp) cr_tb_printf(&t, " (%s)", sp);
         break;
     }
     case DML_E_DECISION: {
@@ -731,74 +691,74 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         } else {
             dml_action_to_str(g, NULL, a, act, sizeof act);
         }
-        tb_printf(&t, "P%d: %s", e->seat, act);
+        cr_tb_printf(&t, "P%d: %s", e->seat, act);
         break;
     }
     case DML_E_DECLARE:
-        tb_printf(&t, "P%d declares %s, value %d", e->seat, dml_suit_name(e->b), e->a);
+        cr_tb_printf(&t, "P%d declares %s, value %d", e->seat, dml_suit_name(e->b), e->a);
         break;
     case DML_E_OFFER:
-        if (e->a == 0) tb_printf(&t, "P%d passes the Seize", e->seat);
-        else tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a, plural(e->a, "card", "cards"));
+        if (e->a == 0) cr_tb_printf(&t, "P%d passes the Seize", e->seat);
+        else cr_tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a, plural(e->a, "card", "cards"));
         break;
     case DML_E_SEIZE:
-        if (e->seat < 0) tb_printf(&t, "Nobody seizes");
-        else tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
+        if (e->seat < 0) cr_tb_printf(&t, "Nobody seizes");
+        else cr_tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
         break;
-    case DML_E_VALUE: tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
+    case DML_E_VALUE: cr_tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
     case DML_E_BM_NEW:
-        tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b, plural(e->b, "card", "cards"));
+        cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b, plural(e->b, "card", "cards"));
         break;
-    case DML_E_BM_GONE: tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
-    case DML_E_SIEGE: tb_printf(&t, "Dragon Siege!"); break;
-    case DML_E_REVEAL: tb_printf(&t, "P%d reveals %s", e->seat, code); break;
-    case DML_E_ELIMINATED: tb_printf(&t, "P%d is eliminated", e->seat); break;
-    case DML_E_FOREIGN: tb_printf(&t, "The Foreign Merchant arrives"); break;
+    case DML_E_BM_GONE: cr_tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
+    case DML_E_SIEGE: cr_tb_printf(&t, "Dragon Siege!"); break;
+    case DML_E_REVEAL: cr_tb_printf(&t, "P%d reveals %s", e->seat, code); break;
+    case DML_E_ELIMINATED: cr_tb_printf(&t, "P%d is eliminated", e->seat); break;
+    case DML_E_FOREIGN: cr_tb_printf(&t, "The Foreign Merchant arrives"); break;
     case DML_E_RESOLVE:
-        tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat, e->a ? "Emblem" : "Power");
+        cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat, e->a ? "Emblem" : "Power");
         break;
-    case DML_E_VP: tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
+    case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
     case DML_E_END:
-        if (e->seat >= 0) tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
-        else tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
+        if (e->seat >= 0) cr_tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
+        else cr_tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
         break;
-    case DML_E_SETUP: tb_printf(&t, "P%d is the Dealer", e->seat); break;
-    default: tb_printf(&t, "event %d", e->kind); break;
+    case DML_E_SETUP: cr_tb_printf(&t, "P%d is the Dealer", e->seat); break;
+    default: cr_tb_printf(&t, "event %d", e->kind); break;
     }
     return t.len;
 }
 
-static void tb_json_seat(tbuf *t, const char *key, int seat)
+static void tb_json_seat(cr_tbuf *t, const char *key, int seat)
 {
-    if (seat >= 0 && seat < 4) tb_printf(t, ",\"%s\":\"P%d\"", key, seat);
-    else tb_printf(t, ",\"%s\":null", key);
+    if (seat >= 0 && seat < 4) cr_tb_printf(t, ",\"%s\":\"P%d\"", key, seat);
+    else cr_tb_printf(t, ",\"%s\":null", key);
 }
 
-static void tb_json_zone(tbuf *t, const char *key, int z)
+static void tb_json_zone(cr_tbuf *t, const char *key, int z)
 {
     char zb[32];
     if (z < 0) {
-        tb_printf(t, ",\"%s\":null", key);
+        cr_tb_printf(t, ",\"%s\":null", key);
         return;
     }
-    tb_printf(t, ",\"%s\":", key);
-    tb_json_str(t, dml_zone_name(z, zb, sizeof zb));
+    cr_tb_printf(t, ",\"%s\":", key);
+    cr_tb_json_str(t, dml_zone_name(z, zb, sizeof zb));
 }
 
 size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
 {
-    tbuf t;
-    tb_init(&t, buf, cap);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
     int card = visible_card(e, seat);
-    tb_printf(&t, "{\"kind\":\"%s\"", event_kind_name(e->kind));
+    cr_tb_printf(&t, "{\"kind\":\"%s\"", event_kind_name(e->kind));
     switch (e->kind) {
     case DML_E_MOVE:
     case DML_E_REVEAL:
     case DML_E_RESOLVE:
     case DML_E_DECISION:
     case DML_E_EVENT:
-        if (card >= 0) tb_printf(&t, ",\"card\":\"%s\"", dml_card_code(card));
-        else tb_printf(&t, ",\"card\":null");
+        if (card >= 0) cr_tb_printf(&t, ",\"card\":\"%s\"", dml_card_code(card));
+        else cr_tb_printf(&t, ",\"card\":null");
         break;
     default: break;
     }
@@ -806,23 +766,23 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     case DML_E_MOVE:
         tb_json_zone(&t, "from", e->from);
         tb_json_zone(&t, "to", e->to);
-        tb_printf(&t, ",\"from_id\":%d,\"to_id\":%d", e->from, e->to);
+        cr_tb_printf(&t, ",\"from_id\":%d,\"to_id\":%d", e->from, e->to);
         if (e->seat >= 0) tb_json_seat(&t, "seat", e->seat);
         break;
     case DML_E_ROUND:
-        tb_printf(&t, ",\"round\":%d", e->a);
+        cr_tb_printf(&t, ",\"round\":%d", e->a);
         tb_json_seat(&t, "dealer", e->seat);
         break;
     case DML_E_EVENT:
-        tb_printf(&t, ",\"type\":");
-        tb_json_str(&t, dml_event_type_name(e->a));
-        tb_printf(&t, ",\"value\":%d,\"affected\":[", e->b);
+        cr_tb_printf(&t, ",\"type\":");
+        cr_tb_json_str(&t, dml_event_type_name(e->a));
+        cr_tb_printf(&t, ",\"value\":%d,\"affected\":[", e->b);
         for (int s = 0, first = 1; s < 4; s++)
             if ((uint8_t)e->other & (1u << s)) {
-                tb_printf(&t, "%s\"P%d\"", first ? "" : ",", s);
+                cr_tb_printf(&t, "%s\"P%d\"", first ? "" : ",", s);
                 first = 0;
             }
-        tb_printf(&t, "]");
+        cr_tb_printf(&t, "]");
         break;
     case DML_E_TURN:
     case DML_E_ELIMINATED:
@@ -831,22 +791,22 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_BUDGET:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);
+        cr_tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);
         break;
     case DML_E_ROLL:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"dice\":[%d,%d]", e->a, e->b);
+        cr_tb_printf(&t, ",\"dice\":[%d,%d]", e->a, e->b);
         break;
     case DML_E_DABO:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"reroll\":%s", e->a ? "true" : "false");
+        cr_tb_printf(&t, ",\"reroll\":%s", e->a ? "true" : "false");
         break;
     case DML_E_CHECK: {
         tb_json_seat(&t, "seat", e->seat);
         const char *sp = special_word(e->other);
-        tb_printf(&t, ",\"target\":%d,\"success\":%s,\"special\":", e->a, e->b ? "true" : "false");
-        if (sp) tb_json_str(&t, sp);
-        else tb_printf(&t, "null");
+        cr_tb_printf(&t, ",\"target\":%d,\"success\":%s,\"special\":", e->a, e->b ? "true" : "false");
+        if (sp) cr_tb_json_str(&t, sp);
+        else cr_tb_printf(&t, "null");
         break;
     }
     case DML_E_DECISION: {
@@ -855,53 +815,53 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         int a = e->a;
         int is_card_action = a >= DML_A_CARD && a < DML_A_CALLBACK + DML_NCARDS;
         if (is_card_action && e->card >= 0 && card < 0) {
-            tb_printf(&t, ",\"action\":null");
+            cr_tb_printf(&t, ",\"action\":null");
         } else {
             dml_action_to_str(g, NULL, a, act, sizeof act);
-            tb_printf(&t, ",\"action\":");
-            tb_json_str(&t, act);
-            tb_printf(&t, ",\"action_id\":%d", a);
+            cr_tb_printf(&t, ",\"action\":");
+            cr_tb_json_str(&t, act);
+            cr_tb_printf(&t, ",\"action_id\":%d", a);
         }
         break;
     }
     case DML_E_DECLARE:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"suit\":");
-        if (e->b >= 0 && e->b < 4) tb_printf(&t, "\"%c\"", suit_letters[e->b]);
-        else tb_printf(&t, "null");
-        tb_printf(&t, ",\"value\":%d", e->a);
+        cr_tb_printf(&t, ",\"suit\":");
+        if (e->b >= 0 && e->b < 4) cr_tb_printf(&t, "\"%c\"", suit_letters[e->b]);
+        else cr_tb_printf(&t, "null");
+        cr_tb_printf(&t, ",\"value\":%d", e->a);
         break;
     case DML_E_OFFER:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"count\":%d", e->a);
+        cr_tb_printf(&t, ",\"count\":%d", e->a);
         break;
     case DML_E_SEIZE:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"total\":%d", e->a);
+        cr_tb_printf(&t, ",\"total\":%d", e->a);
         break;
-    case DML_E_VALUE: tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b); break;
-    case DML_E_BM_NEW: tb_printf(&t, ",\"label\":%d,\"count\":%d", e->a, e->b); break;
-    case DML_E_BM_GONE: tb_printf(&t, ",\"label\":%d", e->a); break;
+    case DML_E_VALUE: cr_tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b); break;
+    case DML_E_BM_NEW: cr_tb_printf(&t, ",\"label\":%d,\"count\":%d", e->a, e->b); break;
+    case DML_E_BM_GONE: cr_tb_printf(&t, ",\"label\":%d", e->a); break;
     case DML_E_REVEAL: tb_json_seat(&t, "seat", e->seat); break;
     case DML_E_RESOLVE:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"as\":\"%s\"", e->a ? "emblem" : "power");
+        cr_tb_printf(&t, ",\"as\":\"%s\"", e->a ? "emblem" : "power");
         break;
     case DML_E_VP:
         tb_json_seat(&t, "seat", e->seat);
-        tb_printf(&t, ",\"vp\":%d", e->a);
+        cr_tb_printf(&t, ",\"vp\":%d", e->a);
         break;
     case DML_E_END:
         tb_json_seat(&t, "winner", e->seat);
-        tb_printf(&t, ",\"reason\":");
-        tb_json_str(&t, end_reason_word(e->a));
+        cr_tb_printf(&t, ",\"reason\":");
+        cr_tb_json_str(&t, end_reason_word(e->a));
         break;
     default: break;
     }
     char text[160];
     dml_event_to_str(g, e, seat, text, sizeof text);
-    tb_printf(&t, ",\"text\":");
-    tb_json_str(&t, text);
-    tb_printf(&t, "}");
+    cr_tb_printf(&t, ",\"text\":");
+    cr_tb_json_str(&t, text);
+    cr_tb_printf(&t, "}");
     return t.len;
 }

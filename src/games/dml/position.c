@@ -26,88 +26,50 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/tbuf.h"
 #include "games/dml/dml_internal.h"
 
-/* ---- a bounded text writer (snprintf semantics) ---- */
-typedef struct tbuf {
-    char *buf;
-    size_t cap, len;
-} tbuf;
-
-static void tb_init(tbuf *t, char *buf, size_t cap)
-{
-    t->buf = buf;
-    t->cap = buf ? cap : 0;
-    t->len = 0;
-    if (t->cap > 0) t->buf[0] = '\0';
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void tb_printf(tbuf *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *dst = t->len < t->cap ? t->buf + t->len : NULL;
-    size_t room = t->len < t->cap ? t->cap - t->len : 0;
-    int n = vsnprintf(dst, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) t->len += (size_t)n;
-}
-
-static void tb_json_str(tbuf *t, const char *s)
-{
-    tb_printf(t, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') tb_printf(t, "\\%c", ch);
-        else if (ch < 0x20) tb_printf(t, "\\u%04x", ch);
-        else tb_printf(t, "%c", ch);
-    }
-    tb_printf(t, "\"");
-}
 
 /* ["2S","7S"] in canonical (ascending id) order */
-static void tb_json_cards(tbuf *t, uint64_t mask)
+static void tb_json_cards(cr_tbuf *t, uint64_t mask)
 {
-    tb_printf(t, "[");
+    cr_tb_printf(t, "[");
     int first = 1;
     for (int c = 0; c < DML_NCARDS; c++)
         if (mask & dml_bit(c)) {
-            tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(c));
+            cr_tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(c));
             first = 0;
         }
-    tb_printf(t, "]");
+    cr_tb_printf(t, "]");
 }
 
 /* "2S 7S", or the dash when empty */
-static void tb_text_cards(tbuf *t, uint64_t mask)
+static void tb_text_cards(cr_tbuf *t, uint64_t mask)
 {
     int first = 1;
     for (int c = 0; c < DML_NCARDS; c++)
         if (mask & dml_bit(c)) {
-            tb_printf(t, "%s%s", first ? "" : " ", dml_card_code(c));
+            cr_tb_printf(t, "%s%s", first ? "" : " ", dml_card_code(c));
             first = 0;
         }
-    if (first) tb_printf(t, "\xe2\x80\x94");
+    if (first) cr_tb_printf(t, "\xe2\x80\x94");
 }
 
-static void tb_json_seats(tbuf *t, unsigned mask)
+static void tb_json_seats(cr_tbuf *t, unsigned mask)
 {
-    tb_printf(t, "[");
+    cr_tb_printf(t, "[");
     for (int s = 0, first = 1; s < 4; s++)
         if (mask & (1u << s)) {
-            tb_printf(t, "%s\"P%d\"", first ? "" : ",", s);
+            cr_tb_printf(t, "%s\"P%d\"", first ? "" : ",", s);
             first = 0;
         }
-    tb_printf(t, "]");
+    cr_tb_printf(t, "]");
 }
 
-static void tb_json_seat_or_null(tbuf *t, int seat)
+static void tb_json_seat_or_null(cr_tbuf *t, int seat)
 {
-    if (seat >= 0) tb_printf(t, "%d", seat);
-    else tb_printf(t, "null");
+    if (seat >= 0) cr_tb_printf(t, "%d", seat);
+    else cr_tb_printf(t, "null");
 }
 
 static int popcount64(uint64_t m)
@@ -139,7 +101,7 @@ static const char *const proc_names[DML_P_COUNT] = {
     [DML_P_RESTOCK] = "restock",   [DML_P_SUPPLY] = "supply",   [DML_P_MARKET] = "market",
     [DML_P_BUY] = "buy",           [DML_P_STACK] = "stack",     [DML_P_POWER] = "power",
     [DML_P_FM] = "foreign_merchant", [DML_P_SIEGE] = "siege",   [DML_P_VISIT] = "visit",
-    [DML_P_CALLBACK] = "callback", [DML_P_FOLLOWUP] = "followup",
+    [DML_P_CALLBACK] = "callback",
 };
 
 static const char *const need_names[] = {"run", "decision", "chance", "over"};
@@ -185,245 +147,245 @@ static const char *zone_key(const dml_state *st, int z, char *buf, size_t cap)
  * serialize
  * ====================================================================== */
 
-static void write_knowledge(tbuf *t, const dml_state *st)
+static void write_knowledge(cr_tbuf *t, const dml_state *st)
 {
-    tb_printf(t, "  \"knowledge\": {");
+    cr_tb_printf(t, "  \"knowledge\": {");
     int first_seat = 1;
     for (int s = 0; s < st->n && s < 4; s++) {
         int any = 0;
         for (int z = 0; z < DML_NZONES; z++) any |= st->pin[s][z] != 0 || st->may[s][z] != 0;
         if (!any) continue;
-        tb_printf(t, "%s\n    \"P%d\": {", first_seat ? "" : ",", s);
+        cr_tb_printf(t, "%s\n    \"P%d\": {", first_seat ? "" : ",", s);
         first_seat = 0;
         for (int which = 0; which < 2; which++) {
             const uint64_t *m = which ? st->may[s] : st->pin[s];
-            tb_printf(t, "%s\n      \"%s\": {", which ? "," : "", which ? "may" : "pin");
+            cr_tb_printf(t, "%s\n      \"%s\": {", which ? "," : "", which ? "may" : "pin");
             int first = 1;
             for (int z = 0; z < DML_NZONES; z++) {
                 if (!m[z]) continue;
                 char zb[32];
-                tb_printf(t, "%s\n        \"%s\": ", first ? "" : ",", zone_key(st, z, zb, sizeof zb));
+                cr_tb_printf(t, "%s\n        \"%s\": ", first ? "" : ",", zone_key(st, z, zb, sizeof zb));
                 tb_json_cards(t, m[z]);
                 first = 0;
             }
-            tb_printf(t, "%s}", first ? "" : "\n      ");
+            cr_tb_printf(t, "%s}", first ? "" : "\n      ");
         }
-        tb_printf(t, "\n    }");
+        cr_tb_printf(t, "\n    }");
     }
-    tb_printf(t, "%s}", first_seat ? "" : "\n  ");
+    cr_tb_printf(t, "%s}", first_seat ? "" : "\n  ");
 }
 
 size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
 {
     (void)g;
     const dml_state *st = vst;
-    tbuf tb, *t = &tb;
-    tb_init(t, buf, cap);
+    cr_tbuf tb, *t = &tb;
+    cr_tb_init(t, buf, cap);
     char zb[32];
     int n = st->n <= 4 ? st->n : 4;
 
-    tb_printf(t, "{\n  \"game\": \"dml\",\n  \"variant\": \"%s\",\n  \"players\": %d,\n",
+    cr_tb_printf(t, "{\n  \"game\": \"dml\",\n  \"variant\": \"%s\",\n  \"players\": %d,\n",
               st->variant < DML_NVARIANTS ? variant_names[st->variant] : "full", st->n);
-    tb_printf(t, "  \"first_roller\": %d,\n  \"round\": %d,\n  \"dealer\": %d,\n  \"active\": %d,\n",
+    cr_tb_printf(t, "  \"first_roller\": %d,\n  \"round\": %d,\n  \"dealer\": %d,\n  \"active\": %d,\n",
               st->first_roller, st->round, st->dealer, st->active);
-    tb_printf(t, "  \"alive\": ");
+    cr_tb_printf(t, "  \"alive\": ");
     tb_json_seats(t, st->alive);
-    tb_printf(t, ",\n  \"knowledge_tracking\": %s,\n  \"n_applied\": %u,\n",
+    cr_tb_printf(t, ",\n  \"knowledge_tracking\": %s,\n  \"n_applied\": %u,\n",
               st->knowledge ? "true" : "false", (unsigned)st->n_applied);
 
     /* event */
-    tb_printf(t, "  \"event\": {\"card\": ");
-    if (st->zone[DML_Z_EVENT]) tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_EVENT])));
-    else tb_printf(t, "null");
-    tb_printf(t, ", \"type\": ");
-    if (st->event_type == DML_EV_NONE) tb_printf(t, "null");
-    else tb_json_str(t, dml_event_type_name(st->event_type));
-    tb_printf(t, ", \"value\": %d, \"affected\": ", st->ev);
+    cr_tb_printf(t, "  \"event\": {\"card\": ");
+    if (st->zone[DML_Z_EVENT]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_EVENT])));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ", \"type\": ");
+    if (st->event_type == DML_EV_NONE) cr_tb_printf(t, "null");
+    else cr_tb_json_str(t, dml_event_type_name(st->event_type));
+    cr_tb_printf(t, ", \"value\": %d, \"affected\": ", st->ev);
     tb_json_seats(t, st->affected);
-    tb_printf(t, "},\n");
+    cr_tb_printf(t, "},\n");
 
     /* table zones */
-    tb_printf(t, "  \"deck\": ");
+    cr_tb_printf(t, "  \"deck\": ");
     tb_json_cards(t, st->zone[DML_Z_DECK]);
     uint64_t disc = st->zone[DML_Z_DISCARD];
     int top = st->discard_top;
     int top_natural = top >= 0 && top < DML_NCARDS && (disc & dml_bit(top));
-    tb_printf(t, ",\n  \"discard\": [");
+    cr_tb_printf(t, ",\n  \"discard\": [");
     {
         uint64_t below = top_natural ? disc & ~dml_bit(top) : disc;
         int first = 1;
         for (int c = 0; c < DML_NCARDS; c++)
             if (below & dml_bit(c)) {
-                tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(c));
+                cr_tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(c));
                 first = 0;
             }
-        if (top_natural) tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(top));
+        if (top_natural) cr_tb_printf(t, "%s\"%s\"", first ? "" : ",", dml_card_code(top));
     }
-    tb_printf(t, "]");
+    cr_tb_printf(t, "]");
     if (!top_natural && !(disc == 0 && top == -1)) {
         /* not the shape a list can express: say it explicitly */
-        tb_printf(t, ",\n  \"discard_top\": ");
-        if (top >= 0 && top < DML_NCARDS) tb_printf(t, "\"%s\"", dml_card_code(top));
-        else tb_printf(t, "%d", top);
+        cr_tb_printf(t, ",\n  \"discard_top\": ");
+        if (top >= 0 && top < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(top));
+        else cr_tb_printf(t, "%d", top);
     }
 
     uint64_t nest_top_mask = 0;
     for (int i = 0; i < st->nest_top_n && i < 4; i++)
         if (st->nest_top[i] < DML_NCARDS) nest_top_mask |= dml_bit(st->nest_top[i]);
-    tb_printf(t, ",\n  \"nest\": {\"base\": ");
+    cr_tb_printf(t, ",\n  \"nest\": {\"base\": ");
     tb_json_cards(t, st->zone[DML_Z_NEST] & ~nest_top_mask);
-    tb_printf(t, ", \"top\": [");
+    cr_tb_printf(t, ", \"top\": [");
     for (int i = 0; i < st->nest_top_n && i < 4; i++)
-        tb_printf(t, "%s\"%s\"", i ? "," : "", dml_card_code(st->nest_top[i]));
-    tb_printf(t, "]},\n  \"stocks\": {");
+        cr_tb_printf(t, "%s\"%s\"", i ? "," : "", dml_card_code(st->nest_top[i]));
+    cr_tb_printf(t, "]},\n  \"stocks\": {");
     for (int s = 0; s < 4; s++) {
-        tb_printf(t, "%s\"%c\": ", s ? ", " : "", suit_letters[s]);
+        cr_tb_printf(t, "%s\"%c\": ", s ? ", " : "", suit_letters[s]);
         tb_json_cards(t, st->zone[DML_Z_STOCK] & DML_SUIT_MASK(s));
     }
-    tb_printf(t, "},\n  \"exile\": ");
+    cr_tb_printf(t, "},\n  \"exile\": ");
     tb_json_cards(t, st->zone[DML_Z_EXILE]);
-    tb_printf(t, ",\n  \"exiled_kings\": ");
+    cr_tb_printf(t, ",\n  \"exiled_kings\": ");
     tb_json_cards(t, st->zone[DML_Z_XKING]);
     if (st->zone[DML_Z_POOL]) {
-        tb_printf(t, ",\n  \"pool\": ");
+        cr_tb_printf(t, ",\n  \"pool\": ");
         tb_json_cards(t, st->zone[DML_Z_POOL]);
     }
 
     /* seats */
-    tb_printf(t, ",\n  \"seats\": [");
+    cr_tb_printf(t, ",\n  \"seats\": [");
     for (int s = 0; s < n; s++) {
-        tb_printf(t, "%s\n    {\"seat\": %d, \"king\": ", s ? "," : "", s);
-        if (st->zone[DML_Z_KING + s]) tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_KING + s])));
-        else tb_printf(t, "null");
-        tb_printf(t, ", \"hand\": ");
+        cr_tb_printf(t, "%s\n    {\"seat\": %d, \"king\": ", s ? "," : "", s);
+        if (st->zone[DML_Z_KING + s]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_KING + s])));
+        else cr_tb_printf(t, "null");
+        cr_tb_printf(t, ", \"hand\": ");
         tb_json_cards(t, st->zone[DML_Z_HAND + s]);
-        tb_printf(t, ", \"front\": ");
+        cr_tb_printf(t, ", \"front\": ");
         tb_json_cards(t, st->zone[DML_Z_FRONT + s]);
-        tb_printf(t, ", \"offer\": ");
+        cr_tb_printf(t, ", \"offer\": ");
         tb_json_cards(t, st->zone[DML_Z_OFFER + s]);
-        tb_printf(t, ", \"offer_count\": %d}", st->offer_count[s]);
+        cr_tb_printf(t, ", \"offer_count\": %d}", st->offer_count[s]);
     }
-    tb_printf(t, "\n  ],\n");
+    cr_tb_printf(t, "\n  ],\n");
 
     /* black markets */
-    tb_printf(t, "  \"black_markets\": [");
+    cr_tb_printf(t, "  \"black_markets\": [");
     int first = 1;
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (!st->zone[DML_Z_BM + k]) continue;
-        tb_printf(t, "%s\n    {\"label\": %d, \"slot\": %d, \"cards\": ", first ? "" : ",", st->bm_label[k], k);
+        cr_tb_printf(t, "%s\n    {\"label\": %d, \"slot\": %d, \"cards\": ", first ? "" : ",", st->bm_label[k], k);
         tb_json_cards(t, st->zone[DML_Z_BM + k]);
-        tb_printf(t, "}");
+        cr_tb_printf(t, "}");
         first = 0;
     }
-    tb_printf(t, "%s],\n  \"bm_next_label\": %d", first ? "" : "\n  ", st->bm_next_label);
+    cr_tb_printf(t, "%s],\n  \"bm_next_label\": %d", first ? "" : "\n  ", st->bm_next_label);
     first = 1;
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (st->zone[DML_Z_BM + k] || !st->bm_label[k]) continue;
-        tb_printf(t, "%s[%d, %d]", first ? ",\n  \"bm_stale\": [" : ", ", k, st->bm_label[k]);
+        cr_tb_printf(t, "%s[%d, %d]", first ? ",\n  \"bm_stale\": [" : ", ", k, st->bm_label[k]);
         first = 0;
     }
-    if (!first) tb_printf(t, "]");
+    if (!first) cr_tb_printf(t, "]");
 
     /* stack */
     uint64_t listed = 0;
-    tb_printf(t, ",\n  \"stack\": [");
+    cr_tb_printf(t, ",\n  \"stack\": [");
     for (int i = 0; i < st->stack_n && i < DML_NCARDS; i++) {
         int c = st->stack_card[i], f = st->stack_flag[i];
-        tb_printf(t, "%s{\"card\": \"%s\", \"seat\": %d, \"as\": \"%s\"}", i ? ", " : "", dml_card_code(c),
+        cr_tb_printf(t, "%s{\"card\": \"%s\", \"seat\": %d, \"as\": \"%s\"}", i ? ", " : "", dml_card_code(c),
                   f & DML_SF_SEAT, f & DML_SF_EMBLEM ? "emblem" : "power");
         if (c < DML_NCARDS) listed |= dml_bit(c);
     }
-    tb_printf(t, "]");
+    cr_tb_printf(t, "]");
     if (st->zone[DML_Z_STACK] & ~listed) {
-        tb_printf(t, ",\n  \"stack_loose\": ");
+        cr_tb_printf(t, ",\n  \"stack_loose\": ");
         tb_json_cards(t, st->zone[DML_Z_STACK] & ~listed);
     }
     if (st->resolving != -1 || st->resolving_seat != -1) {
-        tb_printf(t, ",\n  \"resolving\": {\"card\": ");
-        if (st->resolving >= 0 && st->resolving < DML_NCARDS) tb_printf(t, "\"%s\"", dml_card_code(st->resolving));
-        else tb_printf(t, "null");
-        tb_printf(t, ", \"seat\": ");
+        cr_tb_printf(t, ",\n  \"resolving\": {\"card\": ");
+        if (st->resolving >= 0 && st->resolving < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(st->resolving));
+        else cr_tb_printf(t, "null");
+        cr_tb_printf(t, ", \"seat\": ");
         tb_json_seat_or_null(t, st->resolving_seat);
-        tb_printf(t, "}");
+        cr_tb_printf(t, "}");
     }
 
     /* buying */
-    tb_printf(t, ",\n  \"buying\": {\"targets\": ");
+    cr_tb_printf(t, ",\n  \"buying\": {\"targets\": ");
     tb_json_cards(t, st->zone[DML_Z_TARGET]);
-    tb_printf(t, ", \"commits\": ");
+    cr_tb_printf(t, ", \"commits\": ");
     tb_json_cards(t, st->zone[DML_Z_COMMIT]);
-    tb_printf(t, ", \"suit\": ");
-    if (st->buy_suit >= 0 && st->buy_suit < 4) tb_printf(t, "\"%c\"", suit_letters[st->buy_suit]);
-    else tb_printf(t, "null");
-    tb_printf(t, ", \"D\": %d, \"P\": %d, \"seizer\": ", st->D, st->P);
+    cr_tb_printf(t, ", \"suit\": ");
+    if (st->buy_suit >= 0 && st->buy_suit < 4) cr_tb_printf(t, "\"%c\"", suit_letters[st->buy_suit]);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ", \"D\": %d, \"P\": %d, \"seizer\": ", st->D, st->P);
     tb_json_seat_or_null(t, st->seizer);
-    tb_printf(t, ", \"target_owner\": ");
+    cr_tb_printf(t, ", \"target_owner\": ");
     tb_json_seat_or_null(t, st->target_owner);
-    tb_printf(t, ", \"target_from\": ");
-    if (st->target_from >= 0) tb_json_str(t, zone_key(st, st->target_from, zb, sizeof zb));
-    else tb_printf(t, "null");
-    tb_printf(t, ", \"exchange_turn\": \"%s\"},\n", st->xchg_turn ? "passive" : "active");
+    cr_tb_printf(t, ", \"target_from\": ");
+    if (st->target_from >= 0) cr_tb_json_str(t, zone_key(st, st->target_from, zb, sizeof zb));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ", \"exchange_turn\": \"%s\"},\n", st->xchg_turn ? "passive" : "active");
 
-    tb_printf(t, "  \"budget\": {\"actions\": %d, \"minors\": %d},\n", st->actions, st->minors);
+    cr_tb_printf(t, "  \"budget\": {\"actions\": %d, \"minors\": %d},\n", st->actions, st->minors);
 
     /* procedure and what the state waits for */
-    tb_printf(t, "  \"procedure\": [");
+    cr_tb_printf(t, "  \"procedure\": [");
     for (int i = 0; i < st->nfr && i < DML_MAX_FRAMES; i++) {
         const dml_frame *f = &st->fr[i];
-        tb_printf(t, "%s[", i ? ", " : "");
-        if (f->proc > 0 && f->proc < DML_P_COUNT) tb_printf(t, "\"%s\"", proc_names[f->proc]);
-        else tb_printf(t, "%d", f->proc);
-        tb_printf(t, ", %d, %d, %d, %d]", f->step, f->a, f->b, f->x);
+        cr_tb_printf(t, "%s[", i ? ", " : "");
+        if (f->proc > 0 && f->proc < DML_P_COUNT) cr_tb_printf(t, "\"%s\"", proc_names[f->proc]);
+        else cr_tb_printf(t, "%d", f->proc);
+        cr_tb_printf(t, ", %d, %d, %d, %d]", f->step, f->a, f->b, f->x);
     }
-    tb_printf(t, "],\n  \"need\": \"%s\", \"actor\": ", st->need < 4 ? need_names[st->need] : "run");
+    cr_tb_printf(t, "],\n  \"need\": \"%s\", \"actor\": ", st->need < 4 ? need_names[st->need] : "run");
     tb_json_seat_or_null(t, st->actor);
-    tb_printf(t, ", \"kind\": ");
+    cr_tb_printf(t, ", \"kind\": ");
     if (st->need == DML_NEED_DECISION && st->kind > 0 && st->kind < N_DECISION_NAMES)
-        tb_printf(t, "\"%s\"", decision_names[st->kind]);
+        cr_tb_printf(t, "\"%s\"", decision_names[st->kind]);
     else if (st->need == DML_NEED_CHANCE && st->kind > 0 && st->kind < N_CHANCE_NAMES)
-        tb_printf(t, "\"%s\"", chance_names[st->kind]);
+        cr_tb_printf(t, "\"%s\"", chance_names[st->kind]);
     else
-        tb_printf(t, "%d", st->kind);
-    tb_printf(t, ", \"karg\": %d,\n", st->karg);
+        cr_tb_printf(t, "%d", st->kind);
+    cr_tb_printf(t, ", \"karg\": %d,\n", st->karg);
 
     /* composition */
-    tb_printf(t, "  \"sel\": [");
+    cr_tb_printf(t, "  \"sel\": [");
     int any_flag = 0;
     for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++) {
-        tb_printf(t, "%s\"%s\"", i ? "," : "", dml_card_code(st->sel[i]));
+        cr_tb_printf(t, "%s\"%s\"", i ? "," : "", dml_card_code(st->sel[i]));
         any_flag |= st->sel_flag[i] != 0;
     }
-    tb_printf(t, "]");
+    cr_tb_printf(t, "]");
     if (any_flag) {
-        tb_printf(t, ", \"sel_flag\": [");
-        for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++) tb_printf(t, "%s%d", i ? "," : "", st->sel_flag[i]);
-        tb_printf(t, "]");
+        cr_tb_printf(t, ", \"sel_flag\": [");
+        for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++) cr_tb_printf(t, "%s%d", i ? "," : "", st->sel_flag[i]);
+        cr_tb_printf(t, "]");
     }
-    tb_printf(t, ", \"sel_targets\": %d,\n", st->sel_targets);
+    cr_tb_printf(t, ", \"sel_targets\": %d,\n", st->sel_targets);
 
     /* dice */
-    tb_printf(t, "  \"dice\": [%d, %d], \"check\": {\"ok\": %d, \"special\": ", st->die[0], st->die[1], st->check_ok);
-    if (st->check_special == 'W' || st->check_special == 'E') tb_printf(t, "\"%c\"", st->check_special);
-    else if (st->check_special == 0) tb_printf(t, "null");
-    else tb_printf(t, "%d", st->check_special);
-    tb_printf(t, "},\n  \"rolloff\": {\"totals\": [");
-    for (int s = 0; s < n; s++) tb_printf(t, "%s%d", s ? ", " : "", st->rolloff_total[s]);
-    tb_printf(t, "], \"mask\": ");
+    cr_tb_printf(t, "  \"dice\": [%d, %d], \"check\": {\"ok\": %d, \"special\": ", st->die[0], st->die[1], st->check_ok);
+    if (st->check_special == 'W' || st->check_special == 'E') cr_tb_printf(t, "\"%c\"", st->check_special);
+    else if (st->check_special == 0) cr_tb_printf(t, "null");
+    else cr_tb_printf(t, "%d", st->check_special);
+    cr_tb_printf(t, "},\n  \"rolloff\": {\"totals\": [");
+    for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? ", " : "", st->rolloff_total[s]);
+    cr_tb_printf(t, "], \"mask\": ");
     tb_json_seats(t, st->rolloff_mask);
-    tb_printf(t, "},\n");
+    cr_tb_printf(t, "},\n");
 
     /* result */
-    tb_printf(t, "  \"over\": %s, \"winner\": ", st->over ? "true" : "false");
+    cr_tb_printf(t, "  \"over\": %s, \"winner\": ", st->over ? "true" : "false");
     tb_json_seat_or_null(t, st->winner);
-    tb_printf(t, ", \"end_reason\": ");
-    if (st->end_reason < 5) tb_printf(t, "\"%s\"", end_names[st->end_reason]);
-    else tb_printf(t, "%d", st->end_reason);
-    tb_printf(t, ", \"vp\": [");
-    for (int s = 0; s < n; s++) tb_printf(t, "%s%d", s ? ", " : "", st->vp[s]);
-    tb_printf(t, "],\n");
+    cr_tb_printf(t, ", \"end_reason\": ");
+    if (st->end_reason < 5) cr_tb_printf(t, "\"%s\"", end_names[st->end_reason]);
+    else cr_tb_printf(t, "%d", st->end_reason);
+    cr_tb_printf(t, ", \"vp\": [");
+    for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? ", " : "", st->vp[s]);
+    cr_tb_printf(t, "],\n");
 
     write_knowledge(t, st);
-    tb_printf(t, "\n}\n");
+    cr_tb_printf(t, "\n}\n");
     return t->len;
 }
 
@@ -1464,238 +1426,238 @@ static uint64_t obs_known(const dml_state *o)
     return m;
 }
 
-static void obs_event_text(tbuf *t, const dml_state *o)
+static void obs_event_text(cr_tbuf *t, const dml_state *o)
 {
-    tb_printf(t, "Event: ");
-    if (o->zone[DML_Z_EVENT]) tb_printf(t, "%s ", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
+    cr_tb_printf(t, "Event: ");
+    if (o->zone[DML_Z_EVENT]) cr_tb_printf(t, "%s ", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
     if (o->event_type == DML_EV_NONE) {
-        tb_printf(t, "none");
+        cr_tb_printf(t, "none");
         return;
     }
-    tb_printf(t, "%s", dml_event_type_name(o->event_type));
-    if (o->ev) tb_printf(t, " %d", o->ev);
-    tb_printf(t, " (affects ");
+    cr_tb_printf(t, "%s", dml_event_type_name(o->event_type));
+    if (o->ev) cr_tb_printf(t, " %d", o->ev);
+    cr_tb_printf(t, " (affects ");
     int first = 1;
     for (int s = 0; s < o->n; s++)
         if (o->affected & (1u << s)) {
-            tb_printf(t, "%sP%d", first ? "" : ", ", s);
+            cr_tb_printf(t, "%sP%d", first ? "" : ", ", s);
             first = 0;
         }
-    tb_printf(t, "%s)", first ? "nobody" : "");
+    cr_tb_printf(t, "%s)", first ? "nobody" : "");
 }
 
 size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap)
 {
     const dml_state *o = vobs;
-    tbuf tb, *t = &tb;
-    tb_init(t, buf, cap);
+    cr_tbuf tb, *t = &tb;
+    cr_tb_init(t, buf, cap);
     int me = o->obs_seat < 4 ? o->obs_seat : -1;
     int n = o->n <= 4 ? o->n : 4;
     char zb[32];
 
-    tb_printf(t, "{\"seat\":");
-    if (me >= 0) tb_printf(t, "\"P%d\"", me);
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"variant\":\"%s\",\"players\":%d,\"round\":%d,\"dealer\":\"P%d\",\"active\":\"P%d\",\"alive\":",
+    cr_tb_printf(t, "{\"seat\":");
+    if (me >= 0) cr_tb_printf(t, "\"P%d\"", me);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"variant\":\"%s\",\"players\":%d,\"round\":%d,\"dealer\":\"P%d\",\"active\":\"P%d\",\"alive\":",
               o->variant < DML_NVARIANTS ? variant_names[o->variant] : "full", o->n, o->round, o->dealer, o->active);
     tb_json_seats(t, o->alive);
 
-    tb_printf(t, ",\"event\":{\"card\":");
-    if (o->zone[DML_Z_EVENT]) tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"type\":");
-    if (o->event_type) tb_json_str(t, dml_event_type_name(o->event_type));
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"value\":%d,\"affected\":", o->ev);
+    cr_tb_printf(t, ",\"event\":{\"card\":");
+    if (o->zone[DML_Z_EVENT]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"type\":");
+    if (o->event_type) cr_tb_json_str(t, dml_event_type_name(o->event_type));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"value\":%d,\"affected\":", o->ev);
     tb_json_seats(t, o->affected);
-    tb_printf(t, "},\"budget\":{\"actions\":%d,\"minors\":%d}", o->actions, o->minors);
+    cr_tb_printf(t, "},\"budget\":{\"actions\":%d,\"minors\":%d}", o->actions, o->minors);
 
     if (me >= 0) {
-        tb_printf(t, ",\"hand\":");
+        cr_tb_printf(t, ",\"hand\":");
         tb_json_cards(t, o->zone[DML_Z_HAND + me]);
-        tb_printf(t, ",\"king\":");
-        if (o->zone[DML_Z_KING + me]) tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
-        else tb_printf(t, "null");
-        tb_printf(t, ",\"offer\":");
+        cr_tb_printf(t, ",\"king\":");
+        if (o->zone[DML_Z_KING + me]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
+        else cr_tb_printf(t, "null");
+        cr_tb_printf(t, ",\"offer\":");
         tb_json_cards(t, o->zone[DML_Z_OFFER + me]);
     }
-    tb_printf(t, ",\"players\":[");
+    cr_tb_printf(t, ",\"players\":[");
     for (int s = 0, first = 1; s < n; s++) {
-        tb_printf(t, "%s{\"seat\":\"P%d\",\"alive\":%s,\"hand_count\":%d,\"hand_known\":", first ? "" : ",", s,
+        cr_tb_printf(t, "%s{\"seat\":\"P%d\",\"alive\":%s,\"hand_count\":%d,\"hand_known\":", first ? "" : ",", s,
                   o->alive & (1u << s) ? "true" : "false", o->zone_count[DML_Z_HAND + s]);
         first = 0;
         tb_json_cards(t, o->zone[DML_Z_HAND + s]);
-        tb_printf(t, ",\"front\":");
+        cr_tb_printf(t, ",\"front\":");
         tb_json_cards(t, o->zone[DML_Z_FRONT + s]);
-        tb_printf(t, ",\"king\":");
-        if (o->zone[DML_Z_KING + s]) tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
-        else tb_printf(t, "null");
-        tb_printf(t, ",\"offer_count\":%d,\"offer_known\":", o->zone_count[DML_Z_OFFER + s]);
+        cr_tb_printf(t, ",\"king\":");
+        if (o->zone[DML_Z_KING + s]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
+        else cr_tb_printf(t, "null");
+        cr_tb_printf(t, ",\"offer_count\":%d,\"offer_known\":", o->zone_count[DML_Z_OFFER + s]);
         tb_json_cards(t, o->zone[DML_Z_OFFER + s]);
-        tb_printf(t, "}");
+        cr_tb_printf(t, "}");
     }
-    tb_printf(t, "],\"stocks\":{");
+    cr_tb_printf(t, "],\"stocks\":{");
     for (int s = 0; s < 4; s++) {
-        tb_printf(t, "%s\"%c\":", s ? "," : "", suit_letters[s]);
+        cr_tb_printf(t, "%s\"%c\":", s ? "," : "", suit_letters[s]);
         tb_json_cards(t, o->zone[DML_Z_STOCK] & DML_SUIT_MASK(s));
     }
-    tb_printf(t, "},\"deck_count\":%d", o->zone_count[DML_Z_DECK]);
-    tb_printf(t, ",\"discard\":{\"count\":%d,\"top\":", o->zone_count[DML_Z_DISCARD]);
-    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) tb_printf(t, "\"%s\"", dml_card_code(o->discard_top));
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"known\":");
+    cr_tb_printf(t, "},\"deck_count\":%d", o->zone_count[DML_Z_DECK]);
+    cr_tb_printf(t, ",\"discard\":{\"count\":%d,\"top\":", o->zone_count[DML_Z_DISCARD]);
+    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(o->discard_top));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"known\":");
     tb_json_cards(t, o->zone[DML_Z_DISCARD]);
-    tb_printf(t, "},\"nest\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_NEST]);
+    cr_tb_printf(t, "},\"nest\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_NEST]);
     tb_json_cards(t, o->zone[DML_Z_NEST]);
-    tb_printf(t, "},\"black_markets\":[");
+    cr_tb_printf(t, "},\"black_markets\":[");
     for (int k = 0, first = 1; k < DML_MAX_BM; k++) {
         int z = DML_Z_BM + k;
         if (!bm_live(o, k)) continue;
-        tb_printf(t, "%s{\"label\":%d,\"count\":%d,\"known\":", first ? "" : ",", o->bm_label[k], o->zone_count[z]);
+        cr_tb_printf(t, "%s{\"label\":%d,\"count\":%d,\"known\":", first ? "" : ",", o->bm_label[k], o->zone_count[z]);
         first = 0;
         tb_json_cards(t, o->zone[z]);
-        tb_printf(t, ",\"may_contain\":");
+        cr_tb_printf(t, ",\"may_contain\":");
         tb_json_cards(t, me >= 0 ? o->may[me][z] & ~obs_known(o) : 0);
-        tb_printf(t, "}");
+        cr_tb_printf(t, "}");
     }
-    tb_printf(t, "],\"exile\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_EXILE]);
+    cr_tb_printf(t, "],\"exile\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_EXILE]);
     tb_json_cards(t, o->zone[DML_Z_EXILE]);
-    tb_printf(t, "},\"exiled_kings\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_XKING]);
+    cr_tb_printf(t, "},\"exiled_kings\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_XKING]);
     tb_json_cards(t, o->zone[DML_Z_XKING]);
-    tb_printf(t, "},\"stack\":[");
+    cr_tb_printf(t, "},\"stack\":[");
     for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
-        tb_printf(t, "%s{\"card\":\"%s\",\"seat\":\"P%d\",\"as\":\"%s\"}", i ? "," : "",
+        cr_tb_printf(t, "%s{\"card\":\"%s\",\"seat\":\"P%d\",\"as\":\"%s\"}", i ? "," : "",
                   dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
                   o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
-    tb_printf(t, "],\"buying\":{\"targets\":");
+    cr_tb_printf(t, "],\"buying\":{\"targets\":");
     tb_json_cards(t, o->zone[DML_Z_TARGET]);
-    tb_printf(t, ",\"commits\":");
+    cr_tb_printf(t, ",\"commits\":");
     tb_json_cards(t, o->zone[DML_Z_COMMIT]);
-    tb_printf(t, ",\"suit\":");
-    if (o->buy_suit >= 0 && o->buy_suit < 4) tb_printf(t, "\"%c\"", suit_letters[o->buy_suit]);
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"D\":%d,\"P\":%d,\"value\":%d,\"seizer\":", o->D, o->P, o->D + o->P);
-    if (o->seizer >= 0) tb_printf(t, "\"P%d\"", o->seizer);
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"target_from\":");
-    if (o->target_from >= 0 && o->zone_count[DML_Z_TARGET]) tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
-    else tb_printf(t, "null");
-    tb_printf(t, "},\"decision\":{\"need\":\"%s\",\"actor\":", o->need < 4 ? need_names[o->need] : "run");
-    if (o->actor >= 0) tb_printf(t, "\"P%d\"", o->actor);
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"kind\":");
+    cr_tb_printf(t, ",\"suit\":");
+    if (o->buy_suit >= 0 && o->buy_suit < 4) cr_tb_printf(t, "\"%c\"", suit_letters[o->buy_suit]);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"D\":%d,\"P\":%d,\"value\":%d,\"seizer\":", o->D, o->P, o->D + o->P);
+    if (o->seizer >= 0) cr_tb_printf(t, "\"P%d\"", o->seizer);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"target_from\":");
+    if (o->target_from >= 0 && o->zone_count[DML_Z_TARGET]) cr_tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, "},\"decision\":{\"need\":\"%s\",\"actor\":", o->need < 4 ? need_names[o->need] : "run");
+    if (o->actor >= 0) cr_tb_printf(t, "\"P%d\"", o->actor);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"kind\":");
     if (o->need == DML_NEED_DECISION && o->kind > 0 && o->kind < N_DECISION_NAMES)
-        tb_printf(t, "\"%s\"", decision_names[o->kind]);
+        cr_tb_printf(t, "\"%s\"", decision_names[o->kind]);
     else if (o->need == DML_NEED_CHANCE && o->kind > 0 && o->kind < N_CHANCE_NAMES)
-        tb_printf(t, "\"%s\"", chance_names[o->kind]);
-    else tb_printf(t, "null");
+        cr_tb_printf(t, "\"%s\"", chance_names[o->kind]);
+    else cr_tb_printf(t, "null");
     char prompt[256];
     dml_prompt(g, o, prompt, sizeof prompt);
-    tb_printf(t, ",\"prompt\":");
-    tb_json_str(t, prompt);
-    tb_printf(t, "},\"over\":%s,\"winner\":", o->over ? "true" : "false");
-    if (o->winner >= 0) tb_printf(t, "\"P%d\"", o->winner);
-    else tb_printf(t, "null");
-    tb_printf(t, ",\"end_reason\":\"%s\",\"vp\":[", o->end_reason < 5 ? end_names[o->end_reason] : "none");
-    for (int s = 0; s < n; s++) tb_printf(t, "%s%d", s ? "," : "", o->vp[s]);
-    tb_printf(t, "]}");
+    cr_tb_printf(t, ",\"prompt\":");
+    cr_tb_json_str(t, prompt);
+    cr_tb_printf(t, "},\"over\":%s,\"winner\":", o->over ? "true" : "false");
+    if (o->winner >= 0) cr_tb_printf(t, "\"P%d\"", o->winner);
+    else cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"end_reason\":\"%s\",\"vp\":[", o->end_reason < 5 ? end_names[o->end_reason] : "none");
+    for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? "," : "", o->vp[s]);
+    cr_tb_printf(t, "]}");
     return t->len;
 }
 
 size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap)
 {
     const dml_state *o = vobs;
-    tbuf tb, *t = &tb;
-    tb_init(t, buf, cap);
+    cr_tbuf tb, *t = &tb;
+    cr_tb_init(t, buf, cap);
     int me = o->obs_seat < 4 ? o->obs_seat : -1;
     int n = o->n <= 4 ? o->n : 4;
 
-    tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round, o->dealer, o->active);
+    cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round, o->dealer, o->active);
     obs_event_text(t, o);
-    tb_printf(t, "\nBudget  %d %s, %d %s\n", o->actions, o->actions == 1 ? "Action" : "Actions", o->minors,
+    cr_tb_printf(t, "\nBudget  %d %s, %d %s\n", o->actions, o->actions == 1 ? "Action" : "Actions", o->minors,
               o->minors == 1 ? "Minor Action" : "Minor Actions");
-    tb_printf(t, "Stocks ");
+    cr_tb_printf(t, "Stocks ");
     for (int s = 0; s < 4; s++) {
-        tb_printf(t, " %s: ", dml_suit_name(s));
+        cr_tb_printf(t, " %s: ", dml_suit_name(s));
         tb_text_cards(t, o->zone[DML_Z_STOCK] & DML_SUIT_MASK(s));
     }
-    tb_printf(t, "\n");
+    cr_tb_printf(t, "\n");
     if (me >= 0) {
-        tb_printf(t, "Your hand (P%d): ", me);
+        cr_tb_printf(t, "Your hand (P%d): ", me);
         tb_text_cards(t, o->zone[DML_Z_HAND + me]);
         if (o->zone[DML_Z_KING + me])
-            tb_printf(t, "  King: %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
-        tb_printf(t, "  Front: ");
+            cr_tb_printf(t, "  King: %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
+        cr_tb_printf(t, "  Front: ");
         tb_text_cards(t, o->zone[DML_Z_FRONT + me]);
         if (o->zone[DML_Z_OFFER + me]) {
-            tb_printf(t, "  Offer: ");
+            cr_tb_printf(t, "  Offer: ");
             tb_text_cards(t, o->zone[DML_Z_OFFER + me]);
         }
-        tb_printf(t, "\n");
+        cr_tb_printf(t, "\n");
     }
     for (int s = 0; s < n; s++) {
         if (s == me) continue;
         int hc = o->zone_count[DML_Z_HAND + s];
-        tb_printf(t, "P%d%s: %d %s, front ", s, o->alive & (1u << s) ? "" : " (out)", hc, hc == 1 ? "card" : "cards");
+        cr_tb_printf(t, "P%d%s: %d %s, front ", s, o->alive & (1u << s) ? "" : " (out)", hc, hc == 1 ? "card" : "cards");
         tb_text_cards(t, o->zone[DML_Z_FRONT + s]);
         if (o->zone[DML_Z_HAND + s]) {
-            tb_printf(t, " (known in hand: ");
+            cr_tb_printf(t, " (known in hand: ");
             tb_text_cards(t, o->zone[DML_Z_HAND + s]);
-            tb_printf(t, ")");
+            cr_tb_printf(t, ")");
         }
-        if (o->zone_count[DML_Z_OFFER + s]) tb_printf(t, ", offer %d", o->zone_count[DML_Z_OFFER + s]);
-        if (o->zone[DML_Z_KING + s]) tb_printf(t, ", king %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
-        tb_printf(t, "\n");
+        if (o->zone_count[DML_Z_OFFER + s]) cr_tb_printf(t, ", offer %d", o->zone_count[DML_Z_OFFER + s]);
+        if (o->zone[DML_Z_KING + s]) cr_tb_printf(t, ", king %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
+        cr_tb_printf(t, "\n");
     }
     int any_bm = 0;
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (!bm_live(o, k)) continue;
         int z = DML_Z_BM + k, c = o->zone_count[z];
-        tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black markets:", o->bm_label[k], c, c == 1 ? "card" : "cards");
+        cr_tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black markets:", o->bm_label[k], c, c == 1 ? "card" : "cards");
         if (o->zone[z]) {
-            tb_printf(t, ": ");
+            cr_tb_printf(t, ": ");
             tb_text_cards(t, o->zone[z]);
         }
         uint64_t may = me >= 0 ? o->may[me][z] & ~obs_known(o) : 0;
         if (may && (size_t)popcount64(may) <= 12) {
-            tb_printf(t, "; may hold ");
+            cr_tb_printf(t, "; may hold ");
             tb_text_cards(t, may);
         }
-        tb_printf(t, ")");
+        cr_tb_printf(t, ")");
         any_bm = 1;
     }
-    if (any_bm) tb_printf(t, "\n");
-    tb_printf(t, "Deck %d \xc2\xb7 Discard %d", o->zone_count[DML_Z_DECK], o->zone_count[DML_Z_DISCARD]);
-    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) tb_printf(t, " (top %s)", dml_card_code(o->discard_top));
-    tb_printf(t, " \xc2\xb7 Nest %d \xc2\xb7 Exile %d", o->zone_count[DML_Z_NEST],
+    if (any_bm) cr_tb_printf(t, "\n");
+    cr_tb_printf(t, "Deck %d \xc2\xb7 Discard %d", o->zone_count[DML_Z_DECK], o->zone_count[DML_Z_DISCARD]);
+    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) cr_tb_printf(t, " (top %s)", dml_card_code(o->discard_top));
+    cr_tb_printf(t, " \xc2\xb7 Nest %d \xc2\xb7 Exile %d", o->zone_count[DML_Z_NEST],
               o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING]);
-    tb_printf(t, "\n");
+    cr_tb_printf(t, "\n");
     if (o->stack_n) {
-        tb_printf(t, "Stack (bottom to top):");
+        cr_tb_printf(t, "Stack (bottom to top):");
         for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
-            tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
+            cr_tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
                       o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
-        tb_printf(t, "\n");
+        cr_tb_printf(t, "\n");
     }
     if (o->zone[DML_Z_TARGET] || o->zone[DML_Z_COMMIT]) {
-        tb_printf(t, "Buying %s: targets ", dml_suit_name(o->buy_suit));
+        cr_tb_printf(t, "Buying %s: targets ", dml_suit_name(o->buy_suit));
         tb_text_cards(t, o->zone[DML_Z_TARGET]);
-        tb_printf(t, ", committed ");
+        cr_tb_printf(t, ", committed ");
         tb_text_cards(t, o->zone[DML_Z_COMMIT]);
-        tb_printf(t, "; D %d, P %d, value %d", o->D, o->P, o->D + o->P);
-        if (o->seizer >= 0) tb_printf(t, "; seized by P%d", o->seizer);
-        tb_printf(t, "\n");
+        cr_tb_printf(t, "; D %d, P %d, value %d", o->D, o->P, o->D + o->P);
+        if (o->seizer >= 0) cr_tb_printf(t, "; seized by P%d", o->seizer);
+        cr_tb_printf(t, "\n");
     }
     if (o->over) {
-        if (o->winner >= 0) tb_printf(t, "Game over: P%d wins", o->winner);
-        else tb_printf(t, "Game over: no winner");
-        tb_printf(t, " \xc2\xb7 VP");
-        for (int s = 0; s < n; s++) tb_printf(t, " P%d %d", s, o->vp[s]);
-        tb_printf(t, "\n");
+        if (o->winner >= 0) cr_tb_printf(t, "Game over: P%d wins", o->winner);
+        else cr_tb_printf(t, "Game over: no winner");
+        cr_tb_printf(t, " \xc2\xb7 VP");
+        for (int s = 0; s < n; s++) cr_tb_printf(t, " P%d %d", s, o->vp[s]);
+        cr_tb_printf(t, "\n");
     } else {
         char prompt[256];
         dml_prompt(g, o, prompt, sizeof prompt);
-        tb_printf(t, "%s\n", prompt);
+        cr_tb_printf(t, "%s\n", prompt);
     }
     return t->len;
 }

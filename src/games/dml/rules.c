@@ -238,9 +238,6 @@ static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
         for (int q = 0; q < s->n; q++)
             know_move(s, q, card, from, to, (seen >> q) & 1, hint);
     emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
-    if (to >= DML_Z_BM && s->zone_count[from] == 0 && from >= DML_Z_BM) {
-        /* unreachable: cards never go from one Black Market to another */
-    }
     if (from >= DML_Z_BM && s->zone_count[from] == 0)
         emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
     if (to >= DML_Z_HAND && to < DML_Z_HAND + 4) instant_win_check(c, to - DML_Z_HAND);
@@ -2074,7 +2071,7 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
     if (s->fr[0].proc != DML_P_GAME) FAIL("procedure: frame 0 must be the game (proc %d)", DML_P_GAME);
     for (int i = 0; i < s->nfr; i++) {
         const dml_frame *f = &s->fr[i];
-        if (f->proc < 1 || f->proc >= DML_P_COUNT || f->proc == DML_P_FOLLOWUP)
+        if (f->proc < 1 || f->proc >= DML_P_COUNT)
             FAIL("procedure: frame %d: unknown proc %d", i, f->proc);
         if (i > 0 && f->proc == DML_P_GAME) FAIL("procedure: frame %d: a second game frame", i);
         if (f->step > max_step[f->proc] && !(f->proc == DML_P_GAME))
@@ -2160,7 +2157,7 @@ cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
     } else {
         return CR_ERR_INVALID;
     }
-    if (!strcmp(phase, "power") && is_mayhem(s)) s->nfr = 2;
+    if (!strcmp(phase, "power") && is_mayhem(s)) pop(s); /* no Power Phase in Mayhem */
     dml_run(g, s, NULL);
     return CR_OK;
 }
