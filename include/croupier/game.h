@@ -122,6 +122,12 @@ typedef struct cr_game_def {
     /* Determinization: a full state consistent with the observation, drawn
      * with rng.  The sampled state's observation for that seat equals obs. */
     cr_status (*sample)(const cr_game *g, const void *obs, cr_rng *rng, void *st_out);
+    /* Marks a state as one that search and rollouts will play on and nobody
+     * will observe: the game may stop keeping what only observations need
+     * (DML: every seat's memory of cards it no longer sees).  observe() on
+     * such a state shows what a seat sees now, without what it remembers.
+     * Cheap; may be NULL (nothing to drop).  Not undone by apply. */
+    void (*for_search)(const cr_game *g, void *st);
 
     /* Whole-state text (the position format); snprintf semantics. */
     size_t (*serialize)(const cr_game *g, const void *st, char *buf, size_t cap);
@@ -181,6 +187,11 @@ static inline int cr_current_player(const cr_game *g, const void *st)
 static inline int cr_is_terminal(const cr_game *g, const void *st)
 {
     return g->def->current_player(g, st) == CR_TERMINAL;
+}
+
+static inline void cr_for_search(const cr_game *g, void *st)
+{
+    if (g->def->for_search) g->def->for_search(g, st);
 }
 
 /* Draws a chance outcome with rng from the state's distribution. */

@@ -35,6 +35,7 @@ typedef struct playout_job {
     double deadline;     /* timed: play until then; or */
     atomic_long *next;   /* counted: take game indices below `games` */
     long games;
+    int search;          /* play search states (cr_for_search) */
     uint64_t n_games, n_actions;
     int failed;
 } playout_job;
@@ -52,11 +53,14 @@ static cr_action pick_random(const cr_game *g, const void *st, const cr_action *
     return legal[cr_rng_below(rng, (uint32_t)n)];
 }
 
-/* Plays one random game to the end; returns the number of apply calls. */
-static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng *rng)
+/* Plays one random game to the end; returns the number of apply calls.
+ * search: play a search state (cr_for_search), as rollouts do. */
+static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng *rng, int search)
 {
     uint64_t n_act = 0;
     g->def->init(g, st);
+    if (search)
+        cr_for_search(g, st);
     for (;;) {
         int p = g->def->current_player(g, st);
         if (p == CR_TERMINAL)
@@ -91,14 +95,14 @@ static void *playout_main(void *arg)
             if (i >= j->games)
                 break;
             cr_rng_seed(&rng, j->seed, (uint64_t)i);
-            j->n_actions += random_game(g, st, legal, &rng);
+            j->n_actions += random_game(g, st, legal, &rng, j->search);
             j->n_games++;
         }
     } else {
         cr_rng_seed(&rng, j->seed, j->stream);
         do {
             for (int k = 0; k < 16; k++) {
-                j->n_actions += random_game(g, st, legal, &rng);
+                j->n_actions += random_game(g, st, legal, &rng, j->search);
                 j->n_games++;
             }
         } while (sim_now() < j->deadline);
@@ -111,7 +115,7 @@ out:
 
 /* Runs playouts on `threads` threads: timed (games <= 0) or counted. */
 static int playouts(const cr_game *g, int threads, double seconds, long games, uint64_t seed,
-                    uint64_t *n_games, uint64_t *n_actions, double *elapsed)
+                    int search, uint64_t *n_games, uint64_t *n_actions, double *elapsed)
 {
     playout_job jobs[256];
     pthread_t tid[256];
@@ -129,6 +133,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
         jobs[t].deadline = t0 + seconds;
         jobs[t].next = games > 0 ? &next : NULL;
         jobs[t].games = games;
+        jobs[t].search = search;
     }
     for (int t = 1; t < threads; t++)
         started[t] = pthread_create(&tid[t], NULL, playout_main, &jobs[t]) == 0;
@@ -187,6 +192,7 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
     cr_rng_seed(&rng, seed, 7777);
     while (n < POOL) {
         g->def->init(g, st);
+        cr_for_search(g, st); /* per-call costs as search pays them */
         for (;;) {
             int p = g->def->current_player(g, st);
             if (p == CR_TERMINAL)
@@ -246,23 +252,30 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
 
     uint64_t ng, na;
     double el;
-    if (!playouts(g, 1, secs, 0, seed, &ng, &na, &el))
+    /* Playouts as search plays them (cr_for_search states), which the
+     * targets are about; then once with observation memory kept, as a
+     * real game (the simulator, the CLI) plays. */
+    if (!playouts(g, 1, secs, 0, seed, 1, &ng, &na, &el))
         goto nomem;
     fprintf(out, "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
                  "(%.1f actions/game; target >= 10M actions/s)\n",
             (double)ng / el, (double)na / el / 1e6, (double)na / (double)ng);
-    if (!playouts(g, threads, secs, 0, seed + 1, &ng, &na, &el))
+    if (!playouts(g, threads, secs, 0, seed + 1, 1, &ng, &na, &el))
         goto nomem;
     double all_rate = (double)ng / el;
     fprintf(out, "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
                  "(1M games in ~%.1f s; target < 30 s)\n",
             threads, all_rate, (double)na / el / 1e6, 1e6 / all_rate);
     if (cfg->games > 0) {
-        if (!playouts(g, threads, 0, cfg->games, seed + 2, &ng, &na, &el))
+        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el))
             goto nomem;
         fprintf(out, "%ld random games, %d threads: %.2f s (%.2fM actions/s)\n", cfg->games,
                 threads, el, (double)na / el / 1e6);
     }
+    if (!playouts(g, 1, secs, 0, seed + 3, 0, &ng, &na, &el))
+        goto nomem;
+    fprintf(out, "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s\n",
+            (double)ng / el, (double)na / el / 1e6);
 
     /* per-call costs over a pool of real positions */
     unsigned char *pool = cr_alloc((size_t)POOL * g->state_size);

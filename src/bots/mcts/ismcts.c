@@ -129,6 +129,7 @@ static void iterate(ismcts_worker *w)
         w->sample_fail++;
         return;
     }
+    cr_for_search(g, st); /* the determinization is played, never observed */
     uint32_t node = 0;
     int depth = 0;
     w->path[depth++] = 0;

@@ -229,6 +229,7 @@ typedef struct dml_state {
     int8_t resolving_seat;
     uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
     uint16_t bm_next_label;        /* last label used */
+    uint64_t bm_live;              /* bit k: slot k holds a market (derived from zone_count, kept by move) */
 
     /* table */
     uint8_t n, variant, first_roller;
@@ -330,6 +331,8 @@ DML_HIDDEN void dml_returns(const cr_game *g, const void *st, double *out);
 DML_HIDDEN void dml_scores(const cr_game *g, const void *st, double *out);
 /* Victory Points of a seat from its Hand and Front (11.2). */
 DML_HIDDEN int dml_vp(const dml_state *s, int seat);
+/* Recomputes the fields derived from the zones (bm_live) after a load. */
+DML_HIDDEN void dml_derive(dml_state *s);
 /* Resumes the procedures after a state was loaded (runs to the next decision). */
 DML_HIDDEN void dml_run(const cr_game *g, dml_state *s, cr_events *ev);
 

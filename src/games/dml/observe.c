@@ -4,7 +4,8 @@
  * is erased: each zone mask keeps only the cards the seat has pinned there
  * (pin[seat][z], see dml_internal.h), loc[] says 0xfe for a card it cannot
  * place, the other seats' knowledge is zeroed, other seats' half-built
- * choices are cleared, and zone_count[] keeps the true (public) counts.
+ * choices are cleared, the Nest's order is erased, and zone_count[] keeps
+ * the true (public) counts.
  *
  * The sampler (determinization) refills the erased cards: every card the
  * seat cannot place goes to a zone whose count has room and that the seat
@@ -37,8 +38,9 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
         memset(o->pin[q], 0, sizeof o->pin[q]);
         memset(o->may[q], 0, sizeof o->may[q]);
     }
-    for (int i = 0; i < o->nest_top_n; i++)
-        if (!(o->zone[DML_Z_NEST] & dml_bit(o->nest_top[i]))) o->nest_top[i] = UNKNOWN_LOC;
+    /* The Nest is face-down: its count is open, its order is not shown
+     * (every egg plays alike; docs/rulings.md C7). */
+    for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
     if (o->need == DML_NEED_DECISION && o->actor != seat) { /* a choice still in its head */
         memset(o->sel, 0, sizeof o->sel);
         memset(o->sel_flag, 0, sizeof o->sel_flag);
@@ -141,12 +143,9 @@ cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_ou
     }
     for (int z = 0; z < DML_NZONES; z++)
         if (popc(s->zone[z]) != s->zone_count[z]) return CR_ERR_INVALID;
-    /* the Nest's known top part: fill erased positions with unplaced eggs */
+    /* the Nest's top part: its positions get eggs of the Nest in a random order */
     uint64_t spare = s->zone[DML_Z_NEST];
-    for (int i = 0; i < s->nest_top_n; i++)
-        if (s->nest_top[i] != UNKNOWN_LOC) spare &= ~dml_bit(s->nest_top[i]);
     for (int i = 0; i < s->nest_top_n; i++) {
-        if (s->nest_top[i] != UNKNOWN_LOC) continue;
         int k = (int)cr_rng_below(rng, (uint32_t)popc(spare));
         uint64_t t = spare;
         while (k--) t &= t - 1;

@@ -921,47 +921,6 @@ static int check_zones(loader *L)
     return 0;
 }
 
-/* Knowledge of a hand-written position: public zones and own cards are
- * pinned; an unseen card may lie in any non-empty hidden zone that can
- * hold its kind. */
-static void default_knowledge(dml_state *st, uint64_t present)
-{
-    static const int public_zones[] = {DML_Z_EVENT, DML_Z_DISCARD, DML_Z_STOCK, DML_Z_EXILE,
-                                       DML_Z_STACK, DML_Z_TARGET,  DML_Z_COMMIT};
-    uint64_t kings = dml_rank_mask[DML_K], eggs = dml_rank_mask[DML_A];
-    for (int s = 0; s < st->n; s++) {
-        uint64_t seen = 0;
-        for (size_t i = 0; i < sizeof public_zones / sizeof public_zones[0]; i++) {
-            st->pin[s][public_zones[i]] = st->zone[public_zones[i]];
-            seen |= st->zone[public_zones[i]];
-        }
-        for (int p = 0; p < st->n; p++) {
-            st->pin[s][DML_Z_FRONT + p] = st->zone[DML_Z_FRONT + p];
-            seen |= st->zone[DML_Z_FRONT + p];
-        }
-        static const int own[] = {DML_Z_HAND, DML_Z_KING, DML_Z_OFFER};
-        for (int i = 0; i < 3; i++) {
-            st->pin[s][own[i] + s] = st->zone[own[i] + s];
-            seen |= st->zone[own[i] + s];
-        }
-        uint64_t unseen = present & ~seen;
-        for (int z = 0; z < DML_NZONES; z++) {
-            int hidden;
-            uint64_t allowed;
-            if (z == DML_Z_DECK) hidden = 1, allowed = ~(kings | eggs);
-            else if (z == DML_Z_NEST) hidden = 1, allowed = eggs;
-            else if (z == DML_Z_XKING) hidden = 1, allowed = kings;
-            else if (z == DML_Z_POOL) hidden = 1, allowed = DML_ALL_CARDS;
-            else if (z >= DML_Z_BM) hidden = 1, allowed = ~kings;
-            else if (z >= DML_Z_HAND && z < DML_Z_FRONT) hidden = z - DML_Z_HAND != s, allowed = ~kings;
-            else if (z >= DML_Z_KING && z < DML_Z_OFFER) hidden = z - DML_Z_KING != s, allowed = kings;
-            else if (z >= DML_Z_OFFER && z < DML_Z_BM) hidden = z - DML_Z_OFFER != s, allowed = ~kings;
-            else hidden = 0, allowed = 0;
-            if (hidden && st->zone[z]) st->may[s][z] = unseen & allowed;
-        }
-    }
-}
-
 static int load_knowledge(loader *L, json_t *v)
 {
     dml_state *st = L->st;
@@ -1356,13 +1315,14 @@ static int load_root(loader *L, json_t *root)
     if (load_composition(L, root) || load_dice(L, root) || load_result(L, root)) return -1;
 
     for (int z = 0; z < DML_NZONES; z++) st->zone_count[z] = (uint8_t)popcount64(st->zone[z]);
+    dml_derive(st);
     st->obs_seat = 0xff;
 
     json_t *know = json_object_get(root, "knowledge");
     if (know) {
         if (load_knowledge(L, know)) return -1;
     } else if (st->knowledge) {
-        default_knowledge(st, L->present);
+        for (int q = 0; q < st->n; q++) dml_reset_knowledge(st, q);
     }
 
     json_t *proc = json_object_get(root, "procedure"), *phase = json_object_get(root, "phase");

@@ -125,26 +125,42 @@ static void know_reveal(dml_state *s, int c)
 static int zone_public(int z)
 {
     return z == DML_Z_EVENT || z == DML_Z_DISCARD || z == DML_Z_STOCK || z == DML_Z_EXILE ||
-           z == DML_Z_STACK || z == DML_Z_TARGET || z == DML_Z_COMMIT || z == DML_Z_POOL ||
+           z == DML_Z_STACK || z == DML_Z_TARGET || z == DML_Z_COMMIT ||
            (z >= DML_Z_FRONT && z < DML_Z_FRONT + 4);
 }
 
-/* Knowledge of a seat that knows only what is public and its own cards. */
+/* The cards a hidden zone can ever hold: Kings only in King slots and the
+ * face-down exile; eggs never in the Deck (R5 sends them to the Nest); the
+ * Nest holds only eggs; the Setup pool anything. */
+static uint64_t zone_can_hold(int z)
+{
+    uint64_t kings = dml_rank_mask[DML_K], eggs = dml_rank_mask[DML_A];
+    if (z == DML_Z_DECK) return ~(kings | eggs);
+    if (z == DML_Z_NEST) return eggs;
+    if (z == DML_Z_XKING || (z >= DML_Z_KING && z < DML_Z_KING + 4)) return kings;
+    if (z == DML_Z_POOL) return DML_ALL_CARDS;
+    return ~kings; /* Hands, offers, Black Markets */
+}
+
+/* Knowledge of a seat that knows only what is public and its own cards: a
+ * card it cannot see may be in any non-empty hidden zone that can hold it. */
 void dml_reset_knowledge(dml_state *s, int q)
 {
     memset(s->pin[q], 0, sizeof s->pin[q]);
     memset(s->may[q], 0, sizeof s->may[q]);
     uint64_t unknown = 0;
     for (int z = 0; z < DML_NZONES; z++) {
+        if (!s->zone_count[z]) continue;
         int own = z == DML_Z_HAND + q || z == DML_Z_KING + q || z == DML_Z_OFFER + q;
         if (zone_public(z) || own)
             s->pin[q][z] = s->zone[z];
         else
             unknown |= s->zone[z];
     }
+    if (!unknown) return;
     for (int z = 0; z < DML_NZONES; z++) {
         int own = z == DML_Z_HAND + q || z == DML_Z_KING + q || z == DML_Z_OFFER + q;
-        if (!zone_public(z) && !own && s->zone_count[z]) s->may[q][z] = unknown;
+        if (s->zone_count[z] && !zone_public(z) && !own) s->may[q][z] = unknown & zone_can_hold(z);
     }
 }
 
@@ -228,6 +244,8 @@ static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
     s->zone_count[from]--;
     s->zone[to] |= b;
     s->zone_count[to]++;
+    if (to >= DML_Z_BM) s->bm_live |= (uint64_t)1 << (to - DML_Z_BM);
+    if (from >= DML_Z_BM && !s->zone_count[from]) s->bm_live &= ~((uint64_t)1 << (from - DML_Z_BM));
     s->loc[card] = (uint8_t)to;
     if (from == DML_Z_DISCARD && s->discard_top == card) s->discard_top = -1;
     if (to == DML_Z_DISCARD) s->discard_top = (int8_t)card;
@@ -408,7 +426,14 @@ static int can_buy(const dml_state *s)
     return s->zone[DML_Z_STOCK] || opponent_emblems(s, s->active) || opening_ten(s);
 }
 
-static int live_bm(const dml_state *s, int k) { return s->zone_count[DML_Z_BM + k] > 0; }
+static int live_bm(const dml_state *s, int k) { return (int)((s->bm_live >> k) & 1); }
+
+void dml_derive(dml_state *s)
+{
+    s->bm_live = 0;
+    for (int k = 0; k < DML_MAX_BM; k++)
+        if (s->zone_count[DML_Z_BM + k]) s->bm_live |= (uint64_t)1 << k;
+}
 
 static int sum_above(uint64_t m, int card) /* values of the cards of m with id > card */
 {
@@ -499,8 +524,7 @@ static int legal_market(const dml_state *s, cr_action *out)
         for (uint64_t m = front(s, p); m; m &= m - 1) out[n++] = DML_A_CALLBACK + lowest(m);
     }
     if (s->minors && !is_mayhem(s) && !affected(s, p, DML_EV_UNION)) {
-        for (int k = 0; k < DML_MAX_BM; k++)
-            if (live_bm(s, k)) out[n++] = DML_A_VISIT + k;
+        for (uint64_t m = s->bm_live; m; m &= m - 1) out[n++] = DML_A_VISIT + lowest(m);
     }
     if (s->actions) {
         if (can_buy(s)) out[n++] = DML_A_BUY;
@@ -545,8 +569,7 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out)
         return legal_cards(m, DML_A_CARD, out);
     }
     case DML_D_COUNSEL_BM:
-        for (int k = 0; k < DML_MAX_BM; k++)
-            if (live_bm(s, k)) out[n++] = DML_A_BMPICK + k;
+        for (uint64_t m = s->bm_live; m; m &= m - 1) out[n++] = DML_A_BMPICK + lowest(m);
         return n;
     case DML_D_COUNSEL_CARD: return legal_cards(s->zone[DML_Z_BM + s->karg], DML_A_CARD, out);
     case DML_D_TITHE:
@@ -763,9 +786,8 @@ static void p_rolloff(ctx *c, dml_frame *f)
 
 static int free_bm_slot(const dml_state *s)
 {
-    for (int k = 0; k < DML_MAX_BM; k++)
-        if (!live_bm(s, k)) return k;
-    return -1;
+    uint64_t free_slots = ~s->bm_live & (((uint64_t)1 << DML_MAX_BM) - 1);
+    return free_slots ? lowest(free_slots) : -1;
 }
 
 /* FM: the Foreign Merchant (9.1, R2, R3).  a = the triggering Joker or -1;
@@ -1546,7 +1568,7 @@ static void p_power(ctx *c, dml_frame *f, cr_action ans)
     if (rank == DML_J && suit == DML_SUIT_S) { /* Grand Inquisitor (R34) */
         if (f->step == 0) {
             uint64_t all = s->zone[DML_Z_STOCK];
-            for (int k = 0; k < DML_MAX_BM; k++) all |= s->zone[DML_Z_BM + k];
+            for (uint64_t m = s->bm_live; m; m &= m - 1) all |= s->zone[DML_Z_BM + lowest(m)];
             for (; all; all &= all - 1) discard(c, lowest(all));
             if (s->over) return;
             f->step = 1;
@@ -1578,9 +1600,7 @@ static void p_power(ctx *c, dml_frame *f, cr_action ans)
     if (rank == DML_J && suit == DML_SUIT_H) { /* Prime Counsellor (R35) */
         switch (f->step) {
         case 0: {
-            int any = 0;
-            for (int k = 0; k < DML_MAX_BM; k++) any |= live_bm(s, k);
-            if (!any) {
+            if (!s->bm_live) {
                 pop(s);
                 return;
             }
@@ -1959,15 +1979,16 @@ static int surely_open(const dml_state *s)
 static void run(ctx *c)
 {
     dml_state *s = c->s;
-    cr_action buf[DML_MAX_LEGAL > DML_MAX_CHANCE ? DML_MAX_LEGAL : DML_MAX_CHANCE];
+    cr_action buf[DML_MAX_LEGAL];
     while (!s->over && s->nfr) {
         cr_action ans = -1;
         if (s->need == DML_NEED_DECISION) {
             if (surely_open(s) || dml_legal(c->g, s, buf) != 1) return;
             ans = buf[0];
         } else if (s->need == DML_NEED_CHANCE) {
-            if (s->kind == DML_C_ROLL || dml_chance(c->g, s, buf, NULL) != 1) return;
-            ans = buf[0];
+            uint64_t pool = s->kind == DML_C_ROLL ? 0 : chance_pool(s);
+            if (popc(pool) != 1) return; /* dice, or a pick among two or more */
+            ans = DML_A_DRAW + lowest(pool);
         }
         s->need = DML_NEED_RUN;
         step(c, ans);
@@ -2030,7 +2051,13 @@ void dml_init(const cr_game *g, void *st)
         else
             place(s, card, DML_Z_DECK);
     }
-    for (int q = 0; q < s->n; q++) dml_reset_knowledge(s, q);
+    /* Setup is public: everyone knows the Deck's cards (as a set), that the
+     * Nest holds the four eggs and what waits in the pool to be dealt. */
+    for (int q = 0; q < s->n; q++) {
+        s->pin[q][DML_Z_DECK] = s->zone[DML_Z_DECK];
+        s->pin[q][DML_Z_NEST] = s->zone[DML_Z_NEST];
+        s->pin[q][DML_Z_POOL] = s->zone[DML_Z_POOL];
+    }
     push(s, DML_P_GAME, 0, 0, 0);
     ctx c = {g, s, NULL};
     run(&c);
@@ -2183,6 +2210,13 @@ static cr_status dml_create(cr_game *g, char *err, size_t errcap)
     return CR_OK;
 }
 
+/* Search states keep no memory: know_move() is skipped on every move. */
+static void dml_for_search(const cr_game *g, void *st)
+{
+    (void)g;
+    ((dml_state *)st)->knowledge = 0;
+}
+
 static int dml_is_withdraw(const cr_game *g, const void *st, cr_action a)
 {
     (void)g;
@@ -2208,6 +2242,7 @@ const cr_game_def dml_def = {
     .obs_to_json = dml_obs_to_json,
     .obs_to_text = dml_obs_to_text,
     .sample = dml_sample,
+    .for_search = dml_for_search,
     .serialize = dml_serialize,
     .deserialize = dml_deserialize,
     .action_to_str = dml_action_to_str,
