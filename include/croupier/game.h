@@ -104,6 +104,10 @@ typedef struct cr_game_def {
     /* At a chance node: outcomes ascending into out[g->max_chance_outcomes],
      * probabilities (summing to 1) into prob; returns the count. */
     int (*chance_outcomes)(const cr_game *g, const void *st, cr_action *out, double *prob);
+    /* Optional fast path: draws one chance outcome with rng, with exactly
+     * the distribution chance_outcomes gives, without listing them.
+     * cr_sample_chance uses it when present.  May be NULL. */
+    cr_action (*sample_chance)(const cr_game *g, const void *st, cr_rng *rng);
     /* Applies a legal action or chance outcome.  ev may be NULL. */
     void (*apply)(const cr_game *g, void *st, cr_action a, cr_events *ev);
 

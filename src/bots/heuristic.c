@@ -983,11 +983,12 @@ static cr_action heuristic_choose(const cr_game *g, const void *view, int seat,
         return legal_has(legal, n, DML_A_TAKE) ? DML_A_TAKE : legal[0];
     case DML_D_THIEF_CARD: return pick_card(&h, legal, n, 0);
     case DML_D_THIEF_PLAYER: {
-        /* Taking: the fullest Hand; giving: the emptiest. */
+        /* Taking: the fullest Hand; giving: the emptiest.  The Thief's
+         * frame waits at step 2 for the receiver of a gift, 4 for a take. */
         int giving = 0;
         for (int i = s->nfr - 1; i >= 0; i--)
             if (s->fr[i].proc == DML_P_POWER) {
-                giving = s->sel_n > 0;
+                giving = s->fr[i].step == 2;
                 break;
             }
         return decide_player(&h, legal, n, !giving);

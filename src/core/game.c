@@ -144,6 +144,8 @@ void cr_game_free(cr_game *g)
 
 cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
 {
+    if (g->def->sample_chance)
+        return g->def->sample_chance(g, st, rng);
     cr_action out[CR_CORE_MAX_LIST];
     double prob[CR_CORE_MAX_LIST];
     assert(g->max_chance_outcomes <= CR_CORE_MAX_LIST);

@@ -532,8 +532,10 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
     case DML_D_THIEF_CARD:
         cr_tb_printf(t, "Thief \xe2\x80\x94 choose the card to give");
         break;
-    case DML_D_THIEF_PLAYER:
-        cr_tb_printf(t, "Thief \xe2\x80\x94 choose the other player");
+    case DML_D_THIEF_PLAYER: /* the Thief's frame waits at step 2 to give, 4 to take */
+        cr_tb_printf(t, "Thief \xe2\x80\x94 choose the player %s",
+                     st->nfr && st->fr[st->nfr - 1].step == 2 ? "to give a card to"
+                                                              : "to take a random card from");
         break;
     default:
         cr_tb_printf(t, "decision %d", st->kind);

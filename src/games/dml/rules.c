@@ -637,6 +637,28 @@ int dml_chance(const cr_game *g, const void *st, cr_action *out, double *prob)
     return n;
 }
 
+/* chance_outcomes' distribution drawn directly: two dice, or one uniform
+ * pick among the candidates (the k-th set bit of the pool). */
+static cr_action dml_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
+{
+    (void)g;
+    const dml_state *s = st;
+    assert(s->need == DML_NEED_CHANCE);
+    if (s->kind == DML_C_ROLL) {
+        int a = 1 + (int)cr_rng_below(rng, 6), b = 1 + (int)cr_rng_below(rng, 6);
+        return DML_A_ROLL + (a <= b ? dml_roll_index(a, b) : dml_roll_index(b, a));
+    }
+    uint64_t m = chance_pool(s);
+    int k = (int)cr_rng_below(rng, (uint32_t)popc(m));
+    int low = popc(m & 0xffffffffu);
+    if (k >= low) { /* skip the lower half at once */
+        k -= low;
+        m &= ~(uint64_t)0xffffffffu;
+    }
+    while (k--) m &= m - 1;
+    return DML_A_DRAW + lowest(m);
+}
+
 int dml_current_player(const cr_game *g, const void *st)
 {
     (void)g;
@@ -1510,28 +1532,26 @@ static void p_power(ctx *c, dml_frame *f, cr_action ans)
             ask(s, p, DML_D_THIEF_MODE);
             return;
         case 1:
+            /* "give" asks the other player first and the card last, so the
+             * private choice is applied the moment it is made and never
+             * waits in the state (docs/rulings.md C5) */
             emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
-            if (ans == DML_A_GIVE) {
-                f->step = 2;
-                ask(s, p, DML_D_THIEF_CARD);
-            } else {
-                f->step = 4;
-                ask(s, p, DML_D_THIEF_PLAYER);
-            }
-            return;
-        case 2:
-            f->x = (int16_t)(ans - DML_A_CARD);
-            f->step = 3;
+            f->step = ans == DML_A_GIVE ? 2 : 4;
             ask(s, p, DML_D_THIEF_PLAYER);
             return;
-        case 3: {
+        case 2: {
             int q = ans - DML_A_PLAYER;
             emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
-            move(c, f->x, DML_Z_HAND + q, SEEN(p) | SEEN(q));
+            f->x = (int16_t)q;
+            f->step = 3;
+            ask(s, p, DML_D_THIEF_CARD);
+            return;
+        }
+        case 3:
+            move(c, ans - DML_A_CARD, DML_Z_HAND + f->x, SEEN(p) | SEEN(f->x));
             if (s->over) return;
             f->step = 6;
             break;
-        }
         case 4: {
             int q = ans - DML_A_PLAYER;
             emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
@@ -2235,6 +2255,7 @@ const cr_game_def dml_def = {
     .current_player = dml_current_player,
     .legal_actions = dml_legal,
     .chance_outcomes = dml_chance,
+    .sample_chance = dml_sample_chance,
     .apply = dml_apply,
     .returns = dml_returns,
     .scores = dml_scores,
