@@ -1,9 +1,11 @@
 /* cmd_play.c — `croupier play`: a line-oriented game at the terminal.
  *
  * The loop asks the game who acts.  Chance nodes are sampled with a PCG32
- * seeded from --seed (stream 0); a random seat picks uniformly with its own
- * stream (1 + seat); a human seat gets its observation, the decision and
- * the numbered legal actions, and answers with a number or the notation.
+ * seeded from --seed (stream 0); a bot seat (any spec of croupier/bot.h:
+ * random, heuristic, ismcts:...) chooses from its own observation with a
+ * generator seeded from --seed and the seat; a human seat gets its
+ * observation, the decision and the numbered legal actions, and answers
+ * with a number or the notation.
  * Every applied action is pushed onto a cr_record, which --save writes
  * after each human decision and at the end, so a stopped game can be
  * resumed with --load.
@@ -13,9 +15,9 @@
  * else reaches a human through the events, rendered as that seat may know
  * them.  With no human at the table the log is omniscient.
  *
- * Seats: seats_parse() is the one place that turns a seat spec into a
- * player; when the bot registry (croupier/bot.h) lands, random and the
- * other bots plug in there and in seat_choose(). */
+ * Seats: seats_parse() reads the seat list with the simulator's grammar
+ * (cr_sim_split_specs: "human,heuristic,ismcts:iters=500,threads=2,random"),
+ * seats_make_bots() turns each spec into a bot, seat_choose() asks it. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,54 +29,66 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "croupier/alloc.h"
+#include "croupier/bot.h"
 #include "croupier/record.h"
+#include "croupier/sim.h"
 
 enum { EVENT_CAP = 4096 };
 
-typedef enum seat_kind { SEAT_HUMAN, SEAT_RANDOM } seat_kind;
-
 typedef struct seat {
-    seat_kind kind;
-    cr_rng rng; /* random seats: their own stream */
+    int human;
+    char spec[128]; /* "human" or a bot spec */
+    cr_bot *bot;    /* bot seats, once the game exists */
 } seat;
 
-/* Parses "human,random,..." into seats[]; returns the count or -1 (error printed). */
-static int seats_parse(const char *spec, seat *seats, int max)
+/* Parses the seat list into seats[]; returns the count or -1 (error printed). */
+static int seats_parse(const char *list, seat *seats, int max)
 {
-    int n = 0;
-    const char *p = spec;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (n == max) {
-            cli_usage_error("play", "too many seats in '%s' (at most %d)", spec, max);
+    char buf[1024], err[256];
+    char *spec[CR_MAX_PLAYERS + 1];
+    int n = cr_sim_split_specs(list, buf, sizeof buf, spec, max + 1);
+    if (n < 0 || n > max) {
+        cli_usage_error("play", "too many seats in '%s' (at most %d)", list, max);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        seats[i].human = strcmp(spec[i], "human") == 0;
+        seats[i].bot = NULL;
+        if (!seats[i].human && !cr_bot_spec_valid(spec[i], err, sizeof err)) {
+            cli_usage_error("play", "seat P%d: %s (seats are human or a bot: random, heuristic, "
+                                    "ismcts:iters=N)", i, err);
             return -1;
         }
-        if (len == 5 && strncmp(p, "human", 5) == 0)
-            seats[n].kind = SEAT_HUMAN;
-        else if (len == 6 && strncmp(p, "random", 6) == 0)
-            seats[n].kind = SEAT_RANDOM;
-        else {
-            cli_usage_error("play", "unknown seat kind '%.*s' (human or random)", (int)len, p);
-            return -1;
-        }
-        n++;
-        if (end == NULL)
-            break;
-        p = end + 1;
+        snprintf(seats[i].spec, sizeof seats[i].spec, "%s", spec[i]);
     }
     return n;
 }
 
-static const char *seat_kind_name(seat_kind k)
+/* Creates the bots of the non-human seats; each bot's generator is seeded
+ * from the game's seed and its seat, so a seed replays the bots too. */
+static int seats_make_bots(seat *seats, const cr_game *g, uint64_t seed)
 {
-    return k == SEAT_HUMAN ? "human" : "random";
+    char err[256];
+    for (int s = 0; s < g->num_players; s++) {
+        if (seats[s].human)
+            continue;
+        uint64_t bot_seed = seed * 0x9E3779B97F4A7C15ull + 1 + (uint64_t)s;
+        seats[s].bot = cr_bot_new(g, seats[s].spec, s, bot_seed, err, sizeof err);
+        if (seats[s].bot == NULL)
+            return cli_error("seat P%d (%s): %s", s, seats[s].spec, err);
+    }
+    return 0;
 }
 
-/* A non-human seat's choice among legal[0..n). */
-static cr_action seat_choose(seat *s, const cr_action *legal, int n)
+/* A bot seat's choice among legal[0..n), from its seat's observation only. */
+static cr_action seat_choose(seat *s, const cr_game *g, const void *st, void *obs, int who,
+                             const cr_action *legal, int n)
 {
-    return legal[cr_rng_below(&s->rng, (uint32_t)n)];
+    if (cr_bot_wants_obs(s->bot)) {
+        g->def->observe(g, st, who, obs);
+        return cr_bot_act(s->bot, obs, legal, n);
+    }
+    return cr_bot_act(s->bot, NULL, legal, n);
 }
 
 typedef struct table {
@@ -129,7 +143,7 @@ static void show_events(table *t)
         /* Hot seat: each human's view, labelled. */
         int len = t->ev.len, dropped = t->ev.dropped;
         for (int s = 0; s < t->g->num_players; s++) {
-            if (t->seats[s].kind != SEAT_HUMAN)
+            if (!t->seats[s].human)
                 continue;
             char prefix[24];
             snprintf(prefix, sizeof prefix, "  P%d| ", s);
@@ -292,7 +306,7 @@ static int play_loop(table *t)
                 break;
             }
             seat *s = &t->seats[who];
-            if (s->kind == SEAT_HUMAN) {
+            if (s->human) {
                 if ((rc = save(t, 1)) != 0)
                     break;
                 if (!ask(t, who, n, &a, &line, &cap)) {
@@ -301,9 +315,9 @@ static int play_loop(table *t)
                 }
                 printf("P%d: %s\n", who, cli_action_text(g, t->st, a, &t->aux));
             } else {
-                a = seat_choose(s, t->legal, n);
+                a = seat_choose(s, g, t->st, t->obs, who, t->legal, n);
                 if (t->n_humans == 0)
-                    printf("P%d (%s): %s\n", who, seat_kind_name(s->kind),
+                    printf("P%d (%s): %s\n", who, s->spec,
                            cli_action_text(g, t->st, a, &t->aux));
             }
         }
@@ -428,8 +442,10 @@ int cmd_play(int argc, char **argv)
     int rc = 0;
     const cr_game *g = t.g;
     if (n_seats == 0) { /* --load without --seats: seat 0 human, the rest random */
-        for (int s = 0; s < g->num_players; s++)
-            t.seats[s].kind = s == 0 ? SEAT_HUMAN : SEAT_RANDOM;
+        for (int s = 0; s < g->num_players; s++) {
+            t.seats[s].human = s == 0;
+            snprintf(t.seats[s].spec, sizeof t.seats[s].spec, "%s", s == 0 ? "human" : "random");
+        }
         n_seats = g->num_players;
     }
     if (n_seats != g->num_players) {
@@ -438,9 +454,10 @@ int cmd_play(int argc, char **argv)
         goto out;
     }
     cr_rng_seed(&t.chance, seed, 0);
+    if ((rc = seats_make_bots(t.seats, g, seed)) != 0)
+        goto out;
     for (int s = 0; s < g->num_players; s++) {
-        cr_rng_seed(&t.seats[s].rng, seed, 1 + (uint64_t)s);
-        if (t.seats[s].kind == SEAT_HUMAN) {
+        if (t.seats[s].human) {
             t.n_humans++;
             t.the_human = s;
         }
@@ -457,11 +474,13 @@ int cmd_play(int argc, char **argv)
     printf("%s (%s), %d players:", g->def->title ? g->def->title : g->def->name, g->variant->name,
            g->num_players);
     for (int s = 0; s < g->num_players; s++)
-        printf(" P%d %s%s", s, seat_kind_name(t.seats[s].kind), s + 1 < g->num_players ? "," : "");
+        printf(" P%d %s%s", s, t.seats[s].spec, s + 1 < g->num_players ? "," : "");
     printf("\nseed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
     rc = play_loop(&t);
 
 out:
+    for (int s = 0; s < CR_MAX_PLAYERS; s++)
+        cr_bot_free(t.seats[s].bot);
     cli_buf_fini(&t.text);
     cli_buf_fini(&t.aux);
     cr_free(t.legal);

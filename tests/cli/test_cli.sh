@@ -37,6 +37,18 @@ grep -q '^game over' "$tmp/a.out" || fail "the bots' game did not end"
 "$cr" replay "$tmp/a.rec" --json >"$tmp/a.json"
 grep -q '"over": true' "$tmp/a.json" || fail "replayed record is not over"
 
+# --- the other bots take seats too, reproducibly; a bad seat is refused ---
+seats='heuristic,ismcts:iters=30,threads=1,heuristic,random'
+"$cr" play dml --seats "$seats" --seed 9 --save "$tmp/h1.rec" >"$tmp/h1.out"
+"$cr" play dml --seats "$seats" --seed 9 --save "$tmp/h2.rec" >/dev/null
+grep -q '^game over' "$tmp/h1.out" || fail "the heuristic/ismcts game did not end"
+grep -q 'P1 ismcts:iters=30,threads=1' "$tmp/h1.out" || fail "seat list not shown"
+cmp -s "$tmp/h1.rec" "$tmp/h2.rec" || fail "same seed, different games with heuristic and ismcts"
+if "$cr" play dml --seats human,bogus,random,random </dev/null 2>"$tmp/err"; then
+    fail "an unknown seat kind was accepted"
+fi
+grep -q "^croupier: error: seat P1: unknown bot" "$tmp/err" || fail "bad seat message: $(cat "$tmp/err")"
+
 # --- a human through a pipe: answers, a bad answer, end of input saves ---
 printf '1\nno-such-action\n999\n1\n' | "$cr" play dml --seed 3 --save "$tmp/h.rec" >"$tmp/h.out"
 grep -q "unknown action 'no-such-action'" "$tmp/h.out" || fail "bad answer not rejected"
