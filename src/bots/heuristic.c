@@ -103,15 +103,22 @@ static double p_succ(int t)
 /* ---- valuation ----------------------------------------------------------- */
 
 /* What a Hand + Front is worth to a seat desiring `desired`. */
+/* Sum of the printed values of the Commodities in a 9-bit mask of one suit
+ * (bit i is the card of value i + 2): the bit positions weighed by their
+ * binary digits, plus 2 per card.  Branch-free: pos_value is the rollout
+ * policy's hottest function. */
+static int commodity_sum(uint32_t m)
+{
+    return popc(m & 0xaa) + 2 * popc(m & 0xcc) + 4 * popc(m & 0xf0) + 8 * popc(m & 0x100) +
+           2 * popc(m);
+}
+
 static double pos_value(uint64_t hand, uint64_t front, int desired)
 {
     double v = 0;
     uint64_t both = hand | front;
     for (int s = 0; s < 4; s++) {
-        uint64_t c = both & COMMODITY_RANKS_MASK(s);
-        int sum = 0;
-        for (uint64_t m = c; m; m &= m - 1)
-            sum += dml_value(__builtin_ctzll(m));
+        int sum = commodity_sum((uint32_t)(both >> (s * 13)) & 0x1ff);
         if (s == desired)
             sum *= 2;
         v += sum;

@@ -36,7 +36,8 @@ static int in_list(const cr_action *legal, int n, cr_action a)
 }
 
 static const char *const specs[] = {"random", "heuristic", "ismcts:iters=64",
-                                    "ismcts:iters=64,rollout=heuristic,threads=2"};
+                                    "ismcts:iters=64,rollout=heuristic,threads=2",
+                                    "ismcts:iters=64,chance=tree,cutoff=40"};
 enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
 /* Plays random moves from a fresh game and stops at decision points; at each
@@ -112,7 +113,8 @@ static void test_specs(void **state)
     cr_game *g = new_dml(4);
     char err[256];
     const char *bad[] = {"", "nobot", "ismcts:iters=0", "ismcts:iters=10,ms=5", "ismcts:x=1",
-                         "ismcts:rollout=smart", "heuristic:depth=2", "ismcts:iters", "random:"};
+                         "ismcts:rollout=smart", "heuristic:depth=2", "ismcts:iters", "random:",
+                         "ismcts:chance=closed", "ismcts:cutoff=-1", "ismcts:cutoff=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         assert_null(cr_bot_new(g, bad[i], 0, 1, err, sizeof err));
@@ -120,7 +122,8 @@ static void test_specs(void **state)
     }
     assert_null(cr_bot_new(g, "random", 4, 1, err, sizeof err)); /* seat out of range */
     const char *good[] = {"random", "heuristic", "ismcts", "ismcts:iters=2000",
-                          "ismcts:ms=500,threads=2,rollout=heuristic,c=0.7"};
+                          "ismcts:ms=500,threads=2,rollout=heuristic,c=0.7",
+                          "ismcts:iters=100,chance=tree,cutoff=0", "ismcts:cutoff=200,chance=open"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         cr_bot *b = cr_bot_new(g, good[i], 1, 1, err, sizeof err);
         assert_non_null(b);

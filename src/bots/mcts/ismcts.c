@@ -2,18 +2,23 @@
  * (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS").
  *
  * The tree is built over the searching seat's information set: its nodes
- * are keyed by the action that leads to them (every seat's actions and the
- * chance outcomes alike), not by states.  Each iteration:
+ * are keyed by the action that leads to them and the seat that took it, not
+ * by states.  By default the tree is "open loop" over chance: a die roll or a
+ * draw is sampled and applied without a node of its own, so the statistics
+ * of a decision gather over every outcome that precedes it instead of being
+ * split among them (chance=tree restores a node per outcome).  Each
+ * iteration:
  *   1. determinize: draw a full state consistent with the seat's observation
  *      (g->def->sample);
  *   2. select: walk down while every action legal in this determinization
  *      has a child, choosing by UCB1 with availability counts (a child's
  *      exploration term uses the number of times it was *available*, not
- *      its parent's visits); chance nodes follow the sampled outcome;
+ *      its parent's visits);
  *   3. expand: add one child for an untried legal action (none once the
  *      arena is full);
- *   4. roll out to the end with the random or heuristic policy, apply(...,
- *      NULL) (no events);
+ *   4. roll out with the random or heuristic policy, apply(..., NULL) (no
+ *      events), to the end or for `cutoff` actions, after which the game's
+ *      scores stand in for the result (1 shared by the leaders);
  *   5. back up each node's mover's return.
  * Withdraw actions (is_withdraw) are skipped in the tree and in rollouts
  * whenever another action exists.
@@ -60,6 +65,8 @@ typedef struct ismcts_bot {
     long iters;     /* total per move; 0 when timed */
     double ms;      /* per move; 0 when counted */
     int threads;
+    int chance_nodes; /* 1: the tree branches on chance outcomes (closed loop) */
+    long cutoff;      /* rollout length before scoring; 0 = to the end */
     double c;
     uint32_t nodes; /* arena per worker */
     cr_policy_fn rollout;
@@ -80,7 +87,7 @@ static void bad(char *err, size_t cap, const char *key, const char *val)
 {
     if (err && cap)
         snprintf(err, cap, "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
-                 "rollout=random|heuristic, c=X, nodes=N)", key, val);
+                 "rollout=random|heuristic, cutoff=N, chance=open|tree, c=X, nodes=N)", key, val);
 }
 
 static int is_withdraw(const cr_game *g, const void *st, cr_action a)
@@ -118,6 +125,23 @@ static int in_sorted(const cr_action *a, int n, cr_action x)
     return 0;
 }
 
+/* The value of a rollout cut off before the end: the game's scores now
+ * (DML: Victory Points), 1 shared among the seats with the highest. */
+static void score_leaders(const cr_game *g, const void *st, double *ret)
+{
+    double sc[CR_MAX_PLAYERS];
+    g->def->scores(g, st, sc);
+    double best = sc[0];
+    for (int p = 1; p < g->num_players; p++)
+        if (sc[p] > best)
+            best = sc[p];
+    int k = 0;
+    for (int p = 0; p < g->num_players; p++)
+        k += sc[p] == best;
+    for (int p = 0; p < g->num_players; p++)
+        ret[p] = sc[p] == best ? 1.0 / k : 0.0;
+}
+
 /* One ISMCTS iteration (see the file comment). */
 static void iterate(ismcts_worker *w)
 {
@@ -141,12 +165,14 @@ static void iterate(ismcts_worker *w)
             break;
         if (p == CR_CHANCE) {
             cr_action a = cr_sample_chance(g, st, &w->rng);
-            uint32_t child = mcts_tree_find(t, node, a);
+            g->def->apply(g, st, a, NULL);
+            if (!ib->chance_nodes) /* open loop: the tree does not branch on chance */
+                continue;
+            uint32_t child = mcts_tree_find(t, node, a, CR_CHANCE);
             if (!child) {
                 child = mcts_tree_add(t, node, a, CR_CHANCE);
                 expanded = 1;
             }
-            g->def->apply(g, st, a, NULL);
             if (!child)
                 break;
             node = child;
@@ -166,7 +192,7 @@ static void iterate(ismcts_worker *w)
         /* Availability, and whether an untried action exists. */
         int present = 0;
         for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling)
-            if (in_sorted(legal, n, t->nodes[c].action)) {
+            if (t->nodes[c].player == p && in_sorted(legal, n, t->nodes[c].action)) {
                 t->nodes[c].avail++;
                 present++;
             }
@@ -175,7 +201,7 @@ static void iterate(ismcts_worker *w)
             int k = (int)cr_rng_below(&w->rng, (uint32_t)untried);
             cr_action a = legal[0];
             for (int i = 0; i < n; i++)
-                if (!mcts_tree_find(t, node, legal[i]) && k-- == 0) {
+                if (!mcts_tree_find(t, node, legal[i], p) && k-- == 0) {
                     a = legal[i];
                     break;
                 }
@@ -193,7 +219,7 @@ static void iterate(ismcts_worker *w)
         uint32_t pick = 0;
         for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling) {
             mcts_node *cn = &t->nodes[c];
-            if (!in_sorted(legal, n, cn->action))
+            if (cn->player != p || !in_sorted(legal, n, cn->action))
                 continue;
             double score = cn->visits == 0
                                ? 1e200
@@ -209,11 +235,11 @@ static void iterate(ismcts_worker *w)
         w->path[depth++] = node;
     }
 
-    /* Rollout. */
-    long steps = 0;
+    /* Rollout: to the end, or to the cutoff. */
+    long steps = 0, cap = ib->cutoff > 0 ? ib->cutoff : ROLLOUT_CAP;
     for (;;) {
         int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL || steps >= ROLLOUT_CAP)
+        if (p == CR_TERMINAL || steps >= cap)
             break;
         cr_action a;
         if (p == CR_CHANCE) {
@@ -230,6 +256,8 @@ static void iterate(ismcts_worker *w)
     double ret[CR_MAX_PLAYERS] = {0};
     if (g->def->current_player(g, st) == CR_TERMINAL)
         g->def->returns(g, st, ret);
+    else if (ib->cutoff > 0 && g->def->scores)
+        score_leaders(g, st, ret);
     for (int i = 0; i < depth; i++) {
         mcts_node *nd = &t->nodes[w->path[i]];
         nd->visits++;
@@ -313,7 +341,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
     for (int k = 0; k < n; k++) {
         uint64_t v = 0;
         for (int i = 0; i < ib->threads; i++) {
-            uint32_t c = mcts_tree_find(&ib->w[i].tree, 0, root_legal[k]);
+            uint32_t c = mcts_tree_find(&ib->w[i].tree, 0, root_legal[k], ib->seat);
             if (c)
                 v += ib->w[i].tree.nodes[c].visits;
         }
@@ -360,7 +388,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
         return 0;
     }
-    long iters = 0, ms = 0, threads = 1, nodes = 0;
+    long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = 0;
+    int chance_nodes = 0;
     double c = 0.7;
     cr_policy_fn rollout = bot_policy_random;
     for (int i = 0; i < spec->n_params; i++) {
@@ -372,12 +401,21 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             ok = parse_long(v, 1, 3600000L, &ms);
         else if (strcmp(k, "threads") == 0)
             ok = parse_long(v, 1, ISMCTS_MAX_THREADS, &threads);
+        else if (strcmp(k, "cutoff") == 0)
+            ok = parse_long(v, 0, ROLLOUT_CAP, &cutoff);
         else if (strcmp(k, "nodes") == 0)
             ok = parse_long(v, 16, 1L << 30, &nodes);
         else if (strcmp(k, "c") == 0) {
             char *end;
             c = strtod(v, &end);
             ok = *end == '\0' && c >= 0 && c < 100;
+        } else if (strcmp(k, "chance") == 0) {
+            if (strcmp(v, "open") == 0)
+                chance_nodes = 0;
+            else if (strcmp(v, "tree") == 0)
+                chance_nodes = 1;
+            else
+                ok = 0;
         } else if (strcmp(k, "rollout") == 0) {
             if (strcmp(v, "random") == 0)
                 rollout = bot_policy_random;
@@ -417,6 +455,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     ib->ms = (double)ms;
     ib->threads = (int)threads;
     ib->c = c;
+    ib->chance_nodes = chance_nodes;
+    ib->cutoff = cutoff;
     ib->nodes = (uint32_t)nodes;
     ib->rollout = rollout;
     for (int i = 0; i < ib->threads; i++) {

@@ -33,10 +33,10 @@ void mcts_tree_reset(mcts_tree *t)
     t->full = 0;
 }
 
-uint32_t mcts_tree_find(const mcts_tree *t, uint32_t parent, cr_action a)
+uint32_t mcts_tree_find(const mcts_tree *t, uint32_t parent, cr_action a, int player)
 {
     for (uint32_t c = t->nodes[parent].child; c; c = t->nodes[c].sibling)
-        if (t->nodes[c].action == a)
+        if (t->nodes[c].action == a && t->nodes[c].player == player)
             return c;
     return 0;
 }

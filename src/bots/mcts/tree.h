@@ -42,8 +42,8 @@ MCTS_HIDDEN int mcts_tree_init(mcts_tree *t, uint32_t cap);
 MCTS_HIDDEN void mcts_tree_fini(mcts_tree *t);
 /* Empties the tree and makes a fresh root. */
 MCTS_HIDDEN void mcts_tree_reset(mcts_tree *t);
-/* The child of `parent` reached by a, or 0. */
-MCTS_HIDDEN uint32_t mcts_tree_find(const mcts_tree *t, uint32_t parent, cr_action a);
+/* The child of `parent` reached by action a of seat `player`, or 0. */
+MCTS_HIDDEN uint32_t mcts_tree_find(const mcts_tree *t, uint32_t parent, cr_action a, int player);
 /* Adds a child; returns its index, or 0 (and sets full) when the arena is full. */
 MCTS_HIDDEN uint32_t mcts_tree_add(mcts_tree *t, uint32_t parent, cr_action a, int player);
 
