@@ -26,6 +26,17 @@ printf 'game dml\nplayers four\nactions\n' >"$tmp/bad.rec"
 if "$cr" replay "$tmp/bad.rec" 2>"$tmp/err"; then fail "replay of a bad record"; fi
 grep -q 'line 2:' "$tmp/err" || fail "bad record error names no line: $(cat "$tmp/err")"
 
+# --- a position that is not at rest is refused with the key named ---
+fixtures="$(dirname "$0")/../fixtures/dml-positions"
+"$cr" run dml --position "$fixtures/thief_gift.json" --json >"$tmp/pos.json"
+sed -e 's/"need": "[a-z]*"/"need": "run"/' -e 's/"kind": "[a-z_]*"/"kind": 0/' \
+    "$tmp/pos.json" >"$tmp/running.json"
+if "$cr" run dml --position "$tmp/running.json" >/dev/null 2>"$tmp/err"; then
+    fail "a position waiting for nothing was accepted"
+fi
+grep -q '^croupier: error: .*need: "run" is not a resting state' "$tmp/err" ||
+    fail "running-position message: $(cat "$tmp/err")"
+
 # --- games ---
 "$cr" games | grep -q '^dml' || fail "games lists no dml"
 
@@ -61,5 +72,22 @@ grep -q '^resuming' "$tmp/h2.out" || fail "--load did not resume"
 n2=$(grep -c . "$tmp/h2.rec")
 [ "$n2" -gt "$n1" ] || fail "resumed game did not grow ($n1 -> $n2 lines)"
 "$cr" replay "$tmp/h2.rec" >/dev/null || fail "resumed record does not replay"
+
+# --- a human plays to the end by typing choices; an illegal notation gets a
+# reason; the replayed end position loads back unchanged through `run` ---
+{ echo 'roll 1 1'; for _ in $(seq 4000); do echo 1; done; } |
+    "$cr" play dml --seats human,random,random,random --seed 11 --save "$tmp/e.rec" >"$tmp/e.out" ||
+    fail "typed game failed"
+grep -q '^game over' "$tmp/e.out" || fail "the typed game did not end"
+grep -q "'roll 1 1' is not legal now" "$tmp/e.out" || fail "illegal answer without a reason"
+"$cr" replay "$tmp/e.rec" --json >"$tmp/e.json" || fail "replay --json"
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["position"], open(sys.argv[2], "w"))' \
+    "$tmp/e.json" "$tmp/e.pos" 2>/dev/null || cp /dev/null "$tmp/e.pos"
+if [ -s "$tmp/e.pos" ]; then
+    : >"$tmp/none.txt"
+    "$cr" run dml --position "$tmp/e.pos" --actions "$tmp/none.txt" --json >"$tmp/e.run" || fail "run of the end position"
+    python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+        "$tmp/e.pos" "$tmp/e.run" || fail "the replayed end position does not load back unchanged"
+fi
 
 echo "test_cli.sh: all passed"

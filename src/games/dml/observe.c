@@ -4,8 +4,10 @@
  * is erased: each zone mask keeps only the cards the seat has pinned there
  * (pin[seat][z], see dml_internal.h), loc[] says 0xfe for a card it cannot
  * place, the other seats' knowledge is zeroed, other seats' half-built
- * choices are cleared, the Nest's order is erased, and zone_count[] keeps
- * the true (public) counts.
+ * choices are cleared, the Nest's order is erased, the other seats' Victory
+ * Points are erased after an end that revealed no Hands (Monopoly, Father of
+ * Dragons, last merchant standing), and zone_count[] keeps the true (public)
+ * counts.
  *
  * The sampler (determinization) refills the erased cards: every card the
  * seat cannot place goes to a zone whose count has room and that the seat
@@ -41,6 +43,15 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
     /* The Nest is face-down: its count is open, its order is not shown
      * (every egg plays alike; docs/rulings.md C7). */
     for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
+    /* Victory Points are public only when the VP sequence revealed every
+     * Hand and King (11.2); after Monopoly, Father of Dragons or the last
+     * merchant standing, the others' totals would tell their hidden cards. */
+    /* The count of applied actions includes the other seats' one-card steps
+     * and withdrawals while composing (C8): not part of what a seat sees. */
+    o->n_applied = 0;
+    if (o->over && o->end_reason != DML_END_VP)
+        for (int q = 0; q < 4; q++)
+            if (q != seat) o->vp[q] = 0;
     if (o->need == DML_NEED_DECISION && o->actor != seat) { /* a choice still in its head */
         memset(o->sel, 0, sizeof o->sel);
         memset(o->sel_flag, 0, sizeof o->sel_flag);

@@ -646,7 +646,7 @@ static int load_event(loader *L, json_t *ev)
         t = DML_EV_NONE;
     }
     long long value = 0;
-    int def_value = (c >= 0 && t >= DML_EV_FCCC && t <= DML_EV_UNION) ? dml_rank(c) : 0;
+    int def_value = (c >= 0 && t >= DML_EV_FCCC && t <= DML_EV_OPENING && t != DML_EV_CARNIVAL) ? dml_rank(c) : 0;
     if (get_int(L, json_object_get(ev, "value"), "event.value", 0, 255, def_value, &value)) return -1;
     st->event_type = (uint8_t)t;
     st->ev = (uint8_t)value;
@@ -921,10 +921,41 @@ static int check_zones(loader *L)
     return 0;
 }
 
+/* Knowledge must be sound (the sampler relies on it, observe.c): a seat
+ * knows only true facts (each pinned card lies in that zone), and every card
+ * it has not pinned may lie, as far as it knows, where it really is. */
+static int check_knowledge(loader *L)
+{
+    const dml_state *st = L->st;
+    if (!st->knowledge) return 0; /* rollout states keep no knowledge */
+    char zb[32], zb2[32];
+    for (int s = 0; s < L->n; s++) {
+        uint64_t pinned = 0;
+        for (int z = 0; z < DML_NZONES; z++) {
+            uint64_t wrong = st->pin[s][z] & ~st->zone[z];
+            if (wrong) {
+                int c = __builtin_ctzll(wrong);
+                return fail(L, "knowledge.P%d.pin.%s: card %s is not there (it lies in %s)", s,
+                            zone_key(st, z, zb, sizeof zb), dml_card_code(c),
+                            zone_key(st, st->loc[c], zb2, sizeof zb2));
+            }
+            pinned |= st->pin[s][z];
+        }
+        for (uint64_t m = L->present & ~pinned; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), z = st->loc[c];
+            if (z < DML_NZONES && !(st->may[s][z] & dml_bit(c)))
+                return fail(L, "knowledge.P%d: card %s lies in %s, but neither its pin nor its may puts it there", s,
+                            dml_card_code(c), zone_key(st, z, zb, sizeof zb));
+        }
+    }
+    return 0;
+}
+
 static int load_knowledge(loader *L, json_t *v)
 {
     dml_state *st = L->st;
     if (want_object(L, v, "knowledge")) return -1;
+    unsigned given = 0;
     const char *seat_key;
     json_t *sv;
     json_object_foreach(v, seat_key, sv) {
@@ -934,6 +965,7 @@ static int load_knowledge(loader *L, json_t *v)
               !seat_key[2]))
             return fail(L, "%s: not a seat of this game (P0..P%d)", p, L->n - 1);
         int s = seat_key[1] - '0';
+        given |= 1u << s;
         static const char *const keys[] = {"pin", "may", NULL};
         if (want_object(L, sv, p) || check_keys(L, sv, p, keys)) return -1;
         for (int which = 0; which < 2; which++) {
@@ -967,7 +999,9 @@ static int load_knowledge(loader *L, json_t *v)
             }
         }
     }
-    return 0;
+    for (int q = 0; q < L->n; q++) /* a seat left out knows what is public and its own */
+        if (!(given & (1u << q)) && st->knowledge) dml_reset_knowledge(st, q);
+    return check_knowledge(L);
 }
 
 static int load_procedure(loader *L, json_t *v)
@@ -1329,8 +1363,12 @@ static int load_root(loader *L, json_t *root)
     if (proc && phase) return fail(L, "phase: give either \"phase\" or \"procedure\", not both");
     if (proc) {
         if (load_procedure(L, proc) || load_waiting(L, root)) return -1;
+        /* A saved state rests at a decision, a chance event or the end;
+         * "run" is only a transient inside apply. */
+        if (st->need == DML_NEED_RUN && st->nfr && !st->over)
+            return fail(L, "need: \"run\" is not a resting state: give decision, chance or over");
         char msg[200] = "";
-        if (dml_validate_procedure(st, msg, sizeof msg) != CR_OK) return fail(L, "procedure: %s", msg);
+        if (dml_validate_procedure(st, msg, sizeof msg) != CR_OK) return fail(L, "%s", msg); /* the message names its key */
     } else {
         if (json_object_get(root, "need") || json_object_get(root, "actor") || json_object_get(root, "kind") ||
             json_object_get(root, "karg"))

@@ -195,8 +195,7 @@ static void instant_win_check(ctx *c, int p)
     int reason = 0;
     if ((h & dml_rank_mask[DML_A]) == dml_rank_mask[DML_A]) reason = DML_END_FATHER;
     for (int su = 0; su < 4 && !reason; su++) {
-        uint64_t need = DML_SUIT_MASK(su) & ~dml_rank_mask[10] & ~dml_rank_mask[11] &
-                        ~dml_rank_mask[12] & ~dml_rank_mask[13] & ~dml_rank_mask[14];
+        uint64_t need = (uint64_t)0xff << (su * 13); /* the 2..9 of the suit */
         if ((h & need) == need) reason = DML_END_MONOPOLY;
     }
     if (!reason) return;
@@ -974,7 +973,9 @@ static void p_event(ctx *c, dml_frame *f, cr_action ans)
             int card = ans - DML_A_DRAW;
             move(c, card, DML_Z_EVENT, ALL_SEEN);
             s->event_type = (uint8_t)dml_event_type_of(card);
-            s->ev = suit_events(s) ? (uint8_t)dml_rank(card) : 0;
+            /* EV (table 1.2): the printed rank for the suit events and
+             * Grand Opening (10); none (0) for Carnival of Coin */
+            s->ev = suit_events(s) || s->event_type == DML_EV_OPENING ? (uint8_t)dml_rank(card) : 0;
             s->affected = 0;
             if (!is_mayhem(s)) {
                 for (int p = 0; p < s->n; p++) {
@@ -992,7 +993,11 @@ static void p_event(ctx *c, dml_frame *f, cr_action ans)
         case 2: /* The Hated People: each affected player discards a random card */
         case 3:
             if (f->step == 3) {
-                discard(c, ans - DML_A_DRAW);
+                int card = ans - DML_A_DRAW, owner = s->loc[card] - DML_Z_HAND;
+                if (dml_is_egg(card)) /* R5: to the face-down Nest; only the owner knows which egg (C13) */
+                    move_hint(c, card, DML_Z_NEST, SEEN(owner), dml_rank_mask[DML_A]);
+                else
+                    discard(c, card);
                 if (s->over) return;
                 ans = -1;
             }
@@ -1286,7 +1291,10 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 int card = lowest(m);
                 if (s->loc[card] == DML_Z_TARGET && dml_rank(card) == DML_T && s->target_from == DML_Z_EVENT &&
                     dest != DML_Z_EVENT)
+                {
                     s->event_type = DML_EV_CARNIVAL; /* R53: the Round goes on as Carnival */
+                    s->ev = 0;
+                }
                 move(c, card, dest, ALL_SEEN);
             }
             for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1) move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
@@ -1976,20 +1984,26 @@ static void step(ctx *c, cr_action ans)
     }
 }
 
-/* Decisions that always have two or more options need no legal list to
- * know they are not forced: Dabo! (re-roll/keep), the Market (End plus
- * Nothing or Substitute), and a composition with a card chosen (Undo plus
- * Done or a card: only completable choices are offered). */
+/* Decisions known to have two or more options need no legal list to know
+ * they are not forced: Dabo! (re-roll/keep), the Market (End plus Nothing or
+ * Substitute), a composition with a card chosen (Undo plus Done or a card:
+ * only completable choices are offered), and a composition not yet begun
+ * with a card to offer (the card plus Done or Undo; see the dml_legal
+ * cases).  Anything else asks dml_legal. */
 static int surely_open(const dml_state *s)
 {
+    int p = s->actor;
     switch (s->kind) {
     case DML_D_DABO:
     case DML_D_MARKET: return 1;
-    case DML_D_DECLARE:
-    case DML_D_OFFER:
+    case DML_D_DECLARE: /* a target and Undo */
+        return s->sel_n > 0 || s->zone[DML_Z_STOCK] || opponent_emblems(s, p) || opening_ten(s);
+    case DML_D_OFFER: return s->sel_n > 0 || hand(s, p); /* a card and Done */
     case DML_D_COMMIT_ACT:
-    case DML_D_COMMIT_PAS:
-    case DML_D_STACK: return s->sel_n > 0;
+        return s->sel_n > 0 || commit_set(s, p, dml_prim(s->buy_suit)) ||
+               commit_set(s, p, dml_sec(s->buy_suit));
+    case DML_D_COMMIT_PAS: return s->sel_n > 0 || commit_set(s, p, dml_prim(s->buy_suit));
+    case DML_D_STACK: return s->sel_n > 0 || playable(s, p); /* a card and Done or Undo */
     default: return 0;
     }
 }
@@ -2106,6 +2120,29 @@ static const uint8_t max_step[DML_P_COUNT] = {
     [DML_P_FM] = 2,     [DML_P_SIEGE] = 2,   [DML_P_VISIT] = 6,   [DML_P_CALLBACK] = 2,
 };
 
+/* Which procedures each procedure runs inside (the pushes of the rules):
+ * bit p of parent_ok[child] is set when frame p may hold frame child. */
+#define PB(p) (1u << DML_P_##p)
+static const uint32_t parent_ok[DML_P_COUNT] = {
+    [DML_P_ROLLOFF] = PB(GAME),
+    [DML_P_DICE] = PB(ROLLOFF) | PB(CHECK),
+    [DML_P_CHECK] = PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
+    [DML_P_ROUND] = PB(GAME),
+    [DML_P_EVENT] = PB(ROUND),
+    [DML_P_TURN] = PB(ROUND),
+    [DML_P_RESTOCK] = PB(GAME) | PB(TURN) | PB(POWER),
+    [DML_P_SUPPLY] = PB(TURN),
+    [DML_P_MARKET] = PB(TURN),
+    [DML_P_BUY] = PB(MARKET),
+    [DML_P_STACK] = PB(ROUND) | PB(MARKET),
+    [DML_P_POWER] = PB(STACK),
+    [DML_P_FM] = PB(EVENT) | PB(RESTOCK) | PB(SUPPLY) | PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
+    [DML_P_SIEGE] = PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
+    [DML_P_VISIT] = PB(MARKET),
+    [DML_P_CALLBACK] = PB(MARKET),
+};
+#undef PB
+
 cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
 {
 #define FAIL(...)                                                                                  \
@@ -2123,6 +2160,11 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         if (i > 0 && f->proc == DML_P_GAME) FAIL("procedure: frame %d: a second game frame", i);
         if (f->step > max_step[f->proc] && !(f->proc == DML_P_GAME))
             FAIL("procedure: frame %d: step %d out of range for proc %d", i, f->step, f->proc);
+        if (i > 0 && !((parent_ok[f->proc] >> s->fr[i - 1].proc) & 1))
+            FAIL("procedure: frame %d (proc %d) cannot run inside frame %d (proc %d)", i, f->proc, i - 1,
+                 s->fr[i - 1].proc);
+        if (f->proc == DML_P_BUY && f->step >= 2 && f->step <= 8 && (s->buy_suit < 0 || s->buy_suit > 3))
+            FAIL("procedure: frame %d: a Buy past its Declaration needs a declared suit", i);
         switch (f->proc) {
         case DML_P_DICE:
         case DML_P_CHECK:
@@ -2144,8 +2186,30 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         case DML_P_STACK:
             if (f->b < 0 || f->b >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->b);
             break;
+        case DML_P_ROLLOFF: /* a: seats gone through (offset); b: a seat */
+        case DML_P_BUY:
+        case DML_P_SIEGE:
+            if (f->b < 0 || f->b >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->b);
+            /* fall through */
+        case DML_P_GAME:
+        case DML_P_ROUND:
+        case DML_P_EVENT:
+            if (f->a < 0 || f->a > s->n) FAIL("procedure: frame %d: seat offset %d out of range", i, f->a);
+            if (f->proc == DML_P_GAME && (f->step == 2 || f->step == 3)) {
+                /* the Setup deal still to come must find its cards in the pool */
+                int left = s->n - f->a, kings = 0, twos = 0, threes = 0;
+                if (f->step == 2) kings = left, twos = threes = s->n;
+                else if (f->b != 0 && f->b != 1) FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
+                else twos = left - f->b, threes = left;
+                uint64_t pool = s->zone[DML_Z_POOL];
+                if (popc(pool & dml_rank_mask[DML_K]) < kings || popc(pool & dml_rank_mask[2]) < twos ||
+                    popc(pool & dml_rank_mask[3]) < threes)
+                    FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal", i);
+            }
+            break;
         }
     }
+    if (s->need != DML_NEED_DECISION && s->sel_n) FAIL("selection: cards chosen with no decision waiting");
     if (s->need == DML_NEED_DECISION) {
         if (s->actor < 0 || s->actor >= s->n || !is_alive(s, s->actor))
             FAIL("need: the deciding seat %d is not in the game", s->actor);
@@ -2159,6 +2223,29 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         if (s->kind == DML_D_COUNSEL_CARD && (s->karg < 0 || s->karg >= DML_MAX_BM || !live_bm(s, s->karg)))
             FAIL("need: the searched Black Market does not exist");
         cr_action buf[DML_MAX_LEGAL];
+        if (s->sel_n) { /* the composition must be one the decision builds, card by card (C3) */
+            int k = s->kind;
+            if (k != DML_D_DECLARE && k != DML_D_OFFER && k != DML_D_COMMIT_ACT && k != DML_D_COMMIT_PAS &&
+                k != DML_D_STACK)
+                FAIL("selection: this decision chooses no cards");
+            dml_state t = *s;
+            sel_clear(&t);
+            for (int i = 0; i < s->sel_n; i++) {
+                int card = s->sel[i], flag = s->sel_flag[i];
+                if (flag & ~(k == DML_D_STACK ? DML_SF_EMBLEM : 0)) FAIL("selection: bad sel_flag[%d]", i);
+                cr_action want = k != DML_D_STACK ? DML_A_CARD + card
+                                 : (flag & DML_SF_EMBLEM) ? DML_A_EMBLEM + card
+                                                          : DML_A_POWER + card;
+                int n = dml_legal(NULL, &t, buf), ok = 0;
+                for (int j = 0; j < n; j++) ok |= buf[j] == want;
+                if (!ok) FAIL("selection: sel[%d] (%s) cannot be chosen there", i, dml_card_code(card));
+                if (k == DML_D_DECLARE && t.sel_targets == t.sel_n && t.loc[card] != DML_Z_HAND + s->active)
+                    t.sel_targets++;
+                add_sel(&t, card, flag);
+            }
+            if (t.sel_targets != s->sel_targets)
+                FAIL("selection: sel_targets is %d, the chosen cards make %d", s->sel_targets, t.sel_targets);
+        }
         if (dml_legal(NULL, s, buf) < 1) FAIL("need: the decision has no legal option");
     } else if (s->need == DML_NEED_CHANCE) {
         if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST) FAIL("need: unknown chance kind %d", s->kind);
