@@ -75,11 +75,12 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
     memcpy(buf, list, len + 1);
     int n = 0;
     char *p = buf;
+    char before = 0; /* the separator in front of p */
     while (*p) {
         char *end = p + strcspn(p, ",;");
         char sep = *end;
         *end = '\0';
-        int continues = n > 0 && strchr(p, '=') && !strchr(p, ':') && sep != ';' &&
+        int continues = n > 0 && strchr(p, '=') && !strchr(p, ':') && before != ';' &&
                         strchr(out[n - 1], ':');
         if (continues) {
             /* glue back to the previous spec: restore the separator before p */
@@ -91,6 +92,7 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
         }
         if (!sep)
             break;
+        before = sep;
         p = end + 1;
     }
     return n;

@@ -97,6 +97,12 @@ static void test_split_specs(void **state)
     assert_string_equal(out[2], "random");
     assert_string_equal(out[3], "ismcts:ms=5,c=1");
     assert_int_equal(cr_sim_split_specs("a,b,c", buf, sizeof buf, out, 2), -1);
+    /* a piece after ';' starts a spec of its own, even when a ',' follows it */
+    n = cr_sim_split_specs("ismcts:iters=9;c=1,random", buf, sizeof buf, out, 8);
+    assert_int_equal(n, 3);
+    assert_string_equal(out[0], "ismcts:iters=9");
+    assert_string_equal(out[1], "c=1");
+    assert_string_equal(out[2], "random");
 }
 
 static void test_wilson(void **state)
