@@ -40,6 +40,7 @@ typedef struct heur_view {
     uint64_t hand;    /* own Hand */
     uint64_t front;   /* own Front (Emblems) */
     int shields;      /* Spade Emblems in own Front */
+    double base;      /* hand_value of the Hand as it is */
 } heur_view;
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
@@ -115,27 +116,21 @@ static int commodity_sum(uint32_t m)
 
 static double pos_value(uint64_t hand, uint64_t front, int desired)
 {
-    double v = 0;
+    /* Integer points, one suit per 13-bit lane: 2..9 in bits 0-7, T in 8. */
+    static const int mono_bonus[9] = {0, 0, 0, 0, 0, 7, 28, 63, 1000};
+    int v = 0;
     uint64_t both = hand | front;
     for (int s = 0; s < 4; s++) {
-        int sum = commodity_sum((uint32_t)(both >> (s * 13)) & 0x1ff);
-        if (s == desired)
-            sum *= 2;
-        v += sum;
-        if (both & dml_bit(dml_card(s, DML_T)))
-            v += 2 * popc(hand & MONO_MASK(s));
-        int k = popc(hand & MONO_MASK(s));
-        if (k == 8)
-            v += 1000;
-        else if (k >= 5)
-            v += (k - 4) * (k - 4) * 7;
+        uint32_t lane = (uint32_t)(both >> (s * 13));
+        int sum = commodity_sum(lane & 0x1ff);
+        v += s == desired ? 2 * sum : sum;
+        int k = popc((hand >> (s * 13)) & 0xff); /* 2..9 in Hand */
+        if (lane & 0x100) /* the suit's Ten: +2 per Commodity in Hand */
+            v += 2 * k;
+        v += mono_bonus[k];
     }
     int eggs = popc(hand & egg_mask());
-    v += 20 * eggs;
-    if (eggs == 4)
-        v += 1000;
-    else if (eggs == 3)
-        v += 25;
+    v += 20 * eggs + (eggs == 4 ? 1000 : eggs == 3 ? 25 : 0);
     /* Characters in Hand are worth what playing them may bring. */
     v += 5 * popc(hand & (rank_set(DML_J) | rank_set(DML_Q)));
     v += 4 * popc(hand & (dml_bit(DML_X1) | dml_bit(DML_X2)));
@@ -153,12 +148,12 @@ static double hand_value(const heur_view *h, uint64_t hand)
 
 static double gain_of(const heur_view *h, uint64_t cards)
 {
-    return hand_value(h, h->hand | cards) - hand_value(h, h->hand);
+    return hand_value(h, h->hand | cards) - h->base;
 }
 
 static double cost_of(const heur_view *h, uint64_t cards)
 {
-    return hand_value(h, h->hand) - hand_value(h, h->hand & ~cards);
+    return h->base - hand_value(h, h->hand & ~cards);
 }
 
 static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me)
@@ -171,6 +166,7 @@ static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me
     uint64_t king = s->zone[DML_Z_KING + me];
     h->desired = king ? dml_suit(__builtin_ctzll(king)) : -1;
     h->shields = popc(h->front & DML_SUIT_MASK(DML_SUIT_S));
+    h->base = hand_value(h, h->hand);
 }
 
 /* ---- rules knowledge ----------------------------------------------------- */
@@ -276,15 +272,33 @@ typedef struct decl_plan {
     int found;
 } decl_plan;
 
+/* The cards a Declaration may still commit for each Primary suit, cheapest
+ * first: computed once per plan, shared by every target set it weighs. */
+typedef struct commit_orders {
+    uint64_t forced;
+    unsigned done; /* bit suit: order[suit] is filled */
+    int n[4];
+    int order[4][DML_NCARDS];
+} commit_orders;
+
+static const int *commit_order(const heur_view *h, commit_orders *co, int prim, int *n)
+{
+    if (!(co->done & (1u << prim))) {
+        uint64_t avail = commit_cards(h->s, h->hand | co->forced, prim) & ~co->forced;
+        co->n[prim] = sort_by_cheapness(h, avail, co->order[prim]);
+        co->done |= 1u << prim;
+    }
+    *n = co->n[prim];
+    return co->order[prim];
+}
+
 /* Best commits for targets worth `gain`, starting at D = d0 and forced to
  * include `forced`; updates best. */
-static void plan_commits(const heur_view *h, uint64_t targets, int suit, int d0, double gain,
-                         uint64_t forced_commits, double discount, decl_plan *best)
+static void plan_commits(const heur_view *h, commit_orders *co, uint64_t targets, int suit, int d0,
+                         double gain, uint64_t forced_commits, double discount, decl_plan *best)
 {
-    int prim = dml_prim(suit);
-    uint64_t avail = commit_cards(h->s, h->hand | forced_commits, prim) & ~forced_commits;
-    int order[DML_NCARDS];
-    int n = sort_by_cheapness(h, avail, order);
+    int n;
+    const int *order = commit_order(h, co, dml_prim(suit), &n);
     uint64_t commits = forced_commits;
     int d = d0 - card_sum(forced_commits);
     for (int i = 0; i <= n; i++) {
@@ -321,6 +335,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
 {
     const dml_state *s = h->s;
     decl_plan best = {0, 0, 0, 0};
+    commit_orders co = {.forced = forced_c};
     double disc = seize_discount(h);
     uint64_t stocks = s->zone[DML_Z_STOCK] | (forced_t & DML_COMMODITIES);
     uint64_t emblems = opponent_emblems(h);
@@ -355,7 +370,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
                     sum += stock_value(s, __builtin_ctzll(m));
                 if (!t)
                     continue;
-                plan_commits(h, t, suit, sum - e, gain_of(h, t), forced_c, disc, &best);
+                plan_commits(h, &co, t, suit, sum - e, gain_of(h, t), forced_c, disc, &best);
             }
         }
     }
@@ -367,7 +382,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
                 continue;
             uint64_t t = dml_bit(c);
             double g = gain_of(h, t) + 2; /* and the owner loses its bonus */
-            plan_commits(h, t, suit, 10 - emblem_reduction(h, suit), g, forced_c, disc, &best);
+            plan_commits(h, &co, t, suit, 10 - emblem_reduction(h, suit), g, forced_c, disc, &best);
         }
     }
     if (!forced_emblem && s->event_type == DML_EV_OPENING) {
@@ -377,7 +392,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
         for (uint64_t m = ev_tens; m; m &= m - 1) {
             int c = __builtin_ctzll(m);
             int suit = dml_suit(c);
-            plan_commits(h, dml_bit(c), suit, 10 - emblem_reduction(h, suit),
+            plan_commits(h, &co, dml_bit(c), suit, 10 - emblem_reduction(h, suit),
                          gain_of(h, dml_bit(c)), forced_c, disc, &best);
         }
     }

@@ -67,6 +67,8 @@ typedef struct ismcts_bot {
     int threads;
     int chance_nodes; /* 1: the tree branches on chance outcomes (closed loop) */
     long cutoff;      /* rollout length before scoring; 0 = to the end */
+    int opp_policy;   /* 1: the other seats play the rollout policy, not the tree */
+    int margin;       /* 1: reward=margin */
     double c;
     uint32_t nodes; /* arena per worker */
     cr_policy_fn rollout;
@@ -87,7 +89,8 @@ static void bad(char *err, size_t cap, const char *key, const char *val)
 {
     if (err && cap)
         snprintf(err, cap, "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
-                 "rollout=random|heuristic, cutoff=N, chance=open|tree, c=X, nodes=N)", key, val);
+                 "rollout=random|heuristic, opponents=tree|policy, reward=win|margin, cutoff=N, "
+                 "chance=open|tree, c=X, nodes=N)", key, val);
 }
 
 static int is_withdraw(const cr_game *g, const void *st, cr_action a)
@@ -142,6 +145,22 @@ static void score_leaders(const cr_game *g, const void *st, double *ret)
         ret[p] = sc[p] == best ? 1.0 / k : 0.0;
 }
 
+/* reward=margin: half the result, half how far each seat's score stands
+ * above the best of the others (a logistic of the margin, 10 points wide),
+ * so that near wins and near losses are told apart. */
+static void add_margin(const cr_game *g, const void *st, double *ret)
+{
+    double sc[CR_MAX_PLAYERS];
+    g->def->scores(g, st, sc);
+    for (int p = 0; p < g->num_players; p++) {
+        double best_other = -1e300;
+        for (int q = 0; q < g->num_players; q++)
+            if (q != p && sc[q] > best_other)
+                best_other = sc[q];
+        ret[p] = 0.5 * ret[p] + 0.5 / (1.0 + exp(-(sc[p] - best_other) / 10.0));
+    }
+}
+
 /* One ISMCTS iteration (see the file comment). */
 static void iterate(ismcts_worker *w)
 {
@@ -177,6 +196,11 @@ static void iterate(ismcts_worker *w)
                 break;
             node = child;
             w->path[depth++] = node;
+            continue;
+        }
+        if (ib->opp_policy && p != ib->seat) { /* the others play the rollout policy */
+            int n = g->def->legal_actions(g, st, w->legal);
+            g->def->apply(g, st, ib->rollout(g, st, p, w->legal, n, &w->rng), NULL);
             continue;
         }
         int n;
@@ -258,6 +282,8 @@ static void iterate(ismcts_worker *w)
         g->def->returns(g, st, ret);
     else if (ib->cutoff > 0 && g->def->scores)
         score_leaders(g, st, ret);
+    if (ib->margin && g->def->scores)
+        add_margin(g, st, ret);
     for (int i = 0; i < depth; i++) {
         mcts_node *nd = &t->nodes[w->path[i]];
         nd->visits++;
@@ -389,7 +415,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         return 0;
     }
     long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = 0;
-    int chance_nodes = 0;
+    int chance_nodes = 0, opp_policy = 0, margin = 0;
     double c = 0.7;
     cr_policy_fn rollout = bot_policy_random;
     for (int i = 0; i < spec->n_params; i++) {
@@ -409,6 +435,20 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             char *end;
             c = strtod(v, &end);
             ok = *end == '\0' && c >= 0 && c < 100;
+        } else if (strcmp(k, "opponents") == 0) {
+            if (strcmp(v, "tree") == 0)
+                opp_policy = 0;
+            else if (strcmp(v, "policy") == 0)
+                opp_policy = 1;
+            else
+                ok = 0;
+        } else if (strcmp(k, "reward") == 0) {
+            if (strcmp(v, "win") == 0)
+                margin = 0;
+            else if (strcmp(v, "margin") == 0)
+                margin = 1;
+            else
+                ok = 0;
         } else if (strcmp(k, "chance") == 0) {
             if (strcmp(v, "open") == 0)
                 chance_nodes = 0;
@@ -457,6 +497,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     ib->c = c;
     ib->chance_nodes = chance_nodes;
     ib->cutoff = cutoff;
+    ib->opp_policy = opp_policy;
+    ib->margin = margin;
     ib->nodes = (uint32_t)nodes;
     ib->rollout = rollout;
     for (int i = 0; i < ib->threads; i++) {
