@@ -9,10 +9,8 @@
 int main(int argc, char **argv)
 {
     cr_bench_config cfg = {.game = "dml", .seconds = 2};
-    if (argc > 1)
-        cfg.seconds = atof(argv[1]);
-    if (argc > 2)
-        cfg.games = atol(argv[2]);
+    if (argc > 1) cfg.seconds = atof(argv[1]);
+    if (argc > 2) cfg.games = atol(argv[2]);
     char err[256];
     if (cr_bench_run(&cfg, stdout, err, sizeof err) != CR_OK) {
         fprintf(stderr, "bench_dml: %s\n", err);

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-void *cr_alloc(size_t n);            /* NULL on failure */
+void *cr_alloc(size_t n); /* NULL on failure */
 void *cr_calloc(size_t n, size_t size);
 void *cr_realloc(void *p, size_t n);
 void cr_free(void *p);

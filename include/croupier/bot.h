@@ -70,8 +70,8 @@ typedef struct cr_bot_stats {
     uint64_t iterations; /* summed over threads */
     uint64_t nodes;      /* tree nodes used, summed over threads */
     uint64_t rollout_actions;
-    double seconds;      /* wall time of the last cr_bot_act */
-    int arena_full;      /* 1 if a tree ran out of nodes and stopped expanding */
+    double seconds; /* wall time of the last cr_bot_act */
+    int arena_full; /* 1 if a tree ran out of nodes and stopped expanding */
 } cr_bot_stats;
 void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out);
 

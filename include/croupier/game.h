@@ -61,13 +61,13 @@ typedef struct cr_params {
  * seats see the same event with the card hidden.  The caller drains the
  * buffer after each apply (or passes NULL when nobody listens: search). */
 typedef struct cr_event {
-    uint16_t kind;     /* game-specific event code */
-    int8_t seat;       /* acting or affected seat, -1 none */
-    int8_t other;      /* second seat (giver/receiver), -1 none */
-    int16_t card;      /* game-specific object id, -1 none */
-    int16_t from, to;  /* game-specific zones, -1 none */
-    int32_t a, b;      /* game-specific numbers (dice, values, labels) */
-    uint32_t seen_by;  /* bit s set: seat s sees `card`; CR_SEEN_ALL = public */
+    uint16_t kind;    /* game-specific event code */
+    int8_t seat;      /* acting or affected seat, -1 none */
+    int8_t other;     /* second seat (giver/receiver), -1 none */
+    int16_t card;     /* game-specific object id, -1 none */
+    int16_t from, to; /* game-specific zones, -1 none */
+    int32_t a, b;     /* game-specific numbers (dice, values, labels) */
+    uint32_t seen_by; /* bit s set: seat s sees `card`; CR_SEEN_ALL = public */
 } cr_event;
 
 #define CR_SEEN_ALL 0xffffffffu
@@ -158,14 +158,14 @@ struct cr_game {
     const cr_game_def *def;
     const cr_variant *variant;
     int variant_index;
-    cr_params params;     /* params.variant/data_path point at storage owned below */
+    cr_params params; /* params.variant/data_path point at storage owned below */
     int num_players;
-    int num_actions;      /* action ids are in [0, num_actions) */
-    int max_legal;        /* proven bound on one legal list */
+    int num_actions; /* action ids are in [0, num_actions) */
+    int max_legal;   /* proven bound on one legal list */
     int max_chance_outcomes;
     size_t state_size;
     size_t obs_size;
-    void *data;           /* read-only data loaded by create (owned) */
+    void *data; /* read-only data loaded by create (owned) */
     char variant_buf[32];
     char data_path_buf[512];
 };

@@ -45,8 +45,8 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
 /* Reads and replays a record: on success *g_out is the game (caller frees)
  * and st_out (allocated with cr_alloc, caller frees) the state after the last
  * action; r gets the actions.  On error err names the line and the problem. */
-cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g_out,
-                         void **st_out, char *err, size_t errcap) CR_MUST_CHECK;
+cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g_out, void **st_out,
+                         char *err, size_t errcap) CR_MUST_CHECK;
 
 #ifdef __cplusplus
 }

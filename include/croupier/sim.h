@@ -36,10 +36,10 @@ typedef struct cr_sim_config {
     const char *seats[CR_MAX_PLAYERS]; /* bot specs (bot.h), borrowed */
     int n_seats;                       /* 1 spec = every seat plays it */
     long games;
-    int threads;                       /* 0: every online CPU */
+    int threads; /* 0: every online CPU */
     uint64_t seed;
-    int progress;                      /* CR_SIM_PROGRESS_*: AUTO = on iff stderr is a terminal */
-    long max_actions;                  /* per game; 0: 10,000,000. A game cut there is "aborted" */
+    int progress;     /* CR_SIM_PROGRESS_*: AUTO = on iff stderr is a terminal */
+    long max_actions; /* per game; 0: 10,000,000. A game cut there is "aborted" */
 } cr_sim_config;
 
 /* One game's result (the lab keeps one per game, by index). */
@@ -76,14 +76,14 @@ typedef struct cr_sim_result {
 
     /* summary */
     cr_sim_rate seat[CR_MAX_PLAYERS];
-    int n_bots;                        /* distinct specs */
+    int n_bots; /* distinct specs */
     char bot_spec[CR_MAX_PLAYERS][128];
-    cr_sim_rate bot[CR_MAX_PLAYERS];   /* per spec, over all its seats */
-    const char *label_title;           /* "Merchant King", or NULL */
+    cr_sim_rate bot[CR_MAX_PLAYERS]; /* per spec, over all its seats */
+    const char *label_title;         /* "Merchant King", or NULL */
     int n_labels;
     const char *label_names[CR_SIM_MAX_LABELS];
     cr_sim_rate label[CR_SIM_MAX_LABELS]; /* wins of the seat holding each label */
-    long no_winner;                    /* games with all returns 0 (ties, nobody left, aborted) */
+    long no_winner; /* games with all returns 0 (ties, nobody left, aborted) */
     int n_ends;
     const char *end_names[CR_SIM_MAX_ENDS];
     long ends[CR_SIM_MAX_ENDS];
@@ -91,7 +91,7 @@ typedef struct cr_sim_result {
     int n_counters;
     const char *counter_names[CR_SIM_MAX_COUNTERS];
     uint64_t counters[CR_SIM_MAX_COUNTERS]; /* totals over all games */
-    double seconds;                    /* wall time */
+    double seconds;                         /* wall time */
     uint64_t total_actions;
 } cr_sim_result;
 
@@ -137,12 +137,12 @@ void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
 
 typedef struct cr_bench_config {
     const char *game;
-    const char *variant;  /* NULL: default */
-    int num_players;      /* 0: the variant's maximum */
-    double seconds;       /* per timed measurement; 0: 2 */
-    int threads;          /* for the all-threads playouts; 0: every online CPU */
-    long games;           /* > 0: also time exactly this many random games on all threads */
-    long ismcts_iters;    /* per move in the ISMCTS measurement; 0: 2000 */
+    const char *variant; /* NULL: default */
+    int num_players;     /* 0: the variant's maximum */
+    double seconds;      /* per timed measurement; 0: 2 */
+    int threads;         /* for the all-threads playouts; 0: every online CPU */
+    long games;          /* > 0: also time exactly this many random games on all threads */
+    long ismcts_iters;   /* per move in the ISMCTS measurement; 0: 2000 */
     uint64_t seed;
 } cr_bench_config;
 

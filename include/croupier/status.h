@@ -8,9 +8,9 @@ extern "C" {
 
 typedef enum cr_status {
     CR_OK = 0,
-    CR_ERR_ILLEGAL,  /* a well-formed request the rules do not allow now */
-    CR_ERR_PARSE,    /* malformed text, JSON or notation */
-    CR_ERR_INVALID,  /* well-formed but impossible (a position breaking the rules) */
+    CR_ERR_ILLEGAL, /* a well-formed request the rules do not allow now */
+    CR_ERR_PARSE,   /* malformed text, JSON or notation */
+    CR_ERR_INVALID, /* well-formed but impossible (a position breaking the rules) */
     CR_ERR_NOMEM,
     CR_ERR_IO,
     CR_ERR_UNSUPPORTED,

@@ -14,8 +14,7 @@ enum { BOT_NKINDS = (int)(sizeof bot_kinds / sizeof bot_kinds[0]) };
 
 static void set_err(char *err, size_t cap, const char *msg, const char *arg)
 {
-    if (err && cap)
-        snprintf(err, cap, "%s%s%s", msg, arg ? ": " : "", arg ? arg : "");
+    if (err && cap) snprintf(err, cap, "%s%s%s", msg, arg ? ": " : "", arg ? arg : "");
 }
 
 int bot_spec_parse(const char *text, bot_spec *out, char *err, size_t errcap)
@@ -36,8 +35,7 @@ int bot_spec_parse(const char *text, bot_spec *out, char *err, size_t errcap)
         return 0;
     }
     memcpy(out->kind, text, klen);
-    if (!colon)
-        return 1;
+    if (!colon) return 1;
     const char *p = colon + 1;
     if (!*p) {
         set_err(err, errcap, "no parameters after ':'", text);
@@ -71,16 +69,14 @@ int bot_spec_parse(const char *text, bot_spec *out, char *err, size_t errcap)
 static const bot_vtable *find_kind(const char *kind)
 {
     for (int i = 0; i < BOT_NKINDS; i++)
-        if (strcmp(bot_kinds[i]->kind, kind) == 0)
-            return bot_kinds[i];
+        if (strcmp(bot_kinds[i]->kind, kind) == 0) return bot_kinds[i];
     return NULL;
 }
 
 int cr_bot_spec_valid(const char *spec, char *err, size_t errcap)
 {
     bot_spec s;
-    if (!bot_spec_parse(spec, &s, err, errcap))
-        return 0;
+    if (!bot_spec_parse(spec, &s, err, errcap)) return 0;
     if (!find_kind(s.kind)) {
         set_err(err, errcap, "unknown bot (random, heuristic, ismcts)", s.kind);
         return 0;
@@ -112,8 +108,7 @@ cr_bot *cr_bot_new(const cr_game *g, const char *spec, int seat, uint64_t seed, 
         set_err(err, errcap, "seat out of range", spec);
         return NULL;
     }
-    if (!bot_spec_parse(spec, &s, err, errcap))
-        return NULL;
+    if (!bot_spec_parse(spec, &s, err, errcap)) return NULL;
     const bot_vtable *vt = find_kind(s.kind);
     if (!vt) {
         set_err(err, errcap, "unknown bot (random, heuristic, ismcts)", s.kind);
@@ -138,17 +133,14 @@ cr_bot *cr_bot_new(const cr_game *g, const char *spec, int seat, uint64_t seed, 
 
 void cr_bot_free(cr_bot *b)
 {
-    if (!b)
-        return;
-    if (b->vt->destroy)
-        b->vt->destroy(b);
+    if (!b) return;
+    if (b->vt->destroy) b->vt->destroy(b);
     cr_free(b);
 }
 
 cr_action cr_bot_act(cr_bot *b, const void *obs, const cr_action *legal, int n_legal)
 {
-    if (n_legal == 1)
-        return legal[0];
+    if (n_legal == 1) return legal[0];
     return b->vt->act(b, obs, legal, n_legal);
 }
 

@@ -55,7 +55,7 @@ struct cr_bot {
     const cr_game *game; /* borrowed */
     int seat;
     cr_rng rng;
-    void *data;          /* owned by the kind: destroy() frees it */
+    void *data; /* owned by the kind: destroy() frees it */
     cr_bot_stats stats;
     char spec[BOT_SPEC_MAX];
 };

@@ -36,17 +36,17 @@ typedef struct heur_view {
     const cr_game *g;
     const dml_state *s;
     int me;
-    int desired;      /* suit of the seat's King, -1 if unknown */
-    uint64_t hand;    /* own Hand */
-    uint64_t front;   /* own Front (Emblems) */
-    int shields;      /* Spade Emblems in own Front */
-    double base;      /* hand_value of the Hand as it is */
+    int desired;    /* suit of the seat's King, -1 if unknown */
+    uint64_t hand;  /* own Hand */
+    uint64_t front; /* own Front (Emblems) */
+    int shields;    /* Spade Emblems in own Front */
+    double base;    /* hand_value of the Hand as it is */
 } heur_view;
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
 
-#define COMMODITY_RANKS_MASK(s) ((uint64_t)0x1ff << ((s) * 13)) /* 2..T of a suit */
-#define MONO_MASK(s) ((uint64_t)0xff << ((s) * 13))              /* 2..9 of a suit */
+#define COMMODITY_RANKS_MASK(s) ((uint64_t)0x1ff << ((s)*13)) /* 2..T of a suit */
+#define MONO_MASK(s)            ((uint64_t)0xff << ((s)*13))  /* 2..9 of a suit */
 
 static uint64_t egg_mask(void)
 {
@@ -57,8 +57,7 @@ static uint64_t egg_mask(void)
 static uint64_t rank_set(int rank)
 {
     uint64_t m = 0;
-    for (int s = 0; s < 4; s++)
-        m |= dml_bit(dml_card(s, rank));
+    for (int s = 0; s < 4; s++) m |= dml_bit(dml_card(s, rank));
     return m;
 }
 
@@ -89,15 +88,12 @@ static int p_ready;
 static double p_succ(int t)
 {
     if (!p_ready) { /* idempotent: racing threads write the same values */
-        for (int i = 0; i < 64; i++)
-            p_table[i] = p_check(i - 20);
+        for (int i = 0; i < 64; i++) p_table[i] = p_check(i - 20);
         p_ready = 1;
     }
     int i = t + 20;
-    if (i < 0)
-        i = 0;
-    if (i > 63)
-        i = 63;
+    if (i < 0) i = 0;
+    if (i > 63) i = 63;
     return p_table[i];
 }
 
@@ -125,7 +121,7 @@ static double pos_value(uint64_t hand, uint64_t front, int desired)
         int sum = commodity_sum(lane & 0x1ff);
         v += s == desired ? 2 * sum : sum;
         int k = popc((hand >> (s * 13)) & 0xff); /* 2..9 in Hand */
-        if (lane & 0x100) /* the suit's Ten: +2 per Commodity in Hand */
+        if (lane & 0x100)                        /* the suit's Ten: +2 per Commodity in Hand */
             v += 2 * k;
         v += mono_bonus[k];
     }
@@ -173,13 +169,10 @@ static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me
 
 static int commit_ok(const dml_state *s, int c)
 {
-    if (!dml_is_commodity(c))
-        return 0;
+    if (!dml_is_commodity(c)) return 0;
     int v = dml_value(c);
-    if (s->event_type == DML_EV_FCCC && v > s->ev)
-        return 0;
-    if (s->event_type == DML_EV_CUSTOMS && v < s->ev)
-        return 0;
+    if (s->event_type == DML_EV_FCCC && v > s->ev) return 0;
+    if (s->event_type == DML_EV_CUSTOMS && v < s->ev) return 0;
     return 1;
 }
 
@@ -188,8 +181,7 @@ static uint64_t commit_cards(const dml_state *s, uint64_t hand, int suit)
     uint64_t out = 0;
     for (uint64_t m = hand & COMMODITY_RANKS_MASK(suit); m; m &= m - 1) {
         int c = __builtin_ctzll(m);
-        if (commit_ok(s, c))
-            out |= dml_bit(c);
+        if (commit_ok(s, c)) out |= dml_bit(c);
     }
     return out;
 }
@@ -197,10 +189,8 @@ static uint64_t commit_cards(const dml_state *s, uint64_t hand, int suit)
 static int stock_value(const dml_state *s, int c)
 {
     int v = dml_value(c);
-    if (s->event_type == DML_EV_HATED && v <= s->ev)
-        v += 2;
-    if (s->event_type == DML_EV_UNION && v >= s->ev)
-        v -= 2;
+    if (s->event_type == DML_EV_HATED && v <= s->ev) v += 2;
+    if (s->event_type == DML_EV_UNION && v >= s->ev) v -= 2;
     return v;
 }
 
@@ -221,8 +211,7 @@ static int emblem_reduction(const heur_view *h, int suit)
 static int card_sum(uint64_t m)
 {
     int v = 0;
-    for (; m; m &= m - 1)
-        v += dml_value(__builtin_ctzll(m));
+    for (; m; m &= m - 1) v += dml_value(__builtin_ctzll(m));
     return v;
 }
 
@@ -254,12 +243,9 @@ static double seize_discount(const heur_view *h)
     const dml_state *s = h->s;
     int threats = 0;
     for (int p = 0; p < s->n; p++) {
-        if (p == h->me || !(s->alive & (1u << p)))
-            continue;
-        if (s->event_type == DML_EV_FCCC && (s->affected & (1u << p)))
-            continue;
-        if (s->zone_count[DML_Z_HAND + p] > 0)
-            threats++;
+        if (p == h->me || !(s->alive & (1u << p))) continue;
+        if (s->event_type == DML_EV_FCCC && (s->affected & (1u << p))) continue;
+        if (s->zone_count[DML_Z_HAND + p] > 0) threats++;
     }
     return threats ? 0.85 : 1.0;
 }
@@ -310,8 +296,7 @@ static void plan_commits(const heur_view *h, commit_orders *co, uint64_t targets
                 best->targets = targets;
                 best->commits = commits;
             }
-            if (p_succ(d) > 0.97)
-                break;
+            if (p_succ(d) > 0.97) break;
         }
         if (i < n) {
             commits |= dml_bit(order[i]);
@@ -324,8 +309,7 @@ static uint64_t opponent_emblems(const heur_view *h)
 {
     uint64_t m = 0;
     for (int p = 0; p < h->s->n; p++)
-        if (p != h->me)
-            m |= h->s->zone[DML_Z_FRONT + p];
+        if (p != h->me) m |= h->s->zone[DML_Z_FRONT + p];
     return m;
 }
 
@@ -340,23 +324,20 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
     uint64_t stocks = s->zone[DML_Z_STOCK] | (forced_t & DML_COMMODITIES);
     uint64_t emblems = opponent_emblems(h);
     int forced_suit = forced_t ? dml_suit(__builtin_ctzll(forced_t)) : -1;
-    int forced_emblem = forced_t && ((forced_t & emblems) || (forced_t & ~DML_COMMODITIES) ||
-                                     (s->target_from >= DML_Z_FRONT &&
-                                      s->target_from < DML_Z_FRONT + 4));
+    int forced_emblem =
+        forced_t && ((forced_t & emblems) || (forced_t & ~DML_COMMODITIES) ||
+                     (s->target_from >= DML_Z_FRONT && s->target_from < DML_Z_FRONT + 4));
     int forced_event = forced_t && s->target_from == DML_Z_EVENT;
 
     if (!forced_emblem && !forced_event) {
         for (int suit = 0; suit < 4; suit++) {
-            if (forced_suit >= 0 && suit != forced_suit)
-                continue;
+            if (forced_suit >= 0 && suit != forced_suit) continue;
             uint64_t pool = stocks & DML_SUIT_MASK(suit) & ~forced_t;
             /* At most 6 free cards enumerated: keep the most valuable. */
             int cards[13], nc = 0;
-            for (uint64_t m = pool; m; m &= m - 1)
-                cards[nc++] = __builtin_ctzll(m);
+            for (uint64_t m = pool; m; m &= m - 1) cards[nc++] = __builtin_ctzll(m);
             while (nc > 6) { /* drop the lowest values (ascending id = ascending value) */
-                for (int i = 0; i + 1 < nc; i++)
-                    cards[i] = cards[i + 1];
+                for (int i = 0; i + 1 < nc; i++) cards[i] = cards[i + 1];
                 nc--;
             }
             int e = emblem_reduction(h, suit);
@@ -364,12 +345,9 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
                 uint64_t t = forced_t;
                 int sum = 0;
                 for (int i = 0; i < nc; i++)
-                    if (sub & (1u << i))
-                        t |= dml_bit(cards[i]);
-                for (uint64_t m = t; m; m &= m - 1)
-                    sum += stock_value(s, __builtin_ctzll(m));
-                if (!t)
-                    continue;
+                    if (sub & (1u << i)) t |= dml_bit(cards[i]);
+                for (uint64_t m = t; m; m &= m - 1) sum += stock_value(s, __builtin_ctzll(m));
+                if (!t) continue;
                 plan_commits(h, &co, t, suit, sum - e, gain_of(h, t), forced_c, disc, &best);
             }
         }
@@ -378,8 +356,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
         for (uint64_t m = forced_emblem ? forced_t : emblems; m; m &= m - 1) {
             int c = __builtin_ctzll(m);
             int suit = dml_suit(c);
-            if (suit < 0)
-                continue;
+            if (suit < 0) continue;
             uint64_t t = dml_bit(c);
             double g = gain_of(h, t) + 2; /* and the owner loses its bonus */
             plan_commits(h, &co, t, suit, 10 - emblem_reduction(h, suit), g, forced_c, disc, &best);
@@ -387,8 +364,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
     }
     if (!forced_emblem && s->event_type == DML_EV_OPENING) {
         uint64_t ev_tens = s->zone[DML_Z_EVENT] & rank_set(DML_T);
-        if (forced_event)
-            ev_tens = forced_t;
+        if (forced_event) ev_tens = forced_t;
         for (uint64_t m = ev_tens; m; m &= m - 1) {
             int c = __builtin_ctzll(m);
             int suit = dml_suit(c);
@@ -403,8 +379,7 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
 
 static int count_suit(const dml_state *s)
 {
-    if (s->buy_suit >= 0 && s->buy_suit < 4)
-        return s->buy_suit;
+    if (s->buy_suit >= 0 && s->buy_suit < 4) return s->buy_suit;
     uint64_t t = s->zone[DML_Z_TARGET];
     return t ? dml_suit(__builtin_ctzll(t)) : -1;
 }
@@ -413,8 +388,7 @@ static uint64_t selected_mask(const dml_state *s)
 {
     uint64_t m = 0;
     for (int i = 0; i < s->sel_n && i < DML_NCARDS; i++)
-        if (s->sel[i] < DML_NCARDS)
-            m |= dml_bit(s->sel[i]);
+        if (s->sel[i] < DML_NCARDS) m |= dml_bit(s->sel[i]);
     return m;
 }
 
@@ -422,17 +396,14 @@ static uint64_t selected_mask(const dml_state *s)
 static int legal_has(const cr_action *legal, int n, cr_action a)
 {
     for (int i = 0; i < n; i++)
-        if (legal[i] == a)
-            return 1;
+        if (legal[i] == a) return 1;
     return 0;
 }
 
 static cr_action fallback(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
 {
-    if (legal_has(legal, n, DML_A_DONE))
-        return DML_A_DONE;
-    if (legal_has(legal, n, DML_A_END))
-        return DML_A_END;
+    if (legal_has(legal, n, DML_A_DONE)) return DML_A_DONE;
+    if (legal_has(legal, n, DML_A_END)) return DML_A_END;
     return bot_policy_random(h->g, h->s, h->me, legal, n, rng);
 }
 
@@ -442,18 +413,15 @@ static cr_action emit_set(const heur_view *h, uint64_t plan, const cr_action *le
     uint64_t chosen = selected_mask(h->s);
     for (uint64_t m = plan & ~chosen; m; m &= m - 1) {
         cr_action a = DML_A_CARD + __builtin_ctzll(m);
-        if (legal_has(legal, n, a))
-            return a;
+        if (legal_has(legal, n, a)) return a;
     }
-    if (legal_has(legal, n, DML_A_DONE))
-        return DML_A_DONE;
+    if (legal_has(legal, n, DML_A_DONE)) return DML_A_DONE;
     /* The plan cannot be completed as the engine sees it: take any card
      * that keeps the choice alive, cheapest first. */
     double best = 1e18;
     cr_action pick = -1;
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS)
-            continue;
+        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS) continue;
         double c = cost_of(h, dml_bit(legal[i] - DML_A_CARD));
         if (c < best) {
             best = c;
@@ -479,14 +447,12 @@ static cr_action decide_declare(const heur_view *h, const cr_action *legal, int 
     }
     (void)chosen;
     decl_plan p = plan_declaration(h, forced_t, forced_c);
-    if (!p.found)
-        return fallback(h, legal, n, rng);
+    if (!p.found) return fallback(h, legal, n, rng);
     /* Targets first, then commits. */
     uint64_t next_t = p.targets & ~forced_t;
     for (uint64_t m = next_t; m; m &= m - 1) {
         cr_action a = DML_A_CARD + __builtin_ctzll(m);
-        if (legal_has(legal, n, a))
-            return a;
+        if (legal_has(legal, n, a)) return a;
     }
     return emit_set(h, p.targets | p.commits, legal, n, rng);
 }
@@ -496,8 +462,7 @@ static cr_action decide_declare(const heur_view *h, const cr_action *legal, int 
 static uint64_t plan_raise(const heur_view *h, int v0, double gain)
 {
     int suit = count_suit(h->s);
-    if (suit < 0)
-        return 0;
+    if (suit < 0) return 0;
     uint64_t avail = commit_cards(h->s, h->hand | selected_mask(h->s), dml_prim(suit));
     int order[DML_NCARDS];
     int n = sort_by_cheapness(h, avail, order);
@@ -539,8 +504,7 @@ static cr_action decide_commit_active(const heur_view *h, const cr_action *legal
 {
     const dml_state *s = h->s;
     int suit = count_suit(s);
-    if (suit < 0)
-        return fallback(h, legal, n, rng);
+    if (suit < 0) return fallback(h, legal, n, rng);
     uint64_t pool = h->hand | selected_mask(s);
     uint64_t prim = commit_cards(s, pool, dml_prim(suit));
     uint64_t sec = commit_cards(s, pool, dml_sec(suit));
@@ -554,8 +518,7 @@ static cr_action decide_commit_active(const heur_view *h, const cr_action *legal
         int c = order[i];
         int v = dml_value(c);
         if (sec & dml_bit(c)) {
-            if (p == 0)
-                continue;
+            if (p == 0) continue;
             p = p > v ? p - v : 0;
         } else {
             d -= v;
@@ -591,16 +554,14 @@ static double best_stock_gain(const heur_view *h, int *suit_out)
     int bs = -1;
     for (int s = 0; s < 4; s++) {
         uint64_t st = h->s->zone[DML_Z_STOCK] & DML_SUIT_MASK(s);
-        if (!st)
-            continue;
+        if (!st) continue;
         double g = gain_of(h, st);
         if (bs < 0 || g > best) {
             best = g;
             bs = s;
         }
     }
-    if (suit_out)
-        *suit_out = bs;
+    if (suit_out) *suit_out = bs;
     return best;
 }
 
@@ -608,8 +569,7 @@ static int bm_count(const dml_state *s)
 {
     int n = 0;
     for (int k = 0; k < DML_MAX_BM; k++)
-        if (s->zone_count[DML_Z_BM + k])
-            n++;
+        if (s->zone_count[DML_Z_BM + k]) n++;
     return n;
 }
 
@@ -618,8 +578,7 @@ static int deck_left(const dml_state *s) { return s->zone_count[DML_Z_DECK]; }
 static double power_value(const heur_view *h, int c)
 {
     const dml_state *s = h->s;
-    if (dml_is_joker(c))
-        return 4;
+    if (dml_is_joker(c)) return 4;
     int r = dml_rank(c), suit = dml_suit(c);
     if (r == DML_Q) {
         switch (suit) {
@@ -647,15 +606,11 @@ static double power_value(const heur_view *h, int c)
 static double emblem_value(const heur_view *h, int c)
 {
     int r = dml_rank(c), suit = dml_suit(c);
-    if (dml_is_joker(c) || (r != DML_T && r != DML_J && r != DML_Q))
-        return -1;
+    if (dml_is_joker(c) || (r != DML_T && r != DML_J && r != DML_Q)) return -1;
     double v = 0;
-    if (suit == DML_SUIT_S && eggs_of(h) > h->shields)
-        v += 15;
-    if (suit == DML_SUIT_D)
-        v += deck_left(h->s) > 12 ? 5 : 2;
-    if (suit == DML_SUIT_H && bm_count(h->s))
-        v += 1.5;
+    if (suit == DML_SUIT_S && eggs_of(h) > h->shields) v += 15;
+    if (suit == DML_SUIT_D) v += deck_left(h->s) > 12 ? 5 : 2;
+    if (suit == DML_SUIT_H && bm_count(h->s)) v += 1.5;
     v += buying_bonus(c) * (suit == h->desired ? 1.5 : 0.7);
     if (r == DML_T) /* a Ten keeps its VP in a Front but becomes a target */
         v -= 4;
@@ -676,9 +631,8 @@ static void plan_plays(const heur_view *h, int opener, play_plan *out)
     out->value = 0;
     int ecards[PLAY_MAX], ne = 0;
     uint64_t chosen = selected_mask(h->s);
-    uint64_t playable = (h->hand | chosen) &
-                        (rank_set(DML_T) | rank_set(DML_J) | rank_set(DML_Q) | dml_bit(DML_X1) |
-                         dml_bit(DML_X2));
+    uint64_t playable = (h->hand | chosen) & (rank_set(DML_T) | rank_set(DML_J) | rank_set(DML_Q) |
+                                              dml_bit(DML_X1) | dml_bit(DML_X2));
     double best_single = -1e9;
     int best_card = -1, best_emb = 0;
     for (uint64_t m = playable; m; m &= m - 1) {
@@ -691,8 +645,7 @@ static void plan_plays(const heur_view *h, int opener, play_plan *out)
             best_card = c;
             best_emb = as_emblem;
         }
-        if (v <= 0.5 || out->n >= PLAY_MAX)
-            continue;
+        if (v <= 0.5 || out->n >= PLAY_MAX) continue;
         if (as_emblem) {
             ecards[ne++] = c;
         } else {
@@ -724,8 +677,7 @@ static double stack_threat(const heur_view *h, int *card_out)
     for (int i = 0; i < s->stack_n; i++) {
         int c = s->stack_card[i];
         int seat = s->stack_flag[i] & DML_SF_SEAT;
-        if (seat == h->me || (s->stack_flag[i] & DML_SF_EMBLEM))
-            continue;
+        if (seat == h->me || (s->stack_flag[i] & DML_SF_EMBLEM)) continue;
         double t = 0;
         if (c == dml_card(DML_SUIT_S, DML_Q))
             t = eggs_of(h) > h->shields ? 25 : 3;
@@ -738,8 +690,7 @@ static double stack_threat(const heur_view *h, int *card_out)
             wc = c;
         }
     }
-    if (card_out)
-        *card_out = wc;
+    if (card_out) *card_out = wc;
     return worst;
 }
 
@@ -756,20 +707,15 @@ static cr_action decide_stack(const heur_view *h, const cr_action *legal, int n,
     }
     uint64_t chosen = selected_mask(h->s);
     for (int i = 0; i < p.n; i++) {
-        if (chosen & dml_bit(p.card[i]))
-            continue;
+        if (chosen & dml_bit(p.card[i])) continue;
         cr_action a = (p.emblem[i] ? DML_A_EMBLEM : DML_A_POWER) + p.card[i];
-        if (legal_has(legal, n, a))
-            return a;
+        if (legal_has(legal, n, a)) return a;
         a = (p.emblem[i] ? DML_A_POWER : DML_A_EMBLEM) + p.card[i];
-        if (legal_has(legal, n, a))
-            return a;
+        if (legal_has(legal, n, a)) return a;
     }
-    if (legal_has(legal, n, DML_A_DONE))
-        return DML_A_DONE;
+    if (legal_has(legal, n, DML_A_DONE)) return DML_A_DONE;
     for (int i = 0; i < n; i++)
-        if (legal[i] >= DML_A_POWER && legal[i] < DML_A_CALLBACK)
-            return legal[i];
+        if (legal[i] >= DML_A_POWER && legal[i] < DML_A_CALLBACK) return legal[i];
     return fallback(h, legal, n, rng);
 }
 
@@ -779,8 +725,7 @@ static double visit_value(const heur_view *h, int slot)
 {
     const dml_state *s = h->s;
     int count = s->zone_count[DML_Z_BM + slot];
-    if (count == 0)
-        return 0;
+    if (count == 0) return 0;
     uint64_t known = s->zone[DML_Z_BM + slot];
     double per_card = 0;
     int nk = 0;
@@ -791,8 +736,7 @@ static double visit_value(const heur_view *h, int slot)
     double unknown = count > nk ? count - nk : 0;
     per_card = (per_card + 4.0 * unknown) / (nk + unknown > 0 ? nk + unknown : 1);
     int take = 1 + popc(h->front & DML_SUIT_MASK(DML_SUIT_H));
-    if (take > count)
-        take = count;
+    if (take > count) take = count;
     double v = p_succ(7) * take * per_card;
     if (s->variant == DML_V_FIRE) /* Hustled!: a failed visit loses a card */
         v -= (1 - p_succ(7)) * 6;
@@ -806,14 +750,12 @@ static cr_action decide_market(const heur_view *h, const cr_action *legal, int n
     const dml_state *s = h->s;
     if (legal_has(legal, n, DML_A_BUY)) {
         decl_plan p = plan_declaration(h, 0, 0);
-        if (p.found && p.ev >= 1.5)
-            return DML_A_BUY;
+        if (p.found && p.ev >= 1.5) return DML_A_BUY;
     }
     if (legal_has(legal, n, DML_A_PLAY)) {
         play_plan p;
         plan_plays(h, 1, &p);
-        if (p.n > 0 && p.value >= 2)
-            return DML_A_PLAY;
+        if (p.n > 0 && p.value >= 2) return DML_A_PLAY;
     }
     double best_visit = 0;
     cr_action visit = -1;
@@ -826,18 +768,14 @@ static cr_action decide_market(const heur_view *h, const cr_action *legal, int n
             }
         }
     }
-    if (visit >= 0)
-        return visit;
+    if (visit >= 0) return visit;
     /* No Minor Action left for a good visit: trade an Action for one. */
     if (legal_has(legal, n, DML_A_SUBSTITUTE) && s->minors == 0 && bm_count(s)) {
         for (int k = 0; k < DML_MAX_BM; k++)
-            if (s->zone_count[DML_Z_BM + k] && visit_value(h, k) > 1.0)
-                return DML_A_SUBSTITUTE;
+            if (s->zone_count[DML_Z_BM + k] && visit_value(h, k) > 1.0) return DML_A_SUBSTITUTE;
     }
-    if (legal_has(legal, n, DML_A_END))
-        return DML_A_END;
-    if (legal_has(legal, n, DML_A_NOTHING))
-        return DML_A_NOTHING;
+    if (legal_has(legal, n, DML_A_END)) return DML_A_END;
+    if (legal_has(legal, n, DML_A_NOTHING)) return DML_A_NOTHING;
     return fallback(h, legal, n, rng);
 }
 
@@ -846,8 +784,7 @@ static cr_action decide_market(const heur_view *h, const cr_action *legal, int n
 static int check_target(const dml_state *s)
 {
     for (int i = s->nfr - 1; i >= 0; i--)
-        if (s->fr[i].proc == DML_P_CHECK)
-            return s->fr[i].x;
+        if (s->fr[i].proc == DML_P_CHECK) return s->fr[i].x;
     return -100; /* not a check: the roll-off */
 }
 
@@ -867,8 +804,7 @@ static cr_action pick_card(const heur_view *h, const cr_action *legal, int n, in
     double best = take ? -1e18 : 1e18;
     cr_action pick = legal[0];
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS)
-            continue;
+        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS) continue;
         uint64_t c = dml_bit(legal[i] - DML_A_CARD);
         double v = take ? gain_of(h, c) : cost_of(h, c);
         if (take ? v > best : v < best) {
@@ -884,8 +820,7 @@ static cr_action decide_player(const heur_view *h, const cr_action *legal, int n
     int best = -1;
     cr_action pick = legal[0];
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_PLAYER || legal[i] >= DML_A_PLAYER + 4)
-            continue;
+        if (legal[i] < DML_A_PLAYER || legal[i] >= DML_A_PLAYER + 4) continue;
         int p = legal[i] - DML_A_PLAYER;
         int k = h->s->zone_count[DML_Z_HAND + p];
         int score = most ? k : 100 - k;
@@ -900,8 +835,7 @@ static cr_action decide_player(const heur_view *h, const cr_action *legal, int n
 static int owner_of_front(const dml_state *s, int c)
 {
     for (int p = 0; p < s->n; p++)
-        if (s->zone[DML_Z_FRONT + p] & dml_bit(c))
-            return p;
+        if (s->zone[DML_Z_FRONT + p] & dml_bit(c)) return p;
     return -1;
 }
 
@@ -910,12 +844,12 @@ static cr_action decide_vice(const heur_view *h, const cr_action *legal, int n)
     double best = -1e9;
     cr_action pick = legal[0];
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS)
-            continue;
+        if (legal[i] < DML_A_CARD || legal[i] >= DML_A_CARD + DML_NCARDS) continue;
         int c = legal[i] - DML_A_CARD;
         int owner = owner_of_front(h->s, c);
-        double v = owner == h->me ? -5 : 1 + (dml_suit(c) == DML_SUIT_S ? 3 : 0) +
-                                             (dml_suit(c) == DML_SUIT_D ? 2 : 0);
+        double v = owner == h->me ? -5
+                                  : 1 + (dml_suit(c) == DML_SUIT_S ? 3 : 0) +
+                                        (dml_suit(c) == DML_SUIT_D ? 2 : 0);
         if (v > best) {
             best = v;
             pick = legal[i];
@@ -929,8 +863,7 @@ static cr_action decide_counsel_bm(const heur_view *h, const cr_action *legal, i
     double best = -1e9;
     cr_action pick = legal[0];
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_BMPICK || legal[i] >= DML_A_BMPICK + DML_MAX_BM)
-            continue;
+        if (legal[i] < DML_A_BMPICK || legal[i] >= DML_A_BMPICK + DML_MAX_BM) continue;
         int k = legal[i] - DML_A_BMPICK;
         double v = h->s->zone_count[DML_Z_BM + k];
         for (uint64_t m = h->s->zone[DML_Z_BM + k]; m; m &= m - 1)
@@ -947,15 +880,13 @@ static cr_action decide_harlot(const heur_view *h, const cr_action *legal, int n
 {
     int target = -1;
     stack_threat(h, &target);
-    if (target >= 0 && legal_has(legal, n, DML_A_CARD + target))
-        return DML_A_CARD + target;
+    if (target >= 0 && legal_has(legal, n, DML_A_CARD + target)) return DML_A_CARD + target;
     /* Otherwise exile a card that is not ours. */
     const dml_state *s = h->s;
     for (int i = 0; i < n; i++) {
         int c = legal[i] - DML_A_CARD;
         for (int j = 0; j < s->stack_n; j++)
-            if (s->stack_card[j] == c && (s->stack_flag[j] & DML_SF_SEAT) != h->me)
-                return legal[i];
+            if (s->stack_card[j] == c && (s->stack_flag[j] & DML_SF_SEAT) != h->me) return legal[i];
     }
     return legal[0];
 }
@@ -965,8 +896,7 @@ static cr_action decide_stock(const heur_view *h, const cr_action *legal, int n)
     double best = -1e9;
     cr_action pick = legal[0];
     for (int i = 0; i < n; i++) {
-        if (legal[i] < DML_A_STOCK || legal[i] >= DML_A_STOCK + 4)
-            continue;
+        if (legal[i] < DML_A_STOCK || legal[i] >= DML_A_STOCK + 4) continue;
         int suit = legal[i] - DML_A_STOCK;
         double g = gain_of(h, h->s->zone[DML_Z_STOCK] & DML_SUIT_MASK(suit));
         if (g > best) {
@@ -982,8 +912,7 @@ static cr_action decide_stock(const heur_view *h, const cr_action *legal, int n)
 static cr_action heuristic_choose(const cr_game *g, const void *view, int seat,
                                   const cr_action *legal, int n, cr_rng *rng)
 {
-    if (n == 1)
-        return legal[0];
+    if (n == 1) return legal[0];
     heur_view h;
     const dml_state *s = view;
     view_init(&h, g, s, seat);
@@ -1001,8 +930,7 @@ static cr_action heuristic_choose(const cr_game *g, const void *view, int seat,
     case DML_D_TITHE: return pick_card(&h, legal, n, 0);
     case DML_D_HARLOT: return decide_harlot(&h, legal, n);
     case DML_D_ARCHDUCHESS: return decide_stock(&h, legal, n);
-    case DML_D_THIEF_MODE:
-        return legal_has(legal, n, DML_A_TAKE) ? DML_A_TAKE : legal[0];
+    case DML_D_THIEF_MODE: return legal_has(legal, n, DML_A_TAKE) ? DML_A_TAKE : legal[0];
     case DML_D_THIEF_CARD: return pick_card(&h, legal, n, 0);
     case DML_D_THIEF_PLAYER: {
         /* Taking: the fullest Hand; giving: the emptiest.  The Thief's
@@ -1018,10 +946,8 @@ static cr_action heuristic_choose(const cr_game *g, const void *view, int seat,
     default: break;
     }
     /* Unknown decision: recognize it from the legal list. */
-    if (legal_has(legal, n, DML_A_REROLL))
-        return decide_dabo(&h, legal, n);
-    if (legal_has(legal, n, DML_A_END))
-        return decide_market(&h, legal, n, rng);
+    if (legal_has(legal, n, DML_A_REROLL)) return decide_dabo(&h, legal, n);
+    if (legal_has(legal, n, DML_A_END)) return decide_market(&h, legal, n, rng);
     return bot_policy_random(g, view, seat, legal, n, rng);
 }
 
@@ -1033,14 +959,12 @@ cr_policy_fn bot_heuristic_policy(const cr_game *g)
 static int heuristic_create(cr_bot *b, const bot_spec *spec, char *err, size_t errcap)
 {
     if (spec->n_params > 0) {
-        if (err && errcap)
-            snprintf(err, errcap, "heuristic: takes no parameters");
+        if (err && errcap) snprintf(err, errcap, "heuristic: takes no parameters");
         return 0;
     }
     if (!bot_heuristic_policy(b->game)) {
         if (err && errcap)
-            snprintf(err, errcap, "heuristic: no heuristic player for game %s",
-                     b->game->def->name);
+            snprintf(err, errcap, "heuristic: no heuristic player for game %s", b->game->def->name);
         return 0;
     }
     return 1;

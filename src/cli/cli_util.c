@@ -44,14 +44,12 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 {
     const char *arg = argv[*i];
     size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
+    if (strncmp(arg, name, n) != 0) return 0;
     if (arg[n] == '=') {
         *value = arg + n + 1;
         return 1;
     }
-    if (arg[n] != '\0')
-        return 0;
+    if (arg[n] != '\0') return 0;
     if (*i + 1 >= argc) {
         cli_usage_error(argv[0], "option %s needs a value", name);
         return -1;
@@ -68,21 +66,18 @@ int cli_parse_int(const char *s, long lo, long hi, long *out)
     errno = 0;
     char *end;
     long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return 0;
+    if (errno || *end || v < lo || v > hi) return 0;
     *out = v;
     return 1;
 }
 
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-    if (s == NULL || !isdigit((unsigned char)s[0]))
-        return 0;
+    if (s == NULL || !isdigit((unsigned char)s[0])) return 0;
     errno = 0;
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return 0;
+    if (errno || *end) return 0;
     *out = (uint64_t)v;
     return 1;
 }
@@ -98,8 +93,7 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
     char *buf = malloc(cap);
     while (buf != NULL) {
         n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
+        if (n < cap - 1) break;
         char *p = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
         if (p == NULL) {
             free(buf);
@@ -110,8 +104,7 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
         cap *= 2;
     }
     int failed = buf == NULL || ferror(f);
-    if (f != stdin)
-        fclose(f);
+    if (f != stdin) fclose(f);
     if (failed) {
         snprintf(err, errcap, "%s: %s", path, buf ? "read error" : "file too large");
         free(buf);
@@ -131,11 +124,9 @@ void cli_buf_fini(cli_buf *b)
 
 static void buf_reserve(cli_buf *b, size_t need)
 {
-    if (b->cap >= need && b->p != NULL)
-        return;
+    if (b->cap >= need && b->p != NULL) return;
     size_t cap = b->cap ? b->cap : 1024;
-    while (cap < need)
-        cap *= 2;
+    while (cap < need) cap *= 2;
     char *p = realloc(b->p, cap);
     if (p == NULL) {
         fputs("croupier: error: out of memory\n", stderr);
@@ -199,8 +190,7 @@ void cli_print_json(FILE *f, const char *json, size_t len)
     if (j == NULL || json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
         fwrite(json, 1, len, f);
     }
-    if (len == 0 || j != NULL || json[len - 1] != '\n')
-        fputc('\n', f);
+    if (len == 0 || j != NULL || json[len - 1] != '\n') fputc('\n', f);
     json_decref(j);
 }
 
@@ -209,11 +199,9 @@ void cli_print_events(FILE *f, const cr_game *g, cr_events *ev, int seat, const 
 {
     for (int i = 0; i < ev->len; i++) {
         const char *text = cli_event_text(g, &ev->buf[i], seat, b);
-        if (text[0] != '\0')
-            fprintf(f, "%s%s\n", prefix, text);
+        if (text[0] != '\0') fprintf(f, "%s%s\n", prefix, text);
     }
-    if (ev->dropped > 0)
-        fprintf(f, "%s(%d more events not shown)\n", prefix, ev->dropped);
+    if (ev->dropped > 0) fprintf(f, "%s(%d more events not shown)\n", prefix, ev->dropped);
     ev->len = 0;
     ev->dropped = 0;
 }
@@ -224,11 +212,9 @@ void cli_print_result(FILE *f, const cr_game *g, const void *st)
     g->def->scores(g, st, sc);
     g->def->returns(g, st, ret);
     fprintf(f, "scores: ");
-    for (int s = 0; s < g->num_players; s++)
-        fprintf(f, "%sP%d %g", s ? "  " : "", s, sc[s]);
+    for (int s = 0; s < g->num_players; s++) fprintf(f, "%sP%d %g", s ? "  " : "", s, sc[s]);
     fprintf(f, "\nreturns:");
-    for (int s = 0; s < g->num_players; s++)
-        fprintf(f, " %sP%d %g", s ? " " : "", s, ret[s]);
+    for (int s = 0; s < g->num_players; s++) fprintf(f, " %sP%d %g", s ? " " : "", s, ret[s]);
     fputc('\n', f);
 }
 

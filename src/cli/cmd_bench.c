@@ -52,8 +52,7 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage_error("bench", "--players needs a player count");
             cfg.num_players = (int)x;
         } else if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             cfg.variant = val;
         } else if ((r = cli_opt(argc, argv, &i, "--seed", &val))) {
             if (r < 0 || !cli_parse_u64(val, &cfg.seed))
@@ -66,13 +65,10 @@ int cmd_bench(int argc, char **argv)
             return cli_usage_error("bench", "unexpected argument '%s'", argv[i]);
         }
     }
-    if (!game)
-        return cli_usage_error("bench", "which game? (croupier games)");
-    if (!cli_find_game(game))
-        return 1;
+    if (!game) return cli_usage_error("bench", "which game? (croupier games)");
+    if (!cli_find_game(game)) return 1;
     cfg.game = game;
     char err[256];
-    if (cr_bench_run(&cfg, stdout, err, sizeof err) != CR_OK)
-        return cli_error("%s", err);
+    if (cr_bench_run(&cfg, stdout, err, sizeof err) != CR_OK) return cli_error("%s", err);
     return 0;
 }

@@ -6,8 +6,7 @@
 
 int cmd_games(int argc, char **argv)
 {
-    if (argc > 1)
-        return cli_usage_error(argv[0], "unexpected argument '%s'", argv[1]);
+    if (argc > 1) return cli_usage_error(argv[0], "unexpected argument '%s'", argv[1]);
     for (int i = 0; i < cr_registry_count(); i++) {
         const cr_game_def *def = cr_registry_get(i);
         printf("%s  %s\n", def->name, def->title ? def->title : "");

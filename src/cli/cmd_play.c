@@ -55,8 +55,10 @@ static int seats_parse(const char *list, seat *seats, int max)
         seats[i].human = strcmp(spec[i], "human") == 0;
         seats[i].bot = NULL;
         if (!seats[i].human && !cr_bot_spec_valid(spec[i], err, sizeof err)) {
-            cli_usage_error("play", "seat P%d: %s (seats are human or a bot: random, heuristic, "
-                                    "ismcts:iters=N)", i, err);
+            cli_usage_error("play",
+                            "seat P%d: %s (seats are human or a bot: random, heuristic, "
+                            "ismcts:iters=N)",
+                            i, err);
             return -1;
         }
         snprintf(seats[i].spec, sizeof seats[i].spec, "%s", spec[i]);
@@ -70,12 +72,10 @@ static int seats_make_bots(seat *seats, const cr_game *g, uint64_t seed)
 {
     char err[256];
     for (int s = 0; s < g->num_players; s++) {
-        if (seats[s].human)
-            continue;
+        if (seats[s].human) continue;
         uint64_t bot_seed = seed * 0x9E3779B97F4A7C15ull + 1 + (uint64_t)s;
         seats[s].bot = cr_bot_new(g, seats[s].spec, s, bot_seed, err, sizeof err);
-        if (seats[s].bot == NULL)
-            return cli_error("seat P%d (%s): %s", s, seats[s].spec, err);
+        if (seats[s].bot == NULL) return cli_error("seat P%d (%s): %s", s, seats[s].spec, err);
     }
     return 0;
 }
@@ -106,14 +106,12 @@ typedef struct table {
 
 static int save(table *t, int quiet)
 {
-    if (t->save_path == NULL)
-        return 0;
+    if (t->save_path == NULL) return 0;
     char tmp[4200], err[256];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", t->save_path) >= (int)sizeof tmp)
         return cli_error("save file name too long");
     FILE *f = fopen(tmp, "w");
-    if (f == NULL)
-        return cli_error("cannot save to %s: cannot create %s", t->save_path, tmp);
+    if (f == NULL) return cli_error("cannot save to %s: cannot create %s", t->save_path, tmp);
     cr_status rc = cr_record_write(&t->rec, f, err, sizeof err);
     if (fclose(f) != 0 && rc == CR_OK) {
         rc = CR_ERR_IO;
@@ -127,8 +125,7 @@ static int save(table *t, int quiet)
         remove(tmp);
         return cli_error("cannot save to %s: rename failed", t->save_path);
     }
-    if (!quiet)
-        printf("game saved to %s (%d actions)\n", t->save_path, t->rec.n_actions);
+    if (!quiet) printf("game saved to %s (%d actions)\n", t->save_path, t->rec.n_actions);
     return 0;
 }
 
@@ -143,8 +140,7 @@ static void show_events(table *t)
         /* Hot seat: each human's view, labelled. */
         int len = t->ev.len, dropped = t->ev.dropped;
         for (int s = 0; s < t->g->num_players; s++) {
-            if (!t->seats[s].human)
-                continue;
+            if (!t->seats[s].human) continue;
             char prefix[24];
             snprintf(prefix, sizeof prefix, "  P%d| ", s);
             t->ev.len = len;
@@ -159,8 +155,7 @@ static int apply(table *t, cr_action a)
 {
     if (cr_apply_checked(t->g, t->st, a, &t->ev) != CR_OK)
         return cli_error("internal: action %d is not legal", (int)a);
-    if (cr_record_push(&t->rec, a) != CR_OK)
-        return cli_error("out of memory");
+    if (cr_record_push(&t->rec, a) != CR_OK) return cli_error("out of memory");
     show_events(t);
     return 0;
 }
@@ -173,20 +168,17 @@ static void show_choices(table *t, int who, int n)
         g->def->observe(g, t->st, who, t->obs);
         view = cli_obs_text(g, t->obs, &t->text);
         printf("%s", view);
-        if (view[0] && view[strlen(view) - 1] != '\n')
-            putchar('\n');
+        if (view[0] && view[strlen(view) - 1] != '\n') putchar('\n');
     }
     /* The decision, unless the view already ends with it. */
     const char *prompt = cli_prompt_text(g, t->st, &t->aux);
-    if (prompt[0] && strstr(view, prompt) == NULL)
-        printf("%s\n", prompt);
+    if (prompt[0] && strstr(view, prompt) == NULL) printf("%s\n", prompt);
     int col = 0;
     for (int i = 0; i < n; i++) {
         char item[160];
         int len = snprintf(item, sizeof item, "%3d. %s", i + 1,
                            cli_action_text(g, t->st, t->legal[i], &t->aux));
-        if (len < 0)
-            len = 0;
+        if (len < 0) len = 0;
         int width = len < 24 ? 24 : len + 2;
         if (col > 0 && col + width > 96) {
             putchar('\n');
@@ -202,11 +194,9 @@ static void show_choices(table *t, int who, int n)
 static int read_line(char **line, size_t *cap)
 {
     ssize_t got = getline(line, cap, stdin);
-    if (got < 0)
-        return 0;
+    if (got < 0) return 0;
     char *s = *line, *e = s + got;
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
     size_t skip = strspn(s, " \t");
     memmove(s, s + skip, strlen(s + skip) + 1);
     return 1;
@@ -228,8 +218,7 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
         char *s = *line;
         if (!isatty(fileno(stdin))) /* piped answers: show them in the transcript */
             printf("%s\n", s);
-        if (s[0] == '\0')
-            continue;
+        if (s[0] == '\0') continue;
         if (strcmp(s, "quit") == 0 || strcmp(s, "q") == 0 || strcmp(s, "exit") == 0) {
             printf("the game stops here.\n");
             return 0;
@@ -259,8 +248,7 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
             continue;
         }
         int legal = 0;
-        for (int i = 0; i < n && !legal; i++)
-            legal = t->legal[i] == a;
+        for (int i = 0; i < n && !legal; i++) legal = t->legal[i] == a;
         if (!legal) {
             printf("'%s' is not legal now: %s ('list' shows the legal actions)\n", s,
                    cli_prompt_text(g, t->st, &t->text));
@@ -291,8 +279,7 @@ static int play_loop(table *t)
     int rc = 0, stopped = 0;
     for (;;) {
         int who = cr_current_player(g, t->st);
-        if (who == CR_TERMINAL)
-            break;
+        if (who == CR_TERMINAL) break;
         cr_action a;
         if (who == CR_CHANCE) {
             a = cr_sample_chance(g, t->st, &t->chance);
@@ -307,8 +294,7 @@ static int play_loop(table *t)
             }
             seat *s = &t->seats[who];
             if (s->human) {
-                if ((rc = save(t, 1)) != 0)
-                    break;
+                if ((rc = save(t, 1)) != 0) break;
                 if (!ask(t, who, n, &a, &line, &cap)) {
                     stopped = 1;
                     break;
@@ -317,12 +303,10 @@ static int play_loop(table *t)
             } else {
                 a = seat_choose(s, g, t->st, t->obs, who, t->legal, n);
                 if (t->n_humans == 0)
-                    printf("P%d (%s): %s\n", who, s->spec,
-                           cli_action_text(g, t->st, a, &t->aux));
+                    printf("P%d (%s): %s\n", who, s->spec, cli_action_text(g, t->st, a, &t->aux));
             }
         }
-        if ((rc = apply(t, a)) != 0)
-            break;
+        if ((rc = apply(t, a)) != 0) break;
     }
     free(line);
     if (rc != 0) {
@@ -363,8 +347,7 @@ int cmd_play(int argc, char **argv)
             game = argv[i];
         else
             return cli_usage_error(argv[0], "unexpected argument '%s'", argv[i]);
-        if (m < 0)
-            return 2;
+        if (m < 0) return 2;
     }
     if (game == NULL && load_path == NULL)
         return cli_usage_error(argv[0], "which game? (croupier games lists them)");
@@ -396,12 +379,10 @@ int cmd_play(int argc, char **argv)
                                             "with --load");
         size_t len;
         char *text = cli_read_file(load_path, &len, err, sizeof err);
-        if (text == NULL)
-            return cli_error("%s", err);
+        if (text == NULL) return cli_error("%s", err);
         cr_status s = cr_record_load(text, len, &t.rec, &t.g, &t.st, err, sizeof err);
         free(text);
-        if (s != CR_OK)
-            return cli_error("%s: %s", load_path, err);
+        if (s != CR_OK) return cli_error("%s: %s", load_path, err);
         if (game != NULL && strcmp(game, t.rec.game) != 0) {
             int rc = cli_error("%s records a game of %s, not %s", load_path, t.rec.game, game);
             cr_free(t.st);
@@ -417,14 +398,12 @@ int cmd_play(int argc, char **argv)
                t.rec.variant, t.g->num_players, t.rec.n_actions);
     } else {
         const cr_game_def *def = cli_find_game(game);
-        if (def == NULL)
-            return 1;
+        if (def == NULL) return 1;
         if (n_seats == 0)
             n_seats = seats_parse("human,random,random,random", t.seats, CR_MAX_PLAYERS);
         cr_params p = {.num_players = n_seats, .variant = variant, .first_roller = (int)first};
         t.g = cr_game_new(def, &p, err, sizeof err);
-        if (t.g == NULL)
-            return cli_error("%s", err);
+        if (t.g == NULL) return cli_error("%s", err);
         t.st = cr_alloc(t.g->state_size);
         if (t.st == NULL) {
             cr_game_free(t.g);
@@ -454,8 +433,7 @@ int cmd_play(int argc, char **argv)
         goto out;
     }
     cr_rng_seed(&t.chance, seed, 0);
-    if ((rc = seats_make_bots(t.seats, g, seed)) != 0)
-        goto out;
+    if ((rc = seats_make_bots(t.seats, g, seed)) != 0) goto out;
     for (int s = 0; s < g->num_players; s++) {
         if (t.seats[s].human) {
             t.n_humans++;
@@ -479,8 +457,7 @@ int cmd_play(int argc, char **argv)
     rc = play_loop(&t);
 
 out:
-    for (int s = 0; s < CR_MAX_PLAYERS; s++)
-        cr_bot_free(t.seats[s].bot);
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) cr_bot_free(t.seats[s].bot);
     cli_buf_fini(&t.text);
     cli_buf_fini(&t.aux);
     cr_free(t.legal);

@@ -14,8 +14,7 @@
 /* Integral values print as integers (12, not 12.0). */
 static json_t *number(double x)
 {
-    if (x == (double)(json_int_t)x)
-        return json_integer((json_int_t)x);
+    if (x == (double)(json_int_t)x) return json_integer((json_int_t)x);
     return json_real(x);
 }
 
@@ -33,8 +32,7 @@ static int print_json(const cr_game *g, const void *st, const cr_record *r, cli_
     }
     cli_serialize(g, st, b);
     json_t *pos = json_loads(b->p, 0, NULL);
-    if (pos == NULL)
-        pos = json_string(b->p); /* not JSON: keep the text */
+    if (pos == NULL) pos = json_string(b->p); /* not JSON: keep the text */
     json_object_set_new(o, "game", json_string(r->game));
     json_object_set_new(o, "variant", json_string(r->variant));
     json_object_set_new(o, "players", json_integer(g->num_players));
@@ -69,21 +67,18 @@ int cmd_replay(int argc, char **argv)
         else
             return cli_usage_error(argv[0], "unexpected argument '%s'", argv[i]);
     }
-    if (path == NULL)
-        return cli_usage_error(argv[0], "which record file?");
+    if (path == NULL) return cli_usage_error(argv[0], "which record file?");
 
     char err[512];
     size_t len;
     char *text = cli_read_file(path, &len, err, sizeof err);
-    if (text == NULL)
-        return cli_error("%s", err);
+    if (text == NULL) return cli_error("%s", err);
     cr_record r;
     cr_game *g;
     void *st;
     cr_status s = cr_record_load(text, len, &r, &g, &st, err, sizeof err);
     free(text);
-    if (s != CR_OK)
-        return cli_error("%s: %s", path, err);
+    if (s != CR_OK) return cli_error("%s: %s", path, err);
 
     int rc = 0;
     cli_buf b = {0};
@@ -92,8 +87,7 @@ int cmd_replay(int argc, char **argv)
     } else {
         printf("game: %s (%s), variant %s, %d players, first roller P%d", r.game,
                g->def->title ? g->def->title : r.game, r.variant, g->num_players, r.first_roller);
-        if (r.has_seed)
-            printf(", seed %" PRIu64, r.seed);
+        if (r.has_seed) printf(", seed %" PRIu64, r.seed);
         printf("\nactions: %d\n", r.n_actions);
         int who = cr_current_player(g, st);
         if (who == CR_TERMINAL)

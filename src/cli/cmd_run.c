@@ -50,18 +50,15 @@ static int apply_actions(const cr_game *g, void *st, const char *path, const cha
         line_no++;
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (len >= sizeof line)
-            return cli_error("%s line %d: line too long", path, line_no);
+        if (len >= sizeof line) return cli_error("%s line %d: line too long", path, line_no);
         memcpy(line, p, len);
         line[len] = '\0';
         p = nl ? nl + 1 : p + len;
         size_t skip = strspn(line, " \t\r");
-        if (line[skip] == '\0' || line[skip] == '#')
-            continue;
+        if (line[skip] == '\0' || line[skip] == '#') continue;
         if (cr_apply_text(g, st, line, ev, err, sizeof err) != CR_OK)
             return cli_error("%s line %d: %s", path, line_no, err);
-        if (print_log)
-            cli_print_events(stdout, g, ev, -1, "", b);
+        if (print_log) cli_print_events(stdout, g, ev, -1, "", b);
         ev->len = ev->dropped = 0;
     }
     return 0;
@@ -93,29 +90,23 @@ int cmd_run(int argc, char **argv)
             game = argv[i];
         else
             return cli_usage_error(argv[0], "unexpected argument '%s'", argv[i]);
-        if (m < 0)
-            return 2;
+        if (m < 0) return 2;
     }
-    if (game == NULL)
-        return cli_usage_error(argv[0], "which game? (croupier games lists them)");
-    if (pos_path == NULL)
-        return cli_usage_error(argv[0], "--position is required");
+    if (game == NULL) return cli_usage_error(argv[0], "which game? (croupier games lists them)");
+    if (pos_path == NULL) return cli_usage_error(argv[0], "--position is required");
     long players = 0, first = -1;
     if (players_s && !cli_parse_int(players_s, 1, CR_MAX_PLAYERS, &players))
         return cli_usage_error(argv[0], "bad --players '%s'", players_s);
     if (first_s && !cli_parse_int(first_s, 0, CR_MAX_PLAYERS - 1, &first))
         return cli_usage_error(argv[0], "bad --first-roller '%s'", first_s);
     const cr_game_def *def = cli_find_game(game);
-    if (def == NULL)
-        return 1;
+    if (def == NULL) return 1;
 
     char err[512], variant[64] = "";
-    if (variant_s)
-        snprintf(variant, sizeof variant, "%s", variant_s);
+    if (variant_s) snprintf(variant, sizeof variant, "%s", variant_s);
     size_t pos_len = 0;
     char *pos = cli_read_file(pos_path, &pos_len, err, sizeof err);
-    if (pos == NULL)
-        return cli_error("%s", err);
+    if (pos == NULL) return cli_error("%s", err);
     char *acts = NULL;
     if (act_path != NULL) {
         size_t act_len;
@@ -135,8 +126,7 @@ int cmd_run(int argc, char **argv)
         }
     }
     peek_table(pos, pos_len, variant, sizeof variant, &players, &first);
-    if (first < 0)
-        first = 0;
+    if (first < 0) first = 0;
 
     int rc = 0;
     cr_params p = {.num_players = (int)players,
@@ -162,12 +152,9 @@ int cmd_run(int argc, char **argv)
         rc = cli_error("%s: %s", pos_path, err[0] ? err : "not a valid position");
         goto out;
     }
-    if (!json)
-        printf("== log ==\n");
-    if (acts != NULL && (rc = apply_actions(g, st, act_path, acts, !json, &ev, &b)) != 0)
-        goto out;
-    if (!json)
-        printf("== position ==\n");
+    if (!json) printf("== log ==\n");
+    if (acts != NULL && (rc = apply_actions(g, st, act_path, acts, !json, &ev, &b)) != 0) goto out;
+    if (!json) printf("== position ==\n");
     cli_serialize(g, st, &b);
     cli_print_json(stdout, b.p, strlen(b.p));
     if (!json) {

@@ -55,16 +55,14 @@ int cmd_sim(int argc, char **argv)
                 return cli_usage_error("sim", "--games needs a number >= 1");
             cfg.games = x;
         } else if ((r = cli_opt(argc, argv, &i, "--seats", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             seats = val;
         } else if ((r = cli_opt(argc, argv, &i, "--players", &val))) {
             if (r < 0 || !cli_parse_int(val, 1, CR_MAX_PLAYERS, &x))
                 return cli_usage_error("sim", "--players needs a player count");
             cfg.num_players = (int)x;
         } else if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             cfg.variant = val;
         } else if ((r = cli_opt(argc, argv, &i, "--threads", &val))) {
             if (r < 0 || !cli_parse_int(val, 1, 256, &x))
@@ -78,20 +76,16 @@ int cmd_sim(int argc, char **argv)
                 return cli_usage_error("sim", "--max-actions needs a number");
             cfg.max_actions = x;
         } else if ((r = cli_opt(argc, argv, &i, "--json", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             json = val;
         } else if ((r = cli_opt(argc, argv, &i, "--csv", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             csv = val;
         } else if ((r = cli_opt(argc, argv, &i, "--plots", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             plots = val;
         } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
-            if (r < 0)
-                return 2;
+            if (r < 0) return 2;
             vary = val;
         } else if (strcmp(argv[i], "--progress") == 0) {
             cfg.progress = CR_SIM_PROGRESS_ON;
@@ -105,17 +99,14 @@ int cmd_sim(int argc, char **argv)
             return cli_usage_error("sim", "unexpected argument '%s'", argv[i]);
         }
     }
-    if (!game)
-        return cli_usage_error("sim", "which game? (croupier games)");
-    if (!cli_find_game(game))
-        return 1;
+    if (!game) return cli_usage_error("sim", "which game? (croupier games)");
+    if (!cli_find_game(game)) return 1;
     cfg.game = game;
     int n_seats = cr_sim_split_specs(seats, seat_buf, sizeof seat_buf, seat_list, CR_MAX_PLAYERS);
     if (n_seats < 1)
         return cli_usage_error("sim", "--seats: give 1 to %d bot specs", CR_MAX_PLAYERS);
     cfg.n_seats = n_seats;
-    for (int s = 0; s < n_seats; s++)
-        cfg.seats[s] = seat_list[s];
+    for (int s = 0; s < n_seats; s++) cfg.seats[s] = seat_list[s];
 
     /* --vary KEY=V1,V2,...: KEY is seatK or variant */
     char vary_key[32] = "";
@@ -126,7 +117,8 @@ int cmd_sim(int argc, char **argv)
             return cli_usage_error("sim", "--vary needs KEY=V1,V2,... (KEY: seatK or variant)");
         memcpy(vary_key, vary, (size_t)(eq - vary));
         long k;
-        if (strncmp(vary_key, "seat", 4) == 0 && cli_parse_int(vary_key + 4, 0, CR_MAX_PLAYERS - 1, &k))
+        if (strncmp(vary_key, "seat", 4) == 0 &&
+            cli_parse_int(vary_key + 4, 0, CR_MAX_PLAYERS - 1, &k))
             vary_seat = (int)k;
         else if (strcmp(vary_key, "variant") != 0)
             return cli_usage_error("sim", "--vary: unknown key '%s' (seatK or variant)", vary_key);
@@ -138,23 +130,20 @@ int cmd_sim(int argc, char **argv)
             for (char *p = strtok(vary_buf, ","); p && n_vary < MAX_VARY; p = strtok(NULL, ","))
                 vary_list[n_vary++] = p;
         }
-        if (n_vary < 1)
-            return cli_usage_error("sim", "--vary: no values");
+        if (n_vary < 1) return cli_usage_error("sim", "--vary: no values");
         if (vary_seat >= 0) {
             int np = cfg.num_players ? cfg.num_players : n_seats;
             if (n_seats == 1 && !cfg.num_players) { /* the variant's largest table */
                 const cr_game_def *def = cli_find_game(game);
                 const cr_variant *v = &def->variants[0];
                 for (int vi = 0; cfg.variant && vi < def->n_variants; vi++)
-                    if (strcmp(def->variants[vi].name, cfg.variant) == 0)
-                        v = &def->variants[vi];
+                    if (strcmp(def->variants[vi].name, cfg.variant) == 0) v = &def->variants[vi];
                 np = v->max_players;
             }
             if (vary_seat >= np)
                 return cli_usage_error("sim", "--vary: seat %d out of range", vary_seat);
             if (n_seats == 1 && np > 1) { /* spell out every seat so one can vary */
-                for (int s = 1; s < np; s++)
-                    cfg.seats[s] = cfg.seats[0];
+                for (int s = 1; s < np; s++) cfg.seats[s] = cfg.seats[0];
                 cfg.n_seats = np;
                 cfg.num_players = np;
             }
@@ -163,8 +152,7 @@ int cmd_sim(int argc, char **argv)
 
     int n_runs = vary ? n_vary : 1;
     cr_sim_result *res = cr_calloc((size_t)n_runs, sizeof *res);
-    if (!res)
-        return cli_error("out of memory");
+    if (!res) return cli_error("out of memory");
     char err[512];
     int status = 0, done = 0;
     for (int i = 0; i < n_runs; i++) {
@@ -173,15 +161,13 @@ int cmd_sim(int argc, char **argv)
             c.seats[vary_seat] = vary_list[i];
         else if (vary)
             c.variant = vary_list[i];
-        if (vary)
-            fprintf(stderr, "%s=%s\n", vary_key, vary_list[i]);
+        if (vary) fprintf(stderr, "%s=%s\n", vary_key, vary_list[i]);
         if (cr_sim_run(&c, &res[i], err, sizeof err) != CR_OK) {
             status = cli_error("%s", err);
             break;
         }
         done++;
-        if (!vary)
-            cr_sim_print(&res[i], stdout);
+        if (!vary) cr_sim_print(&res[i], stdout);
     }
     if (status == 0 && vary) {
         for (int i = 0; i < n_runs; i++) {
@@ -205,8 +191,7 @@ int cmd_sim(int argc, char **argv)
         else if (ps != CR_OK)
             status = cli_error("%s", err);
     }
-    for (int i = 0; i < done; i++)
-        cr_sim_result_fini(&res[i]);
+    for (int i = 0; i < done; i++) cr_sim_result_fini(&res[i]);
     cr_free(res);
     return status;
 }

@@ -24,7 +24,7 @@ int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);   /* cmd_sim.c: joins the table when the file exists */
 int cmd_bench(int argc, char **argv); /* cmd_bench.c: likewise */
-extern const char cmd_sim_usage[];   /* --help texts of sim and bench */
+extern const char cmd_sim_usage[];    /* --help texts of sim and bench */
 extern const char cmd_bench_usage[];
 
 /* The table, for the help texts (main.c). */

@@ -73,8 +73,7 @@ enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 const cli_command *cli_find_command(const char *name)
 {
     for (int i = 0; i < N_COMMANDS; i++)
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
     return NULL;
 }
 
@@ -99,10 +98,7 @@ static int print_command_help(const cli_command *c)
     return 0;
 }
 
-static int is_help(const char *arg)
-{
-    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
-}
+static int is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
 int main(int argc, char **argv)
 {
@@ -125,18 +121,15 @@ int main(int argc, char **argv)
             return 0;
         }
         const cli_command *c = cli_find_command(argv[2]);
-        if (c == NULL)
-            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+        if (c == NULL) return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
         return print_command_help(c);
     }
     const cli_command *c = cli_find_command(name);
     if (c == NULL) {
-        if (name[0] == '-')
-            return cli_usage_error(NULL, "unknown option '%s'", name);
+        if (name[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", name);
         return cli_usage_error(NULL, "unknown command '%s'", name);
     }
     for (int i = 2; i < argc; i++)
-        if (is_help(argv[i]))
-            return print_command_help(c);
+        if (is_help(argv[i])) return print_command_help(c);
     return c->handler(argc - 1, argv + 1);
 }

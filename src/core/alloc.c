@@ -13,20 +13,15 @@ static _Atomic uint64_t alloc_count;
 
 static void *counted(void *p)
 {
-    if (p != NULL)
-        atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed);
+    if (p != NULL) atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed);
     return p;
 }
 
-void *cr_alloc(size_t n)
-{
-    return counted(malloc(n ? n : 1));
-}
+void *cr_alloc(size_t n) { return counted(malloc(n ? n : 1)); }
 
 void *cr_calloc(size_t n, size_t size)
 {
-    if (n == 0 || size == 0)
-        n = size = 1;
+    if (n == 0 || size == 0) n = size = 1;
     return counted(calloc(n, size));
 }
 
@@ -41,21 +36,14 @@ void *cr_realloc(void *p, size_t n)
     return counted(realloc(p, n));
 }
 
-void cr_free(void *p)
-{
-    free(p);
-}
+void cr_free(void *p) { free(p); }
 
 char *cr_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *d = cr_alloc(n);
-    if (d != NULL)
-        memcpy(d, s, n);
+    if (d != NULL) memcpy(d, s, n);
     return d;
 }
 
-uint64_t cr_alloc_count(void)
-{
-    return atomic_load_explicit(&alloc_count, memory_order_relaxed);
-}
+uint64_t cr_alloc_count(void) { return atomic_load_explicit(&alloc_count, memory_order_relaxed); }

@@ -18,8 +18,7 @@
 
 void cr_errf(char *err, size_t cap, const char *fmt, ...)
 {
-    if (err == NULL || cap == 0)
-        return;
+    if (err == NULL || cap == 0) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, cap, fmt, ap);
@@ -29,8 +28,7 @@ void cr_errf(char *err, size_t cap, const char *fmt, ...)
 static int find_variant(const cr_game_def *def, const char *name)
 {
     for (int i = 0; i < def->n_variants; i++)
-        if (strcmp(def->variants[i].name, name) == 0)
-            return i;
+        if (strcmp(def->variants[i].name, name) == 0) return i;
     return -1;
 }
 
@@ -45,8 +43,7 @@ static void list_variants(const cr_game_def *def, char *buf, size_t cap)
 cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size_t errcap)
 {
     cr_params none = {0};
-    if (p == NULL)
-        p = &none;
+    if (p == NULL) p = &none;
     if (def == NULL || def->n_variants < 1 || def->create == NULL) {
         cr_errf(err, errcap, "no such game");
         return NULL;
@@ -67,16 +64,14 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
         vi = 0;
     } else {
         for (int i = 0; i < def->n_variants && vi < 0; i++)
-            if (n >= def->variants[i].min_players && n <= def->variants[i].max_players)
-                vi = i;
+            if (n >= def->variants[i].min_players && n <= def->variants[i].max_players) vi = i;
         if (vi < 0) {
             cr_errf(err, errcap, "%s has no variant for %d players", def->name, n);
             return NULL;
         }
     }
     const cr_variant *v = &def->variants[vi];
-    if (n <= 0)
-        n = v->max_players; /* unspecified: the largest table of the variant */
+    if (n <= 0) n = v->max_players; /* unspecified: the largest table of the variant */
     if (n < v->min_players || n > v->max_players || n > CR_MAX_PLAYERS) {
         if (v->min_players == v->max_players)
             cr_errf(err, errcap, "%s %s is for %d players, not %d", def->name, v->name,
@@ -118,8 +113,7 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
     cr_status s = def->create(g, why, sizeof why);
     if (s != CR_OK) {
         cr_errf(err, errcap, "%s", why[0] ? why : cr_status_str(s));
-        if (def->destroy)
-            def->destroy(g);
+        if (def->destroy) def->destroy(g);
         cr_free(g);
         return NULL;
     }
@@ -135,17 +129,14 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
 
 void cr_game_free(cr_game *g)
 {
-    if (g == NULL)
-        return;
-    if (g->def->destroy)
-        g->def->destroy(g);
+    if (g == NULL) return;
+    if (g->def->destroy) g->def->destroy(g);
     cr_free(g);
 }
 
 cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
 {
-    if (g->def->sample_chance)
-        return g->def->sample_chance(g, st, rng);
+    if (g->def->sample_chance) return g->def->sample_chance(g, st, rng);
     cr_action out[CR_CORE_MAX_LIST];
     double prob[CR_CORE_MAX_LIST];
     assert(g->max_chance_outcomes <= CR_CORE_MAX_LIST);
@@ -154,13 +145,11 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
     double x = cr_rng_double(rng), acc = 0.0;
     for (int i = 0; i < n; i++) {
         acc += prob[i];
-        if (x < acc)
-            return out[i];
+        if (x < acc) return out[i];
     }
     /* Rounding left x above the last partial sum: the last possible outcome. */
     for (int i = n - 1; i > 0; i--)
-        if (prob[i] > 0.0)
-            return out[i];
+        if (prob[i] > 0.0) return out[i];
     return out[0];
 }
 
@@ -168,29 +157,25 @@ int cr_core_is_legal(const cr_game *g, const void *st, cr_action a)
 {
     cr_action list[CR_CORE_MAX_LIST];
     int who = g->def->current_player(g, st), n;
-    if (a < 0 || a >= g->num_actions || who == CR_TERMINAL)
-        return 0;
+    if (a < 0 || a >= g->num_actions || who == CR_TERMINAL) return 0;
     if (who == CR_CHANCE) {
         double prob[CR_CORE_MAX_LIST];
         assert(g->max_chance_outcomes <= CR_CORE_MAX_LIST);
         n = g->def->chance_outcomes(g, st, list, prob);
         for (int i = 0; i < n; i++)
-            if (list[i] == a)
-                return prob[i] > 0.0;
+            if (list[i] == a) return prob[i] > 0.0;
         return 0;
     }
     assert(g->max_legal <= CR_CORE_MAX_LIST);
     n = g->def->legal_actions(g, st, list);
     for (int i = 0; i < n; i++)
-        if (list[i] == a)
-            return 1;
+        if (list[i] == a) return 1;
     return 0;
 }
 
 cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev)
 {
-    if (!cr_core_is_legal(g, st, a))
-        return CR_ERR_ILLEGAL;
+    if (!cr_core_is_legal(g, st, a)) return CR_ERR_ILLEGAL;
     g->def->apply(g, st, a, ev);
     return CR_OK;
 }
@@ -198,13 +183,10 @@ cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *e
 /* Copies text without surrounding blanks into buf; 0 if it does not fit. */
 static int trim_copy(const char *text, char *buf, size_t cap)
 {
-    while (isspace((unsigned char)*text))
-        text++;
+    while (isspace((unsigned char)*text)) text++;
     size_t len = strlen(text);
-    while (len > 0 && isspace((unsigned char)text[len - 1]))
-        len--;
-    if (len >= cap)
-        return 0;
+    while (len > 0 && isspace((unsigned char)text[len - 1])) len--;
+    if (len >= cap) return 0;
     memcpy(buf, text, len);
     buf[len] = '\0';
     return 1;
@@ -228,8 +210,7 @@ cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *tex
     }
     cr_action a = -1;
     cr_status rc = g->def->str_to_action(g, st, s, &a);
-    if (rc == CR_OK && !cr_core_is_legal(g, st, a))
-        rc = CR_ERR_ILLEGAL;
+    if (rc == CR_OK && !cr_core_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
     if (rc != CR_OK) {
         char what[200] = "";
         if (g->def->prompt != NULL && g->def->current_player(g, st) != CR_CHANCE)
@@ -253,8 +234,7 @@ cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events 
 {
     cr_action a;
     cr_status rc = cr_core_parse_action(g, st, text, &a, err, errcap);
-    if (rc != CR_OK)
-        return rc;
+    if (rc != CR_OK) return rc;
     g->def->apply(g, st, a, ev);
     return CR_OK;
 }

@@ -20,10 +20,7 @@
 
 enum { MAX_LINE = 1024 };
 
-void cr_record_init(cr_record *r)
-{
-    memset(r, 0, sizeof *r);
-}
+void cr_record_init(cr_record *r) { memset(r, 0, sizeof *r); }
 
 void cr_record_fini(cr_record *r)
 {
@@ -38,8 +35,7 @@ cr_status cr_record_push(cr_record *r, cr_action a)
         if (cap < r->cap_actions) /* overflow */
             return CR_ERR_NOMEM;
         cr_action *p = cr_realloc(r->actions, (size_t)cap * sizeof *p);
-        if (p == NULL)
-            return CR_ERR_NOMEM;
+        if (p == NULL) return CR_ERR_NOMEM;
         r->actions = p;
         r->cap_actions = cap;
     }
@@ -65,8 +61,7 @@ static cr_game *game_for(const cr_record *r, char *err, size_t errcap)
 cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
 {
     cr_game *g = game_for(r, err, errcap);
-    if (g == NULL)
-        return CR_ERR_INVALID;
+    if (g == NULL) return CR_ERR_INVALID;
     void *st = cr_alloc(g->state_size);
     if (st == NULL) {
         cr_game_free(g);
@@ -79,8 +74,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
     fprintf(f, "# croupier record: %s\n", g->def->title ? g->def->title : g->def->name);
     fprintf(f, "game %s\nvariant %s\nplayers %d\nfirst-roller %d\n", g->def->name, g->variant->name,
             g->num_players, g->params.first_roller);
-    if (r->has_seed)
-        fprintf(f, "seed %" PRIu64 "\n", r->seed);
+    if (r->has_seed) fprintf(f, "seed %" PRIu64 "\n", r->seed);
     fprintf(f, "actions\n");
 
     char text[CR_CORE_MAX_ACTION_TEXT];
@@ -110,11 +104,9 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
             g->def->scores(g, st, sc);
             g->def->returns(g, st, ret);
             fprintf(f, "# game over. scores:");
-            for (int s = 0; s < g->num_players; s++)
-                fprintf(f, " %g", sc[s]);
+            for (int s = 0; s < g->num_players; s++) fprintf(f, " %g", sc[s]);
             fprintf(f, "; returns:");
-            for (int s = 0; s < g->num_players; s++)
-                fprintf(f, " %g", ret[s]);
+            for (int s = 0; s < g->num_players; s++) fprintf(f, " %g", ret[s]);
             fprintf(f, "\n");
         } else if (who == CR_CHANCE) {
             fprintf(f, "# unfinished: chance to act\n");
@@ -144,8 +136,7 @@ typedef struct reader {
 /* Next line into rd->buf: 1 = got one, 0 = end of text, -1 = error (err set). */
 static int next_line(reader *rd, char *err, size_t errcap)
 {
-    if (rd->p >= rd->end)
-        return 0;
+    if (rd->p >= rd->end) return 0;
     rd->line++;
     const char *start = rd->p;
     const char *nl = memchr(start, '\n', (size_t)(rd->end - start));
@@ -155,8 +146,7 @@ static int next_line(reader *rd, char *err, size_t errcap)
         cr_errf(err, errcap, "line %d: NUL byte in text", rd->line);
         return -1;
     }
-    while (start < stop && isspace((unsigned char)*start))
-        start++;
+    while (start < stop && isspace((unsigned char)*start)) start++;
     while (stop > start && isspace((unsigned char)stop[-1])) /* also drops a '\r' */
         stop--;
     size_t len = (size_t)(stop - start);
@@ -173,13 +163,11 @@ static int next_line(reader *rd, char *err, size_t errcap)
 /* Parses a decimal integer that fills the whole of s. */
 static int parse_u64(const char *s, uint64_t *out)
 {
-    if (!isdigit((unsigned char)s[0]))
-        return 0;
+    if (!isdigit((unsigned char)s[0])) return 0;
     errno = 0;
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return 0;
+    if (errno != 0 || *end != '\0') return 0;
     *out = (uint64_t)v;
     return 1;
 }
@@ -187,8 +175,7 @@ static int parse_u64(const char *s, uint64_t *out)
 static int parse_int(const char *s, int lo, int hi, int *out)
 {
     uint64_t v;
-    if (!parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi)
-        return 0;
+    if (!parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi) return 0;
     *out = (int)v;
     return 1;
 }
@@ -196,11 +183,9 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 static int valid_name(const char *s, size_t cap)
 {
     size_t n = strlen(s);
-    if (n == 0 || n >= cap)
-        return 0;
+    if (n == 0 || n >= cap) return 0;
     for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-            return 0;
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.') return 0;
     return 1;
 }
 
@@ -214,8 +199,7 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
     int got;
     while ((got = next_line(rd, err, errcap)) == 1) {
         char *line = rd->buf;
-        if (line[0] == '\0' || line[0] == '#')
-            continue;
+        if (line[0] == '\0' || line[0] == '#') continue;
         if (strcmp(line, "actions") == 0) {
             if (!key_line[K_GAME]) {
                 cr_errf(err, errcap, "line %d: 'actions' before the 'game' line", rd->line);
@@ -224,15 +208,11 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             return CR_OK;
         }
         char *val = line;
-        while (*val && !isspace((unsigned char)*val))
-            val++;
-        if (*val)
-            *val++ = '\0';
-        while (isspace((unsigned char)*val))
-            val++;
+        while (*val && !isspace((unsigned char)*val)) val++;
+        if (*val) *val++ = '\0';
+        while (isspace((unsigned char)*val)) val++;
         int k = 0;
-        while (k < K_COUNT && strcmp(line, keys[k]) != 0)
-            k++;
+        while (k < K_COUNT && strcmp(line, keys[k]) != 0) k++;
         if (k == K_COUNT) {
             cr_errf(err, errcap,
                     "line %d: unknown header key '%.40s' (expected game, variant, players, "
@@ -264,15 +244,10 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             break;
         case K_VARIANT:
             ok = valid_name(val, sizeof r->variant);
-            if (ok)
-                strcpy(r->variant, val);
+            if (ok) strcpy(r->variant, val);
             break;
-        case K_PLAYERS:
-            ok = parse_int(val, 1, CR_MAX_PLAYERS, &r->num_players);
-            break;
-        case K_FIRST:
-            ok = parse_int(val, 0, CR_MAX_PLAYERS - 1, &r->first_roller);
-            break;
+        case K_PLAYERS: ok = parse_int(val, 1, CR_MAX_PLAYERS, &r->num_players); break;
+        case K_FIRST: ok = parse_int(val, 0, CR_MAX_PLAYERS - 1, &r->first_roller); break;
         case K_SEED:
             ok = parse_u64(val, &r->seed);
             r->has_seed = ok;
@@ -287,8 +262,7 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             return CR_ERR_PARSE;
         }
     }
-    if (got < 0)
-        return CR_ERR_PARSE;
+    if (got < 0) return CR_ERR_PARSE;
     cr_errf(err, errcap, "line %d: end of text before the 'actions' line%s", rd->line + !rd->line,
             key_line[K_GAME] ? "" : " (and no 'game' line)");
     return CR_ERR_PARSE;
@@ -300,8 +274,7 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
     *g_out = NULL;
     *st_out = NULL;
     cr_record_init(r);
-    if (err && errcap)
-        err[0] = '\0';
+    if (err && errcap) err[0] = '\0';
 
     reader rd = {.p = text, .end = text + len, .line = 0};
     int key_line[K_COUNT] = {0};
@@ -350,12 +323,10 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
 
     int got;
     while ((got = next_line(&rd, err, errcap)) == 1) {
-        if (rd.buf[0] == '\0' || rd.buf[0] == '#')
-            continue;
+        if (rd.buf[0] == '\0' || rd.buf[0] == '#') continue;
         cr_action a;
         rc = cr_core_parse_action(g, st, rd.buf, &a, why, sizeof why);
-        if (rc == CR_OK)
-            rc = cr_record_push(r, a);
+        if (rc == CR_OK) rc = cr_record_push(r, a);
         if (rc != CR_OK) {
             cr_errf(err, errcap, "line %d: %s", rd.line,
                     rc == CR_ERR_NOMEM ? "out of memory" : why);
@@ -363,8 +334,7 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
         }
         g->def->apply(g, st, a, NULL);
     }
-    if (got < 0)
-        rc = CR_ERR_PARSE;
+    if (got < 0) rc = CR_ERR_PARSE;
     if (rc != CR_OK) {
         cr_free(st);
         cr_game_free(g);

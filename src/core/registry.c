@@ -11,24 +11,18 @@ static const cr_game_def *const games[] = {
     &dml_def,
 };
 
-int cr_registry_count(void)
-{
-    return (int)(sizeof games / sizeof games[0]);
-}
+int cr_registry_count(void) { return (int)(sizeof games / sizeof games[0]); }
 
 const cr_game_def *cr_registry_get(int i)
 {
-    if (i < 0 || i >= cr_registry_count())
-        return NULL;
+    if (i < 0 || i >= cr_registry_count()) return NULL;
     return games[i];
 }
 
 const cr_game_def *cr_registry_find(const char *name)
 {
-    if (name == NULL)
-        return NULL;
+    if (name == NULL) return NULL;
     for (int i = 0; i < cr_registry_count(); i++)
-        if (strcmp(games[i]->name, name) == 0)
-            return games[i];
+        if (strcmp(games[i]->name, name) == 0) return games[i];
     return NULL;
 }

@@ -5,20 +5,13 @@
 const char *cr_status_str(cr_status s)
 {
     switch (s) {
-    case CR_OK:
-        return "ok";
-    case CR_ERR_ILLEGAL:
-        return "illegal";
-    case CR_ERR_PARSE:
-        return "parse error";
-    case CR_ERR_INVALID:
-        return "invalid";
-    case CR_ERR_NOMEM:
-        return "out of memory";
-    case CR_ERR_IO:
-        return "i/o error";
-    case CR_ERR_UNSUPPORTED:
-        return "unsupported";
+    case CR_OK: return "ok";
+    case CR_ERR_ILLEGAL: return "illegal";
+    case CR_ERR_PARSE: return "parse error";
+    case CR_ERR_INVALID: return "invalid";
+    case CR_ERR_NOMEM: return "out of memory";
+    case CR_ERR_IO: return "i/o error";
+    case CR_ERR_UNSUPPORTED: return "unsupported";
     }
     return "unknown status";
 }

@@ -32,10 +32,10 @@
 typedef struct playout_job {
     const cr_game *g;
     uint64_t seed, stream;
-    double deadline;     /* timed: play until then; or */
-    atomic_long *next;   /* counted: take game indices below `games` */
+    double deadline;   /* timed: play until then; or */
+    atomic_long *next; /* counted: take game indices below `games` */
     long games;
-    int search;          /* play search states (cr_for_search) */
+    int search; /* play search states (cr_for_search) */
     uint64_t n_games, n_actions;
     int failed;
 } playout_job;
@@ -43,12 +43,10 @@ typedef struct playout_job {
 static cr_action pick_random(const cr_game *g, const void *st, const cr_action *legal, int n,
                              cr_rng *rng)
 {
-    if (n == 1)
-        return legal[0];
+    if (n == 1) return legal[0];
     for (int tries = 0; tries < 8; tries++) {
         cr_action a = legal[cr_rng_below(rng, (uint32_t)n)];
-        if (!g->def->is_withdraw || !g->def->is_withdraw(g, st, a))
-            return a;
+        if (!g->def->is_withdraw || !g->def->is_withdraw(g, st, a)) return a;
     }
     return legal[cr_rng_below(rng, (uint32_t)n)];
 }
@@ -59,12 +57,10 @@ static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng
 {
     uint64_t n_act = 0;
     g->def->init(g, st);
-    if (search)
-        cr_for_search(g, st);
+    if (search) cr_for_search(g, st);
     for (;;) {
         int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL)
-            break;
+        if (p == CR_TERMINAL) break;
         cr_action a;
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, rng);
@@ -92,8 +88,7 @@ static void *playout_main(void *arg)
     if (j->next) {
         for (;;) {
             long i = atomic_fetch_add(j->next, 1);
-            if (i >= j->games)
-                break;
+            if (i >= j->games) break;
             cr_rng_seed(&rng, j->seed, (uint64_t)i);
             j->n_actions += random_game(g, st, legal, &rng, j->search);
             j->n_games++;
@@ -120,8 +115,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
     playout_job jobs[256];
     pthread_t tid[256];
     int started[256] = {0};
-    if (threads > 256)
-        threads = 256;
+    if (threads > 256) threads = 256;
     atomic_long next;
     atomic_init(&next, 0);
     double t0 = sim_now();
@@ -139,8 +133,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
         started[t] = pthread_create(&tid[t], NULL, playout_main, &jobs[t]) == 0;
     playout_main(&jobs[0]);
     for (int t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
+        if (started[t]) pthread_join(tid[t], NULL);
     *elapsed = sim_now() - t0;
     *n_games = *n_actions = 0;
     int ok = 1;
@@ -163,8 +156,7 @@ static void print_machine(FILE *out)
                 char *c = strchr(line, ':');
                 if (c) {
                     c++;
-                    while (*c == ' ' || *c == '\t')
-                        c++;
+                    while (*c == ' ' || *c == '\t') c++;
                     c[strcspn(c, "\n")] = '\0';
                     snprintf(model, sizeof model, "%s", c);
                 }
@@ -186,8 +178,7 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     int n = 0;
-    if (!st || !legal)
-        goto out;
+    if (!st || !legal) goto out;
     cr_rng rng;
     cr_rng_seed(&rng, seed, 7777);
     while (n < POOL) {
@@ -195,8 +186,7 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
         cr_for_search(g, st); /* per-call costs as search pays them */
         for (;;) {
             int p = g->def->current_player(g, st);
-            if (p == CR_TERMINAL)
-                break;
+            if (p == CR_TERMINAL) break;
             cr_action a;
             if (p == CR_CHANCE)
                 a = cr_sample_chance(g, st, &rng);
@@ -227,8 +217,7 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     if (np <= 0) {
         const cr_variant *v = &def->variants[0];
         for (int i = 0; cfg->variant && i < def->n_variants; i++)
-            if (strcmp(def->variants[i].name, cfg->variant) == 0)
-                v = &def->variants[i];
+            if (strcmp(def->variants[i].name, cfg->variant) == 0) v = &def->variants[i];
         np = v->max_players;
     }
     cr_params params = {.num_players = np, .variant = cfg->variant};
@@ -240,8 +229,7 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     }
     double secs = cfg->seconds > 0 ? cfg->seconds : 2;
     int threads = cfg->threads > 0 ? cfg->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (threads < 1)
-        threads = 1;
+    if (threads < 1) threads = 1;
     uint64_t seed = cfg->seed ? cfg->seed : 1;
 
     fprintf(out, "croupier bench %s (%s, %d players)\n", def->name,
@@ -255,26 +243,25 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     /* Playouts as search plays them (cr_for_search states), which the
      * targets are about; then once with observation memory kept, as a
      * real game (the simulator, the CLI) plays. */
-    if (!playouts(g, 1, secs, 0, seed, 1, &ng, &na, &el))
-        goto nomem;
-    fprintf(out, "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
-                 "(%.1f actions/game; target >= 10M actions/s)\n",
+    if (!playouts(g, 1, secs, 0, seed, 1, &ng, &na, &el)) goto nomem;
+    fprintf(out,
+            "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
+            "(%.1f actions/game; target >= 10M actions/s)\n",
             (double)ng / el, (double)na / el / 1e6, (double)na / (double)ng);
-    if (!playouts(g, threads, secs, 0, seed + 1, 1, &ng, &na, &el))
-        goto nomem;
+    if (!playouts(g, threads, secs, 0, seed + 1, 1, &ng, &na, &el)) goto nomem;
     double all_rate = (double)ng / el;
-    fprintf(out, "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
-                 "(1M games in ~%.1f s; target < 30 s)\n",
+    fprintf(out,
+            "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
+            "(1M games in ~%.1f s; target < 30 s)\n",
             threads, all_rate, (double)na / el / 1e6, 1e6 / all_rate);
     if (cfg->games > 0) {
-        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el))
-            goto nomem;
+        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el)) goto nomem;
         fprintf(out, "%ld random games, %d threads: %.2f s (%.2fM actions/s)\n", cfg->games,
                 threads, el, (double)na / el / 1e6);
     }
-    if (!playouts(g, 1, secs, 0, seed + 3, 0, &ng, &na, &el))
-        goto nomem;
-    fprintf(out, "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s\n",
+    if (!playouts(g, 1, secs, 0, seed + 3, 0, &ng, &na, &el)) goto nomem;
+    fprintf(out,
+            "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s\n",
             (double)ng / el, (double)na / el / 1e6);
 
     /* per-call costs over a pool of real positions */
@@ -342,18 +329,15 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     cr_bot *bots[CR_MAX_PLAYERS] = {0};
     for (int s = 0; s < np; s++) {
         bots[s] = cr_bot_new(g, spec, s, seed, err, errcap);
-        if (!bots[s])
-            break;
+        if (!bots[s]) break;
     }
     t0 = sim_now();
     for (int i = 0; obs && bots[np - 1] && i < n && sim_now() - t0 < secs; i += 37) {
         const void *st = pool + (size_t)i * g->state_size;
         int p = g->def->current_player(g, st);
-        if (p < 0)
-            continue;
+        if (p < 0) continue;
         int k = g->def->legal_actions(g, st, legal);
-        if (k < 2)
-            continue;
+        if (k < 2) continue;
         g->def->observe(g, st, p, obs);
         (void)cr_bot_act(bots[p], obs, legal, k);
         cr_bot_stats bs;
@@ -363,13 +347,13 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         searches++;
     }
     if (searches)
-        fprintf(out, "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations, "
-                     "random rollouts; target >= 20k/s)\n",
+        fprintf(out,
+                "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations, "
+                "random rollouts; target >= 20k/s)\n",
                 (double)it_total / it_secs, searches, iters);
     else
         fprintf(out, "ISMCTS: not measured (%s)\n", bots[np - 1] ? "no decision state" : err);
-    for (int s = 0; s < np; s++)
-        cr_bot_free(bots[s]);
+    for (int s = 0; s < np; s++) cr_bot_free(bots[s]);
     cr_free(obs);
     cr_free(pool);
     cr_free(acts);

@@ -8,28 +8,43 @@
 #include "sim/sim_internal.h"
 
 enum {
-    C_WOOT, C_WYVERN, C_SIEGE, C_BM_NEW, C_SEIZE_OFFERS, C_SEIZE_WON, C_EMBLEMS,
+    C_WOOT,
+    C_WYVERN,
+    C_SIEGE,
+    C_BM_NEW,
+    C_SEIZE_OFFERS,
+    C_SEIZE_WON,
+    C_EMBLEMS,
     C_POWER0, /* + index in power_cards[] */
     C_COUNT = C_POWER0 + 10
 };
 
 static const char *const dml_counter_names[C_COUNT] = {
-    "woot", "wyvern_eyes", "dragon_sieges", "black_markets_established", "seize_offers",
-    "seizes_won", "emblems_resolved",
-    "power_JS_grand_inquisitor", "power_JC_vice_minister", "power_JH_prime_counsellor",
-    "power_JD_secretary_of_tithes", "power_QS_dragon_empress", "power_QC_harlot_queen",
-    "power_QH_pampered_heiress", "power_QD_archduchess", "power_X1_thief", "power_X2_thief",
+    "woot",
+    "wyvern_eyes",
+    "dragon_sieges",
+    "black_markets_established",
+    "seize_offers",
+    "seizes_won",
+    "emblems_resolved",
+    "power_JS_grand_inquisitor",
+    "power_JC_vice_minister",
+    "power_JH_prime_counsellor",
+    "power_JD_secretary_of_tithes",
+    "power_QS_dragon_empress",
+    "power_QC_harlot_queen",
+    "power_QH_pampered_heiress",
+    "power_QD_archduchess",
+    "power_X1_thief",
+    "power_X2_thief",
 };
 
 static int power_index(int card)
 {
-    if (card == DML_X1)
-        return 8;
-    if (card == DML_X2)
-        return 9;
+    if (card == DML_X1) return 8;
+    if (card == DML_X2) return 9;
     int r = dml_rank(card), s = dml_suit(card);
-    if (s < 0 || (r != DML_J && r != DML_Q))
-        return -1;
+    if (s < 0 || (r != DML_J && r != DML_Q)) return -1;
     return (r == DML_J ? 0 : 4) + s;
 }
 
@@ -45,20 +60,17 @@ static void dml_count(const cr_event *e, uint64_t *c)
     case DML_E_SIEGE: c[C_SIEGE]++; break;
     case DML_E_BM_NEW: c[C_BM_NEW]++; break;
     case DML_E_OFFER:
-        if (e->a > 0)
-            c[C_SEIZE_OFFERS]++;
+        if (e->a > 0) c[C_SEIZE_OFFERS]++;
         break;
     case DML_E_SEIZE:
-        if (e->seat >= 0)
-            c[C_SEIZE_WON]++;
+        if (e->seat >= 0) c[C_SEIZE_WON]++;
         break;
     case DML_E_RESOLVE:
         if (e->a == 1)
             c[C_EMBLEMS]++;
         else if (e->card >= 0) {
             int k = power_index(e->card);
-            if (k >= 0)
-                c[C_POWER0 + k]++;
+            if (k >= 0) c[C_POWER0 + k]++;
         }
         break;
     default: break;
@@ -74,7 +86,7 @@ static uint32_t dml_rounds(const cr_game *g, const void *st)
 enum { E_VP, E_TIE, E_MONOPOLY, E_FATHER, E_LAST, E_NOBODY, E_N };
 static const char *const dml_end_names[E_N] = {
     "deck exhausted: VP winner", "deck exhausted: tie, no winner", "Monopoly",
-    "Father of Dragons", "last merchant standing", "last Siege: nobody left",
+    "Father of Dragons",         "last merchant standing",         "last Siege: nobody left",
 };
 
 static int dml_end(const cr_game *g, const void *st)
@@ -89,8 +101,7 @@ static int dml_end(const cr_game *g, const void *st)
     }
 }
 
-static const char *const dml_king_names[4] = {"Iron King", "Wood King", "Slave King",
-                                              "Spice King"};
+static const char *const dml_king_names[4] = {"Iron King", "Wood King", "Slave King", "Spice King"};
 
 static int dml_label(const cr_game *g, const void *st, int seat)
 {
@@ -118,7 +129,6 @@ const sim_profile sim_profile_dml = {
 
 const sim_profile *sim_profile_find(const char *game)
 {
-    if (strcmp(game, "dml") == 0)
-        return &sim_profile_dml;
+    if (strcmp(game, "dml") == 0) return &sim_profile_dml;
     return NULL;
 }

@@ -21,10 +21,11 @@ static void print_rate(FILE *f, const char *name, const cr_sim_rate *r)
 void cr_sim_print(const cr_sim_result *r, FILE *f)
 {
     char name[160];
-    fprintf(f, "%s (%s), %d players: %ld games, seed %llu, %d threads, %.2f s (%.1f games/s, "
-               "%.2fM actions/s)\n",
-            r->game, r->variant, r->num_players, r->games, (unsigned long long)r->seed,
-            r->threads, r->seconds, r->seconds > 0 ? (double)r->games / r->seconds : 0,
+    fprintf(f,
+            "%s (%s), %d players: %ld games, seed %llu, %d threads, %.2f s (%.1f games/s, "
+            "%.2fM actions/s)\n",
+            r->game, r->variant, r->num_players, r->games, (unsigned long long)r->seed, r->threads,
+            r->seconds, r->seconds > 0 ? (double)r->games / r->seconds : 0,
             r->seconds > 0 ? (double)r->total_actions / r->seconds / 1e6 : 0);
     fprintf(f, "\nWin rate by seat (95%% Wilson interval; a fair share is %.1f%%)\n",
             100.0 / r->num_players);
@@ -34,13 +35,11 @@ void cr_sim_print(const cr_sim_result *r, FILE *f)
     }
     if (r->n_bots < r->num_players) {
         fprintf(f, "\nWin rate by bot (all its seats)\n");
-        for (int k = 0; k < r->n_bots; k++)
-            print_rate(f, r->bot_spec[k], &r->bot[k]);
+        for (int k = 0; k < r->n_bots; k++) print_rate(f, r->bot_spec[k], &r->bot[k]);
     }
     if (r->label_title) {
         fprintf(f, "\nWin rate by %s (of the seats dealt it)\n", r->label_title);
-        for (int l = 0; l < r->n_labels; l++)
-            print_rate(f, r->label_names[l], &r->label[l]);
+        for (int l = 0; l < r->n_labels; l++) print_rate(f, r->label_names[l], &r->label[l]);
     }
     fprintf(f, "\nHow games end\n");
     for (int k = 0; k < r->n_ends; k++)
@@ -59,8 +58,7 @@ void cr_sim_print(const cr_sim_result *r, FILE *f)
         fprintf(f, "\nRule counts                           total   per game\n");
         for (int k = 0; k < r->n_counters; k++)
             fprintf(f, "  %-34s %10llu %10.3f\n", r->counter_names[k],
-                    (unsigned long long)r->counters[k],
-                    (double)r->counters[k] / (double)r->games);
+                    (unsigned long long)r->counters[k], (double)r->counters[k] / (double)r->games);
     }
 }
 
@@ -69,15 +67,14 @@ void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
 {
     fprintf(f, "Sweep over %s (%ld games each, seed %llu): win rate of P%d\n", vary_key,
             n ? r[0].games : 0, n ? (unsigned long long)r[0].seed : 0ULL, seat);
-    fprintf(f, "  %-32s %8s %19s %9s %9s %9s %10s\n", "value", "win", "95% interval",
-            "no winner", "rounds", "actions", "games/s");
+    fprintf(f, "  %-32s %8s %19s %9s %9s %9s %10s\n", "value", "win", "95% interval", "no winner",
+            "rounds", "actions", "games/s");
     for (int i = 0; i < n; i++) {
         const cr_sim_rate *s = &r[i].seat[seat];
-        fprintf(f, "  %-32s %7.2f%% [%6.2f%%,%6.2f%%] %8.2f%% %9.1f %9.1f %10.0f\n",
-                vary_values[i], 100 * s->rate, 100 * s->lo, 100 * s->hi,
+        fprintf(f, "  %-32s %7.2f%% [%6.2f%%,%6.2f%%] %8.2f%% %9.1f %9.1f %10.0f\n", vary_values[i],
+                100 * s->rate, 100 * s->lo, 100 * s->hi,
                 100.0 * (double)r[i].no_winner / (double)r[i].games, r[i].rounds.mean,
-                r[i].actions.mean,
-                r[i].seconds > 0 ? (double)r[i].games / r[i].seconds : 0);
+                r[i].actions.mean, r[i].seconds > 0 ? (double)r[i].games / r[i].seconds : 0);
     }
 }
 
@@ -100,15 +97,17 @@ static void json_str(FILE *f, const char *s)
 
 static void json_rate(FILE *f, const cr_sim_rate *r)
 {
-    fprintf(f, "\"wins\": %ld, \"games\": %ld, \"rate\": %.6f, \"ci95\": [%.6f, %.6f], "
-               "\"mean_score\": %.4f",
+    fprintf(f,
+            "\"wins\": %ld, \"games\": %ld, \"rate\": %.6f, \"ci95\": [%.6f, %.6f], "
+            "\"mean_score\": %.4f",
             r->wins, r->games, r->rate, r->lo, r->hi, r->mean_score);
 }
 
 static void json_dist(FILE *f, const char *name, const cr_sim_dist *d)
 {
-    fprintf(f, "    \"%s\": {\"mean\": %.4f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f, "
-               "\"min\": %u, \"max\": %u}",
+    fprintf(f,
+            "    \"%s\": {\"mean\": %.4f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f, "
+            "\"min\": %u, \"max\": %u}",
             name, d->mean, d->p10, d->p50, d->p90, d->min, d->max);
 }
 
@@ -211,8 +210,7 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
     }
     int np = n ? r[0].num_players : 0;
     fprintf(f, "config,game,winner,end,rounds,actions");
-    for (int s = 0; s < np; s++)
-        fprintf(f, ",return%d,score%d,label%d", s, s, s);
+    for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,label%d", s, s, s);
     fprintf(f, "\n");
     for (int i = 0; i < n; i++) {
         const char *cfgname = vary_values ? vary_values[i] : "default";
@@ -240,17 +238,14 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
 static int have_gnuplot(void)
 {
     const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
+    if (!path) path = "/usr/bin:/bin";
     char buf[1024];
     while (*path) {
         size_t len = strcspn(path, ":");
         snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)len, path);
-        if (access(buf, X_OK) == 0)
-            return 1;
+        if (access(buf, X_OK) == 0) return 1;
         path += len;
-        if (*path == ':')
-            path++;
+        if (*path == ':') path++;
     }
     return 0;
 }
@@ -281,8 +276,7 @@ static FILE *open_in(const char *dir, const char *name, char *path, size_t cap)
 }
 
 cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
-                      const char *const *vary_values, const char *dir, char *err,
-                      size_t errcap)
+                      const char *const *vary_values, const char *dir, char *err, size_t errcap)
 {
     if (!have_gnuplot()) {
         snprintf(err, errcap, "gnuplot not found: no plots drawn (apt-get install gnuplot-nox)");
@@ -307,12 +301,10 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
     /* win rates: "index label rate lo hi" */
     if (sweep) {
         int seat = 0;
-        if (strncmp(vary_key, "seat", 4) == 0)
-            seat = atoi(vary_key + 4);
+        if (strncmp(vary_key, "seat", 4) == 0) seat = atoi(vary_key + 4);
         for (int i = 0; i < n; i++)
-            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", i, vary_values[i],
-                    100 * r[i].seat[seat].rate, 100 * r[i].seat[seat].lo,
-                    100 * r[i].seat[seat].hi);
+            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", i, vary_values[i], 100 * r[i].seat[seat].rate,
+                    100 * r[i].seat[seat].lo, 100 * r[i].seat[seat].hi);
     } else {
         int k = 0;
         for (int s = 0; s < r[0].num_players; s++, k++)
@@ -332,8 +324,7 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
             uint32_t v = by_rounds ? r[0].per_game[i].rounds : r[0].per_game[i].actions;
             hist[v / width]++;
         }
-        for (uint32_t b = 0; b <= maxv / width; b++)
-            fprintf(fl, "%u %ld\n", b * width, hist[b]);
+        for (uint32_t b = 0; b <= maxv / width; b++) fprintf(fl, "%u %ld\n", b * width, hist[b]);
         free(hist);
     }
     fclose(fr);
@@ -341,31 +332,32 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
     char fair[96];
     snprintf(fair, sizeof fair, ", %.4f with lines dt 2 lc rgb 'red' title 'fair share'",
              100.0 / r[0].num_players);
-    fprintf(fs, "set terminal pngcairo size 1000,600 noenhanced\n"
-                "set datafile separator whitespace\n"
-                "set grid ytics\n"
-                "set output '%s/winrates.png'\n"
-                "set title '%s'\n"
-                "set ylabel 'win rate (%%), 95%% Wilson interval'\n"
-                "set xtics rotate by -30\n"
-                "set yrange [0:*]\n"
-                "set boxwidth 0.6\n"
-                "set style fill solid 0.5\n"
-                "plot '%s' using 1:3:xtic(2) with boxes notitle, "
-                "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 7 notitle%s\n",
+    fprintf(fs,
+            "set terminal pngcairo size 1000,600 noenhanced\n"
+            "set datafile separator whitespace\n"
+            "set grid ytics\n"
+            "set output '%s/winrates.png'\n"
+            "set title '%s'\n"
+            "set ylabel 'win rate (%%), 95%% Wilson interval'\n"
+            "set xtics rotate by -30\n"
+            "set yrange [0:*]\n"
+            "set boxwidth 0.6\n"
+            "set style fill solid 0.5\n"
+            "plot '%s' using 1:3:xtic(2) with boxes notitle, "
+            "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 7 notitle%s\n",
             dir,
             sweep ? "Win rate of the varied seat per configuration"
                   : "Win rate by seat and by Merchant King",
-            p_rates,
-            fair);
-    fprintf(fs, "set output '%s/length.png'\n"
-                "set title 'Game length (%s, %ld games)'\n"
-                "set xlabel '%s'\n"
-                "set ylabel 'games'\n"
-                "set xtics norotate\n"
-                "set yrange [0:*]\n"
-                "set boxwidth %u\n"
-                "plot '%s' using 1:2 with boxes notitle\n",
+            p_rates, fair);
+    fprintf(fs,
+            "set output '%s/length.png'\n"
+            "set title 'Game length (%s, %ld games)'\n"
+            "set xlabel '%s'\n"
+            "set ylabel 'games'\n"
+            "set xtics norotate\n"
+            "set yrange [0:*]\n"
+            "set boxwidth %u\n"
+            "plot '%s' using 1:2 with boxes notitle\n",
             dir, sweep ? vary_values[0] : r[0].seat_spec[0], r[0].games,
             by_rounds ? "rounds" : "actions", width, p_len);
     fclose(fs);

@@ -46,8 +46,7 @@ double sim_now(void)
 
 int cr_sim_progress_enabled(int mode)
 {
-    if (mode == CR_SIM_PROGRESS_AUTO)
-        return isatty(STDERR_FILENO) ? 1 : 0;
+    if (mode == CR_SIM_PROGRESS_AUTO) return isatty(STDERR_FILENO) ? 1 : 0;
     return mode == CR_SIM_PROGRESS_ON;
 }
 
@@ -70,8 +69,7 @@ void cr_sim_wilson(long wins, long n, double *lo, double *hi)
 int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, int max)
 {
     size_t len = strlen(list);
-    if (len + 1 > bufcap)
-        return -1;
+    if (len + 1 > bufcap) return -1;
     memcpy(buf, list, len + 1);
     int n = 0;
     char *p = buf;
@@ -80,18 +78,16 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
         char *end = p + strcspn(p, ",;");
         char sep = *end;
         *end = '\0';
-        int continues = n > 0 && strchr(p, '=') && !strchr(p, ':') && before != ';' &&
-                        strchr(out[n - 1], ':');
+        int continues =
+            n > 0 && strchr(p, '=') && !strchr(p, ':') && before != ';' && strchr(out[n - 1], ':');
         if (continues) {
             /* glue back to the previous spec: restore the separator before p */
             p[-1] = ',';
         } else if (*p) {
-            if (n == max)
-                return -1;
+            if (n == max) return -1;
             out[n++] = p;
         }
-        if (!sep)
-            break;
+        if (!sep) break;
         before = sep;
         p = end + 1;
     }
@@ -122,14 +118,13 @@ typedef struct sim_worker {
 static void sim_fail(sim_shared *sh, const char *msg)
 {
     pthread_mutex_lock(&sh->err_lock);
-    if (!atomic_load(&sh->failed))
-        snprintf(sh->err, sizeof sh->err, "%s", msg);
+    if (!atomic_load(&sh->failed)) snprintf(sh->err, sizeof sh->err, "%s", msg);
     atomic_store(&sh->failed, 1);
     pthread_mutex_unlock(&sh->err_lock);
 }
 
-static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs,
-                     cr_action *legal, cr_events *ev)
+static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, cr_action *legal,
+                     cr_events *ev)
 {
     sim_shared *sh = w->sh;
     const cr_game *g = sh->g;
@@ -144,8 +139,7 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs,
     int aborted = 0;
     for (;;) {
         int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL)
-            break;
+        if (p == CR_TERMINAL) break;
         if (actions >= sh->max_actions) {
             aborted = 1;
             break;
@@ -170,8 +164,7 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs,
         g->def->apply(g, st, a, prof ? ev : NULL);
         actions++;
         if (prof)
-            for (int k = 0; k < ev->len; k++)
-                prof->count(&ev->buf[k], w->counters);
+            for (int k = 0; k < ev->len; k++) prof->count(&ev->buf[k], w->counters);
     }
     w->actions += (uint64_t)actions;
     memset(out, 0, sizeof *out);
@@ -179,8 +172,7 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs,
     out->winner = -1;
     if (!aborted) {
         g->def->returns(g, st, ret);
-        if (g->def->scores)
-            g->def->scores(g, st, score);
+        if (g->def->scores) g->def->scores(g, st, score);
         int n_win = 0, win = -1;
         for (int s = 0; s < g->num_players; s++)
             if (ret[s] > 0.5) {
@@ -224,17 +216,14 @@ static void *worker_main(void *arg)
         }
     }
     for (;;) {
-        if (atomic_load(&sh->failed))
-            break;
+        if (atomic_load(&sh->failed)) break;
         long i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->cfg->games)
-            break;
+        if (i >= sh->cfg->games) break;
         play_one(w, i, bots, st, obs, legal, &ev);
         atomic_fetch_add(&sh->done, 1);
     }
 out:
-    for (int s = 0; s < g->num_players; s++)
-        cr_bot_free(bots[s]);
+    for (int s = 0; s < g->num_players; s++) cr_bot_free(bots[s]);
     cr_free(st);
     cr_free(obs);
     cr_free(legal);
@@ -248,15 +237,13 @@ static void draw_progress(long done, long total, double elapsed, int final)
     double frac = total ? (double)done / (double)total : 1;
     int fill = (int)(frac * width);
     char bar[64];
-    for (int i = 0; i < width; i++)
-        bar[i] = i < fill ? '#' : '.';
+    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
     double rate = elapsed > 0 ? (double)done / elapsed : 0;
     double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\r[%s] %5.1f%% %ld/%ld games  %.0f games/s  ETA %d:%02d ", bar,
-            100 * frac, done, total, rate, (int)eta / 60, (int)eta % 60);
-    if (final)
-        fputc('\n', stderr);
+    fprintf(stderr, "\r[%s] %5.1f%% %ld/%ld games  %.0f games/s  ETA %d:%02d ", bar, 100 * frac,
+            done, total, rate, (int)eta / 60, (int)eta % 60);
+    if (final) fputc('\n', stderr);
     fflush(stderr);
 }
 
@@ -270,21 +257,17 @@ static int cmp_u32(const void *a, const void *b)
 static uint32_t pct(const uint32_t *v, long n, double q)
 {
     long k = (long)ceil(q * (double)n) - 1;
-    if (k < 0)
-        k = 0;
-    if (k >= n)
-        k = n - 1;
+    if (k < 0) k = 0;
+    if (k >= n) k = n - 1;
     return v[k];
 }
 
 static int dist_of(const cr_sim_game *gs, long n, int rounds, cr_sim_dist *d)
 {
     memset(d, 0, sizeof *d);
-    if (n == 0)
-        return 1;
+    if (n == 0) return 1;
     uint32_t *v = cr_alloc((size_t)n * sizeof *v);
-    if (!v)
-        return 0;
+    if (!v) return 0;
     double sum = 0;
     for (long i = 0; i < n; i++) {
         v[i] = rounds ? gs[i].rounds : gs[i].actions;
@@ -320,8 +303,7 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
     for (int s = 0; s < np; s++) {
         int k;
         for (k = 0; k < r->n_bots; k++)
-            if (strcmp(r->bot_spec[k], r->seat_spec[s]) == 0)
-                break;
+            if (strcmp(r->bot_spec[k], r->seat_spec[s]) == 0) break;
         if (k == r->n_bots) { /* a bounded copy (snprintf trips -Wrestrict at -O1) */
             char *dst = r->bot_spec[r->n_bots++];
             size_t len = strnlen(r->seat_spec[s], sizeof r->bot_spec[0] - 1);
@@ -332,8 +314,7 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
     }
     for (long i = 0; i < n; i++) {
         const cr_sim_game *gm = &r->per_game[i];
-        if (gm->winner < 0)
-            r->no_winner++;
+        if (gm->winner < 0) r->no_winner++;
         r->ends[gm->end]++;
         for (int s = 0; s < np; s++) {
             int won = gm->winner == s;
@@ -351,12 +332,9 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
             }
         }
     }
-    for (int s = 0; s < np; s++)
-        finish_rate(&r->seat[s], seat_score[s]);
-    for (int k = 0; k < r->n_bots; k++)
-        finish_rate(&r->bot[k], bot_score[k]);
-    for (int l = 0; l < r->n_labels; l++)
-        finish_rate(&r->label[l], label_score[l]);
+    for (int s = 0; s < np; s++) finish_rate(&r->seat[s], seat_score[s]);
+    for (int k = 0; k < r->n_bots; k++) finish_rate(&r->bot[k], bot_score[k]);
+    for (int l = 0; l < r->n_labels; l++) finish_rate(&r->label[l], label_score[l]);
     (void)prof;
     return dist_of(r->per_game, n, 1, &r->rounds) && dist_of(r->per_game, n, 0, &r->actions);
 }
@@ -379,23 +357,20 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     }
     int np = cfg->num_players ? cfg->num_players : cfg->n_seats;
     if (cfg->n_seats != 1 && cfg->n_seats != np) {
-        snprintf(err, errcap, "%d seat specs for %d players (give 1 or %d)", cfg->n_seats, np,
-                 np);
+        snprintf(err, errcap, "%d seat specs for %d players (give 1 or %d)", cfg->n_seats, np, np);
         return CR_ERR_INVALID;
     }
     if (cfg->n_seats == 1 && !cfg->num_players) {
         /* one spec and no player count: the variant's largest table */
         const cr_variant *v = &def->variants[0];
         for (int i = 0; cfg->variant && i < def->n_variants; i++)
-            if (strcmp(def->variants[i].name, cfg->variant) == 0)
-                v = &def->variants[i];
+            if (strcmp(def->variants[i].name, cfg->variant) == 0) v = &def->variants[i];
         np = v->max_players;
     }
     for (int s = 0; s < (cfg->n_seats == 1 ? 1 : np); s++)
-        if (!cr_bot_spec_valid(cfg->seats[s], err, errcap))
-            return CR_ERR_INVALID;
-    cr_params params = {.num_players = np, .variant = cfg->variant, .first_roller = 0,
-                        .data_path = NULL};
+        if (!cr_bot_spec_valid(cfg->seats[s], err, errcap)) return CR_ERR_INVALID;
+    cr_params params = {
+        .num_players = np, .variant = cfg->variant, .first_roller = 0, .data_path = NULL};
     char gerr[256];
     cr_game *g = cr_game_new(def, &params, gerr, sizeof gerr);
     if (!g) {
@@ -410,12 +385,9 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     out->games = cfg->games;
     out->seed = cfg->seed;
     long nthreads = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    if (nthreads < 1)
-        nthreads = 1;
-    if (nthreads > SIM_MAX_THREADS)
-        nthreads = SIM_MAX_THREADS;
-    if (nthreads > cfg->games)
-        nthreads = cfg->games;
+    if (nthreads < 1) nthreads = 1;
+    if (nthreads > SIM_MAX_THREADS) nthreads = SIM_MAX_THREADS;
+    if (nthreads > cfg->games) nthreads = cfg->games;
     out->threads = (int)nthreads;
     sim_shared sh;
     memset(&sh, 0, sizeof sh);
@@ -434,15 +406,12 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     }
     if (prof) {
         out->n_counters = prof->n_counters;
-        for (int k = 0; k < prof->n_counters; k++)
-            out->counter_names[k] = prof->counter_names[k];
+        for (int k = 0; k < prof->n_counters; k++) out->counter_names[k] = prof->counter_names[k];
         out->n_ends = prof->n_ends;
-        for (int k = 0; k < prof->n_ends; k++)
-            out->end_names[k] = prof->end_names[k];
+        for (int k = 0; k < prof->n_ends; k++) out->end_names[k] = prof->end_names[k];
         out->label_title = prof->label_title;
         out->n_labels = prof->n_labels;
-        for (int k = 0; k < prof->n_labels; k++)
-            out->label_names[k] = prof->label_names[k];
+        for (int k = 0; k < prof->n_labels; k++) out->label_names[k] = prof->label_names[k];
     } else {
         out->n_ends = 1;
         out->end_names[0] = "ended";
@@ -465,12 +434,10 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     int started = 0;
     for (long t = 0; t < nthreads; t++) {
         workers[t].sh = &sh;
-        if (pthread_create(&tid[t], NULL, worker_main, &workers[t]) != 0)
-            break;
+        if (pthread_create(&tid[t], NULL, worker_main, &workers[t]) != 0) break;
         started++;
     }
-    if (started == 0)
-        worker_main(&workers[0]);
+    if (started == 0) worker_main(&workers[0]);
     if (show) {
         while (atomic_load(&sh.done) < cfg->games && !atomic_load(&sh.failed)) {
             long d = atomic_load(&sh.done);
@@ -479,15 +446,12 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
             nanosleep(&ts, NULL);
         }
     }
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
     out->seconds = sim_now() - t0;
-    if (show)
-        draw_progress(atomic_load(&sh.done), cfg->games, out->seconds, 1);
+    if (show) draw_progress(atomic_load(&sh.done), cfg->games, out->seconds, 1);
     for (long t = 0; t < nthreads; t++) {
         out->total_actions += workers[t].actions;
-        for (int k = 0; k < out->n_counters; k++)
-            out->counters[k] += workers[t].counters[k];
+        for (int k = 0; k < out->n_counters; k++) out->counters[k] += workers[t].counters[k];
     }
     cr_free(workers);
     cr_free(tid);

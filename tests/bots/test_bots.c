@@ -30,8 +30,7 @@ static cr_game *new_dml(int players)
 static int in_list(const cr_action *legal, int n, cr_action a)
 {
     for (int i = 0; i < n; i++)
-        if (legal[i] == a)
-            return 1;
+        if (legal[i] == a) return 1;
     return 0;
 }
 
@@ -67,8 +66,7 @@ static void test_bot_cannot_tell_hidden_cards(void **state)
                 if (n >= 2 && steps % 7 == 0) {
                     g->def->observe(g, st, p, obs);
                     assert_int_equal(g->def->sample(g, obs, &srng, st2), CR_OK);
-                    if (memcmp(st, st2, g->state_size) != 0)
-                        differed++;
+                    if (memcmp(st, st2, g->state_size) != 0) differed++;
                     g->def->observe(g, st2, p, obs2);
                     assert_memory_equal(obs, obs2, g->obs_size);
                     int n2 = g->def->legal_actions(g, st2, legal2);
@@ -112,18 +110,31 @@ static void test_specs(void **state)
     (void)state;
     cr_game *g = new_dml(4);
     char err[256];
-    const char *bad[] = {"", "nobot", "ismcts:iters=0", "ismcts:iters=10,ms=5", "ismcts:x=1",
-                         "ismcts:rollout=smart", "heuristic:depth=2", "ismcts:iters", "random:",
-                         "ismcts:chance=closed", "ismcts:cutoff=-1", "ismcts:cutoff=x"};
+    const char *bad[] = {"",
+                         "nobot",
+                         "ismcts:iters=0",
+                         "ismcts:iters=10,ms=5",
+                         "ismcts:x=1",
+                         "ismcts:rollout=smart",
+                         "heuristic:depth=2",
+                         "ismcts:iters",
+                         "random:",
+                         "ismcts:chance=closed",
+                         "ismcts:cutoff=-1",
+                         "ismcts:cutoff=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         assert_null(cr_bot_new(g, bad[i], 0, 1, err, sizeof err));
         assert_true(err[0] != '\0');
     }
     assert_null(cr_bot_new(g, "random", 4, 1, err, sizeof err)); /* seat out of range */
-    const char *good[] = {"random", "heuristic", "ismcts", "ismcts:iters=2000",
+    const char *good[] = {"random",
+                          "heuristic",
+                          "ismcts",
+                          "ismcts:iters=2000",
                           "ismcts:ms=500,threads=2,rollout=heuristic,c=0.7",
-                          "ismcts:iters=100,chance=tree,cutoff=0", "ismcts:cutoff=200,chance=open"};
+                          "ismcts:iters=100,chance=tree,cutoff=0",
+                          "ismcts:cutoff=200,chance=open"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         cr_bot *b = cr_bot_new(g, good[i], 1, 1, err, sizeof err);
         assert_non_null(b);
@@ -159,8 +170,7 @@ static long play_game(const cr_game *g, cr_bot **bots, uint64_t seed, cr_action 
             assert_true(in_list(legal, n, a));
         }
         g->def->apply(g, st, a, NULL);
-        if (n_log < cap)
-            log[n_log] = a;
+        if (n_log < cap) log[n_log] = a;
         n_log++;
         assert_true(n_log < 5000000);
     }
@@ -186,8 +196,7 @@ static void test_bots_play_whole_games_reproducibly(void **state)
             assert_non_null(bots[s]);
         }
         n[run] = play_game(g, bots, 11, run ? log2 : log1, CAP);
-        for (int s = 0; s < 4; s++)
-            cr_bot_free(bots[s]);
+        for (int s = 0; s < 4; s++) cr_bot_free(bots[s]);
     }
     assert_int_equal(n[0], n[1]);
     long k = n[0] < CAP ? n[0] : CAP;

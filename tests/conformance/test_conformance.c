@@ -65,10 +65,10 @@
 #endif
 
 enum {
-    SERIALIZE_EVERY = 17,  /* in one game of SERIALIZE_GAMES (JSON is 3/4 of the time) */
+    SERIALIZE_EVERY = 17, /* in one game of SERIALIZE_GAMES (JSON is 3/4 of the time) */
     SERIALIZE_GAMES = 3,
     OBSERVE_EVERY = 7,
-    MAX_STEPS = 200000,    /* a game longer than this is reported as not ending */
+    MAX_STEPS = 200000, /* a game longer than this is reported as not ending */
     EVENT_CAP = 8192,
     TEXT_CAP = 1 << 20,
     MAX_FAILURE_LINES = 40,
@@ -83,7 +83,7 @@ void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 
-static volatile int counting;       /* set around the hot-path calls */
+static volatile int counting;        /* set around the hot-path calls */
 static volatile uint64_t raw_allocs; /* malloc/calloc/realloc calls while counting */
 
 void *__wrap_malloc(size_t n)
@@ -247,23 +247,27 @@ static const char *dml_check_cards(const dml_state *s, char *why, size_t cap)
         }
     }
     if (all != deck) {
-        snprintf(why, cap, "cards over all zones %016llx != the variant's deck %016llx (missing %016llx, extra %016llx)",
+        snprintf(why, cap,
+                 "cards over all zones %016llx != the variant's deck %016llx (missing %016llx, "
+                 "extra %016llx)",
                  (unsigned long long)all, (unsigned long long)deck,
                  (unsigned long long)(deck & ~all), (unsigned long long)(all & ~deck));
         return why;
     }
     for (int c = 0; c < DML_NCARDS; c++)
         if (!(deck & dml_bit(c)) && s->loc[c] < DML_NZONES) {
-            snprintf(why, cap, "card %s is not in this variant but loc says %d", dml_card_code(c), s->loc[c]);
+            snprintf(why, cap, "card %s is not in this variant but loc says %d", dml_card_code(c),
+                     s->loc[c]);
             return why;
         }
-    if (s->variant == DML_V_MAYHEM &&
-        (all & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_A] | dml_rank_mask[0]))) {
+    if (s->variant == DML_V_MAYHEM && (all & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] |
+                                              dml_rank_mask[DML_A] | dml_rank_mask[0]))) {
         snprintf(why, cap, "Market Mayhem holds a J, Q, A or Joker");
         return why;
     }
     if (s->discard_top >= 0 && s->loc[s->discard_top] != DML_Z_DISCARD) {
-        snprintf(why, cap, "discard_top %s is not in the Discard Pile", dml_card_code(s->discard_top));
+        snprintf(why, cap, "discard_top %s is not in the Discard Pile",
+                 dml_card_code(s->discard_top));
         return why;
     }
     for (int i = 0; i < s->nest_top_n; i++)
@@ -284,7 +288,8 @@ static const char *dml_check_cards(const dml_state *s, char *why, size_t cap)
     if (s->resolving >= 0 && s->resolving < DML_NCARDS && s->loc[s->resolving] == DML_Z_STACK)
         order |= dml_bit(s->resolving);
     if (order != s->zone[DML_Z_STACK]) {
-        snprintf(why, cap, "the Stack's order (%d cards, resolving %d) does not match its zone (%d cards)",
+        snprintf(why, cap,
+                 "the Stack's order (%d cards, resolving %d) does not match its zone (%d cards)",
                  s->stack_n, s->resolving, s->zone_count[DML_Z_STACK]);
         return why;
     }
@@ -310,7 +315,11 @@ static zset zs_one(int z)
     return r;
 }
 static int zs_has(zset a, int z) { return (a.w[z >> 6] >> (z & 63)) & 1; }
-static int zs_is_one(zset a, int z) { zset o = zs_one(z); return a.w[0] == o.w[0] && a.w[1] == o.w[1]; }
+static int zs_is_one(zset a, int z)
+{
+    zset o = zs_one(z);
+    return a.w[0] == o.w[0] && a.w[1] == o.w[1];
+}
 static void zs_add(zset *a, int z) { a->w[z >> 6] |= (uint64_t)1 << (z & 63); }
 
 static void tracker_init(tracker *k, const dml_state *s)
@@ -320,13 +329,14 @@ static void tracker_init(tracker *k, const dml_state *s)
     for (int q = 0; q < k->np; q++) {
         zset hidden = {{0, 0}};
         for (int z = 0; z < DML_NZONES; z++)
-            if (s->zone_count[z] && !(dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK ||
-                                      z == DML_Z_NEST))
+            if (s->zone_count[z] && !(dml_is_public_zone(z) || dml_is_own_zone(z, q) ||
+                                      z == DML_Z_DECK || z == DML_Z_NEST))
                 zs_add(&hidden, z);
         for (int c = 0; c < DML_NCARDS; c++) {
             int z = s->loc[c];
             if (z >= DML_NZONES) continue;
-            if (dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK || z == DML_Z_NEST)
+            if (dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK ||
+                z == DML_Z_NEST)
                 k->poss[q][c] = zs_one(z);
             else
                 k->poss[q][c] = hidden;
@@ -463,7 +473,8 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
                           "seat %d: observe -> sample -> observe differs", seat);
                     if (t->is_dml) {
                         char why[256];
-                        const char *bad = dml_check_cards((const dml_state *)b->samp, why, sizeof why);
+                        const char *bad =
+                            dml_check_cards((const dml_state *)b->samp, why, sizeof why);
                         CHECK(bad == NULL, "seat %d: sampled state: %s", seat, bad);
                     }
                 }
@@ -471,15 +482,18 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
                     const dml_state *s = (const dml_state *)b->st, *o = (const dml_state *)b->obs;
                     for (int z = 0; z < DML_NZONES; z++) {
                         CHECK((o->zone[z] & ~s->zone[z]) == 0,
-                              "seat %d: observation puts cards in zone %d that are not there", seat, z);
+                              "seat %d: observation puts cards in zone %d that are not there", seat,
+                              z);
                         if (dml_is_own_zone(z, seat))
                             CHECK(o->zone[z] == s->zone[z],
-                                  "seat %d: its own zone %d is incomplete in its observation", seat, z);
+                                  "seat %d: its own zone %d is incomplete in its observation", seat,
+                                  z);
                         if (!dml_is_hidden_zone(z, seat)) continue;
                         for (uint64_t m = o->zone[z]; m; m &= m - 1) {
                             int c = __builtin_ctzll(m);
                             CHECK(zs_is_one(trk.poss[seat][c], z),
-                                  "seat %d: observation shows %s in hidden zone %d, where the seat has "
+                                  "seat %d: observation shows %s in hidden zone %d, where the seat "
+                                  "has "
                                   "neither seen it go nor can infer it from the events",
                                   seat, dml_card_code(c), z);
                         }
@@ -511,9 +525,10 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
                   g->max_chance_outcomes);
             double sum = 0.0;
             for (int i = 0; i < m; i++) {
-                CHECK(b->outs[i] >= 0 && b->outs[i] < g->num_actions, "chance outcome %d out of range",
-                      b->outs[i]);
-                CHECK(i == 0 || b->outs[i] > b->outs[i - 1], "chance outcomes not ascending and unique at %d", i);
+                CHECK(b->outs[i] >= 0 && b->outs[i] < g->num_actions,
+                      "chance outcome %d out of range", b->outs[i]);
+                CHECK(i == 0 || b->outs[i] > b->outs[i - 1],
+                      "chance outcomes not ascending and unique at %d", i);
                 CHECK(b->prob[i] > 0.0 && b->prob[i] <= 1.0 && isfinite(b->prob[i]),
                       "chance outcome %d has probability %g", b->outs[i], b->prob[i]);
                 sum += b->prob[i];
@@ -524,11 +539,13 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
             for (int i = 0; i < m && !found; i++) found = b->outs[i] == a;
             CHECK(found, "cr_sample_chance returned %d, not an outcome", a);
         } else {
-            CHECK(n >= 1 && n <= g->max_legal, "%d legal actions (max %d) for seat %d", n, g->max_legal, who);
+            CHECK(n >= 1 && n <= g->max_legal, "%d legal actions (max %d) for seat %d", n,
+                  g->max_legal, who);
             for (int i = 0; i < n; i++) {
-                CHECK(b->legal[i] >= 0 && b->legal[i] < g->num_actions, "legal action %d out of range",
-                      b->legal[i]);
-                CHECK(i == 0 || b->legal[i] > b->legal[i - 1], "legal actions not ascending and unique at %d", i);
+                CHECK(b->legal[i] >= 0 && b->legal[i] < g->num_actions,
+                      "legal action %d out of range", b->legal[i]);
+                CHECK(i == 0 || b->legal[i] > b->legal[i - 1],
+                      "legal actions not ascending and unique at %d", i);
             }
             a = b->legal[cr_rng_below(&rng, (uint32_t)n)];
         }
@@ -572,8 +589,8 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
             const dml_state *s = (const dml_state *)b->st;
             CHECK(s->over, "terminal but not over");
             for (int p = 0; p < g->num_players; p++)
-                CHECK(ret[p] == (s->winner == p ? 1.0 : 0.0), "returns[%d] = %g but the winner is %d", p,
-                      ret[p], s->winner);
+                CHECK(ret[p] == (s->winner == p ? 1.0 : 0.0),
+                      "returns[%d] = %g but the winner is %d", p, ret[p], s->winner);
         }
     }
     r.ok = 1;
@@ -595,7 +612,8 @@ static int replay_same_seed(const table *t, uint64_t seed, bufs *b, size_t n_act
     for (;;) {
         int who = d->current_player(g, b->tmp);
         if (who == CR_TERMINAL) break;
-        CHECK(step < (long)n_actions, "the second run with the same seed goes on past %zu actions", n_actions);
+        CHECK(step < (long)n_actions, "the second run with the same seed goes on past %zu actions",
+              n_actions);
         cr_action a;
         if (who == CR_CHANCE) {
             a = cr_sample_chance(g, b->tmp, &rng);
@@ -609,9 +627,11 @@ static int replay_same_seed(const table *t, uint64_t seed, bufs *b, size_t n_act
         d->apply(g, b->tmp, a, NULL);
         step++;
     }
-    CHECK((size_t)step == n_actions, "the second run with the same seed ended after %ld actions, the first after %zu",
-          step, n_actions);
-    CHECK(memcmp(b->tmp, b->st, g->state_size) == 0, "the second run with the same seed ends in a different state");
+    CHECK((size_t)step == n_actions,
+          "the second run with the same seed ended after %ld actions, the first after %zu", step,
+          n_actions);
+    CHECK(memcmp(b->tmp, b->st, g->state_size) == 0,
+          "the second run with the same seed ends in a different state");
     ok = 1;
 out:
     return ok;
@@ -651,7 +671,8 @@ static void test_every_game(void **unused)
                 cr_params p = {np, var->name, 0, NULL};
                 cr_game *g = cr_game_new(def, &p, err, sizeof err);
                 if (g == NULL) {
-                    fprintf(stderr, "conformance FAIL: game %s variant %s players %d: cr_game_new: %s\n",
+                    fprintf(stderr,
+                            "conformance FAIL: game %s variant %s players %d: cr_game_new: %s\n",
                             def->name, var->name, np, err);
                     n_failures++;
                     continue;
@@ -685,15 +706,16 @@ static void test_every_game(void **unused)
             if (r.ok && !replay_same_seed(t, seed, &b, r.n_actions)) r.ok = 0;
             if (!r.ok) games_failed++;
         }
-        printf("conformance: %s/%s/%dp: %ld games, %ld actions%s\n", t->game, t->variant, t->np, share, tsteps,
-               n_failures > before ? " (FAILURES)" : "");
+        printf("conformance: %s/%s/%dp: %ld games, %ld actions%s\n", t->game, t->variant, t->np,
+               share, tsteps, n_failures > before ? " (FAILURES)" : "");
         bufs_free(&b);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     actions_total = steps;
-    printf("conformance: %ld games, %llu actions, %ld failures (%ld failing games, %d tables, %.1f s)\n", games,
-           (unsigned long long)steps, n_failures, games_failed, nt, secs);
+    printf("conformance: %ld games, %llu actions, %ld failures (%ld failing games, %d tables, %.1f "
+           "s)\n",
+           games, (unsigned long long)steps, n_failures, games_failed, nt, secs);
     fflush(stdout);
     for (int ti = 0; ti < nt; ti++) cr_game_free((cr_game *)tables[ti].g);
     assert_int_equal(n_failures, 0);

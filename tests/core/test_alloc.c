@@ -19,8 +19,7 @@ static void test_count_grows_per_allocation(void **state)
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(cr_alloc_count(), before + 2);
-    for (int i = 0; i < 24; i++)
-        assert_int_equal(((unsigned char *)b)[i], 0);
+    for (int i = 0; i < 24; i++) assert_int_equal(((unsigned char *)b)[i], 0);
     a = cr_realloc(a, 1000);
     assert_non_null(a);
     assert_int_equal(cr_alloc_count(), before + 3);

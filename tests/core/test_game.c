@@ -59,8 +59,7 @@ static void test_new_defaults(void **state)
         for (int n = var->min_players; n <= var->max_players; n++) {
             cr_params p = {.num_players = n, .variant = var->name};
             cr_game *g = cr_game_new(def, &p, err, sizeof err);
-            if (g == NULL)
-                fail_msg("%s/%d: %s", var->name, n, err);
+            if (g == NULL) fail_msg("%s/%d: %s", var->name, n, err);
             assert_int_equal(g->num_players, n);
             assert_ptr_equal(g->variant, var);
             assert_string_equal(g->params.variant, var->name);
@@ -111,8 +110,7 @@ static void test_checked_apply(void **state)
             /* Some id outside the legal list must be refused. */
             for (cr_action x = 0; x < g->num_actions; x++) {
                 int in = 0;
-                for (int i = 0; i < n; i++)
-                    in |= legal[i] == x;
+                for (int i = 0; i < n; i++) in |= legal[i] == x;
                 if (!in) {
                     assert_int_equal(cr_apply_checked(g, st, x, NULL), CR_ERR_ILLEGAL);
                     assert_memory_equal(copy, st, g->state_size);

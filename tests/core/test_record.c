@@ -197,8 +197,7 @@ static char *write_record(const cr_record *r, size_t *len)
     FILE *f = open_memstream(&text, len);
     assert_non_null(f);
     cr_status rc = cr_record_write(r, f, err, sizeof err);
-    if (rc != CR_OK)
-        fail_msg("cr_record_write: %s", err);
+    if (rc != CR_OK) fail_msg("cr_record_write: %s", err);
     fclose(f);
     return text;
 }
@@ -231,8 +230,7 @@ static void round_trip(uint64_t seed, int n_actions)
     cr_game *g2;
     void *st2;
     cr_status rc = cr_record_load(text, len, &back, &g2, &st2, err, sizeof err);
-    if (rc != CR_OK)
-        fail_msg("reload: %s", err);
+    if (rc != CR_OK) fail_msg("reload: %s", err);
     assert_int_equal(back.n_actions, r.n_actions);
     assert_memory_equal(back.actions, r.actions, (size_t)r.n_actions * sizeof(cr_action));
     assert_true(back.has_seed);
@@ -261,8 +259,7 @@ static void round_trip(uint64_t seed, int n_actions)
 static void test_round_trip_full_game(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 3; seed++)
-        round_trip(seed, 1000000);
+    for (uint64_t seed = 1; seed <= 3; seed++) round_trip(seed, 1000000);
 }
 
 static void test_round_trip_unfinished(void **state)
@@ -341,8 +338,7 @@ static void test_push_grows(void **state)
     (void)state;
     cr_record r;
     cr_record_init(&r);
-    for (int i = 0; i < 10000; i++)
-        assert_int_equal(cr_record_push(&r, i), CR_OK);
+    for (int i = 0; i < 10000; i++) assert_int_equal(cr_record_push(&r, i), CR_OK);
     assert_int_equal(r.n_actions, 10000);
     assert_true(r.cap_actions >= 10000);
     assert_int_equal(r.actions[9999], 9999);

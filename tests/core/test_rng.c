@@ -16,8 +16,7 @@ static void test_reference_sequence(void **state)
                                      0x83d2f293u, 0xbfa4784bu, 0xcbed606eu};
     cr_rng r;
     cr_rng_seed(&r, 42u, 54u);
-    for (int i = 0; i < 6; i++)
-        assert_int_equal(cr_rng_u32(&r), want[i]);
+    for (int i = 0; i < 6; i++) assert_int_equal(cr_rng_u32(&r), want[i]);
 }
 
 static void test_same_seed_same_sequence(void **state)
@@ -26,8 +25,7 @@ static void test_same_seed_same_sequence(void **state)
     cr_rng a, b;
     cr_rng_seed(&a, 12345u, 7u);
     cr_rng_seed(&b, 12345u, 7u);
-    for (int i = 0; i < 1000; i++)
-        assert_int_equal(cr_rng_u32(&a), cr_rng_u32(&b));
+    for (int i = 0; i < 1000; i++) assert_int_equal(cr_rng_u32(&a), cr_rng_u32(&b));
 }
 
 static void test_streams_differ(void **state)
@@ -37,8 +35,7 @@ static void test_streams_differ(void **state)
     cr_rng_seed(&a, 99u, 0u);
     cr_rng_seed(&b, 99u, 1u);
     int same = 0;
-    for (int i = 0; i < 100; i++)
-        same += cr_rng_u32(&a) == cr_rng_u32(&b);
+    for (int i = 0; i < 100; i++) same += cr_rng_u32(&a) == cr_rng_u32(&b);
     assert_true(same < 3);
     assert_int_equal(a.inc & 1u, 1u); /* the increment is always odd */
     assert_int_equal(b.inc & 1u, 1u);
@@ -58,8 +55,7 @@ static void test_below_range_and_uniformity(void **state)
     (void)state;
     cr_rng r;
     cr_rng_seed(&r, 2024u, 3u);
-    for (int i = 0; i < 100; i++)
-        assert_int_equal(cr_rng_below(&r, 1), 0);
+    for (int i = 0; i < 100; i++) assert_int_equal(cr_rng_below(&r, 1), 0);
 
     /* 6 buckets x 60000 draws: each count within 3% of 10000 (about 9 sigma). */
     int count[6] = {0};
@@ -68,12 +64,10 @@ static void test_below_range_and_uniformity(void **state)
         assert_true(x < 6);
         count[x]++;
     }
-    for (int k = 0; k < 6; k++)
-        assert_in_range(count[k], 9700, 10300);
+    for (int k = 0; k < 6; k++) assert_in_range(count[k], 9700, 10300);
 
     /* A bound that is not a power of two, near 2^32: still in range. */
-    for (int i = 0; i < 1000; i++)
-        assert_true(cr_rng_below(&r, 3000000019u) < 3000000019u);
+    for (int i = 0; i < 1000; i++) assert_true(cr_rng_below(&r, 3000000019u) < 3000000019u);
 }
 
 static void test_double_in_unit_interval(void **state)

@@ -29,8 +29,7 @@ static void run(int threads, cr_sim_result *r, int progress)
     c.progress = progress;
     char err[256];
     cr_status s = cr_sim_run(&c, r, err, sizeof err);
-    if (s != CR_OK)
-        fail_msg("cr_sim_run: %s", err);
+    if (s != CR_OK) fail_msg("cr_sim_run: %s", err);
 }
 
 static void test_same_figures_whatever_the_threads(void **state)
@@ -51,8 +50,7 @@ static void test_same_figures_whatever_the_threads(void **state)
     assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
     assert_int_equal(a.total_actions, b.total_actions);
     long wins = 0;
-    for (int s = 0; s < a.num_players; s++)
-        wins += a.seat[s].wins;
+    for (int s = 0; s < a.num_players; s++) wins += a.seat[s].wins;
     assert_int_equal(wins + a.no_winner, a.games);
     cr_sim_result_fini(&a);
     cr_sim_result_fini(&b);
@@ -89,8 +87,8 @@ static void test_split_specs(void **state)
     (void)state;
     char buf[256];
     char *out[8];
-    int n = cr_sim_split_specs("heuristic,ismcts:iters=100,threads=2,random;ismcts:ms=5,c=1",
-                               buf, sizeof buf, out, 8);
+    int n = cr_sim_split_specs("heuristic,ismcts:iters=100,threads=2,random;ismcts:ms=5,c=1", buf,
+                               sizeof buf, out, 8);
     assert_int_equal(n, 4);
     assert_string_equal(out[0], "heuristic");
     assert_string_equal(out[1], "ismcts:iters=100,threads=2");

@@ -46,14 +46,14 @@ enum { ISMCTS_MAX_THREADS = 64, ROLLOUT_CAP = 1000000 };
 typedef struct ismcts_worker {
     mcts_tree tree;
     cr_rng rng;
-    void *st;           /* g->state_size bytes */
-    cr_action *legal;   /* g->max_legal */
-    uint32_t *path;     /* tree.cap + 1 node indices */
+    void *st;         /* g->state_size bytes */
+    cr_action *legal; /* g->max_legal */
+    uint32_t *path;   /* tree.cap + 1 node indices */
     /* per search */
     const void *obs;
     const cr_action *root_legal;
     int n_root;
-    long iters;         /* budget, or -1 for time */
+    long iters; /* budget, or -1 for time */
     double deadline;
     uint64_t done, rollout_actions, sample_fail;
     struct ismcts_bot *owner;
@@ -62,8 +62,8 @@ typedef struct ismcts_worker {
 typedef struct ismcts_bot {
     const cr_game *g;
     int seat;
-    long iters;     /* total per move; 0 when timed */
-    double ms;      /* per move; 0 when counted */
+    long iters; /* total per move; 0 when timed */
+    double ms;  /* per move; 0 when counted */
     int threads;
     int chance_nodes; /* 1: the tree branches on chance outcomes (closed loop) */
     long cutoff;      /* rollout length before scoring; 0 = to the end */
@@ -79,8 +79,7 @@ static int parse_long(const char *v, long lo, long hi, long *out)
 {
     char *end;
     long x = strtol(v, &end, 10);
-    if (*v == '\0' || *end != '\0' || x < lo || x > hi)
-        return 0;
+    if (*v == '\0' || *end != '\0' || x < lo || x > hi) return 0;
     *out = x;
     return 1;
 }
@@ -88,9 +87,11 @@ static int parse_long(const char *v, long lo, long hi, long *out)
 static void bad(char *err, size_t cap, const char *key, const char *val)
 {
     if (err && cap)
-        snprintf(err, cap, "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
+        snprintf(err, cap,
+                 "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
                  "rollout=random|heuristic, opponents=tree|policy, reward=win|margin, cutoff=N, "
-                 "chance=open|tree, c=X, nodes=N)", key, val);
+                 "chance=open|tree, c=X, nodes=N)",
+                 key, val);
 }
 
 static int is_withdraw(const cr_game *g, const void *st, cr_action a)
@@ -104,8 +105,7 @@ static int drop_withdraw(const cr_game *g, const void *st, const cr_action *lega
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (!is_withdraw(g, st, legal[i]))
-            out[k++] = legal[i];
+        if (!is_withdraw(g, st, legal[i])) out[k++] = legal[i];
     if (k == 0) {
         memmove(out, legal, (size_t)n * sizeof *out);
         k = n;
@@ -118,8 +118,7 @@ static int in_sorted(const cr_action *a, int n, cr_action x)
     int lo = 0, hi = n - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (a[mid] == x)
-            return 1;
+        if (a[mid] == x) return 1;
         if (a[mid] < x)
             lo = mid + 1;
         else
@@ -136,13 +135,10 @@ static void score_leaders(const cr_game *g, const void *st, double *ret)
     g->def->scores(g, st, sc);
     double best = sc[0];
     for (int p = 1; p < g->num_players; p++)
-        if (sc[p] > best)
-            best = sc[p];
+        if (sc[p] > best) best = sc[p];
     int k = 0;
-    for (int p = 0; p < g->num_players; p++)
-        k += sc[p] == best;
-    for (int p = 0; p < g->num_players; p++)
-        ret[p] = sc[p] == best ? 1.0 / k : 0.0;
+    for (int p = 0; p < g->num_players; p++) k += sc[p] == best;
+    for (int p = 0; p < g->num_players; p++) ret[p] = sc[p] == best ? 1.0 / k : 0.0;
 }
 
 /* reward=margin: half the result, half how far each seat's score stands
@@ -155,8 +151,7 @@ static void add_margin(const cr_game *g, const void *st, double *ret)
     for (int p = 0; p < g->num_players; p++) {
         double best_other = -1e300;
         for (int q = 0; q < g->num_players; q++)
-            if (q != p && sc[q] > best_other)
-                best_other = sc[q];
+            if (q != p && sc[q] > best_other) best_other = sc[q];
         ret[p] = 0.5 * ret[p] + 0.5 / (1.0 + exp(-(sc[p] - best_other) / 10.0));
     }
 }
@@ -180,8 +175,7 @@ static void iterate(ismcts_worker *w)
 
     while (!expanded) {
         int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL)
-            break;
+        if (p == CR_TERMINAL) break;
         if (p == CR_CHANCE) {
             cr_action a = cr_sample_chance(g, st, &w->rng);
             g->def->apply(g, st, a, NULL);
@@ -192,8 +186,7 @@ static void iterate(ismcts_worker *w)
                 child = mcts_tree_add(t, node, a, CR_CHANCE);
                 expanded = 1;
             }
-            if (!child)
-                break;
+            if (!child) break;
             node = child;
             w->path[depth++] = node;
             continue;
@@ -231,8 +224,7 @@ static void iterate(ismcts_worker *w)
                 }
             uint32_t child = mcts_tree_add(t, node, a, p);
             g->def->apply(g, st, a, NULL);
-            if (child)
-                w->path[depth++] = child;
+            if (child) w->path[depth++] = child;
             expanded = 1;
             break;
         }
@@ -243,12 +235,10 @@ static void iterate(ismcts_worker *w)
         uint32_t pick = 0;
         for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling) {
             mcts_node *cn = &t->nodes[c];
-            if (cn->player != p || !in_sorted(legal, n, cn->action))
-                continue;
-            double score = cn->visits == 0
-                               ? 1e200
-                               : cn->value / cn->visits +
-                                     ib->c * sqrt(log((double)cn->avail) / cn->visits);
+            if (cn->player != p || !in_sorted(legal, n, cn->action)) continue;
+            double score = cn->visits == 0 ? 1e200
+                                           : cn->value / cn->visits +
+                                                 ib->c * sqrt(log((double)cn->avail) / cn->visits);
             if (score > best) {
                 best = score;
                 pick = c;
@@ -263,8 +253,7 @@ static void iterate(ismcts_worker *w)
     long steps = 0, cap = ib->cutoff > 0 ? ib->cutoff : ROLLOUT_CAP;
     for (;;) {
         int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL || steps >= cap)
-            break;
+        if (p == CR_TERMINAL || steps >= cap) break;
         cr_action a;
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, &w->rng);
@@ -282,13 +271,11 @@ static void iterate(ismcts_worker *w)
         g->def->returns(g, st, ret);
     else if (ib->cutoff > 0 && g->def->scores)
         score_leaders(g, st, ret);
-    if (ib->margin && g->def->scores)
-        add_margin(g, st, ret);
+    if (ib->margin && g->def->scores) add_margin(g, st, ret);
     for (int i = 0; i < depth; i++) {
         mcts_node *nd = &t->nodes[w->path[i]];
         nd->visits++;
-        if (nd->player >= 0 && nd->player < CR_MAX_PLAYERS)
-            nd->value += ret[nd->player];
+        if (nd->player >= 0 && nd->player < CR_MAX_PLAYERS) nd->value += ret[nd->player];
     }
     w->done++;
 }
@@ -299,14 +286,11 @@ static void *worker_main(void *arg)
     mcts_tree_reset(&w->tree);
     w->done = w->rollout_actions = w->sample_fail = 0;
     if (w->iters >= 0) {
-        for (long i = 0; i < w->iters; i++)
-            iterate(w);
+        for (long i = 0; i < w->iters; i++) iterate(w);
     } else {
         for (;;) {
-            for (int i = 0; i < 8; i++)
-                iterate(w);
-            if (bot_now_seconds() >= w->deadline)
-                break;
+            for (int i = 0; i < 8; i++) iterate(w);
+            if (bot_now_seconds() >= w->deadline) break;
         }
     }
     return NULL;
@@ -322,8 +306,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
     cr_action *heap = NULL;
     if (n_legal > 256) {
         heap = cr_alloc((size_t)n_legal * sizeof *heap);
-        if (!heap)
-            return legal[0];
+        if (!heap) return legal[0];
         root_legal = heap;
     }
     /* Withdraw actions are judged on the observation: it is state-shaped. */
@@ -368,8 +351,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         uint64_t v = 0;
         for (int i = 0; i < ib->threads; i++) {
             uint32_t c = mcts_tree_find(&ib->w[i].tree, 0, root_legal[k], ib->seat);
-            if (c)
-                v += ib->w[i].tree.nodes[c].visits;
+            if (c) v += ib->w[i].tree.nodes[c].visits;
         }
         if (v > best_visits) {
             best_visits = v;
@@ -394,8 +376,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
 static void ismcts_destroy(cr_bot *b)
 {
     ismcts_bot *ib = b->data;
-    if (!ib)
-        return;
+    if (!ib) return;
     for (int i = 0; i < ib->threads; i++) {
         mcts_tree_fini(&ib->w[i].tree);
         cr_free(ib->w[i].st);
@@ -410,8 +391,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
 {
     const cr_game *g = b->game;
     if (!g->def->sample) {
-        if (err && errcap)
-            snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
+        if (err && errcap) snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
         return 0;
     }
     long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = 0;
@@ -477,17 +457,13 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         }
     }
     if (iters && ms) {
-        if (err && errcap)
-            snprintf(err, errcap, "ismcts: give iters or ms, not both");
+        if (err && errcap) snprintf(err, errcap, "ismcts: give iters or ms, not both");
         return 0;
     }
-    if (!iters && !ms)
-        iters = 1000;
-    if (!nodes)
-        nodes = iters ? iters / threads + 2 : 1L << 18;
+    if (!iters && !ms) iters = 1000;
+    if (!nodes) nodes = iters ? iters / threads + 2 : 1L << 18;
     ismcts_bot *ib = cr_calloc(1, sizeof *ib);
-    if (!ib)
-        goto nomem;
+    if (!ib) goto nomem;
     b->data = ib;
     ib->g = g;
     ib->seat = b->seat;
@@ -507,14 +483,12 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         w->st = cr_alloc(g->state_size);
         w->legal = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof(cr_action));
         w->path = cr_alloc(((size_t)ib->nodes + 2) * sizeof(uint32_t));
-        if (!w->st || !w->legal || !w->path || !mcts_tree_init(&w->tree, ib->nodes))
-            goto nomem;
+        if (!w->st || !w->legal || !w->path || !mcts_tree_init(&w->tree, ib->nodes)) goto nomem;
     }
     return 1;
 nomem:
     ismcts_destroy(b);
-    if (err && errcap)
-        snprintf(err, errcap, "ismcts: out of memory");
+    if (err && errcap) snprintf(err, errcap, "ismcts: out of memory");
     return 0;
 }
 

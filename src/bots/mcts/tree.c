@@ -9,11 +9,9 @@
 int mcts_tree_init(mcts_tree *t, uint32_t cap)
 {
     memset(t, 0, sizeof *t);
-    if (cap < 1)
-        cap = 1;
+    if (cap < 1) cap = 1;
     t->nodes = cr_alloc((size_t)cap * sizeof *t->nodes);
-    if (!t->nodes)
-        return 0;
+    if (!t->nodes) return 0;
     t->cap = cap;
     mcts_tree_reset(t);
     return 1;
@@ -36,8 +34,7 @@ void mcts_tree_reset(mcts_tree *t)
 uint32_t mcts_tree_find(const mcts_tree *t, uint32_t parent, cr_action a, int player)
 {
     for (uint32_t c = t->nodes[parent].child; c; c = t->nodes[c].sibling)
-        if (t->nodes[c].action == a && t->nodes[c].player == player)
-            return c;
+        if (t->nodes[c].action == a && t->nodes[c].player == player) return c;
     return 0;
 }
 

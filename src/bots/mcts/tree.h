@@ -22,19 +22,19 @@
 #endif
 
 typedef struct mcts_node {
-    cr_action action;  /* action from the parent */
-    int32_t player;    /* seat that chose `action`, or CR_CHANCE */
-    uint32_t child;    /* first child, 0 = none */
-    uint32_t sibling;  /* next sibling, 0 = none */
+    cr_action action; /* action from the parent */
+    int32_t player;   /* seat that chose `action`, or CR_CHANCE */
+    uint32_t child;   /* first child, 0 = none */
+    uint32_t sibling; /* next sibling, 0 = none */
     uint32_t visits;
-    uint32_t avail;    /* times the node's action was legal when its parent was selected */
-    double value;      /* sum of `player`'s returns over visits */
+    uint32_t avail; /* times the node's action was legal when its parent was selected */
+    double value;   /* sum of `player`'s returns over visits */
 } mcts_node;
 
 typedef struct mcts_tree {
     mcts_node *nodes; /* owned: cap entries */
     uint32_t cap, used;
-    int full;         /* an add failed during this search */
+    int full; /* an add failed during this search */
 } mcts_tree;
 
 /* Allocates room for cap nodes (cap >= 1); 0 on out of memory. */

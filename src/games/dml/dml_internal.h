@@ -50,40 +50,49 @@ static inline int dml_suit(int c) { return c >= 52 ? -1 : c / 13; }
 static inline int dml_rank(int c) { return c >= 52 ? 0 : c % 13 + 2; } /* 0 = Joker */
 static inline uint64_t dml_bit(int c) { return (uint64_t)1 << c; }
 static inline int dml_is_joker(int c) { return c >= 52; }
-static inline int dml_is_commodity(int c) { int r = dml_rank(c); return r >= 2 && r <= 10; }
+static inline int dml_is_commodity(int c)
+{
+    int r = dml_rank(c);
+    return r >= 2 && r <= 10;
+}
 static inline int dml_is_egg(int c) { return dml_rank(c) == DML_A; }
 static inline int dml_is_king(int c) { return dml_rank(c) == DML_K; }
 /* printed value of a Commodity (2..10) */
 static inline int dml_value(int c) { return dml_rank(c); }
 
-#define DML_SUIT_MASK(s) ((uint64_t)0x1fff << ((s) * 13))
-#define DML_ALL_CARDS (((uint64_t)1 << 54) - 1)
-extern DML_HIDDEN const uint64_t dml_rank_mask[15]; /* [rank]: the 4 cards of that rank; [0] jokers */
+#define DML_SUIT_MASK(s) ((uint64_t)0x1fff << ((s)*13))
+#define DML_ALL_CARDS    (((uint64_t)1 << 54) - 1)
+extern DML_HIDDEN const uint64_t
+    dml_rank_mask[15]; /* [rank]: the 4 cards of that rank; [0] jokers */
 #define DML_COMMODITIES (dml_commodity_mask())
 uint64_t dml_commodity_mask(void);
 
 /* Wheel of Profit (1.3) */
-static inline int dml_prim(int suit) { static const int p[4] = {3, 0, 1, 2}; return p[suit]; }
+static inline int dml_prim(int suit)
+{
+    static const int p[4] = {3, 0, 1, 2};
+    return p[suit];
+}
 static inline int dml_sec(int suit) { return dml_prim(dml_prim(suit)); }
 
 /* ---- zones ---- */
 enum {
     DML_Z_DECK = 0,
-    DML_Z_EVENT,   /* Current Event */
+    DML_Z_EVENT, /* Current Event */
     DML_Z_DISCARD,
     DML_Z_NEST,
-    DML_Z_STOCK,   /* the four Stocks: one mask, the suit is the card's */
-    DML_Z_EXILE,   /* face-up-on-entry exile */
-    DML_Z_XKING,   /* face-down Kings in Exile (Hidden, 3-Player Smackdown / I See Fire) */
+    DML_Z_STOCK, /* the four Stocks: one mask, the suit is the card's */
+    DML_Z_EXILE, /* face-up-on-entry exile */
+    DML_Z_XKING, /* face-down Kings in Exile (Hidden, 3-Player Smackdown / I See Fire) */
     DML_Z_STACK,
-    DML_Z_TARGET,  /* buying area: declared targets */
-    DML_Z_COMMIT,  /* buying area: committed cards */
-    DML_Z_POOL,    /* setup only: Kings/2s/3s not yet dealt */
-    DML_Z_HAND,    /* + seat */
-    DML_Z_FRONT = DML_Z_HAND + 4,  /* Emblems, + seat */
-    DML_Z_KING = DML_Z_FRONT + 4,  /* Merchant King, + seat */
-    DML_Z_OFFER = DML_Z_KING + 4,  /* face-down Seize offer, + seat */
-    DML_Z_BM = DML_Z_OFFER + 4,    /* Black Market slots */
+    DML_Z_TARGET,                 /* buying area: declared targets */
+    DML_Z_COMMIT,                 /* buying area: committed cards */
+    DML_Z_POOL,                   /* setup only: Kings/2s/3s not yet dealt */
+    DML_Z_HAND,                   /* + seat */
+    DML_Z_FRONT = DML_Z_HAND + 4, /* Emblems, + seat */
+    DML_Z_KING = DML_Z_FRONT + 4, /* Merchant King, + seat */
+    DML_Z_OFFER = DML_Z_KING + 4, /* face-down Seize offer, + seat */
+    DML_Z_BM = DML_Z_OFFER + 4,   /* Black Market slots */
 };
 /* Black Markets at once: each holds >= 1 card and no King ever enters one,
  * so at most 54 - 4 = 50 exist together. */
@@ -106,14 +115,14 @@ enum {
 /* ---- actions ----
  * Ranges (each a dense block; see notation.c for the text of each). */
 enum {
-    DML_A_CARD = 0,                        /* select a card (meaning set by the decision) */
-    DML_A_POWER = DML_A_CARD + DML_NCARDS, /* Stack play: card as Power */
-    DML_A_EMBLEM = DML_A_POWER + DML_NCARDS,       /* Stack play: card as Emblem */
-    DML_A_CALLBACK = DML_A_EMBLEM + DML_NCARDS,    /* Market: Callback that own Emblem */
-    DML_A_VISIT = DML_A_CALLBACK + DML_NCARDS,     /* Market: Visit Black Market slot k */
-    DML_A_BMPICK = DML_A_VISIT + DML_MAX_BM,       /* Prime Counsellor: search slot k */
-    DML_A_PLAYER = DML_A_BMPICK + DML_MAX_BM,      /* choose seat p */
-    DML_A_STOCK = DML_A_PLAYER + 4,                /* Archduchess: Stock of suit s */
+    DML_A_CARD = 0,                             /* select a card (meaning set by the decision) */
+    DML_A_POWER = DML_A_CARD + DML_NCARDS,      /* Stack play: card as Power */
+    DML_A_EMBLEM = DML_A_POWER + DML_NCARDS,    /* Stack play: card as Emblem */
+    DML_A_CALLBACK = DML_A_EMBLEM + DML_NCARDS, /* Market: Callback that own Emblem */
+    DML_A_VISIT = DML_A_CALLBACK + DML_NCARDS,  /* Market: Visit Black Market slot k */
+    DML_A_BMPICK = DML_A_VISIT + DML_MAX_BM,    /* Prime Counsellor: search slot k */
+    DML_A_PLAYER = DML_A_BMPICK + DML_MAX_BM,   /* choose seat p */
+    DML_A_STOCK = DML_A_PLAYER + 4,             /* Archduchess: Stock of suit s */
     DML_A_BUY = DML_A_STOCK + 4,
     DML_A_PLAY,
     DML_A_SUBSTITUTE,
@@ -123,10 +132,10 @@ enum {
     DML_A_UNDO,   /* withdraw the last card of a composed choice (or the option) */
     DML_A_REROLL, /* Dabo! */
     DML_A_KEEP,
-    DML_A_GIVE,   /* Thief modes */
+    DML_A_GIVE, /* Thief modes */
     DML_A_TAKE,
-    DML_A_ROLL,                       /* chance: dice (a <= b): 21 outcomes */
-    DML_A_DRAW = DML_A_ROLL + 21,     /* chance: the card a draw or random pick produces */
+    DML_A_ROLL,                   /* chance: dice (a <= b): 21 outcomes */
+    DML_A_DRAW = DML_A_ROLL + 21, /* chance: the card a draw or random pick produces */
     DML_NUM_ACTIONS = DML_A_DRAW + DML_NCARDS,
 };
 /* Bound on one legal list.  Market (PD2): Buy, Play, Substitute, Nothing,
@@ -147,8 +156,8 @@ static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 enum {
     DML_P_GAME = 1, /* setup, then rounds until the end */
     DML_P_ROLLOFF,
-    DML_P_DICE,     /* one roll with Dabo! re-rolls: result in st->die[] */
-    DML_P_CHECK,    /* DICE + evaluation against x: result in st->check_ok/check_special */
+    DML_P_DICE,  /* one roll with Dabo! re-rolls: result in st->die[] */
+    DML_P_CHECK, /* DICE + evaluation against x: result in st->check_ok/check_special */
     DML_P_ROUND,
     DML_P_EVENT,
     DML_P_TURN,
@@ -158,7 +167,7 @@ enum {
     DML_P_BUY,
     DML_P_STACK,
     DML_P_POWER,
-    DML_P_FM,       /* Foreign Merchant */
+    DML_P_FM, /* Foreign Merchant */
     DML_P_SIEGE,
     DML_P_VISIT,
     DML_P_CALLBACK,
@@ -199,20 +208,20 @@ enum {
 /* Chance kinds: the candidates of a uniform pick, or the dice. */
 enum {
     DML_C_ROLL = 1,
-    DML_C_DECK,   /* draw from the Deck */
-    DML_C_POOL,   /* setup deal: karg = rank */
-    DML_C_HAND,   /* random card of a Hand: karg = seat */
-    DML_C_BM,     /* random card of a Black Market: karg = slot */
-    DML_C_NEST,   /* egg from the unordered bottom of the Nest */
+    DML_C_DECK, /* draw from the Deck */
+    DML_C_POOL, /* setup deal: karg = rank */
+    DML_C_HAND, /* random card of a Hand: karg = seat */
+    DML_C_BM,   /* random card of a Black Market: karg = slot */
+    DML_C_NEST, /* egg from the unordered bottom of the Nest */
 };
 
 /* End reasons */
 enum {
     DML_END_NONE = 0,
-    DML_END_VP,        /* Deck exhausted at the Event Phase */
+    DML_END_VP, /* Deck exhausted at the Event Phase */
     DML_END_MONOPOLY,
-    DML_END_FATHER,    /* Father of Dragons */
-    DML_END_LAST,      /* I See Fire: last merchant standing / nobody left */
+    DML_END_FATHER, /* Father of Dragons */
+    DML_END_LAST,   /* I See Fire: last merchant standing / nobody left */
 };
 
 /* Stack entry flags */
@@ -222,41 +231,41 @@ typedef struct dml_state {
     /* zones */
     uint64_t zone[DML_NZONES];
     uint8_t loc[DML_NCARDS];
-    int8_t discard_top;          /* -1 when empty */
+    int8_t discard_top;              /* -1 when empty */
     uint8_t nest_top[4], nest_top_n; /* eggs put on the Nest, bottom..top, above the base */
     uint8_t stack_card[DML_NCARDS], stack_flag[DML_NCARDS], stack_n;
-    int8_t resolving;            /* card whose Power is resolving, -1 none */
+    int8_t resolving; /* card whose Power is resolving, -1 none */
     int8_t resolving_seat;
     uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
     uint16_t bm_next_label;        /* last label used */
-    uint64_t bm_live;              /* bit k: slot k holds a market (derived from zone_count, kept by move) */
+    uint64_t bm_live; /* bit k: slot k holds a market (derived from zone_count, kept by move) */
 
     /* table */
     uint8_t n, variant, first_roller;
     uint8_t dealer, active;
-    uint8_t alive;               /* bitmask of seats still in the game */
-    uint8_t knowledge;           /* 1: maintain pin/may (observations); 0: rollouts */
+    uint8_t alive;     /* bitmask of seats still in the game */
+    uint8_t knowledge; /* 1: maintain pin/may (observations); 0: rollouts */
     uint16_t round;
 
     /* event in force */
-    uint8_t event_type, ev;      /* type and event value (0 for special events) */
-    uint8_t affected;            /* seats affected by the Player Effect this Round */
+    uint8_t event_type, ev; /* type and event value (0 for special events) */
+    uint8_t affected;       /* seats affected by the Player Effect this Round */
 
     /* market budget */
     uint8_t actions, minors;
 
     /* buying */
     int8_t buy_suit, seizer, target_owner; /* target_owner: Front seat of an Emblem target, -1 */
-    int8_t target_from;          /* origin zone of the targets */
+    int8_t target_from;                    /* origin zone of the targets */
     int16_t D, P;
-    uint8_t xchg_turn;           /* resolution exchange: 0 active, 1 passive */
-    uint8_t offer_count[4];      /* cards placed, public */
+    uint8_t xchg_turn;      /* resolution exchange: 0 active, 1 passive */
+    uint8_t offer_count[4]; /* cards placed, public */
 
     /* composition in progress */
-    uint8_t sel[DML_NCARDS];     /* cards chosen so far, in order */
-    uint8_t sel_flag[DML_NCARDS];/* Stack plays: DML_SF_EMBLEM */
+    uint8_t sel[DML_NCARDS];      /* cards chosen so far, in order */
+    uint8_t sel_flag[DML_NCARDS]; /* Stack plays: DML_SF_EMBLEM */
     uint8_t sel_n;
-    uint8_t sel_targets;         /* Declaration: how many of sel[] are targets */
+    uint8_t sel_targets; /* Declaration: how many of sel[] are targets */
 
     /* dice */
     uint8_t die[2];
@@ -265,9 +274,9 @@ typedef struct dml_state {
     uint8_t rolloff_mask;
 
     /* waiting for */
-    uint8_t need;                /* DML_NEED_* */
-    int8_t actor;                /* deciding seat */
-    uint8_t kind;                /* decision (DML_D_*) or chance (DML_C_*) kind */
+    uint8_t need; /* DML_NEED_* */
+    int8_t actor; /* deciding seat */
+    uint8_t kind; /* decision (DML_D_*) or chance (DML_C_*) kind */
     int8_t karg;
 
     /* procedures */
@@ -276,27 +285,26 @@ typedef struct dml_state {
 
     /* result */
     uint8_t over, end_reason;
-    int8_t winner;               /* -1 none */
-    int16_t vp[4];               /* filled at the end (and by dml_score) */
-    uint32_t n_applied;          /* actions applied so far (for logs) */
+    int8_t winner;      /* -1 none */
+    int16_t vp[4];      /* filled at the end (and by dml_score) */
+    uint32_t n_applied; /* actions applied so far (for logs) */
 
     /* knowledge, per seat: see the file comment */
     uint64_t pin[4][DML_NZONES];
     uint64_t may[4][DML_NZONES];
     uint8_t zone_count[DML_NZONES]; /* kept in observations where masks are erased */
-    uint8_t obs_seat;            /* 0xff in a real state; the seat in an observation */
+    uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
 } dml_state;
-
 
 /* ---- events (cr_event.kind) ----
  * Every card movement is one DML_E_MOVE: card, from, to, seen_by (seats that
  * see which card it is; the others see "a card").  The rest: */
 enum {
-    DML_E_MOVE = 1,   /* card from -> to */
-    DML_E_ROUND,      /* a = round number, seat = Dealer */
-    DML_E_EVENT,      /* card = Event card, a = event type, b = EV, other = affected mask */
-    DML_E_TURN,       /* seat = Active Player */
-    DML_E_BUDGET,     /* seat, a = Actions, b = Minor Actions */
+    DML_E_MOVE = 1, /* card from -> to */
+    DML_E_ROUND,    /* a = round number, seat = Dealer */
+    DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask */
+    DML_E_TURN,     /* seat = Active Player */
+    DML_E_BUDGET,   /* seat, a = Actions, b = Minor Actions */
     DML_E_POWER_PHASE,
     DML_E_ROLL,       /* seat rolled a,b */
     DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep */
@@ -337,13 +345,13 @@ DML_HIDDEN void dml_derive(dml_state *s);
 DML_HIDDEN void dml_run(const cr_game *g, dml_state *s, cr_events *ev);
 
 /* Card and zone names */
-DML_HIDDEN const char *dml_card_code(int c);        /* "7S", "X1" */
-DML_HIDDEN int dml_parse_card(const char *s);       /* -1 if not a card code */
-DML_HIDDEN const char *dml_card_name(int c);        /* "Iron 7", "Harlot Queen of Port Smårgon" */
+DML_HIDDEN const char *dml_card_code(int c);  /* "7S", "X1" */
+DML_HIDDEN int dml_parse_card(const char *s); /* -1 if not a card code */
+DML_HIDDEN const char *dml_card_name(int c);  /* "Iron 7", "Harlot Queen of Port Smårgon" */
 DML_HIDDEN const char *dml_zone_name(int z, char *buf, size_t cap); /* "hand P1", "BM3" */
 DML_HIDDEN const char *dml_event_type_name(int t);
 DML_HIDDEN int dml_event_type_of(int card);
-DML_HIDDEN const char *dml_suit_name(int s);        /* Iron Wood Slaves Spice */
+DML_HIDDEN const char *dml_suit_name(int s); /* Iron Wood Slaves Spice */
 
 /* D of the Declaration being composed (7.1.4-5), from sel[] */
 DML_HIDDEN int dml_declaration_value(const dml_state *s);
@@ -359,15 +367,20 @@ DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_
 DML_HIDDEN cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase);
 
 /* notation.c */
-DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap);
-DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s, cr_action *out);
-DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
-DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
+DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf,
+                                    size_t cap);
+DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s,
+                                       cr_action *out);
+DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf,
+                                   size_t cap);
+DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf,
+                                    size_t cap);
 DML_HIDDEN size_t dml_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 
 /* position.c: JSON positions (docs/positions.md) and observation renderings */
 DML_HIDDEN size_t dml_serialize(const cr_game *g, const void *st, char *buf, size_t cap);
-DML_HIDDEN cr_status dml_deserialize(const cr_game *g, void *st, const char *buf, size_t len, char *err, size_t errcap);
+DML_HIDDEN cr_status dml_deserialize(const cr_game *g, void *st, const char *buf, size_t len,
+                                     char *err, size_t errcap);
 DML_HIDDEN size_t dml_obs_to_json(const cr_game *g, const void *obs, char *buf, size_t cap);
 DML_HIDDEN size_t dml_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
 

@@ -21,18 +21,25 @@
 #include "core/tbuf.h"
 #include "games/dml/dml_internal.h"
 
-
 /* ---- cards ---- */
 
 const uint64_t dml_rank_mask[15] = {
     [0] = ((uint64_t)1 << DML_X1) | ((uint64_t)1 << DML_X2),
-#define DML_RANK_BITS(r)                                                                          \
-    (((uint64_t)1 << (r - 2)) | ((uint64_t)1 << (13 + r - 2)) | ((uint64_t)1 << (26 + r - 2)) |  \
+#define DML_RANK_BITS(r)                                                                           \
+    (((uint64_t)1 << (r - 2)) | ((uint64_t)1 << (13 + r - 2)) | ((uint64_t)1 << (26 + r - 2)) |    \
      ((uint64_t)1 << (39 + r - 2)))
-    [2] = DML_RANK_BITS(2),   [3] = DML_RANK_BITS(3),   [4] = DML_RANK_BITS(4),
-    [5] = DML_RANK_BITS(5),   [6] = DML_RANK_BITS(6),   [7] = DML_RANK_BITS(7),
-    [8] = DML_RANK_BITS(8),   [9] = DML_RANK_BITS(9),   [10] = DML_RANK_BITS(10),
-    [11] = DML_RANK_BITS(11), [12] = DML_RANK_BITS(12), [13] = DML_RANK_BITS(13),
+    [2] = DML_RANK_BITS(2),
+    [3] = DML_RANK_BITS(3),
+    [4] = DML_RANK_BITS(4),
+    [5] = DML_RANK_BITS(5),
+    [6] = DML_RANK_BITS(6),
+    [7] = DML_RANK_BITS(7),
+    [8] = DML_RANK_BITS(8),
+    [9] = DML_RANK_BITS(9),
+    [10] = DML_RANK_BITS(10),
+    [11] = DML_RANK_BITS(11),
+    [12] = DML_RANK_BITS(12),
+    [13] = DML_RANK_BITS(13),
     [14] = DML_RANK_BITS(14),
 #undef DML_RANK_BITS
 };
@@ -45,33 +52,70 @@ uint64_t dml_commodity_mask(void)
 }
 
 static const char *const card_codes[DML_NCARDS] = {
-    "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS",
-    "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC",
-    "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH",
-    "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD",
-    "X1", "X2",
+    "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "2C",
+    "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "2H", "3H",
+    "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH", "2D", "3D", "4D",
+    "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD", "X1", "X2",
 };
 
 static const char *const card_names[DML_NCARDS] = {
-    "Iron 2", "Iron 3", "Iron 4", "Iron 5", "Iron 6", "Iron 7", "Iron 8", "Iron 9",
-    "Iron Guild", "Grand Inquisitor of Commerce", "Dragon Empress of Khitamar Wastelands",
-    "Iron King", "Black Egg",
-    "Wood 2", "Wood 3", "Wood 4", "Wood 5", "Wood 6", "Wood 7", "Wood 8", "Wood 9",
-    "Wood Guild", "Vice Minister of Reclamations", "Harlot Queen of Port Sm\xc3\xa5rgon",
-    "Wood King", "Blue Egg",
-    "Slaves 2", "Slaves 3", "Slaves 4", "Slaves 5", "Slaves 6", "Slaves 7", "Slaves 8", "Slaves 9",
-    "Slave Guild", "Prime Counsellor of Confiscations", "Pampered Heiress of Silver Sanctum",
-    "Slave King", "Red Egg",
-    "Spice 2", "Spice 3", "Spice 4", "Spice 5", "Spice 6", "Spice 7", "Spice 8", "Spice 9",
-    "Spice Guild", "Supreme Secretary of Tithes", "Archduchess of Avarice Provinces",
-    "Spice King", "Gold Egg",
-    "Joker", "Joker",
+    "Iron 2",
+    "Iron 3",
+    "Iron 4",
+    "Iron 5",
+    "Iron 6",
+    "Iron 7",
+    "Iron 8",
+    "Iron 9",
+    "Iron Guild",
+    "Grand Inquisitor of Commerce",
+    "Dragon Empress of Khitamar Wastelands",
+    "Iron King",
+    "Black Egg",
+    "Wood 2",
+    "Wood 3",
+    "Wood 4",
+    "Wood 5",
+    "Wood 6",
+    "Wood 7",
+    "Wood 8",
+    "Wood 9",
+    "Wood Guild",
+    "Vice Minister of Reclamations",
+    "Harlot Queen of Port Sm\xc3\xa5rgon",
+    "Wood King",
+    "Blue Egg",
+    "Slaves 2",
+    "Slaves 3",
+    "Slaves 4",
+    "Slaves 5",
+    "Slaves 6",
+    "Slaves 7",
+    "Slaves 8",
+    "Slaves 9",
+    "Slave Guild",
+    "Prime Counsellor of Confiscations",
+    "Pampered Heiress of Silver Sanctum",
+    "Slave King",
+    "Red Egg",
+    "Spice 2",
+    "Spice 3",
+    "Spice 4",
+    "Spice 5",
+    "Spice 6",
+    "Spice 7",
+    "Spice 8",
+    "Spice 9",
+    "Spice Guild",
+    "Supreme Secretary of Tithes",
+    "Archduchess of Avarice Provinces",
+    "Spice King",
+    "Gold Egg",
+    "Joker",
+    "Joker",
 };
 
-const char *dml_card_code(int c)
-{
-    return c >= 0 && c < DML_NCARDS ? card_codes[c] : "??";
-}
+const char *dml_card_code(int c) { return c >= 0 && c < DML_NCARDS ? card_codes[c] : "??"; }
 
 const char *dml_card_name(int c)
 {
@@ -148,11 +192,16 @@ int dml_event_type_of(int card)
 /* ---- zones ---- */
 
 static const char *const fixed_zone_names[DML_Z_HAND] = {
-    [DML_Z_DECK] = "deck",       [DML_Z_EVENT] = "event",
-    [DML_Z_DISCARD] = "discard", [DML_Z_NEST] = "nest",
-    [DML_Z_STOCK] = "stock",     [DML_Z_EXILE] = "exile",
-    [DML_Z_XKING] = "exile (face down)", [DML_Z_STACK] = "stack",
-    [DML_Z_TARGET] = "buying area", [DML_Z_COMMIT] = "committed",
+    [DML_Z_DECK] = "deck",
+    [DML_Z_EVENT] = "event",
+    [DML_Z_DISCARD] = "discard",
+    [DML_Z_NEST] = "nest",
+    [DML_Z_STOCK] = "stock",
+    [DML_Z_EXILE] = "exile",
+    [DML_Z_XKING] = "exile (face down)",
+    [DML_Z_STACK] = "stack",
+    [DML_Z_TARGET] = "buying area",
+    [DML_Z_COMMIT] = "committed",
     [DML_Z_POOL] = "pool",
 };
 
@@ -182,7 +231,8 @@ static int bm_slot_of_label(const dml_state *st, long label)
 {
     if (!st || label <= 0) return -1;
     for (int k = 0; k < DML_MAX_BM; k++)
-        if (st->bm_label[k] == label && (st->zone[DML_Z_BM + k] != 0 || st->zone_count[DML_Z_BM + k] != 0))
+        if (st->bm_label[k] == label &&
+            (st->zone[DML_Z_BM + k] != 0 || st->zone_count[DML_Z_BM + k] != 0))
             return k;
     return -1;
 }
@@ -240,8 +290,10 @@ size_t dml_action_to_str(const cr_game *g, const void *vst, cr_action a, char *b
         int visit = a < DML_A_BMPICK;
         int k = a - (visit ? DML_A_VISIT : DML_A_BMPICK);
         int label = bm_live_label(st, k);
-        if (label) cr_tb_printf(&t, "%s BM%d", visit ? "visit" : "search", label);
-        else cr_tb_printf(&t, "%s #%d", visit ? "visit" : "search", k);
+        if (label)
+            cr_tb_printf(&t, "%s BM%d", visit ? "visit" : "search", label);
+        else
+            cr_tb_printf(&t, "%s #%d", visit ? "visit" : "search", k);
     } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4) {
         cr_tb_printf(&t, "P%d", a - DML_A_PLAYER);
     } else if (a >= DML_A_STOCK && a < DML_A_STOCK + 4) {
@@ -337,10 +389,10 @@ static const struct {
     const char *word;
     cr_action action;
 } single_words[] = {
-    {"buy", DML_A_BUY},       {"play", DML_A_PLAY},     {"substitute", DML_A_SUBSTITUTE},
-    {"nothing", DML_A_NOTHING}, {"end", DML_A_END},     {"done", DML_A_DONE},
-    {"pass", DML_A_DONE},     {"undo", DML_A_UNDO},     {"reroll", DML_A_REROLL},
-    {"re-roll", DML_A_REROLL}, {"keep", DML_A_KEEP},    {"give", DML_A_GIVE},
+    {"buy", DML_A_BUY},         {"play", DML_A_PLAY}, {"substitute", DML_A_SUBSTITUTE},
+    {"nothing", DML_A_NOTHING}, {"end", DML_A_END},   {"done", DML_A_DONE},
+    {"pass", DML_A_DONE},       {"undo", DML_A_UNDO}, {"reroll", DML_A_REROLL},
+    {"re-roll", DML_A_REROLL},  {"keep", DML_A_KEEP}, {"give", DML_A_GIVE},
     {"take", DML_A_TAKE},
 };
 
@@ -356,19 +408,37 @@ cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr
 
     if (n == 1) {
         int c = dml_parse_card(w[0]);
-        if (c >= 0) { *out = DML_A_CARD + c; return CR_OK; }
+        if (c >= 0) {
+            *out = DML_A_CARD + c;
+            return CR_OK;
+        }
         int p = parse_seat_word(w[0]);
-        if (p >= 0) { *out = DML_A_PLAYER + p; return CR_OK; }
+        if (p >= 0) {
+            *out = DML_A_PLAYER + p;
+            return CR_OK;
+        }
         for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
-            if (!strcmp(w[0], single_words[i].word)) { *out = single_words[i].action; return CR_OK; }
+            if (!strcmp(w[0], single_words[i].word)) {
+                *out = single_words[i].action;
+                return CR_OK;
+            }
         return CR_ERR_PARSE;
     }
     if (n == 2) {
         int c = dml_parse_card(w[1]);
         if (c >= 0) {
-            if (!strcmp(w[0], "power")) { *out = DML_A_POWER + c; return CR_OK; }
-            if (!strcmp(w[0], "emblem")) { *out = DML_A_EMBLEM + c; return CR_OK; }
-            if (!strcmp(w[0], "callback")) { *out = DML_A_CALLBACK + c; return CR_OK; }
+            if (!strcmp(w[0], "power")) {
+                *out = DML_A_POWER + c;
+                return CR_OK;
+            }
+            if (!strcmp(w[0], "emblem")) {
+                *out = DML_A_EMBLEM + c;
+                return CR_OK;
+            }
+            if (!strcmp(w[0], "callback")) {
+                *out = DML_A_CALLBACK + c;
+                return CR_OK;
+            }
             if (!strcmp(w[0], "draw") || !strcmp(w[0], "deal") || !strcmp(w[0], "pick") ||
                 !strcmp(w[0], "egg")) {
                 *out = DML_A_DRAW + c;
@@ -393,7 +463,11 @@ cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr
     if (n == 3 && !strcmp(w[0], "roll")) {
         int x = parse_small_int(w[1], 1, 6), y = parse_small_int(w[2], 1, 6);
         if (x < 0 || y < 0) return CR_ERR_PARSE;
-        if (x > y) { int tmp = x; x = y; y = tmp; }
+        if (x > y) {
+            int tmp = x;
+            x = y;
+            y = tmp;
+        }
         *out = DML_A_ROLL + dml_roll_index(x, y);
         return CR_OK;
     }
@@ -406,20 +480,21 @@ static void tb_cards_seq(cr_tbuf *t, const dml_state *st, int from, int to, int 
 {
     for (int i = from; i < to; i++) {
         cr_tb_printf(t, "%s%s", i > from ? " " : "", dml_card_code(st->sel[i]));
-        if (with_flags) cr_tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+        if (with_flags)
+            cr_tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
     }
 }
 
-static const char *plural(int n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
+static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 /* The Declaration value of the targets chosen so far, following 7.1. */
 static int declaration_value(const dml_state *st, int *suit_out)
 {
     int n_targets = st->sel_targets <= st->sel_n ? st->sel_targets : st->sel_n;
-    if (n_targets == 0) { *suit_out = -1; return 0; }
+    if (n_targets == 0) {
+        *suit_out = -1;
+        return 0;
+    }
     int x = dml_suit(st->sel[0]);
     int sum = 0;
     for (int i = 0; i < n_targets; i++) {
@@ -453,8 +528,8 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         break;
     case DML_D_MARKET:
         cr_tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
-                  plural(st->actions, "Action", "Actions"), st->minors,
-                  plural(st->minors, "Minor Action", "Minor Actions"));
+                     plural(st->actions, "Action", "Actions"), st->minors,
+                     plural(st->minors, "Minor Action", "Minor Actions"));
         break;
     case DML_D_DECLARE: {
         int x;
@@ -472,8 +547,10 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         break;
     }
     case DML_D_OFFER:
-        cr_tb_printf(t, "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards face-down or pass",
-                  dml_suit_name(st->buy_suit), st->D);
+        cr_tb_printf(t,
+                     "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards "
+                     "face-down or pass",
+                     dml_suit_name(st->buy_suit), st->D);
         if (st->sel_n > 0) {
             cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 0);
@@ -484,11 +561,14 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         int x = st->buy_suit;
         int prim = x >= 0 && x < 4 ? dml_prim(x) : -1;
         if (st->kind == DML_D_COMMIT_ACT)
-            cr_tb_printf(t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
-                      dml_suit_name(prim), dml_suit_name(x >= 0 && x < 4 ? dml_sec(x) : -1));
+            cr_tb_printf(
+                t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
+                dml_suit_name(prim), dml_suit_name(x >= 0 && x < 4 ? dml_sec(x) : -1));
         else
-            cr_tb_printf(t, "Resolution \xe2\x80\x94 commit %s cards, or pass", dml_suit_name(prim));
-        cr_tb_printf(t, " (%s: D %d, P %d, value %d)", dml_suit_name(x), st->D, st->P, st->D + st->P);
+            cr_tb_printf(t, "Resolution \xe2\x80\x94 commit %s cards, or pass",
+                         dml_suit_name(prim));
+        cr_tb_printf(t, " (%s: D %d, P %d, value %d)", dml_suit_name(x), st->D, st->P,
+                     st->D + st->P);
         if (st->sel_n > 0) {
             cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 0);
@@ -496,27 +576,32 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         break;
     }
     case DML_D_STACK:
-        cr_tb_printf(t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
+        cr_tb_printf(
+            t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
         if (st->sel_n > 0) {
             cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 1);
         }
         break;
     case DML_D_VICE:
-        cr_tb_printf(t, "Vice Minister \xe2\x80\x94 choose an Emblem to return to its owner's Hand");
+        cr_tb_printf(t,
+                     "Vice Minister \xe2\x80\x94 choose an Emblem to return to its owner's Hand");
         break;
     case DML_D_COUNSEL_BM:
         cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 choose a Black Market to search");
         break;
     case DML_D_COUNSEL_CARD: {
         int label = bm_live_label(st, st->karg);
-        if (label) cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of BM%d", label);
-        else cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of the Black Market");
+        if (label)
+            cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of BM%d", label);
+        else
+            cr_tb_printf(t, "Prime Counsellor \xe2\x80\x94 take one card of the Black Market");
         break;
     }
     case DML_D_TITHE:
         if (st->resolving_seat >= 0)
-            cr_tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand to P%d", st->resolving_seat);
+            cr_tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand to P%d",
+                         st->resolving_seat);
         else
             cr_tb_printf(t, "Tithe \xe2\x80\x94 give one card of your Hand");
         break;
@@ -529,17 +614,13 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
     case DML_D_THIEF_MODE:
         cr_tb_printf(t, "Thief \xe2\x80\x94 give a card of your Hand, or take a random card");
         break;
-    case DML_D_THIEF_CARD:
-        cr_tb_printf(t, "Thief \xe2\x80\x94 choose the card to give");
-        break;
+    case DML_D_THIEF_CARD: cr_tb_printf(t, "Thief \xe2\x80\x94 choose the card to give"); break;
     case DML_D_THIEF_PLAYER: /* the Thief's frame waits at step 2 to give, 4 to take */
         cr_tb_printf(t, "Thief \xe2\x80\x94 choose the player %s",
                      st->nfr && st->fr[st->nfr - 1].step == 2 ? "to give a card to"
                                                               : "to take a random card from");
         break;
-    default:
-        cr_tb_printf(t, "decision %d", st->kind);
-        break;
+    default: cr_tb_printf(t, "decision %d", st->kind); break;
     }
 }
 
@@ -562,24 +643,32 @@ size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_init(&t, buf, cap);
     if (st->over || st->need == DML_NEED_OVER) {
         if (st->winner >= 0)
-            cr_tb_printf(&t, "Game over \xe2\x80\x94 P%d wins (%s)", st->winner, end_reason_word(st->end_reason));
+            cr_tb_printf(&t, "Game over \xe2\x80\x94 P%d wins (%s)", st->winner,
+                         end_reason_word(st->end_reason));
         else
-            cr_tb_printf(&t, "Game over \xe2\x80\x94 no winner (%s)", end_reason_word(st->end_reason));
+            cr_tb_printf(&t, "Game over \xe2\x80\x94 no winner (%s)",
+                         end_reason_word(st->end_reason));
         return t.len;
     }
     if (st->need == DML_NEED_CHANCE) {
         switch (st->kind) {
         case DML_C_ROLL:
-            if (st->actor >= 0) cr_tb_printf(&t, "Chance: P%d rolls the dice", st->actor);
-            else cr_tb_printf(&t, "Chance: roll the dice");
+            if (st->actor >= 0)
+                cr_tb_printf(&t, "Chance: P%d rolls the dice", st->actor);
+            else
+                cr_tb_printf(&t, "Chance: roll the dice");
             break;
         case DML_C_DECK: cr_tb_printf(&t, "Chance: draw a card from the Deck"); break;
         case DML_C_POOL: cr_tb_printf(&t, "Chance: deal a card of rank %d", st->karg); break;
-        case DML_C_HAND: cr_tb_printf(&t, "Chance: pick a random card of hand P%d", st->karg); break;
+        case DML_C_HAND:
+            cr_tb_printf(&t, "Chance: pick a random card of hand P%d", st->karg);
+            break;
         case DML_C_BM: {
             int label = bm_live_label(st, st->karg);
-            if (label) cr_tb_printf(&t, "Chance: pick a random card of BM%d", label);
-            else cr_tb_printf(&t, "Chance: pick a random card of a Black Market");
+            if (label)
+                cr_tb_printf(&t, "Chance: pick a random card of BM%d", label);
+            else
+                cr_tb_printf(&t, "Chance: pick a random card of a Black Market");
             break;
         }
         case DML_C_NEST: cr_tb_printf(&t, "Chance: take an egg from the Nest"); break;
@@ -600,18 +689,30 @@ size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
 static const char *event_kind_name(int k)
 {
     static const char *const names[] = {
-        [DML_E_MOVE] = "move",         [DML_E_ROUND] = "round",
-        [DML_E_EVENT] = "event",       [DML_E_TURN] = "turn",
-        [DML_E_BUDGET] = "budget",     [DML_E_POWER_PHASE] = "power_phase",
-        [DML_E_ROLL] = "roll",         [DML_E_DABO] = "dabo",
-        [DML_E_CHECK] = "check",       [DML_E_DECISION] = "decision",
-        [DML_E_DECLARE] = "declare",   [DML_E_OFFER] = "offer",
-        [DML_E_SEIZE] = "seize",       [DML_E_VALUE] = "value",
-        [DML_E_BM_NEW] = "bm_new",     [DML_E_BM_GONE] = "bm_gone",
-        [DML_E_SIEGE] = "siege",       [DML_E_REVEAL] = "reveal",
-        [DML_E_ELIMINATED] = "eliminated", [DML_E_FOREIGN] = "foreign_merchant",
-        [DML_E_RESOLVE] = "resolve",   [DML_E_VP] = "vp",
-        [DML_E_END] = "end",           [DML_E_SETUP] = "setup",
+        [DML_E_MOVE] = "move",
+        [DML_E_ROUND] = "round",
+        [DML_E_EVENT] = "event",
+        [DML_E_TURN] = "turn",
+        [DML_E_BUDGET] = "budget",
+        [DML_E_POWER_PHASE] = "power_phase",
+        [DML_E_ROLL] = "roll",
+        [DML_E_DABO] = "dabo",
+        [DML_E_CHECK] = "check",
+        [DML_E_DECISION] = "decision",
+        [DML_E_DECLARE] = "declare",
+        [DML_E_OFFER] = "offer",
+        [DML_E_SEIZE] = "seize",
+        [DML_E_VALUE] = "value",
+        [DML_E_BM_NEW] = "bm_new",
+        [DML_E_BM_GONE] = "bm_gone",
+        [DML_E_SIEGE] = "siege",
+        [DML_E_REVEAL] = "reveal",
+        [DML_E_ELIMINATED] = "eliminated",
+        [DML_E_FOREIGN] = "foreign_merchant",
+        [DML_E_RESOLVE] = "resolve",
+        [DML_E_VP] = "vp",
+        [DML_E_END] = "end",
+        [DML_E_SETUP] = "setup",
     };
     if (k > 0 && k < (int)(sizeof names / sizeof names[0]) && names[k]) return names[k];
     return "unknown";
@@ -652,7 +753,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     switch (e->kind) {
     case DML_E_MOVE:
         cr_tb_printf(&t, "%s moves from %s to %s", code, dml_zone_name(e->from, z1, sizeof z1),
-                  dml_zone_name(e->to, z2, sizeof z2));
+                     dml_zone_name(e->to, z2, sizeof z2));
         break;
     case DML_E_ROUND: cr_tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
     case DML_E_EVENT:
@@ -666,8 +767,9 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         break;
     case DML_E_TURN: cr_tb_printf(&t, "P%d's Turn", e->seat); break;
     case DML_E_BUDGET:
-        cr_tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a, plural(e->a, "Action", "Actions"), e->b,
-                  plural(e->b, "Minor Action", "Minor Actions"));
+        cr_tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a,
+                     plural(e->a, "Action", "Actions"), e->b,
+                     plural(e->b, "Minor Action", "Minor Actions"));
         break;
     case DML_E_POWER_PHASE: cr_tb_printf(&t, "Power Phase"); break;
     case DML_E_ROLL: cr_tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
@@ -686,10 +788,14 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         int is_card_action = a >= DML_A_CARD && a < DML_A_CALLBACK + DML_NCARDS;
         if (is_card_action && e->card >= 0 && card < 0) {
             /* the seat does not see which card: keep the word, hide the card */
-            if (a < DML_A_POWER) snprintf(act, sizeof act, "a card");
-            else if (a < DML_A_EMBLEM) snprintf(act, sizeof act, "power (a card)");
-            else if (a < DML_A_CALLBACK) snprintf(act, sizeof act, "emblem (a card)");
-            else snprintf(act, sizeof act, "callback (a card)");
+            if (a < DML_A_POWER)
+                snprintf(act, sizeof act, "a card");
+            else if (a < DML_A_EMBLEM)
+                snprintf(act, sizeof act, "power (a card)");
+            else if (a < DML_A_CALLBACK)
+                snprintf(act, sizeof act, "emblem (a card)");
+            else
+                snprintf(act, sizeof act, "callback (a card)");
         } else {
             dml_action_to_str(g, NULL, a, act, sizeof act);
         }
@@ -700,16 +806,22 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         cr_tb_printf(&t, "P%d declares %s, value %d", e->seat, dml_suit_name(e->b), e->a);
         break;
     case DML_E_OFFER:
-        if (e->a == 0) cr_tb_printf(&t, "P%d passes the Seize", e->seat);
-        else cr_tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a, plural(e->a, "card", "cards"));
+        if (e->a == 0)
+            cr_tb_printf(&t, "P%d passes the Seize", e->seat);
+        else
+            cr_tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a,
+                         plural(e->a, "card", "cards"));
         break;
     case DML_E_SEIZE:
-        if (e->seat < 0) cr_tb_printf(&t, "Nobody seizes");
-        else cr_tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
+        if (e->seat < 0)
+            cr_tb_printf(&t, "Nobody seizes");
+        else
+            cr_tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
         break;
     case DML_E_VALUE: cr_tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
     case DML_E_BM_NEW:
-        cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b, plural(e->b, "card", "cards"));
+        cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b,
+                     plural(e->b, "card", "cards"));
         break;
     case DML_E_BM_GONE: cr_tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
     case DML_E_SIEGE: cr_tb_printf(&t, "Dragon Siege!"); break;
@@ -717,12 +829,15 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_ELIMINATED: cr_tb_printf(&t, "P%d is eliminated", e->seat); break;
     case DML_E_FOREIGN: cr_tb_printf(&t, "The Foreign Merchant arrives"); break;
     case DML_E_RESOLVE:
-        cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat, e->a ? "Emblem" : "Power");
+        cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat,
+                     e->a ? "Emblem" : "Power");
         break;
     case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
     case DML_E_END:
-        if (e->seat >= 0) cr_tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
-        else cr_tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
+        if (e->seat >= 0)
+            cr_tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
+        else
+            cr_tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
         break;
     case DML_E_SETUP: cr_tb_printf(&t, "P%d is the Dealer", e->seat); break;
     default: cr_tb_printf(&t, "event %d", e->kind); break;
@@ -732,8 +847,10 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
 
 static void tb_json_seat(cr_tbuf *t, const char *key, int seat)
 {
-    if (seat >= 0 && seat < 4) cr_tb_printf(t, ",\"%s\":\"P%d\"", key, seat);
-    else cr_tb_printf(t, ",\"%s\":null", key);
+    if (seat >= 0 && seat < 4)
+        cr_tb_printf(t, ",\"%s\":\"P%d\"", key, seat);
+    else
+        cr_tb_printf(t, ",\"%s\":null", key);
 }
 
 static void tb_json_zone(cr_tbuf *t, const char *key, int z)
@@ -759,8 +876,10 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     case DML_E_RESOLVE:
     case DML_E_DECISION:
     case DML_E_EVENT:
-        if (card >= 0) cr_tb_printf(&t, ",\"card\":\"%s\"", dml_card_code(card));
-        else cr_tb_printf(&t, ",\"card\":null");
+        if (card >= 0)
+            cr_tb_printf(&t, ",\"card\":\"%s\"", dml_card_code(card));
+        else
+            cr_tb_printf(&t, ",\"card\":null");
         break;
     default: break;
     }
@@ -788,9 +907,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_TURN:
     case DML_E_ELIMINATED:
-    case DML_E_SETUP:
-        tb_json_seat(&t, "seat", e->seat);
-        break;
+    case DML_E_SETUP: tb_json_seat(&t, "seat", e->seat); break;
     case DML_E_BUDGET:
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);
@@ -806,9 +923,12 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     case DML_E_CHECK: {
         tb_json_seat(&t, "seat", e->seat);
         const char *sp = special_word(e->other);
-        cr_tb_printf(&t, ",\"target\":%d,\"success\":%s,\"special\":", e->a, e->b ? "true" : "false");
-        if (sp) cr_tb_json_str(&t, sp);
-        else cr_tb_printf(&t, "null");
+        cr_tb_printf(&t, ",\"target\":%d,\"success\":%s,\"special\":", e->a,
+                     e->b ? "true" : "false");
+        if (sp)
+            cr_tb_json_str(&t, sp);
+        else
+            cr_tb_printf(&t, "null");
         break;
     }
     case DML_E_DECISION: {
@@ -829,8 +949,10 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     case DML_E_DECLARE:
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"suit\":");
-        if (e->b >= 0 && e->b < 4) cr_tb_printf(&t, "\"%c\"", suit_letters[e->b]);
-        else cr_tb_printf(&t, "null");
+        if (e->b >= 0 && e->b < 4)
+            cr_tb_printf(&t, "\"%c\"", suit_letters[e->b]);
+        else
+            cr_tb_printf(&t, "null");
         cr_tb_printf(&t, ",\"value\":%d", e->a);
         break;
     case DML_E_OFFER:

@@ -29,7 +29,6 @@
 #include "core/tbuf.h"
 #include "games/dml/dml_internal.h"
 
-
 /* ["2S","7S"] in canonical (ascending id) order */
 static void tb_json_cards(cr_tbuf *t, uint64_t mask)
 {
@@ -68,8 +67,10 @@ static void tb_json_seats(cr_tbuf *t, unsigned mask)
 
 static void tb_json_seat_or_null(cr_tbuf *t, int seat)
 {
-    if (seat >= 0) cr_tb_printf(t, "%d", seat);
-    else cr_tb_printf(t, "null");
+    if (seat >= 0)
+        cr_tb_printf(t, "%d", seat);
+    else
+        cr_tb_printf(t, "null");
 }
 
 static int popcount64(uint64_t m)
@@ -96,25 +97,36 @@ static const int variant_min[DML_NVARIANTS] = {4, 3, 3, 3};
 static const int variant_max[DML_NVARIANTS] = {4, 3, 4, 4};
 
 static const char *const proc_names[DML_P_COUNT] = {
-    [DML_P_GAME] = "game",         [DML_P_ROLLOFF] = "rolloff", [DML_P_DICE] = "dice",
-    [DML_P_CHECK] = "check",       [DML_P_ROUND] = "round",     [DML_P_EVENT] = "event",     [DML_P_TURN] = "turn",
-    [DML_P_RESTOCK] = "restock",   [DML_P_SUPPLY] = "supply",   [DML_P_MARKET] = "market",
-    [DML_P_BUY] = "buy",           [DML_P_STACK] = "stack",     [DML_P_POWER] = "power",
-    [DML_P_FM] = "foreign_merchant", [DML_P_SIEGE] = "siege",   [DML_P_VISIT] = "visit",
+    [DML_P_GAME] = "game",         [DML_P_ROLLOFF] = "rolloff",
+    [DML_P_DICE] = "dice",         [DML_P_CHECK] = "check",
+    [DML_P_ROUND] = "round",       [DML_P_EVENT] = "event",
+    [DML_P_TURN] = "turn",         [DML_P_RESTOCK] = "restock",
+    [DML_P_SUPPLY] = "supply",     [DML_P_MARKET] = "market",
+    [DML_P_BUY] = "buy",           [DML_P_STACK] = "stack",
+    [DML_P_POWER] = "power",       [DML_P_FM] = "foreign_merchant",
+    [DML_P_SIEGE] = "siege",       [DML_P_VISIT] = "visit",
     [DML_P_CALLBACK] = "callback",
 };
 
 static const char *const need_names[] = {"run", "decision", "chance", "over"};
 
 static const char *const decision_names[] = {
-    [DML_D_DABO] = "dabo",           [DML_D_MARKET] = "market",
-    [DML_D_DECLARE] = "declare",     [DML_D_OFFER] = "offer",
-    [DML_D_COMMIT_ACT] = "commit_active", [DML_D_COMMIT_PAS] = "commit_passive",
-    [DML_D_STACK] = "stack",         [DML_D_VICE] = "vice",
-    [DML_D_COUNSEL_BM] = "counsel_bm", [DML_D_COUNSEL_CARD] = "counsel_card",
-    [DML_D_TITHE] = "tithe",         [DML_D_HARLOT] = "harlot",
-    [DML_D_ARCHDUCHESS] = "archduchess", [DML_D_THIEF_MODE] = "thief_mode",
-    [DML_D_THIEF_CARD] = "thief_card", [DML_D_THIEF_PLAYER] = "thief_player",
+    [DML_D_DABO] = "dabo",
+    [DML_D_MARKET] = "market",
+    [DML_D_DECLARE] = "declare",
+    [DML_D_OFFER] = "offer",
+    [DML_D_COMMIT_ACT] = "commit_active",
+    [DML_D_COMMIT_PAS] = "commit_passive",
+    [DML_D_STACK] = "stack",
+    [DML_D_VICE] = "vice",
+    [DML_D_COUNSEL_BM] = "counsel_bm",
+    [DML_D_COUNSEL_CARD] = "counsel_card",
+    [DML_D_TITHE] = "tithe",
+    [DML_D_HARLOT] = "harlot",
+    [DML_D_ARCHDUCHESS] = "archduchess",
+    [DML_D_THIEF_MODE] = "thief_mode",
+    [DML_D_THIEF_CARD] = "thief_card",
+    [DML_D_THIEF_PLAYER] = "thief_player",
 };
 enum { N_DECISION_NAMES = (int)(sizeof decision_names / sizeof decision_names[0]) };
 
@@ -136,7 +148,8 @@ static int bm_live(const dml_state *st, int k)
 /* The name of zone z in a position: a live Black Market by its label. */
 static const char *zone_key(const dml_state *st, int z, char *buf, size_t cap)
 {
-    if (z >= DML_Z_BM && z < DML_NZONES && bm_live(st, z - DML_Z_BM) && st->bm_label[z - DML_Z_BM]) {
+    if (z >= DML_Z_BM && z < DML_NZONES && bm_live(st, z - DML_Z_BM) &&
+        st->bm_label[z - DML_Z_BM]) {
         snprintf(buf, cap, "BM%d", st->bm_label[z - DML_Z_BM]);
         return buf;
     }
@@ -164,7 +177,8 @@ static void write_knowledge(cr_tbuf *t, const dml_state *st)
             for (int z = 0; z < DML_NZONES; z++) {
                 if (!m[z]) continue;
                 char zb[32];
-                cr_tb_printf(t, "%s\n        \"%s\": ", first ? "" : ",", zone_key(st, z, zb, sizeof zb));
+                cr_tb_printf(t, "%s\n        \"%s\": ", first ? "" : ",",
+                             zone_key(st, z, zb, sizeof zb));
                 tb_json_cards(t, m[z]);
                 first = 0;
             }
@@ -185,21 +199,26 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     int n = st->n <= 4 ? st->n : 4;
 
     cr_tb_printf(t, "{\n  \"game\": \"dml\",\n  \"variant\": \"%s\",\n  \"players\": %d,\n",
-              st->variant < DML_NVARIANTS ? variant_names[st->variant] : "full", st->n);
-    cr_tb_printf(t, "  \"first_roller\": %d,\n  \"round\": %d,\n  \"dealer\": %d,\n  \"active\": %d,\n",
-              st->first_roller, st->round, st->dealer, st->active);
+                 st->variant < DML_NVARIANTS ? variant_names[st->variant] : "full", st->n);
+    cr_tb_printf(
+        t, "  \"first_roller\": %d,\n  \"round\": %d,\n  \"dealer\": %d,\n  \"active\": %d,\n",
+        st->first_roller, st->round, st->dealer, st->active);
     cr_tb_printf(t, "  \"alive\": ");
     tb_json_seats(t, st->alive);
     cr_tb_printf(t, ",\n  \"knowledge_tracking\": %s,\n  \"n_applied\": %u,\n",
-              st->knowledge ? "true" : "false", (unsigned)st->n_applied);
+                 st->knowledge ? "true" : "false", (unsigned)st->n_applied);
 
     /* event */
     cr_tb_printf(t, "  \"event\": {\"card\": ");
-    if (st->zone[DML_Z_EVENT]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_EVENT])));
-    else cr_tb_printf(t, "null");
+    if (st->zone[DML_Z_EVENT])
+        cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_EVENT])));
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ", \"type\": ");
-    if (st->event_type == DML_EV_NONE) cr_tb_printf(t, "null");
-    else cr_tb_json_str(t, dml_event_type_name(st->event_type));
+    if (st->event_type == DML_EV_NONE)
+        cr_tb_printf(t, "null");
+    else
+        cr_tb_json_str(t, dml_event_type_name(st->event_type));
     cr_tb_printf(t, ", \"value\": %d, \"affected\": ", st->ev);
     tb_json_seats(t, st->affected);
     cr_tb_printf(t, "},\n");
@@ -225,8 +244,10 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     if (!top_natural && !(disc == 0 && top == -1)) {
         /* not the shape a list can express: say it explicitly */
         cr_tb_printf(t, ",\n  \"discard_top\": ");
-        if (top >= 0 && top < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(top));
-        else cr_tb_printf(t, "%d", top);
+        if (top >= 0 && top < DML_NCARDS)
+            cr_tb_printf(t, "\"%s\"", dml_card_code(top));
+        else
+            cr_tb_printf(t, "%d", top);
     }
 
     uint64_t nest_top_mask = 0;
@@ -255,8 +276,10 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_printf(t, ",\n  \"seats\": [");
     for (int s = 0; s < n; s++) {
         cr_tb_printf(t, "%s\n    {\"seat\": %d, \"king\": ", s ? "," : "", s);
-        if (st->zone[DML_Z_KING + s]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_KING + s])));
-        else cr_tb_printf(t, "null");
+        if (st->zone[DML_Z_KING + s])
+            cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(st->zone[DML_Z_KING + s])));
+        else
+            cr_tb_printf(t, "null");
         cr_tb_printf(t, ", \"hand\": ");
         tb_json_cards(t, st->zone[DML_Z_HAND + s]);
         cr_tb_printf(t, ", \"front\": ");
@@ -272,7 +295,8 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     int first = 1;
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (!st->zone[DML_Z_BM + k]) continue;
-        cr_tb_printf(t, "%s\n    {\"label\": %d, \"slot\": %d, \"cards\": ", first ? "" : ",", st->bm_label[k], k);
+        cr_tb_printf(t, "%s\n    {\"label\": %d, \"slot\": %d, \"cards\": ", first ? "" : ",",
+                     st->bm_label[k], k);
         tb_json_cards(t, st->zone[DML_Z_BM + k]);
         cr_tb_printf(t, "}");
         first = 0;
@@ -291,8 +315,8 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_printf(t, ",\n  \"stack\": [");
     for (int i = 0; i < st->stack_n && i < DML_NCARDS; i++) {
         int c = st->stack_card[i], f = st->stack_flag[i];
-        cr_tb_printf(t, "%s{\"card\": \"%s\", \"seat\": %d, \"as\": \"%s\"}", i ? ", " : "", dml_card_code(c),
-                  f & DML_SF_SEAT, f & DML_SF_EMBLEM ? "emblem" : "power");
+        cr_tb_printf(t, "%s{\"card\": \"%s\", \"seat\": %d, \"as\": \"%s\"}", i ? ", " : "",
+                     dml_card_code(c), f & DML_SF_SEAT, f & DML_SF_EMBLEM ? "emblem" : "power");
         if (c < DML_NCARDS) listed |= dml_bit(c);
     }
     cr_tb_printf(t, "]");
@@ -302,8 +326,10 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     }
     if (st->resolving != -1 || st->resolving_seat != -1) {
         cr_tb_printf(t, ",\n  \"resolving\": {\"card\": ");
-        if (st->resolving >= 0 && st->resolving < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(st->resolving));
-        else cr_tb_printf(t, "null");
+        if (st->resolving >= 0 && st->resolving < DML_NCARDS)
+            cr_tb_printf(t, "\"%s\"", dml_card_code(st->resolving));
+        else
+            cr_tb_printf(t, "null");
         cr_tb_printf(t, ", \"seat\": ");
         tb_json_seat_or_null(t, st->resolving_seat);
         cr_tb_printf(t, "}");
@@ -315,15 +341,19 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_printf(t, ", \"commits\": ");
     tb_json_cards(t, st->zone[DML_Z_COMMIT]);
     cr_tb_printf(t, ", \"suit\": ");
-    if (st->buy_suit >= 0 && st->buy_suit < 4) cr_tb_printf(t, "\"%c\"", suit_letters[st->buy_suit]);
-    else cr_tb_printf(t, "null");
+    if (st->buy_suit >= 0 && st->buy_suit < 4)
+        cr_tb_printf(t, "\"%c\"", suit_letters[st->buy_suit]);
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ", \"D\": %d, \"P\": %d, \"seizer\": ", st->D, st->P);
     tb_json_seat_or_null(t, st->seizer);
     cr_tb_printf(t, ", \"target_owner\": ");
     tb_json_seat_or_null(t, st->target_owner);
     cr_tb_printf(t, ", \"target_from\": ");
-    if (st->target_from >= 0) cr_tb_json_str(t, zone_key(st, st->target_from, zb, sizeof zb));
-    else cr_tb_printf(t, "null");
+    if (st->target_from >= 0)
+        cr_tb_json_str(t, zone_key(st, st->target_from, zb, sizeof zb));
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ", \"exchange_turn\": \"%s\"},\n", st->xchg_turn ? "passive" : "active");
 
     cr_tb_printf(t, "  \"budget\": {\"actions\": %d, \"minors\": %d},\n", st->actions, st->minors);
@@ -333,11 +363,14 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     for (int i = 0; i < st->nfr && i < DML_MAX_FRAMES; i++) {
         const dml_frame *f = &st->fr[i];
         cr_tb_printf(t, "%s[", i ? ", " : "");
-        if (f->proc > 0 && f->proc < DML_P_COUNT) cr_tb_printf(t, "\"%s\"", proc_names[f->proc]);
-        else cr_tb_printf(t, "%d", f->proc);
+        if (f->proc > 0 && f->proc < DML_P_COUNT)
+            cr_tb_printf(t, "\"%s\"", proc_names[f->proc]);
+        else
+            cr_tb_printf(t, "%d", f->proc);
         cr_tb_printf(t, ", %d, %d, %d, %d]", f->step, f->a, f->b, f->x);
     }
-    cr_tb_printf(t, "],\n  \"need\": \"%s\", \"actor\": ", st->need < 4 ? need_names[st->need] : "run");
+    cr_tb_printf(
+        t, "],\n  \"need\": \"%s\", \"actor\": ", st->need < 4 ? need_names[st->need] : "run");
     tb_json_seat_or_null(t, st->actor);
     cr_tb_printf(t, ", \"kind\": ");
     if (st->need == DML_NEED_DECISION && st->kind > 0 && st->kind < N_DECISION_NAMES)
@@ -358,16 +391,21 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_printf(t, "]");
     if (any_flag) {
         cr_tb_printf(t, ", \"sel_flag\": [");
-        for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++) cr_tb_printf(t, "%s%d", i ? "," : "", st->sel_flag[i]);
+        for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++)
+            cr_tb_printf(t, "%s%d", i ? "," : "", st->sel_flag[i]);
         cr_tb_printf(t, "]");
     }
     cr_tb_printf(t, ", \"sel_targets\": %d,\n", st->sel_targets);
 
     /* dice */
-    cr_tb_printf(t, "  \"dice\": [%d, %d], \"check\": {\"ok\": %d, \"special\": ", st->die[0], st->die[1], st->check_ok);
-    if (st->check_special == 'W' || st->check_special == 'E') cr_tb_printf(t, "\"%c\"", st->check_special);
-    else if (st->check_special == 0) cr_tb_printf(t, "null");
-    else cr_tb_printf(t, "%d", st->check_special);
+    cr_tb_printf(t, "  \"dice\": [%d, %d], \"check\": {\"ok\": %d, \"special\": ", st->die[0],
+                 st->die[1], st->check_ok);
+    if (st->check_special == 'W' || st->check_special == 'E')
+        cr_tb_printf(t, "\"%c\"", st->check_special);
+    else if (st->check_special == 0)
+        cr_tb_printf(t, "null");
+    else
+        cr_tb_printf(t, "%d", st->check_special);
     cr_tb_printf(t, "},\n  \"rolloff\": {\"totals\": [");
     for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? ", " : "", st->rolloff_total[s]);
     cr_tb_printf(t, "], \"mask\": ");
@@ -378,8 +416,10 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     cr_tb_printf(t, "  \"over\": %s, \"winner\": ", st->over ? "true" : "false");
     tb_json_seat_or_null(t, st->winner);
     cr_tb_printf(t, ", \"end_reason\": ");
-    if (st->end_reason < 5) cr_tb_printf(t, "\"%s\"", end_names[st->end_reason]);
-    else cr_tb_printf(t, "%d", st->end_reason);
+    if (st->end_reason < 5)
+        cr_tb_printf(t, "\"%s\"", end_names[st->end_reason]);
+    else
+        cr_tb_printf(t, "%d", st->end_reason);
     cr_tb_printf(t, ", \"vp\": [");
     for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? ", " : "", st->vp[s]);
     cr_tb_printf(t, "],\n");
@@ -407,7 +447,8 @@ typedef struct loader {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static int fail(loader *L, const char *fmt, ...)
+static int
+fail(loader *L, const char *fmt, ...)
 {
     if (!L->failed && L->err && L->errcap) {
         va_list ap;
@@ -423,7 +464,8 @@ static int check_keys(loader *L, json_t *obj, const char *path, const char *cons
 {
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    json_object_foreach(obj, key, v)
+    {
         int ok = 0;
         for (const char *const *a = allowed; *a; a++)
             if (!strcmp(*a, key)) ok = 1;
@@ -445,8 +487,8 @@ static int want_array(loader *L, json_t *v, const char *path)
 }
 
 /* An integer in [lo, hi]; def when v is NULL (absent). */
-static int get_int(loader *L, json_t *v, const char *path, long long lo, long long hi, long long def,
-                   long long *out)
+static int get_int(loader *L, json_t *v, const char *path, long long lo, long long hi,
+                   long long def, long long *out)
 {
     if (!v) {
         *out = def;
@@ -465,10 +507,12 @@ static int get_bool(loader *L, json_t *v, const char *path, int def, int *out)
         *out = def;
         return 0;
     }
-    if (json_is_boolean(v)) *out = json_is_true(v);
+    if (json_is_boolean(v))
+        *out = json_is_true(v);
     else if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1))
         *out = (int)json_integer_value(v);
-    else return fail(L, "%s: expected true or false", path);
+    else
+        return fail(L, "%s: expected true or false", path);
     return 0;
 }
 
@@ -489,12 +533,15 @@ static int get_seat(loader *L, json_t *v, const char *path, int allow_null, int 
         s = json_integer_value(v);
     } else if (json_is_string(v)) {
         const char *str = json_string_value(v);
-        if ((str[0] == 'P' || str[0] == 'p') && str[1] >= '0' && str[1] <= '9' && !str[2]) s = str[1] - '0';
-        else return fail(L, "%s: \"%s\" is not a seat (P0..P%d)", path, str, L->n - 1);
+        if ((str[0] == 'P' || str[0] == 'p') && str[1] >= '0' && str[1] <= '9' && !str[2])
+            s = str[1] - '0';
+        else
+            return fail(L, "%s: \"%s\" is not a seat (P0..P%d)", path, str, L->n - 1);
     } else {
         return fail(L, "%s: expected a seat (P0..P%d)", path, L->n - 1);
     }
-    if (s < 0 || s >= L->n) return fail(L, "%s: seat %lld is out of range (P0..P%d)", path, s, L->n - 1);
+    if (s < 0 || s >= L->n)
+        return fail(L, "%s: seat %lld is out of range (P0..P%d)", path, s, L->n - 1);
     *out = (int)s;
     return 0;
 }
@@ -510,7 +557,8 @@ static int get_seat_mask(loader *L, json_t *v, const char *path, unsigned def, u
     size_t i;
     json_t *e;
     char p[64];
-    json_array_foreach(v, i, e) {
+    json_array_foreach(v, i, e)
+    {
         int s = 0;
         snprintf(p, sizeof p, "%s[%zu]", path, i);
         if (get_seat(L, e, p, 0, 0, &s)) return -1;
@@ -553,7 +601,8 @@ static int load_cards(loader *L, json_t *v, int z, const char *path)
     size_t i;
     json_t *e;
     char p[80];
-    json_array_foreach(v, i, e) {
+    json_array_foreach(v, i, e)
+    {
         int c = 0;
         snprintf(p, sizeof p, "%s[%zu]", path, i);
         if (get_card(L, e, p, &c) || place(L, c, z, p)) return -1;
@@ -570,8 +619,9 @@ static int parse_zone_key(const dml_state *st, int n, const char *s)
     static const char *const words[4] = {"hand", "front", "king", "offer"};
     for (int w = 0; w < 4; w++) {
         size_t len = strlen(words[w]);
-        if (!strncasecmp(s, words[w], len) && s[len] == ' ' && (s[len + 1] == 'P' || s[len + 1] == 'p') &&
-            s[len + 2] >= '0' && s[len + 2] < '0' + n && !s[len + 3])
+        if (!strncasecmp(s, words[w], len) && s[len] == ' ' &&
+            (s[len + 1] == 'P' || s[len + 1] == 'p') && s[len + 2] >= '0' && s[len + 2] < '0' + n &&
+            !s[len + 3])
             return DML_Z_HAND + 4 * w + (s[len + 2] - '0');
     }
     if ((s[0] == 'B' || s[0] == 'b') && (s[1] == 'M' || s[1] == 'm') && s[2]) {
@@ -599,8 +649,8 @@ static int parse_name(const char *const *names, int count, const char *s)
 }
 
 /* A named enum value (or its number). */
-static int get_named(loader *L, json_t *v, const char *path, const char *const *names, int count, int lo,
-                     int hi, int def, int *out)
+static int get_named(loader *L, json_t *v, const char *path, const char *const *names, int count,
+                     int lo, int hi, int def, int *out)
 {
     if (!v) {
         *out = def;
@@ -628,7 +678,8 @@ static int load_event(loader *L, json_t *ev)
     json_t *card = json_object_get(ev, "card");
     int c = -1;
     if (card && !json_is_null(card)) {
-        if (get_card(L, card, "event.card", &c) || place(L, c, DML_Z_EVENT, "event.card")) return -1;
+        if (get_card(L, card, "event.card", &c) || place(L, c, DML_Z_EVENT, "event.card"))
+            return -1;
     }
     json_t *type = json_object_get(ev, "type");
     int t = c >= 0 ? dml_event_type_of(c) : DML_EV_NONE;
@@ -646,8 +697,11 @@ static int load_event(loader *L, json_t *ev)
         t = DML_EV_NONE;
     }
     long long value = 0;
-    int def_value = (c >= 0 && t >= DML_EV_FCCC && t <= DML_EV_OPENING && t != DML_EV_CARNIVAL) ? dml_rank(c) : 0;
-    if (get_int(L, json_object_get(ev, "value"), "event.value", 0, 255, def_value, &value)) return -1;
+    int def_value = (c >= 0 && t >= DML_EV_FCCC && t <= DML_EV_OPENING && t != DML_EV_CARNIVAL)
+                        ? dml_rank(c)
+                        : 0;
+    if (get_int(L, json_object_get(ev, "value"), "event.value", 0, 255, def_value, &value))
+        return -1;
     st->event_type = (uint8_t)t;
     st->ev = (uint8_t)value;
     return 0;
@@ -673,8 +727,10 @@ static int load_seats(loader *L, json_t *v)
     size_t i;
     json_t *e;
     char p[64];
-    static const char *const keys[] = {"seat", "king", "hand", "front", "offer", "offer_count", NULL};
-    json_array_foreach(v, i, e) {
+    static const char *const keys[] = {"seat",  "king",        "hand", "front",
+                                       "offer", "offer_count", NULL};
+    json_array_foreach(v, i, e)
+    {
         snprintf(p, sizeof p, "seats[%zu]", i);
         if (want_object(L, e, p) || check_keys(L, e, p, keys)) return -1;
         int s = 0;
@@ -690,7 +746,8 @@ static int load_seats(loader *L, json_t *v)
         if (king && !json_is_null(king)) {
             int c = 0;
             if (json_is_array(king)) {
-                if (json_array_size(king) > 1) return fail(L, "%s: more than one King for P%d", q, s);
+                if (json_array_size(king) > 1)
+                    return fail(L, "%s: more than one King for P%d", q, s);
                 if (load_cards(L, king, DML_Z_KING + s, q)) return -1;
             } else if (get_card(L, king, q, &c) || place(L, c, DML_Z_KING + s, q)) {
                 return -1;
@@ -704,7 +761,8 @@ static int load_seats(loader *L, json_t *v)
         if (load_cards(L, json_object_get(e, "offer"), DML_Z_OFFER + s, q)) return -1;
         long long oc = 0;
         snprintf(q, sizeof q, "%s.offer_count", p);
-        if (get_int(L, json_object_get(e, "offer_count"), q, 0, 54, popcount64(st->zone[DML_Z_OFFER + s]), &oc))
+        if (get_int(L, json_object_get(e, "offer_count"), q, 0, 54,
+                    popcount64(st->zone[DML_Z_OFFER + s]), &oc))
             return -1;
         st->offer_count[s] = (uint8_t)oc;
     }
@@ -717,12 +775,14 @@ static int load_black_markets(loader *L, json_t *v, json_t *stale)
     if (v) {
         if (want_array(L, v, "black_markets")) return -1;
         if (json_array_size(v) > DML_MAX_BM)
-            return fail(L, "black_markets: %zu black markets, at most %d can exist", json_array_size(v), DML_MAX_BM);
+            return fail(L, "black_markets: %zu black markets, at most %d can exist",
+                        json_array_size(v), DML_MAX_BM);
         static const char *const keys[] = {"label", "slot", "cards", NULL};
         size_t i;
         json_t *e;
         char p[64], q[96];
-        json_array_foreach(v, i, e) {
+        json_array_foreach(v, i, e)
+        {
             snprintf(p, sizeof p, "black_markets[%zu]", i);
             if (want_object(L, e, p) || check_keys(L, e, p, keys)) return -1;
             long long label = 0, slot = 0;
@@ -730,10 +790,12 @@ static int load_black_markets(loader *L, json_t *v, json_t *stale)
             if (!json_object_get(e, "label")) return fail(L, "%s: missing", q);
             if (get_int(L, json_object_get(e, "label"), q, 1, 65535, 0, &label)) return -1;
             snprintf(q, sizeof q, "%s.slot", p);
-            if (get_int(L, json_object_get(e, "slot"), q, 0, DML_MAX_BM - 1, (long long)i, &slot)) return -1;
+            if (get_int(L, json_object_get(e, "slot"), q, 0, DML_MAX_BM - 1, (long long)i, &slot))
+                return -1;
             if (st->bm_label[slot]) return fail(L, "%s: slot %lld is used twice", q, slot);
             for (int k = 0; k < DML_MAX_BM; k++)
-                if (st->bm_label[k] == label) return fail(L, "%s.label: BM%lld appears twice", p, label);
+                if (st->bm_label[k] == label)
+                    return fail(L, "%s.label: BM%lld appears twice", p, label);
             json_t *cards = json_object_get(e, "cards");
             snprintf(q, sizeof q, "%s.cards", p);
             if (!cards || (json_is_array(cards) && json_array_size(cards) == 0))
@@ -748,10 +810,12 @@ static int load_black_markets(loader *L, json_t *v, json_t *stale)
         size_t i;
         json_t *e;
         char p[64];
-        json_array_foreach(stale, i, e) {
+        json_array_foreach(stale, i, e)
+        {
             snprintf(p, sizeof p, "bm_stale[%zu]", i);
             long long slot = 0, label = 0;
-            if (!json_is_array(e) || json_array_size(e) != 2) return fail(L, "%s: expected [slot, label]", p);
+            if (!json_is_array(e) || json_array_size(e) != 2)
+                return fail(L, "%s: expected [slot, label]", p);
             if (get_int(L, json_array_get(e, 0), p, 0, DML_MAX_BM - 1, 0, &slot) ||
                 get_int(L, json_array_get(e, 1), p, 1, 65535, 0, &label))
                 return -1;
@@ -780,7 +844,8 @@ static int load_stack(loader *L, json_t *v, json_t *loose, json_t *res)
         size_t i;
         json_t *e;
         char p[64], q[96];
-        json_array_foreach(v, i, e) {
+        json_array_foreach(v, i, e)
+        {
             snprintf(p, sizeof p, "stack[%zu]", i);
             if (want_object(L, e, p) || check_keys(L, e, p, keys)) return -1;
             int c = -1, seat = -1;
@@ -793,9 +858,12 @@ static int load_stack(loader *L, json_t *v, json_t *loose, json_t *res)
             snprintf(q, sizeof q, "%s.as", p);
             int emblem = 0;
             if (!json_is_string(as)) return fail(L, "%s: expected \"power\" or \"emblem\"", q);
-            if (!strcasecmp(json_string_value(as), "power")) emblem = 0;
-            else if (!strcasecmp(json_string_value(as), "emblem")) emblem = 1;
-            else return fail(L, "%s: expected \"power\" or \"emblem\"", q);
+            if (!strcasecmp(json_string_value(as), "power"))
+                emblem = 0;
+            else if (!strcasecmp(json_string_value(as), "emblem"))
+                emblem = 1;
+            else
+                return fail(L, "%s: expected \"power\" or \"emblem\"", q);
             if (!stack_designation_ok(c, emblem))
                 return fail(L, "%s: %s cannot be on the Stack as %s (R31)", p, dml_card_code(c),
                             emblem ? "an Emblem" : "a Power");
@@ -830,8 +898,9 @@ static int load_buying(loader *L, json_t *v)
     dml_state *st = L->st;
     st->buy_suit = st->seizer = st->target_owner = st->target_from = -1;
     if (!v) return 0;
-    static const char *const keys[] = {"targets", "commits", "suit", "D", "P", "seizer",
-                                       "target_owner", "target_from", "exchange_turn", NULL};
+    static const char *const keys[] = {
+        "targets",      "commits",     "suit",          "D", "P", "seizer",
+        "target_owner", "target_from", "exchange_turn", NULL};
     if (want_object(L, v, "buying") || check_keys(L, v, "buying", keys)) return -1;
     if (load_cards(L, json_object_get(v, "targets"), DML_Z_TARGET, "buying.targets") ||
         load_cards(L, json_object_get(v, "commits"), DML_Z_COMMIT, "buying.commits"))
@@ -862,18 +931,21 @@ static int load_buying(loader *L, json_t *v)
     int s = 0;
     if (get_seat(L, json_object_get(v, "seizer"), "buying.seizer", 1, -1, &s)) return -1;
     st->seizer = (int8_t)s;
-    if (get_seat(L, json_object_get(v, "target_owner"), "buying.target_owner", 1, -1, &s)) return -1;
+    if (get_seat(L, json_object_get(v, "target_owner"), "buying.target_owner", 1, -1, &s))
+        return -1;
     st->target_owner = (int8_t)s;
     json_t *from = json_object_get(v, "target_from");
     if (from && !json_is_null(from)) {
         int z = json_is_string(from) ? parse_zone_key(st, L->n, json_string_value(from)) : -1;
-        if (z < 0 || z > 127) return fail(L, "buying.target_from: expected a zone name (\"stock\", \"front P2\", \"event\")");
+        if (z < 0 || z > 127)
+            return fail(
+                L, "buying.target_from: expected a zone name (\"stock\", \"front P2\", \"event\")");
         st->target_from = (int8_t)z;
     }
     json_t *xt = json_object_get(v, "exchange_turn");
     if (xt) {
-        if (!json_is_string(xt) ||
-            (strcasecmp(json_string_value(xt), "active") && strcasecmp(json_string_value(xt), "passive")))
+        if (!json_is_string(xt) || (strcasecmp(json_string_value(xt), "active") &&
+                                    strcasecmp(json_string_value(xt), "passive")))
             return fail(L, "buying.exchange_turn: expected \"active\" or \"passive\"");
         st->xchg_turn = !strcasecmp(json_string_value(xt), "passive");
     }
@@ -889,35 +961,49 @@ static int check_zones(loader *L)
     for (int c = 0; c < DML_NCARDS; c++) {
         if (!(L->present & dml_bit(c))) continue;
         if (L->placed[c] == 0xff)
-            return fail(L, "card %s (%s) is missing: every card of the variant must be placed", dml_card_code(c),
-                        dml_card_name(c));
+            return fail(L, "card %s (%s) is missing: every card of the variant must be placed",
+                        dml_card_code(c), dml_card_name(c));
         int z = L->placed[c], r = dml_rank(c);
         const char *zn = zone_key(st, z, zb, sizeof zb);
         const char *why = NULL;
-        int is_king_zone = (z >= DML_Z_KING && z < DML_Z_KING + 4) || z == DML_Z_XKING || z == DML_Z_POOL;
-        if (dml_is_king(c) && !is_king_zone) why = "a King lies only in a King slot, exiled_kings or the pool";
+        int is_king_zone =
+            (z >= DML_Z_KING && z < DML_Z_KING + 4) || z == DML_Z_XKING || z == DML_Z_POOL;
+        if (dml_is_king(c) && !is_king_zone)
+            why = "a King lies only in a King slot, exiled_kings or the pool";
         else if (!dml_is_king(c) && ((z >= DML_Z_KING && z < DML_Z_KING + 4) || z == DML_Z_XKING))
             why = "only a King can be there";
-        else if (z == DML_Z_STOCK && !dml_is_commodity(c)) why = "a Stock holds only Commodities (2-10)";
-        else if (dml_is_egg(c) && !(z == DML_Z_NEST || z == DML_Z_POOL || z >= DML_Z_BM ||
-                                    (z >= DML_Z_HAND && z < DML_Z_FRONT) || (z >= DML_Z_OFFER && z < DML_Z_BM)))
-            why = "a Dragon Egg lies only in a Hand, a Seize offer, the Nest or a Black Market (R5)";
-        else if (z == DML_Z_NEST && !dml_is_egg(c)) why = "the Nest holds only Dragon Eggs";
-        else if (z == DML_Z_DISCARD && dml_is_joker(c)) why = "a Joker never stays in the Discard Pile (R4)";
+        else if (z == DML_Z_STOCK && !dml_is_commodity(c))
+            why = "a Stock holds only Commodities (2-10)";
+        else if (dml_is_egg(c) &&
+                 !(z == DML_Z_NEST || z == DML_Z_POOL || z >= DML_Z_BM ||
+                   (z >= DML_Z_HAND && z < DML_Z_FRONT) || (z >= DML_Z_OFFER && z < DML_Z_BM)))
+            why =
+                "a Dragon Egg lies only in a Hand, a Seize offer, the Nest or a Black Market (R5)";
+        else if (z == DML_Z_NEST && !dml_is_egg(c))
+            why = "the Nest holds only Dragon Eggs";
+        else if (z == DML_Z_DISCARD && dml_is_joker(c))
+            why = "a Joker never stays in the Discard Pile (R4)";
         else if (z >= DML_Z_FRONT && z < DML_Z_KING && !(r == DML_T || r == DML_J || r == DML_Q))
             why = "a Front holds only Emblems (T, J, Q)";
-        else if (z >= DML_Z_FRONT && z < DML_Z_KING && mayhem) why = "there are no Emblems in Market Mayhem";
-        else if (z == DML_Z_COMMIT && !dml_is_commodity(c)) why = "only Commodities can be committed";
+        else if (z >= DML_Z_FRONT && z < DML_Z_KING && mayhem)
+            why = "there are no Emblems in Market Mayhem";
+        else if (z == DML_Z_COMMIT && !dml_is_commodity(c))
+            why = "only Commodities can be committed";
         else if (z == DML_Z_TARGET && !(dml_is_commodity(c) || r == DML_J || r == DML_Q))
             why = "a Buying target is a Commodity or an Emblem";
-        else if (z == DML_Z_DECK && (dml_is_king(c) || dml_is_egg(c))) why = "Kings and Eggs never enter the Deck";
-        else if (z == DML_Z_EVENT && (dml_is_king(c) || dml_is_egg(c))) why = "Kings and Eggs have no Event type";
-        else if (mayhem && z == DML_Z_DISCARD) why = "Market Mayhem has no Discard Pile (cards go to exile)";
+        else if (z == DML_Z_DECK && (dml_is_king(c) || dml_is_egg(c)))
+            why = "Kings and Eggs never enter the Deck";
+        else if (z == DML_Z_EVENT && (dml_is_king(c) || dml_is_egg(c)))
+            why = "Kings and Eggs have no Event type";
+        else if (mayhem && z == DML_Z_DISCARD)
+            why = "Market Mayhem has no Discard Pile (cards go to exile)";
         if (why) return fail(L, "card %s in %s: %s", dml_card_code(c), zn, why);
     }
-    if (popcount64(st->zone[DML_Z_EVENT]) > 1) return fail(L, "event.card: at most one Current Event card");
+    if (popcount64(st->zone[DML_Z_EVENT]) > 1)
+        return fail(L, "event.card: at most one Current Event card");
     for (int s = 0; s < 4; s++)
-        if (popcount64(st->zone[DML_Z_KING + s]) > 1) return fail(L, "seats: more than one King for P%d", s);
+        if (popcount64(st->zone[DML_Z_KING + s]) > 1)
+            return fail(L, "seats: more than one King for P%d", s);
     return 0;
 }
 
@@ -944,8 +1030,10 @@ static int check_knowledge(loader *L)
         for (uint64_t m = L->present & ~pinned; m; m &= m - 1) {
             int c = __builtin_ctzll(m), z = st->loc[c];
             if (z < DML_NZONES && !(st->may[s][z] & dml_bit(c)))
-                return fail(L, "knowledge.P%d: card %s lies in %s, but neither its pin nor its may puts it there", s,
-                            dml_card_code(c), zone_key(st, z, zb, sizeof zb));
+                return fail(L,
+                            "knowledge.P%d: card %s lies in %s, but neither its pin nor its may "
+                            "puts it there",
+                            s, dml_card_code(c), zone_key(st, z, zb, sizeof zb));
         }
     }
     return 0;
@@ -958,11 +1046,12 @@ static int load_knowledge(loader *L, json_t *v)
     unsigned given = 0;
     const char *seat_key;
     json_t *sv;
-    json_object_foreach(v, seat_key, sv) {
+    json_object_foreach(v, seat_key, sv)
+    {
         char p[64];
         snprintf(p, sizeof p, "knowledge.%s", seat_key);
-        if (!((seat_key[0] == 'P' || seat_key[0] == 'p') && seat_key[1] >= '0' && seat_key[1] < '0' + L->n &&
-              !seat_key[2]))
+        if (!((seat_key[0] == 'P' || seat_key[0] == 'p') && seat_key[1] >= '0' &&
+              seat_key[1] < '0' + L->n && !seat_key[2]))
             return fail(L, "%s: not a seat of this game (P0..P%d)", p, L->n - 1);
         int s = seat_key[1] - '0';
         given |= 1u << s;
@@ -976,7 +1065,8 @@ static int load_knowledge(loader *L, json_t *v)
             if (want_object(L, m, q)) return -1;
             const char *zkey;
             json_t *list;
-            json_object_foreach(m, zkey, list) {
+            json_object_foreach(m, zkey, list)
+            {
                 char r[160];
                 snprintf(r, sizeof r, "%s.%s", q, zkey);
                 int z = parse_zone_key(st, 4, zkey) /* lenient: machine-written masks */;
@@ -985,17 +1075,21 @@ static int load_knowledge(loader *L, json_t *v)
                 uint64_t mask = 0;
                 size_t i;
                 json_t *e;
-                json_array_foreach(list, i, e) {
+                json_array_foreach(list, i, e)
+                {
                     int c = 0;
                     char w[200];
                     snprintf(w, sizeof w, "%s[%zu]", r, i);
                     if (get_card(L, e, w, &c)) return -1;
                     if (!(L->present & dml_bit(c)))
-                        return fail(L, "%s: card %s is not part of the variant", w, dml_card_code(c));
+                        return fail(L, "%s: card %s is not part of the variant", w,
+                                    dml_card_code(c));
                     mask |= dml_bit(c);
                 }
-                if (which) st->may[s][z] = mask;
-                else st->pin[s][z] = mask;
+                if (which)
+                    st->may[s][z] = mask;
+                else
+                    st->pin[s][z] = mask;
             }
         }
     }
@@ -1013,12 +1107,15 @@ static int load_procedure(loader *L, json_t *v)
     size_t i;
     json_t *e;
     char p[64];
-    json_array_foreach(v, i, e) {
+    json_array_foreach(v, i, e)
+    {
         snprintf(p, sizeof p, "procedure[%zu]", i);
-        if (!json_is_array(e) || json_array_size(e) != 5) return fail(L, "%s: expected [proc, step, a, b, x]", p);
+        if (!json_is_array(e) || json_array_size(e) != 5)
+            return fail(L, "%s: expected [proc, step, a, b, x]", p);
         int proc = 0;
         long long step = 0, a = 0, b = 0, x = 0;
-        if (get_named(L, json_array_get(e, 0), p, proc_names, DML_P_COUNT, 1, DML_P_COUNT - 1, 0, &proc) ||
+        if (get_named(L, json_array_get(e, 0), p, proc_names, DML_P_COUNT, 1, DML_P_COUNT - 1, 0,
+                      &proc) ||
             get_int(L, json_array_get(e, 1), p, 0, 255, 0, &step) ||
             get_int(L, json_array_get(e, 2), p, -128, 127, 0, &a) ||
             get_int(L, json_array_get(e, 3), p, -128, 127, 0, &b) ||
@@ -1040,7 +1137,9 @@ static int load_waiting(loader *L, json_t *root)
     dml_state *st = L->st;
     int need = 0, actor = -1, kind = 0;
     long long karg = 0;
-    if (get_named(L, json_object_get(root, "need"), "need", need_names, 4, 0, 3, DML_NEED_RUN, &need)) return -1;
+    if (get_named(L, json_object_get(root, "need"), "need", need_names, 4, 0, 3, DML_NEED_RUN,
+                  &need))
+        return -1;
     st->need = (uint8_t)need;
     if (get_seat(L, json_object_get(root, "actor"), "actor", 1, -1, &actor)) return -1;
     st->actor = (int8_t)actor;
@@ -1071,11 +1170,13 @@ static int load_composition(loader *L, json_t *root)
         size_t i;
         json_t *e;
         char p[32];
-        json_array_foreach(sel, i, e) {
+        json_array_foreach(sel, i, e)
+        {
             int c = 0;
             snprintf(p, sizeof p, "sel[%zu]", i);
             if (get_card(L, e, p, &c)) return -1;
-            if (seen & dml_bit(c)) return fail(L, "%s: card %s is chosen twice", p, dml_card_code(c));
+            if (seen & dml_bit(c))
+                return fail(L, "%s: card %s is chosen twice", p, dml_card_code(c));
             seen |= dml_bit(c);
             st->sel[i] = (uint8_t)c;
         }
@@ -1083,11 +1184,13 @@ static int load_composition(loader *L, json_t *root)
     }
     if (flags) {
         if (want_array(L, flags, "sel_flag")) return -1;
-        if (json_array_size(flags) != st->sel_n) return fail(L, "sel_flag: needs one entry per card of sel");
+        if (json_array_size(flags) != st->sel_n)
+            return fail(L, "sel_flag: needs one entry per card of sel");
         size_t i;
         json_t *e;
         char p[32];
-        json_array_foreach(flags, i, e) {
+        json_array_foreach(flags, i, e)
+        {
             long long f = 0;
             snprintf(p, sizeof p, "sel_flag[%zu]", i);
             if (get_int(L, e, p, 0, 255, 0, &f)) return -1;
@@ -1095,7 +1198,8 @@ static int load_composition(loader *L, json_t *root)
         }
     }
     long long nt = 0;
-    if (get_int(L, json_object_get(root, "sel_targets"), "sel_targets", 0, st->sel_n, 0, &nt)) return -1;
+    if (get_int(L, json_object_get(root, "sel_targets"), "sel_targets", 0, st->sel_n, 0, &nt))
+        return -1;
     st->sel_targets = (uint8_t)nt;
     return 0;
 }
@@ -1105,7 +1209,8 @@ static int load_dice(loader *L, json_t *root)
     dml_state *st = L->st;
     json_t *dice = json_object_get(root, "dice");
     if (dice) {
-        if (!json_is_array(dice) || json_array_size(dice) != 2) return fail(L, "dice: expected [a, b]");
+        if (!json_is_array(dice) || json_array_size(dice) != 2)
+            return fail(L, "dice: expected [a, b]");
         for (int i = 0; i < 2; i++) {
             long long d = 0;
             if (get_int(L, json_array_get(dice, (size_t)i), "dice", 0, 6, 0, &d)) return -1;
@@ -1118,15 +1223,20 @@ static int load_dice(loader *L, json_t *root)
         if (want_object(L, check, "check") || check_keys(L, check, "check", keys)) return -1;
         long long ok = 0;
         json_t *okv = json_object_get(check, "ok");
-        if (json_is_boolean(okv)) ok = json_is_true(okv);
-        else if (get_int(L, okv, "check.ok", 0, 255, 0, &ok)) return -1;
+        if (json_is_boolean(okv))
+            ok = json_is_true(okv);
+        else if (get_int(L, okv, "check.ok", 0, 255, 0, &ok))
+            return -1;
         st->check_ok = (uint8_t)ok;
         json_t *sp = json_object_get(check, "special");
         if (sp && json_is_string(sp)) {
             const char *s = json_string_value(sp);
-            if (!strcmp(s, "W") || !strcasecmp(s, "Woot!")) st->check_special = 'W';
-            else if (!strcmp(s, "E") || !strcasecmp(s, "Wyvern Eyes")) st->check_special = 'E';
-            else return fail(L, "check.special: expected \"W\", \"E\" or null");
+            if (!strcmp(s, "W") || !strcasecmp(s, "Woot!"))
+                st->check_special = 'W';
+            else if (!strcmp(s, "E") || !strcasecmp(s, "Wyvern Eyes"))
+                st->check_special = 'E';
+            else
+                return fail(L, "check.special: expected \"W\", \"E\" or null");
         } else if (sp && !json_is_null(sp)) {
             long long x = 0;
             if (get_int(L, sp, "check.special", 0, 255, 0, &x)) return -1;
@@ -1140,10 +1250,12 @@ static int load_dice(loader *L, json_t *root)
         json_t *tot = json_object_get(ro, "totals");
         if (tot) {
             if (want_array(L, tot, "rolloff.totals")) return -1;
-            if (json_array_size(tot) > (size_t)L->n) return fail(L, "rolloff.totals: more entries than players");
+            if (json_array_size(tot) > (size_t)L->n)
+                return fail(L, "rolloff.totals: more entries than players");
             for (size_t i = 0; i < json_array_size(tot); i++) {
                 long long x = 0;
-                if (get_int(L, json_array_get(tot, i), "rolloff.totals", -128, 127, 0, &x)) return -1;
+                if (get_int(L, json_array_get(tot, i), "rolloff.totals", -128, 127, 0, &x))
+                    return -1;
                 st->rolloff_total[i] = (int8_t)x;
             }
         }
@@ -1162,7 +1274,9 @@ static int load_result(loader *L, json_t *root)
     st->over = (uint8_t)over;
     if (get_seat(L, json_object_get(root, "winner"), "winner", 1, -1, &winner)) return -1;
     st->winner = (int8_t)winner;
-    if (get_named(L, json_object_get(root, "end_reason"), "end_reason", end_names, 5, 0, 255, 0, &reason)) return -1;
+    if (get_named(L, json_object_get(root, "end_reason"), "end_reason", end_names, 5, 0, 255, 0,
+                  &reason))
+        return -1;
     st->end_reason = (uint8_t)reason;
     json_t *vp = json_object_get(root, "vp");
     if (vp) {
@@ -1178,12 +1292,52 @@ static int load_result(loader *L, json_t *root)
 }
 
 static const char *const top_keys[] = {
-    "game", "variant", "players", "first_roller", "round", "dealer", "active", "alive",
-    "knowledge_tracking", "n_applied", "event", "deck", "discard", "discard_top", "nest", "stocks",
-    "exile", "exiled_kings", "pool", "seats", "black_markets", "bm_next_label", "bm_stale", "stack",
-    "stack_loose", "resolving", "buying", "budget", "phase", "procedure", "need", "actor", "kind", "karg",
-    "sel", "sel_flag", "sel_targets", "dice", "check", "rolloff", "over", "winner", "end_reason", "vp",
-    "knowledge", NULL,
+    "game",
+    "variant",
+    "players",
+    "first_roller",
+    "round",
+    "dealer",
+    "active",
+    "alive",
+    "knowledge_tracking",
+    "n_applied",
+    "event",
+    "deck",
+    "discard",
+    "discard_top",
+    "nest",
+    "stocks",
+    "exile",
+    "exiled_kings",
+    "pool",
+    "seats",
+    "black_markets",
+    "bm_next_label",
+    "bm_stale",
+    "stack",
+    "stack_loose",
+    "resolving",
+    "buying",
+    "budget",
+    "phase",
+    "procedure",
+    "need",
+    "actor",
+    "kind",
+    "karg",
+    "sel",
+    "sel_flag",
+    "sel_targets",
+    "dice",
+    "check",
+    "rolloff",
+    "over",
+    "winner",
+    "end_reason",
+    "vp",
+    "knowledge",
+    NULL,
 };
 
 static int load_root(loader *L, json_t *root)
@@ -1198,32 +1352,39 @@ static int load_root(loader *L, json_t *root)
     int variant = g->variant_index;
     json_t *vv = json_object_get(root, "variant");
     if (vv) {
-        variant = json_is_string(vv) ? parse_name(variant_names, DML_NVARIANTS, json_string_value(vv)) : -1;
+        variant = json_is_string(vv)
+                      ? parse_name(variant_names, DML_NVARIANTS, json_string_value(vv))
+                      : -1;
         if (variant < 0) return fail(L, "variant: expected full, smackdown, mayhem or fire");
         if (variant != g->variant_index)
             return fail(L, "variant: the position is \"%s\" but the game was created as \"%s\"",
                         variant_names[variant], variant_names[g->variant_index]);
     }
     long long players = 0;
-    if (get_int(L, json_object_get(root, "players"), "players", 3, 4, g->num_players, &players)) return -1;
+    if (get_int(L, json_object_get(root, "players"), "players", 3, 4, g->num_players, &players))
+        return -1;
     if (players != g->num_players)
-        return fail(L, "players: the position has %lld players but the game was created for %d", players,
-                    g->num_players);
+        return fail(L, "players: the position has %lld players but the game was created for %d",
+                    players, g->num_players);
     if (players < variant_min[variant] || players > variant_max[variant])
-        return fail(L, "players: %s needs %d-%d players", variant_names[variant], variant_min[variant],
-                    variant_max[variant]);
+        return fail(L, "players: %s needs %d-%d players", variant_names[variant],
+                    variant_min[variant], variant_max[variant]);
     L->n = (int)players;
     st->n = (uint8_t)players;
     st->variant = (uint8_t)variant;
     L->present = DML_ALL_CARDS;
     if (variant == DML_V_MAYHEM)
-        L->present &= ~(dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_A] | dml_rank_mask[0]);
+        L->present &= ~(dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_A] |
+                        dml_rank_mask[0]);
     for (int c = 0; c < DML_NCARDS; c++) st->loc[c] = 0xff;
 
     long long x = 0;
     int seat = 0;
     if (get_int(L, json_object_get(root, "first_roller"), "first_roller", 0, players - 1,
-                g->params.first_roller >= 0 && g->params.first_roller < players ? g->params.first_roller : 0, &x))
+                g->params.first_roller >= 0 && g->params.first_roller < players
+                    ? g->params.first_roller
+                    : 0,
+                &x))
         return -1;
     st->first_roller = (uint8_t)x;
     if (get_int(L, json_object_get(root, "round"), "round", 0, 65535, 1, &x)) return -1;
@@ -1233,12 +1394,15 @@ static int load_root(loader *L, json_t *root)
     if (get_seat(L, json_object_get(root, "active"), "active", 0, st->dealer, &seat)) return -1;
     st->active = (uint8_t)seat;
     unsigned alive;
-    if (get_seat_mask(L, json_object_get(root, "alive"), "alive", (1u << players) - 1, &alive)) return -1;
+    if (get_seat_mask(L, json_object_get(root, "alive"), "alive", (1u << players) - 1, &alive))
+        return -1;
     st->alive = (uint8_t)alive;
     int kt = 0;
-    if (get_bool(L, json_object_get(root, "knowledge_tracking"), "knowledge_tracking", 1, &kt)) return -1;
+    if (get_bool(L, json_object_get(root, "knowledge_tracking"), "knowledge_tracking", 1, &kt))
+        return -1;
     st->knowledge = (uint8_t)kt;
-    if (get_int(L, json_object_get(root, "n_applied"), "n_applied", 0, 0xffffffffLL, 0, &x)) return -1;
+    if (get_int(L, json_object_get(root, "n_applied"), "n_applied", 0, 0xffffffffLL, 0, &x))
+        return -1;
     st->n_applied = (uint32_t)x;
 
     /* zones */
@@ -1300,7 +1464,8 @@ static int load_root(loader *L, json_t *root)
                 for (size_t i = 0; i < json_array_size(list); i++) {
                     int c = dml_parse_card(json_string_value(json_array_get(list, i)));
                     if (dml_suit(c) != s)
-                        return fail(L, "%s[%zu]: card %s is not of suit %s", p, i, dml_card_code(c), key);
+                        return fail(L, "%s[%zu]: card %s is not of suit %s", p, i, dml_card_code(c),
+                                    key);
                 }
         }
     }
@@ -1308,14 +1473,16 @@ static int load_root(loader *L, json_t *root)
         load_cards(L, json_object_get(root, "exiled_kings"), DML_Z_XKING, "exiled_kings") ||
         load_cards(L, json_object_get(root, "pool"), DML_Z_POOL, "pool") ||
         load_seats(L, json_object_get(root, "seats")) ||
-        load_black_markets(L, json_object_get(root, "black_markets"), json_object_get(root, "bm_stale")) ||
+        load_black_markets(L, json_object_get(root, "black_markets"),
+                           json_object_get(root, "bm_stale")) ||
         load_stack(L, json_object_get(root, "stack"), json_object_get(root, "stack_loose"),
                    json_object_get(root, "resolving")) ||
         load_buying(L, json_object_get(root, "buying")))
         return -1;
     if (check_zones(L)) return -1;
     if (st->variant == DML_V_MAYHEM) {
-        if (st->stack_n || st->zone[DML_Z_STACK]) return fail(L, "stack: Market Mayhem has no Stack");
+        if (st->stack_n || st->zone[DML_Z_STACK])
+            return fail(L, "stack: Market Mayhem has no Stack");
     }
     if (st->discard_top >= 0 && !(st->zone[DML_Z_DISCARD] & dml_bit(st->discard_top)) && !dtop)
         return fail(L, "discard: inconsistent top card");
@@ -1324,15 +1491,16 @@ static int load_root(loader *L, json_t *root)
     int max_label = 0;
     for (int k = 0; k < DML_MAX_BM; k++)
         if (st->bm_label[k] > max_label) max_label = st->bm_label[k];
-    if (get_int(L, json_object_get(root, "bm_next_label"), "bm_next_label", max_label, 65535, max_label, &x))
+    if (get_int(L, json_object_get(root, "bm_next_label"), "bm_next_label", max_label, 65535,
+                max_label, &x))
         return -1;
     st->bm_next_label = (uint16_t)x;
 
     /* event's affected set needs the Hands */
     json_t *ev = json_object_get(root, "event");
     unsigned aff;
-    if (get_seat_mask(L, ev && json_is_object(ev) ? json_object_get(ev, "affected") : NULL, "event.affected",
-                      default_affected(st), &aff))
+    if (get_seat_mask(L, ev && json_is_object(ev) ? json_object_get(ev, "affected") : NULL,
+                      "event.affected", default_affected(st), &aff))
         return -1;
     st->affected = (uint8_t)aff;
 
@@ -1340,9 +1508,11 @@ static int load_root(loader *L, json_t *root)
     if (budget) {
         static const char *const keys[] = {"actions", "minors", NULL};
         if (want_object(L, budget, "budget") || check_keys(L, budget, "budget", keys)) return -1;
-        if (get_int(L, json_object_get(budget, "actions"), "budget.actions", 0, 255, 0, &x)) return -1;
+        if (get_int(L, json_object_get(budget, "actions"), "budget.actions", 0, 255, 0, &x))
+            return -1;
         st->actions = (uint8_t)x;
-        if (get_int(L, json_object_get(budget, "minors"), "budget.minors", 0, 255, 0, &x)) return -1;
+        if (get_int(L, json_object_get(budget, "minors"), "budget.minors", 0, 255, 0, &x))
+            return -1;
         st->minors = (uint8_t)x;
     }
 
@@ -1368,25 +1538,30 @@ static int load_root(loader *L, json_t *root)
         if (st->need == DML_NEED_RUN && st->nfr && !st->over)
             return fail(L, "need: \"run\" is not a resting state: give decision, chance or over");
         char msg[200] = "";
-        if (dml_validate_procedure(st, msg, sizeof msg) != CR_OK) return fail(L, "%s", msg); /* the message names its key */
+        if (dml_validate_procedure(st, msg, sizeof msg) != CR_OK)
+            return fail(L, "%s", msg); /* the message names its key */
     } else {
-        if (json_object_get(root, "need") || json_object_get(root, "actor") || json_object_get(root, "kind") ||
-            json_object_get(root, "karg"))
+        if (json_object_get(root, "need") || json_object_get(root, "actor") ||
+            json_object_get(root, "kind") || json_object_get(root, "karg"))
             return fail(L, "need: the waiting fields need a \"procedure\"");
         const char *ph = "event";
         if (phase) {
-            if (!json_is_string(phase)) return fail(L, "phase: expected event, turn, market or power");
+            if (!json_is_string(phase))
+                return fail(L, "phase: expected event, turn, market or power");
             ph = json_string_value(phase);
         }
-        if (strcmp(ph, "event") && strcmp(ph, "turn") && strcmp(ph, "market") && strcmp(ph, "power"))
+        if (strcmp(ph, "event") && strcmp(ph, "turn") && strcmp(ph, "market") &&
+            strcmp(ph, "power"))
             return fail(L, "phase: unknown phase \"%s\" (event, turn, market or power)", ph);
-        if (dml_enter_phase(g, st, ph) != CR_OK) return fail(L, "phase: cannot start at \"%s\" here", ph);
+        if (dml_enter_phase(g, st, ph) != CR_OK)
+            return fail(L, "phase: cannot start at \"%s\" here", ph);
         if (st->need == DML_NEED_RUN) dml_run(g, st, NULL);
     }
     return 0;
 }
 
-cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t len, char *err, size_t errcap)
+cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t len, char *err,
+                          size_t errcap)
 {
     dml_state *st = vst;
     memset(st, 0, sizeof *st);
@@ -1427,7 +1602,8 @@ static uint64_t obs_known(const dml_state *o)
 static void obs_event_text(cr_tbuf *t, const dml_state *o)
 {
     cr_tb_printf(t, "Event: ");
-    if (o->zone[DML_Z_EVENT]) cr_tb_printf(t, "%s ", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
+    if (o->zone[DML_Z_EVENT])
+        cr_tb_printf(t, "%s ", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
     if (o->event_type == DML_EV_NONE) {
         cr_tb_printf(t, "none");
         return;
@@ -1454,18 +1630,27 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     char zb[32];
 
     cr_tb_printf(t, "{\"seat\":");
-    if (me >= 0) cr_tb_printf(t, "\"P%d\"", me);
-    else cr_tb_printf(t, "null");
-    cr_tb_printf(t, ",\"variant\":\"%s\",\"players\":%d,\"round\":%d,\"dealer\":\"P%d\",\"active\":\"P%d\",\"alive\":",
-              o->variant < DML_NVARIANTS ? variant_names[o->variant] : "full", o->n, o->round, o->dealer, o->active);
+    if (me >= 0)
+        cr_tb_printf(t, "\"P%d\"", me);
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(t,
+                 ",\"variant\":\"%s\",\"players\":%d,\"round\":%d,\"dealer\":\"P%d\",\"active\":"
+                 "\"P%d\",\"alive\":",
+                 o->variant < DML_NVARIANTS ? variant_names[o->variant] : "full", o->n, o->round,
+                 o->dealer, o->active);
     tb_json_seats(t, o->alive);
 
     cr_tb_printf(t, ",\"event\":{\"card\":");
-    if (o->zone[DML_Z_EVENT]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
-    else cr_tb_printf(t, "null");
+    if (o->zone[DML_Z_EVENT])
+        cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_EVENT])));
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"type\":");
-    if (o->event_type) cr_tb_json_str(t, dml_event_type_name(o->event_type));
-    else cr_tb_printf(t, "null");
+    if (o->event_type)
+        cr_tb_json_str(t, dml_event_type_name(o->event_type));
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"value\":%d,\"affected\":", o->ev);
     tb_json_seats(t, o->affected);
     cr_tb_printf(t, "},\"budget\":{\"actions\":%d,\"minors\":%d}", o->actions, o->minors);
@@ -1474,22 +1659,27 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
         cr_tb_printf(t, ",\"hand\":");
         tb_json_cards(t, o->zone[DML_Z_HAND + me]);
         cr_tb_printf(t, ",\"king\":");
-        if (o->zone[DML_Z_KING + me]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
-        else cr_tb_printf(t, "null");
+        if (o->zone[DML_Z_KING + me])
+            cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + me])));
+        else
+            cr_tb_printf(t, "null");
         cr_tb_printf(t, ",\"offer\":");
         tb_json_cards(t, o->zone[DML_Z_OFFER + me]);
     }
     cr_tb_printf(t, ",\"players\":[");
     for (int s = 0, first = 1; s < n; s++) {
-        cr_tb_printf(t, "%s{\"seat\":\"P%d\",\"alive\":%s,\"hand_count\":%d,\"hand_known\":", first ? "" : ",", s,
-                  o->alive & (1u << s) ? "true" : "false", o->zone_count[DML_Z_HAND + s]);
+        cr_tb_printf(t, "%s{\"seat\":\"P%d\",\"alive\":%s,\"hand_count\":%d,\"hand_known\":",
+                     first ? "" : ",", s, o->alive & (1u << s) ? "true" : "false",
+                     o->zone_count[DML_Z_HAND + s]);
         first = 0;
         tb_json_cards(t, o->zone[DML_Z_HAND + s]);
         cr_tb_printf(t, ",\"front\":");
         tb_json_cards(t, o->zone[DML_Z_FRONT + s]);
         cr_tb_printf(t, ",\"king\":");
-        if (o->zone[DML_Z_KING + s]) cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
-        else cr_tb_printf(t, "null");
+        if (o->zone[DML_Z_KING + s])
+            cr_tb_printf(t, "\"%s\"", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
+        else
+            cr_tb_printf(t, "null");
         cr_tb_printf(t, ",\"offer_count\":%d,\"offer_known\":", o->zone_count[DML_Z_OFFER + s]);
         tb_json_cards(t, o->zone[DML_Z_OFFER + s]);
         cr_tb_printf(t, "}");
@@ -1501,8 +1691,10 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     }
     cr_tb_printf(t, "},\"deck_count\":%d", o->zone_count[DML_Z_DECK]);
     cr_tb_printf(t, ",\"discard\":{\"count\":%d,\"top\":", o->zone_count[DML_Z_DISCARD]);
-    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) cr_tb_printf(t, "\"%s\"", dml_card_code(o->discard_top));
-    else cr_tb_printf(t, "null");
+    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS)
+        cr_tb_printf(t, "\"%s\"", dml_card_code(o->discard_top));
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"known\":");
     tb_json_cards(t, o->zone[DML_Z_DISCARD]);
     cr_tb_printf(t, "},\"nest\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_NEST]);
@@ -1511,7 +1703,8 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     for (int k = 0, first = 1; k < DML_MAX_BM; k++) {
         int z = DML_Z_BM + k;
         if (!bm_live(o, k)) continue;
-        cr_tb_printf(t, "%s{\"label\":%d,\"count\":%d,\"known\":", first ? "" : ",", o->bm_label[k], o->zone_count[z]);
+        cr_tb_printf(t, "%s{\"label\":%d,\"count\":%d,\"known\":", first ? "" : ",", o->bm_label[k],
+                     o->zone_count[z]);
         first = 0;
         tb_json_cards(t, o->zone[z]);
         cr_tb_printf(t, ",\"may_contain\":");
@@ -1525,38 +1718,51 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "},\"stack\":[");
     for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
         cr_tb_printf(t, "%s{\"card\":\"%s\",\"seat\":\"P%d\",\"as\":\"%s\"}", i ? "," : "",
-                  dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
-                  o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+                     dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
+                     o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
     cr_tb_printf(t, "],\"buying\":{\"targets\":");
     tb_json_cards(t, o->zone[DML_Z_TARGET]);
     cr_tb_printf(t, ",\"commits\":");
     tb_json_cards(t, o->zone[DML_Z_COMMIT]);
     cr_tb_printf(t, ",\"suit\":");
-    if (o->buy_suit >= 0 && o->buy_suit < 4) cr_tb_printf(t, "\"%c\"", suit_letters[o->buy_suit]);
-    else cr_tb_printf(t, "null");
+    if (o->buy_suit >= 0 && o->buy_suit < 4)
+        cr_tb_printf(t, "\"%c\"", suit_letters[o->buy_suit]);
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"D\":%d,\"P\":%d,\"value\":%d,\"seizer\":", o->D, o->P, o->D + o->P);
-    if (o->seizer >= 0) cr_tb_printf(t, "\"P%d\"", o->seizer);
-    else cr_tb_printf(t, "null");
+    if (o->seizer >= 0)
+        cr_tb_printf(t, "\"P%d\"", o->seizer);
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"target_from\":");
-    if (o->target_from >= 0 && o->zone_count[DML_Z_TARGET]) cr_tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
-    else cr_tb_printf(t, "null");
-    cr_tb_printf(t, "},\"decision\":{\"need\":\"%s\",\"actor\":", o->need < 4 ? need_names[o->need] : "run");
-    if (o->actor >= 0) cr_tb_printf(t, "\"P%d\"", o->actor);
-    else cr_tb_printf(t, "null");
+    if (o->target_from >= 0 && o->zone_count[DML_Z_TARGET])
+        cr_tb_json_str(t, zone_key(o, o->target_from, zb, sizeof zb));
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(
+        t, "},\"decision\":{\"need\":\"%s\",\"actor\":", o->need < 4 ? need_names[o->need] : "run");
+    if (o->actor >= 0)
+        cr_tb_printf(t, "\"P%d\"", o->actor);
+    else
+        cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"kind\":");
     if (o->need == DML_NEED_DECISION && o->kind > 0 && o->kind < N_DECISION_NAMES)
         cr_tb_printf(t, "\"%s\"", decision_names[o->kind]);
     else if (o->need == DML_NEED_CHANCE && o->kind > 0 && o->kind < N_CHANCE_NAMES)
         cr_tb_printf(t, "\"%s\"", chance_names[o->kind]);
-    else cr_tb_printf(t, "null");
+    else
+        cr_tb_printf(t, "null");
     char prompt[256];
     dml_prompt(g, o, prompt, sizeof prompt);
     cr_tb_printf(t, ",\"prompt\":");
     cr_tb_json_str(t, prompt);
     cr_tb_printf(t, "},\"over\":%s,\"winner\":", o->over ? "true" : "false");
-    if (o->winner >= 0) cr_tb_printf(t, "\"P%d\"", o->winner);
-    else cr_tb_printf(t, "null");
-    cr_tb_printf(t, ",\"end_reason\":\"%s\",\"vp\":[", o->end_reason < 5 ? end_names[o->end_reason] : "none");
+    if (o->winner >= 0)
+        cr_tb_printf(t, "\"P%d\"", o->winner);
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"end_reason\":\"%s\",\"vp\":[",
+                 o->end_reason < 5 ? end_names[o->end_reason] : "none");
     for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? "," : "", o->vp[s]);
     cr_tb_printf(t, "]}");
     return t->len;
@@ -1570,10 +1776,11 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     int me = o->obs_seat < 4 ? o->obs_seat : -1;
     int n = o->n <= 4 ? o->n : 4;
 
-    cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round, o->dealer, o->active);
+    cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round,
+                 o->dealer, o->active);
     obs_event_text(t, o);
-    cr_tb_printf(t, "\nBudget  %d %s, %d %s\n", o->actions, o->actions == 1 ? "Action" : "Actions", o->minors,
-              o->minors == 1 ? "Minor Action" : "Minor Actions");
+    cr_tb_printf(t, "\nBudget  %d %s, %d %s\n", o->actions, o->actions == 1 ? "Action" : "Actions",
+                 o->minors, o->minors == 1 ? "Minor Action" : "Minor Actions");
     cr_tb_printf(t, "Stocks ");
     for (int s = 0; s < 4; s++) {
         cr_tb_printf(t, " %s: ", dml_suit_name(s));
@@ -1596,22 +1803,26 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     for (int s = 0; s < n; s++) {
         if (s == me) continue;
         int hc = o->zone_count[DML_Z_HAND + s];
-        cr_tb_printf(t, "P%d%s: %d %s, front ", s, o->alive & (1u << s) ? "" : " (out)", hc, hc == 1 ? "card" : "cards");
+        cr_tb_printf(t, "P%d%s: %d %s, front ", s, o->alive & (1u << s) ? "" : " (out)", hc,
+                     hc == 1 ? "card" : "cards");
         tb_text_cards(t, o->zone[DML_Z_FRONT + s]);
         if (o->zone[DML_Z_HAND + s]) {
             cr_tb_printf(t, " (known in hand: ");
             tb_text_cards(t, o->zone[DML_Z_HAND + s]);
             cr_tb_printf(t, ")");
         }
-        if (o->zone_count[DML_Z_OFFER + s]) cr_tb_printf(t, ", offer %d", o->zone_count[DML_Z_OFFER + s]);
-        if (o->zone[DML_Z_KING + s]) cr_tb_printf(t, ", king %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
+        if (o->zone_count[DML_Z_OFFER + s])
+            cr_tb_printf(t, ", offer %d", o->zone_count[DML_Z_OFFER + s]);
+        if (o->zone[DML_Z_KING + s])
+            cr_tb_printf(t, ", king %s", dml_card_code(lowest_card(o->zone[DML_Z_KING + s])));
         cr_tb_printf(t, "\n");
     }
     int any_bm = 0;
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (!bm_live(o, k)) continue;
         int z = DML_Z_BM + k, c = o->zone_count[z];
-        cr_tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black markets:", o->bm_label[k], c, c == 1 ? "card" : "cards");
+        cr_tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black markets:", o->bm_label[k], c,
+                     c == 1 ? "card" : "cards");
         if (o->zone[z]) {
             cr_tb_printf(t, ": ");
             tb_text_cards(t, o->zone[z]);
@@ -1625,16 +1836,19 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
         any_bm = 1;
     }
     if (any_bm) cr_tb_printf(t, "\n");
-    cr_tb_printf(t, "Deck %d \xc2\xb7 Discard %d", o->zone_count[DML_Z_DECK], o->zone_count[DML_Z_DISCARD]);
-    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) cr_tb_printf(t, " (top %s)", dml_card_code(o->discard_top));
+    cr_tb_printf(t, "Deck %d \xc2\xb7 Discard %d", o->zone_count[DML_Z_DECK],
+                 o->zone_count[DML_Z_DISCARD]);
+    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS)
+        cr_tb_printf(t, " (top %s)", dml_card_code(o->discard_top));
     cr_tb_printf(t, " \xc2\xb7 Nest %d \xc2\xb7 Exile %d", o->zone_count[DML_Z_NEST],
-              o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING]);
+                 o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING]);
     cr_tb_printf(t, "\n");
     if (o->stack_n) {
         cr_tb_printf(t, "Stack (bottom to top):");
         for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
-            cr_tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
-                      o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+            cr_tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]),
+                         o->stack_flag[i] & DML_SF_SEAT,
+                         o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
         cr_tb_printf(t, "\n");
     }
     if (o->zone[DML_Z_TARGET] || o->zone[DML_Z_COMMIT]) {
@@ -1647,8 +1861,10 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
         cr_tb_printf(t, "\n");
     }
     if (o->over) {
-        if (o->winner >= 0) cr_tb_printf(t, "Game over: P%d wins", o->winner);
-        else cr_tb_printf(t, "Game over: no winner");
+        if (o->winner >= 0)
+            cr_tb_printf(t, "Game over: P%d wins", o->winner);
+        else
+            cr_tb_printf(t, "Game over: no winner");
         cr_tb_printf(t, " \xc2\xb7 VP");
         for (int s = 0; s < n; s++) cr_tb_printf(t, " P%d %d", s, o->vp[s]);
         cr_tb_printf(t, "\n");

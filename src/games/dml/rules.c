@@ -31,7 +31,7 @@ typedef struct ctx {
 } ctx;
 
 #define ALL_SEEN CR_SEEN_ALL
-#define SEEN(p) (1u << (p))
+#define SEEN(p)  (1u << (p))
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
@@ -252,15 +252,17 @@ static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
     if (to == DML_Z_NEST && s->nest_top_n < 4) s->nest_top[s->nest_top_n++] = (uint8_t)card;
     if (from == DML_Z_STACK) stack_remove(s, card);
     if (s->knowledge)
-        for (int q = 0; q < s->n; q++)
-            know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+        for (int q = 0; q < s->n; q++) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
     emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
     if (from >= DML_Z_BM && s->zone_count[from] == 0)
         emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
     if (to >= DML_Z_HAND && to < DML_Z_HAND + 4) instant_win_check(c, to - DML_Z_HAND);
 }
 
-static void move(ctx *c, int card, int to, uint32_t seen) { move_hint(c, card, to, seen, DML_ALL_CARDS); }
+static void move(ctx *c, int card, int to, uint32_t seen)
+{
+    move_hint(c, card, to, seen, DML_ALL_CARDS);
+}
 
 /* "goes to the Discard Pile", with the redirects of spec 2: an egg goes on
  * top of the Nest (R5), a Joker into the Deck (R4), and in Market Mayhem
@@ -377,8 +379,8 @@ static int count_vantage(const dml_state *s, int p, int suit)
 static uint64_t playable(const dml_state *s, int p)
 {
     if (is_mayhem(s) || affected(s, p, DML_EV_CUSTOMS)) return 0;
-    return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] |
-                         dml_rank_mask[0]);
+    return hand(s, p) &
+           (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] | dml_rank_mask[0]);
 }
 
 static uint64_t sel_mask(const dml_state *s, int from, int to)
@@ -389,10 +391,7 @@ static uint64_t sel_mask(const dml_state *s, int from, int to)
 }
 
 /* Declaration in progress: suit, and D with the chosen targets and commits */
-static int decl_suit(const dml_state *s)
-{
-    return s->sel_targets ? dml_suit(s->sel[0]) : -1;
-}
+static int decl_suit(const dml_state *s) { return s->sel_targets ? dml_suit(s->sel[0]) : -1; }
 
 static int decl_value(const dml_state *s)
 {
@@ -557,8 +556,9 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out)
     case DML_D_DECLARE: return legal_declare(s, out);
     case DML_D_OFFER: return legal_ascending(s, hand(s, p), out);
     case DML_D_COMMIT_ACT:
-        return legal_ascending(s, commit_set(s, p, dml_prim(s->buy_suit)) |
-                                      commit_set(s, p, dml_sec(s->buy_suit)), out);
+        return legal_ascending(
+            s, commit_set(s, p, dml_prim(s->buy_suit)) | commit_set(s, p, dml_sec(s->buy_suit)),
+            out);
     case DML_D_COMMIT_PAS: return legal_ascending(s, commit_set(s, p, dml_prim(s->buy_suit)), out);
     case DML_D_STACK: return legal_stack(s, out);
     case DML_D_VICE: {
@@ -674,8 +674,10 @@ static int roll_total(const dml_state *s) { return s->die[0] + s->die[1]; }
 static void take_roll(dml_state *s, cr_action ans)
 {
     /* roll index (dml_roll_index order) -> the two dice */
-    static const uint8_t first[21] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6};
-    static const uint8_t second[21] = {1, 2, 3, 4, 5, 6, 2, 3, 4, 5, 6, 3, 4, 5, 6, 4, 5, 6, 5, 6, 6};
+    static const uint8_t first[21] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,
+                                      3, 3, 3, 3, 4, 4, 4, 5, 5, 6};
+    static const uint8_t second[21] = {1, 2, 3, 4, 5, 6, 2, 3, 4, 5, 6,
+                                       3, 4, 5, 6, 4, 5, 6, 5, 6, 6};
     int i = ans - DML_A_ROLL;
     assert(dml_roll_index(first[i], second[i]) == i);
     s->die[0] = first[i];
@@ -994,7 +996,8 @@ static void p_event(ctx *c, dml_frame *f, cr_action ans)
         case 3:
             if (f->step == 3) {
                 int card = ans - DML_A_DRAW, owner = s->loc[card] - DML_Z_HAND;
-                if (dml_is_egg(card)) /* R5: to the face-down Nest; only the owner knows which egg (C13) */
+                if (dml_is_egg(
+                        card)) /* R5: to the face-down Nest; only the owner knows which egg (C13) */
                     move_hint(c, card, DML_Z_NEST, SEEN(owner), dml_rank_mask[DML_A]);
                 else
                     discard(c, card);
@@ -1022,9 +1025,7 @@ static void p_event(ctx *c, dml_frame *f, cr_action ans)
             }
             break;
         }
-        default:
-            pop(s);
-            return;
+        default: pop(s); return;
         }
     }
 }
@@ -1035,8 +1036,8 @@ static void p_market(ctx *c, dml_frame *f, cr_action ans)
     dml_state *s = c->s;
     int p = s->active;
     if (f->step == 0) {
-        int extra = !is_mayhem(s) &&
-                    (s->event_type == DML_EV_CARNIVAL || s->event_type == DML_EV_OPENING);
+        int extra =
+            !is_mayhem(s) && (s->event_type == DML_EV_CARNIVAL || s->event_type == DML_EV_OPENING);
         s->actions = (uint8_t)(1 + extra + count_vantage(s, p, DML_SUIT_D)); /* R56, R11 */
         s->minors = 1;
         emit(c, DML_E_BUDGET, p, -1, -1, -1, -1, s->actions, s->minors, ALL_SEEN);
@@ -1046,7 +1047,8 @@ static void p_market(ctx *c, dml_frame *f, cr_action ans)
         f->step = 1;
         if (ans >= 0) {
             int card = -1;
-            if (ans >= DML_A_CALLBACK && ans < DML_A_CALLBACK + DML_NCARDS) card = ans - DML_A_CALLBACK;
+            if (ans >= DML_A_CALLBACK && ans < DML_A_CALLBACK + DML_NCARDS)
+                card = ans - DML_A_CALLBACK;
             if (ans != DML_A_BUY && ans != DML_A_PLAY) /* those announce themselves when made */
                 emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, 0, ALL_SEEN);
             if (ans == DML_A_END) {
@@ -1147,8 +1149,10 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 uint64_t targets = sel_mask(s, 0, s->sel_targets);
                 uint64_t commits = sel_mask(s, s->sel_targets, s->sel_n);
                 sel_clear(s);
-                for (; targets; targets &= targets - 1) move(c, lowest(targets), DML_Z_TARGET, ALL_SEEN);
-                for (; commits; commits &= commits - 1) move(c, lowest(commits), DML_Z_COMMIT, ALL_SEEN);
+                for (; targets; targets &= targets - 1)
+                    move(c, lowest(targets), DML_Z_TARGET, ALL_SEEN);
+                for (; commits; commits &= commits - 1)
+                    move(c, lowest(commits), DML_Z_COMMIT, ALL_SEEN);
                 if (s->over) return;
                 emit(c, DML_E_DECLARE, p, -1, -1, -1, -1, s->D, s->buy_suit, ALL_SEEN);
                 f->a = 1;
@@ -1276,7 +1280,8 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             }
             emit(c, DML_E_VALUE, who, -1, -1, -1, -1, s->D, s->P, ALL_SEEN);
             s->xchg_turn ^= 1;
-            ask(s, s->xchg_turn ? s->seizer : p, s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT);
+            ask(s, s->xchg_turn ? s->seizer : p,
+                s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT);
             return;
         }
         case 7: /* the Roll (7.4) */
@@ -1284,20 +1289,20 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             push(s, DML_P_CHECK, p, 0, s->D + s->P);
             return;
         case 8: { /* the Outcome (7.6, R19, R61) */
-            int dest = s->check_ok ? DML_Z_HAND + p
+            int dest = s->check_ok      ? DML_Z_HAND + p
                        : s->seizer >= 0 ? DML_Z_HAND + s->seizer
                                         : s->target_from;
             for (uint64_t m = s->zone[DML_Z_TARGET]; m; m &= m - 1) {
                 int card = lowest(m);
-                if (s->loc[card] == DML_Z_TARGET && dml_rank(card) == DML_T && s->target_from == DML_Z_EVENT &&
-                    dest != DML_Z_EVENT)
-                {
+                if (s->loc[card] == DML_Z_TARGET && dml_rank(card) == DML_T &&
+                    s->target_from == DML_Z_EVENT && dest != DML_Z_EVENT) {
                     s->event_type = DML_EV_CARNIVAL; /* R53: the Round goes on as Carnival */
                     s->ev = 0;
                 }
                 move(c, card, dest, ALL_SEEN);
             }
-            for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1) move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
+            for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1)
+                move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
             if (s->over) return;
             s->buy_suit = -1;
             s->seizer = -1;
@@ -1308,9 +1313,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             push_followup(s);
             return;
         }
-        default:
-            pop(s);
-            return;
+        default: pop(s); return;
         }
     }
 }
@@ -1318,10 +1321,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
 /* STACK episode (8.1, R29-R31, R71).  a: 1 for a Play Action (opened by the
  * Active Player, who must play), 0 for the Power Phase; b: seat holding
  * priority; x: passes in a row | STK_PLAYED | STK_MUST. */
-static void stack_next_holder(dml_state *s, dml_frame *f)
-{
-    f->b = (int8_t)next_alive(s, f->b);
-}
+static void stack_next_holder(dml_state *s, dml_frame *f) { f->b = (int8_t)next_alive(s, f->b); }
 
 static void p_stack(ctx *c, dml_frame *f, cr_action ans)
 {
@@ -1412,7 +1412,8 @@ static void p_stack(ctx *c, dml_frame *f, cr_action ans)
             int card = s->stack_card[i], flag = s->stack_flag[i], seat = flag & DML_SF_SEAT;
             s->stack_n--; /* off the Stack's order; the card stays in the zone while resolving */
             s->stack_card[i] = s->stack_flag[i] = 0;
-            emit(c, DML_E_RESOLVE, seat, -1, card, -1, -1, (flag & DML_SF_EMBLEM) != 0, 0, ALL_SEEN);
+            emit(c, DML_E_RESOLVE, seat, -1, card, -1, -1, (flag & DML_SF_EMBLEM) != 0, 0,
+                 ALL_SEEN);
             if (flag & DML_SF_EMBLEM) {
                 move(c, card, DML_Z_FRONT + seat, ALL_SEEN);
                 if (s->over) return;
@@ -1451,7 +1452,7 @@ static void eliminate(ctx *c, int p)
     for (int i = 0; i < s->stack_n; i++)
         if ((s->stack_flag[i] & DML_SF_SEAT) == p) rest |= dml_bit(s->stack_card[i]);
     for (; rest; rest &= rest - 1) discard(c, lowest(rest));
-    s->alive &= (uint8_t)~(1u << p);
+    s->alive &= (uint8_t) ~(1u << p);
     emit(c, DML_E_ELIMINATED, p, -1, -1, -1, -1, 0, 0, ALL_SEEN);
 }
 
@@ -1520,9 +1521,7 @@ static void p_siege(ctx *c, dml_frame *f, cr_action ans)
             f->x &= 0xff;
             f->step = 1;
             break;
-        default:
-            pop(s);
-            return;
+        default: pop(s); return;
         }
     }
 }
@@ -1584,9 +1583,7 @@ static void p_power(ctx *c, dml_frame *f, cr_action ans)
             f->step = 8;
             push_followup(s);
             return;
-        default:
-            pop(s);
-            return;
+        default: pop(s); return;
         }
         /* step 6: the check vs 7 (R74: even when nothing moved) */
         f->step = 7;
@@ -1800,9 +1797,7 @@ static void p_visit(ctx *c, dml_frame *f, cr_action ans)
             f->step = 6;
             push_followup(s);
             return;
-        default:
-            pop(s);
-            return;
+        default: pop(s); return;
         }
     }
 }
@@ -1823,9 +1818,7 @@ static void p_callback(ctx *c, dml_frame *f)
         f->step = 2;
         push_followup(s);
         return;
-    default:
-        pop(s);
-        return;
+    default: pop(s); return;
     }
 }
 
@@ -1847,9 +1840,7 @@ static void p_turn(ctx *c, dml_frame *f)
         f->step = 3;
         if (is_alive(s, f->a)) push(s, DML_P_MARKET, 0, 0, 0);
         return;
-    default:
-        pop(s);
-        return;
+    default: pop(s); return;
     }
 }
 
@@ -1945,9 +1936,7 @@ static void p_game(ctx *c, dml_frame *f, cr_action ans)
             push(s, DML_P_RESTOCK, 0, 0, 0);
             return;
         }
-        case 5:
-            f->step = 6;
-            break;
+        case 5: f->step = 6; break;
         default: /* 6: the Rounds */
             s->round++;
             push(s, DML_P_ROUND, 0, 0, 0);
@@ -2114,10 +2103,11 @@ void dml_scores(const cr_game *g, const void *st, double *out)
 
 /* Largest step number each procedure uses (for validating loaded frames). */
 static const uint8_t max_step[DML_P_COUNT] = {
-    [DML_P_GAME] = 6,   [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,    [DML_P_CHECK] = 1,
-    [DML_P_ROUND] = 3, [DML_P_EVENT] = 5,  [DML_P_TURN] = 3,    [DML_P_RESTOCK] = 0, [DML_P_SUPPLY] = 2,
-    [DML_P_MARKET] = 2, [DML_P_BUY] = 9,     [DML_P_STACK] = 4,   [DML_P_POWER] = 8,
-    [DML_P_FM] = 2,     [DML_P_SIEGE] = 2,   [DML_P_VISIT] = 6,   [DML_P_CALLBACK] = 2,
+    [DML_P_GAME] = 6,     [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,  [DML_P_CHECK] = 1,
+    [DML_P_ROUND] = 3,    [DML_P_EVENT] = 5,   [DML_P_TURN] = 3,  [DML_P_RESTOCK] = 0,
+    [DML_P_SUPPLY] = 2,   [DML_P_MARKET] = 2,  [DML_P_BUY] = 9,   [DML_P_STACK] = 4,
+    [DML_P_POWER] = 8,    [DML_P_FM] = 2,      [DML_P_SIEGE] = 2, [DML_P_VISIT] = 6,
+    [DML_P_CALLBACK] = 2,
 };
 
 /* Which procedures each procedure runs inside (the pushes of the rules):
@@ -2136,7 +2126,8 @@ static const uint32_t parent_ok[DML_P_COUNT] = {
     [DML_P_BUY] = PB(MARKET),
     [DML_P_STACK] = PB(ROUND) | PB(MARKET),
     [DML_P_POWER] = PB(STACK),
-    [DML_P_FM] = PB(EVENT) | PB(RESTOCK) | PB(SUPPLY) | PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
+    [DML_P_FM] =
+        PB(EVENT) | PB(RESTOCK) | PB(SUPPLY) | PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
     [DML_P_SIEGE] = PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
     [DML_P_VISIT] = PB(MARKET),
     [DML_P_CALLBACK] = PB(MARKET),
@@ -2151,8 +2142,10 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         return CR_ERR_INVALID;                                                                     \
     } while (0)
     if (s->over) return CR_OK;
-    if (s->nfr < 1 || s->nfr > DML_MAX_FRAMES) FAIL("procedure: 1 to %d frames expected", DML_MAX_FRAMES);
-    if (s->fr[0].proc != DML_P_GAME) FAIL("procedure: frame 0 must be the game (proc %d)", DML_P_GAME);
+    if (s->nfr < 1 || s->nfr > DML_MAX_FRAMES)
+        FAIL("procedure: 1 to %d frames expected", DML_MAX_FRAMES);
+    if (s->fr[0].proc != DML_P_GAME)
+        FAIL("procedure: frame 0 must be the game (proc %d)", DML_P_GAME);
     for (int i = 0; i < s->nfr; i++) {
         const dml_frame *f = &s->fr[i];
         if (f->proc < 1 || f->proc >= DML_P_COUNT)
@@ -2161,15 +2154,17 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         if (f->step > max_step[f->proc] && !(f->proc == DML_P_GAME))
             FAIL("procedure: frame %d: step %d out of range for proc %d", i, f->step, f->proc);
         if (i > 0 && !((parent_ok[f->proc] >> s->fr[i - 1].proc) & 1))
-            FAIL("procedure: frame %d (proc %d) cannot run inside frame %d (proc %d)", i, f->proc, i - 1,
-                 s->fr[i - 1].proc);
-        if (f->proc == DML_P_BUY && f->step >= 2 && f->step <= 8 && (s->buy_suit < 0 || s->buy_suit > 3))
+            FAIL("procedure: frame %d (proc %d) cannot run inside frame %d (proc %d)", i, f->proc,
+                 i - 1, s->fr[i - 1].proc);
+        if (f->proc == DML_P_BUY && f->step >= 2 && f->step <= 8 &&
+            (s->buy_suit < 0 || s->buy_suit > 3))
             FAIL("procedure: frame %d: a Buy past its Declaration needs a declared suit", i);
         switch (f->proc) {
         case DML_P_DICE:
         case DML_P_CHECK:
         case DML_P_TURN:
-            if (f->a < 0 || f->a >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->a);
+            if (f->a < 0 || f->a >= s->n)
+                FAIL("procedure: frame %d: seat %d out of range", i, f->a);
             break;
         case DML_P_VISIT:
             if (f->a < 0 || f->a >= DML_MAX_BM || (f->step < 3 && !live_bm(s, f->a)))
@@ -2184,71 +2179,86 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
             if (f->a < -1 || f->a >= DML_NCARDS) FAIL("procedure: frame %d: bad card %d", i, f->a);
             break;
         case DML_P_STACK:
-            if (f->b < 0 || f->b >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->b);
+            if (f->b < 0 || f->b >= s->n)
+                FAIL("procedure: frame %d: seat %d out of range", i, f->b);
             break;
         case DML_P_ROLLOFF: /* a: seats gone through (offset); b: a seat */
         case DML_P_BUY:
         case DML_P_SIEGE:
-            if (f->b < 0 || f->b >= s->n) FAIL("procedure: frame %d: seat %d out of range", i, f->b);
+            if (f->b < 0 || f->b >= s->n)
+                FAIL("procedure: frame %d: seat %d out of range", i, f->b);
             /* fall through */
         case DML_P_GAME:
         case DML_P_ROUND:
         case DML_P_EVENT:
-            if (f->a < 0 || f->a > s->n) FAIL("procedure: frame %d: seat offset %d out of range", i, f->a);
+            if (f->a < 0 || f->a > s->n)
+                FAIL("procedure: frame %d: seat offset %d out of range", i, f->a);
             if (f->proc == DML_P_GAME && (f->step == 2 || f->step == 3)) {
                 /* the Setup deal still to come must find its cards in the pool */
                 int left = s->n - f->a, kings = 0, twos = 0, threes = 0;
-                if (f->step == 2) kings = left, twos = threes = s->n;
-                else if (f->b != 0 && f->b != 1) FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
-                else twos = left - f->b, threes = left;
+                if (f->step == 2)
+                    kings = left, twos = threes = s->n;
+                else if (f->b != 0 && f->b != 1)
+                    FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
+                else
+                    twos = left - f->b, threes = left;
                 uint64_t pool = s->zone[DML_Z_POOL];
-                if (popc(pool & dml_rank_mask[DML_K]) < kings || popc(pool & dml_rank_mask[2]) < twos ||
-                    popc(pool & dml_rank_mask[3]) < threes)
-                    FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal", i);
+                if (popc(pool & dml_rank_mask[DML_K]) < kings ||
+                    popc(pool & dml_rank_mask[2]) < twos || popc(pool & dml_rank_mask[3]) < threes)
+                    FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal",
+                         i);
             }
             break;
         }
     }
-    if (s->need != DML_NEED_DECISION && s->sel_n) FAIL("selection: cards chosen with no decision waiting");
+    if (s->need != DML_NEED_DECISION && s->sel_n)
+        FAIL("selection: cards chosen with no decision waiting");
     if (s->need == DML_NEED_DECISION) {
         if (s->actor < 0 || s->actor >= s->n || !is_alive(s, s->actor))
             FAIL("need: the deciding seat %d is not in the game", s->actor);
-        if (s->kind < DML_D_DABO || s->kind > DML_D_THIEF_PLAYER) FAIL("need: unknown decision %d", s->kind);
+        if (s->kind < DML_D_DABO || s->kind > DML_D_THIEF_PLAYER)
+            FAIL("need: unknown decision %d", s->kind);
         if (s->sel_n > DML_NCARDS || s->sel_targets > s->sel_n) FAIL("selection: bad counts");
         for (int i = 0; i < s->sel_n; i++)
             if (s->sel[i] >= DML_NCARDS) FAIL("selection: bad card");
         if ((s->kind == DML_D_COMMIT_ACT || s->kind == DML_D_COMMIT_PAS) &&
             (s->buy_suit < 0 || s->buy_suit > 3 || s->seizer < 0 || s->seizer >= s->n))
             FAIL("buying: an exchange needs a declared suit and a seizer");
-        if (s->kind == DML_D_COUNSEL_CARD && (s->karg < 0 || s->karg >= DML_MAX_BM || !live_bm(s, s->karg)))
+        if (s->kind == DML_D_COUNSEL_CARD &&
+            (s->karg < 0 || s->karg >= DML_MAX_BM || !live_bm(s, s->karg)))
             FAIL("need: the searched Black Market does not exist");
         cr_action buf[DML_MAX_LEGAL];
         if (s->sel_n) { /* the composition must be one the decision builds, card by card (C3) */
             int k = s->kind;
-            if (k != DML_D_DECLARE && k != DML_D_OFFER && k != DML_D_COMMIT_ACT && k != DML_D_COMMIT_PAS &&
-                k != DML_D_STACK)
+            if (k != DML_D_DECLARE && k != DML_D_OFFER && k != DML_D_COMMIT_ACT &&
+                k != DML_D_COMMIT_PAS && k != DML_D_STACK)
                 FAIL("selection: this decision chooses no cards");
             dml_state t = *s;
             sel_clear(&t);
             for (int i = 0; i < s->sel_n; i++) {
                 int card = s->sel[i], flag = s->sel_flag[i];
-                if (flag & ~(k == DML_D_STACK ? DML_SF_EMBLEM : 0)) FAIL("selection: bad sel_flag[%d]", i);
-                cr_action want = k != DML_D_STACK ? DML_A_CARD + card
+                if (flag & ~(k == DML_D_STACK ? DML_SF_EMBLEM : 0))
+                    FAIL("selection: bad sel_flag[%d]", i);
+                cr_action want = k != DML_D_STACK         ? DML_A_CARD + card
                                  : (flag & DML_SF_EMBLEM) ? DML_A_EMBLEM + card
                                                           : DML_A_POWER + card;
                 int n = dml_legal(NULL, &t, buf), ok = 0;
                 for (int j = 0; j < n; j++) ok |= buf[j] == want;
-                if (!ok) FAIL("selection: sel[%d] (%s) cannot be chosen there", i, dml_card_code(card));
-                if (k == DML_D_DECLARE && t.sel_targets == t.sel_n && t.loc[card] != DML_Z_HAND + s->active)
+                if (!ok)
+                    FAIL("selection: sel[%d] (%s) cannot be chosen there", i, dml_card_code(card));
+                if (k == DML_D_DECLARE && t.sel_targets == t.sel_n &&
+                    t.loc[card] != DML_Z_HAND + s->active)
                     t.sel_targets++;
                 add_sel(&t, card, flag);
             }
             if (t.sel_targets != s->sel_targets)
-                FAIL("selection: sel_targets is %d, the chosen cards make %d", s->sel_targets, t.sel_targets);
+                FAIL("selection: sel_targets is %d, the chosen cards make %d", s->sel_targets,
+                     t.sel_targets);
         }
         if (dml_legal(NULL, s, buf) < 1) FAIL("need: the decision has no legal option");
     } else if (s->need == DML_NEED_CHANCE) {
-        if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST) FAIL("need: unknown chance kind %d", s->kind);
+        if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST)
+            FAIL("need: unknown chance kind %d", s->kind);
         if ((s->kind == DML_C_HAND && (s->karg < 0 || s->karg >= s->n)) ||
             (s->kind == DML_C_BM && (s->karg < 0 || s->karg >= DML_MAX_BM)) ||
             (s->kind == DML_C_POOL && (s->karg < 0 || s->karg > 14)))

@@ -69,7 +69,8 @@ static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
     return s;
 }
 
@@ -115,13 +116,28 @@ static void cards_str(uint64_t m, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = 0;
-    for (; m && n + 4 < cap; m &= m - 1) n += (size_t)snprintf(buf + n, cap - n, "%s ", dml_card_code(__builtin_ctzll(m)));
+    for (; m && n + 4 < cap; m &= m - 1)
+        n += (size_t)snprintf(buf + n, cap - n, "%s ", dml_card_code(__builtin_ctzll(m)));
     if (!n) snprintf(buf, cap, "-");
 }
 
 static const char *decision_names[] = {
-    "", "dabo", "market", "declare", "offer", "commit_active", "commit_passive", "stack", "vice",
-    "counsel_bm", "counsel_card", "tithe", "harlot", "archduchess", "thief_mode", "thief_card",
+    "",
+    "dabo",
+    "market",
+    "declare",
+    "offer",
+    "commit_active",
+    "commit_passive",
+    "stack",
+    "vice",
+    "counsel_bm",
+    "counsel_card",
+    "tithe",
+    "harlot",
+    "archduchess",
+    "thief_mode",
+    "thief_card",
     "thief_player",
 };
 static const char *chance_names[] = {"", "roll", "deck", "pool", "hand", "bm", "nest"};
@@ -174,18 +190,21 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         char err[256];
         if (cr_apply_text(g, s, rest, NULL, err, sizeof err) == CR_OK)
             return ffail(file, line, "'%s' was accepted", rest);
-        if (memcmp(&before, s, sizeof before)) return ffail(file, line, "refusing '%s' changed the state", rest);
+        if (memcmp(&before, s, sizeof before))
+            return ffail(file, line, "refusing '%s' changed the state", rest);
         return 1;
     }
     if (!strcmp(word, "decision")) {
-        if (s->need != DML_NEED_DECISION) return ffail(file, line, "no decision is pending (need %d)", s->need);
+        if (s->need != DML_NEED_DECISION)
+            return ffail(file, line, "no decision is pending (need %d)", s->need);
         if (parse_seat(a1) != s->actor || strcmp(decision_names[s->kind], a2))
             return ffail(file, line, "decision is P%d %s", s->actor, decision_names[s->kind]);
         return 1;
     }
     if (!strcmp(word, "chance")) {
         if (s->need != DML_NEED_CHANCE || strcmp(chance_names[s->kind], a1))
-            return ffail(file, line, "not a '%s' chance event (need %d kind %d)", a1, s->need, s->kind);
+            return ffail(file, line, "not a '%s' chance event (need %d kind %d)", a1, s->need,
+                         s->kind);
         return 1;
     }
     if (!strcmp(word, "zone") || !strcmp(word, "count")) {
@@ -223,10 +242,17 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
     struct {
         const char *name;
         int value;
-    } nums[] = {{"D", s->need == DML_NEED_DECISION && s->kind == DML_D_DECLARE ? dml_declaration_value(s) : s->D}, {"P", s->P}, {"actions", s->actions}, {"minors", s->minors}, {"round", s->round}};
+    } nums[] = {{"D", s->need == DML_NEED_DECISION && s->kind == DML_D_DECLARE
+                          ? dml_declaration_value(s)
+                          : s->D},
+                {"P", s->P},
+                {"actions", s->actions},
+                {"minors", s->minors},
+                {"round", s->round}};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (!strcmp(word, nums[i].name)) {
-            if (nums[i].value != atoi(a1)) return ffail(file, line, "%s is %d", word, nums[i].value);
+            if (nums[i].value != atoi(a1))
+                return ffail(file, line, "%s is %d", word, nums[i].value);
             return 1;
         }
     if (!strcmp(word, "dealer") || !strcmp(word, "active")) {
@@ -245,7 +271,8 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         return 1;
     }
     if (!strcmp(word, "event")) {
-        static const char *words[] = {"none", "fccc", "hated", "customs", "union", "carnival", "opening"};
+        static const char *words[] = {"none",  "fccc",     "hated",  "customs",
+                                      "union", "carnival", "opening"};
         if (strcmp(words[s->event_type], a1) || s->ev != atoi(a2))
             return ffail(file, line, "event is %s %d", words[s->event_type], s->ev);
         return 1;
@@ -266,7 +293,8 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
     }
     if (!strcmp(word, "winner")) {
         int want = !strcmp(a1, "none") ? -1 : parse_seat(a1);
-        if (!s->over || s->winner != want) return ffail(file, line, "over %d winner %d", s->over, s->winner);
+        if (!s->over || s->winner != want)
+            return ffail(file, line, "over %d winner %d", s->over, s->winner);
         return 1;
     }
     if (!strcmp(word, "end")) {

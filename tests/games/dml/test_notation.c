@@ -48,7 +48,8 @@ static void test_card_codes_round_trip(void **unused)
 static void test_card_code_errors(void **unused)
 {
     (void)unused;
-    static const char *const bad[] = {"", "7", "7SS", "1S", "7Z", "ZS", "X3", "X", "X0", " 7S", "7S ", "11S", NULL};
+    static const char *const bad[] = {"",  "7",  "7SS", "1S",  "7Z",  "ZS", "X3",
+                                      "X", "X0", " 7S", "7S ", "11S", NULL};
     for (int i = 0; bad[i]; i++) assert_int_equal(dml_parse_card(bad[i]), -1);
     assert_int_equal(dml_parse_card(NULL), -1);
 }
@@ -59,7 +60,8 @@ static void test_card_names(void **unused)
     assert_string_equal(dml_card_name(dml_card(DML_SUIT_S, 7)), "Iron 7");
     assert_string_equal(dml_card_name(dml_card(DML_SUIT_S, DML_T)), "Iron Guild");
     assert_string_equal(dml_card_name(dml_card(DML_SUIT_H, DML_T)), "Slave Guild");
-    assert_string_equal(dml_card_name(dml_card(DML_SUIT_C, DML_Q)), "Harlot Queen of Port Sm\xc3\xa5rgon");
+    assert_string_equal(dml_card_name(dml_card(DML_SUIT_C, DML_Q)),
+                        "Harlot Queen of Port Sm\xc3\xa5rgon");
     assert_string_equal(dml_card_name(dml_card(DML_SUIT_S, DML_A)), "Black Egg");
     assert_string_equal(dml_card_name(dml_card(DML_SUIT_D, DML_K)), "Spice King");
     assert_string_equal(dml_card_name(DML_X2), "Joker");
@@ -136,7 +138,8 @@ static void test_actions_round_trip(void **unused)
     st.sel_n = 2; /* "done" instead of "pass" */
     round_trip_all(&st);
     st.need = DML_NEED_CHANCE;
-    static const int kinds[] = {DML_C_ROLL, DML_C_DECK, DML_C_POOL, DML_C_HAND, DML_C_BM, DML_C_NEST};
+    static const int kinds[] = {DML_C_ROLL, DML_C_DECK, DML_C_POOL,
+                                DML_C_HAND, DML_C_BM,   DML_C_NEST};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         st.kind = (uint8_t)kinds[i];
         round_trip_all(&st);
@@ -214,11 +217,35 @@ static void test_parse_errors(void **unused)
     dml_state st;
     all_markets(&st);
     static const char *const bad[] = {
-        "", "   ", "7Z", "power", "power 7Z", "power 7S 8S", "roll 0 3", "roll 3 7", "roll 3",
-        "roll a b", "visit BM99", "visit BM0", "visit #50", "visit", "search 3", "stock Q", "stock",
-        "P4", "P", "draw", "draw X3", "buy now", "hello", "a b c d e", "callback",
-        "emblem emblem", "7S 8S",
-        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", NULL,
+        "",
+        "   ",
+        "7Z",
+        "power",
+        "power 7Z",
+        "power 7S 8S",
+        "roll 0 3",
+        "roll 3 7",
+        "roll 3",
+        "roll a b",
+        "visit BM99",
+        "visit BM0",
+        "visit #50",
+        "visit",
+        "search 3",
+        "stock Q",
+        "stock",
+        "P4",
+        "P",
+        "draw",
+        "draw X3",
+        "buy now",
+        "hello",
+        "a b c d e",
+        "callback",
+        "emblem emblem",
+        "7S 8S",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        NULL,
     };
     for (int i = 0; bad[i]; i++) {
         cr_action a = 12345;
@@ -239,7 +266,8 @@ static void test_snprintf_semantics(void **unused)
     dml_state st;
     all_markets(&st);
     char buf[4] = "zzz";
-    size_t len = dml_action_to_str(NULL, &st, DML_A_POWER + dml_card(DML_SUIT_S, DML_Q), buf, sizeof buf);
+    size_t len =
+        dml_action_to_str(NULL, &st, DML_A_POWER + dml_card(DML_SUIT_S, DML_Q), buf, sizeof buf);
     assert_int_equal(len, strlen("power QS"));
     assert_string_equal(buf, "pow");
     assert_int_equal(dml_action_to_str(NULL, &st, DML_A_SUBSTITUTE, NULL, 0), strlen("substitute"));
@@ -248,8 +276,13 @@ static void test_snprintf_semantics(void **unused)
 static void test_event_visibility(void **unused)
 {
     (void)unused;
-    cr_event e = {.kind = DML_E_MOVE, .seat = 1, .other = -1, .card = (int16_t)dml_card(DML_SUIT_S, 7),
-                  .from = DML_Z_HAND + 1, .to = DML_Z_BM + 2, .seen_by = 1u << 1};
+    cr_event e = {.kind = DML_E_MOVE,
+                  .seat = 1,
+                  .other = -1,
+                  .card = (int16_t)dml_card(DML_SUIT_S, 7),
+                  .from = DML_Z_HAND + 1,
+                  .to = DML_Z_BM + 2,
+                  .seen_by = 1u << 1};
     char buf[256];
     dml_event_to_str(NULL, &e, 1, buf, sizeof buf);
     assert_string_equal(buf, "7S moves from hand P1 to black market #2");
@@ -289,7 +322,8 @@ static void test_prompts(void **unused)
     st.buy_suit = DML_SUIT_S;
     st.D = 7;
     dml_prompt(NULL, &st, buf, sizeof buf);
-    assert_string_equal(buf, "P2: Seize offer on the Declaration (Iron, value 7) \xe2\x80\x94 place cards face-down or pass");
+    assert_string_equal(buf, "P2: Seize offer on the Declaration (Iron, value 7) \xe2\x80\x94 "
+                             "place cards face-down or pass");
     st.sel[0] = (uint8_t)dml_card(DML_SUIT_D, 3);
     st.sel_n = 1;
     dml_prompt(NULL, &st, buf, sizeof buf);

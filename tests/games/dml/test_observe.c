@@ -47,7 +47,8 @@ static void load(const cr_game *g, dml_state *s, const char *name)
     size_t len;
     snprintf(path, sizeof path, "%s/dml-positions/%s", CR_TEST_FIXTURES_DIR, name);
     const char *json = read_file(path, &len);
-    if (g->def->deserialize(g, s, json, len, err, sizeof err) != CR_OK) fail_msg("%s: %s", name, err);
+    if (g->def->deserialize(g, s, json, len, err, sizeof err) != CR_OK)
+        fail_msg("%s: %s", name, err);
 }
 
 static void play(const cr_game *g, dml_state *s, const char *text)
@@ -135,7 +136,8 @@ static void half_built_choice_is_private(void **unused)
 static void load_text(const cr_game *g, dml_state *s, const char *json)
 {
     char err[512];
-    if (g->def->deserialize(g, s, json, strlen(json), err, sizeof err) != CR_OK) fail_msg("position: %s", err);
+    if (g->def->deserialize(g, s, json, strlen(json), err, sizeof err) != CR_OK)
+        fail_msg("position: %s", err);
 }
 
 /* Two states that differ only in what `seat` cannot know give the same
@@ -150,12 +152,16 @@ static void assert_same_view(const cr_game *g, const dml_state *a, const dml_sta
     g->def->obs_to_json(g, ob, jb, sizeof jb);
     size_t d = 0;
     while (ja[d] && ja[d] == jb[d]) d++;
-    if (ja[d] || jb[d]) fail_msg("seat %d: JSON observations differ at ...%.60s / ...%.60s", seat, ja + (d > 30 ? d - 30 : 0), jb + (d > 30 ? d - 30 : 0));
+    if (ja[d] || jb[d])
+        fail_msg("seat %d: JSON observations differ at ...%.60s / ...%.60s", seat,
+                 ja + (d > 30 ? d - 30 : 0), jb + (d > 30 ? d - 30 : 0));
     g->def->obs_to_text(g, oa, ja, sizeof ja);
     g->def->obs_to_text(g, ob, jb, sizeof jb);
     d = 0;
     while (ja[d] && ja[d] == jb[d]) d++;
-    if (ja[d] || jb[d]) fail_msg("seat %d: text observations differ at ...%.60s / ...%.60s", seat, ja + (d > 30 ? d - 30 : 0), jb + (d > 30 ? d - 30 : 0));
+    if (ja[d] || jb[d])
+        fail_msg("seat %d: text observations differ at ...%.60s / ...%.60s", seat,
+                 ja + (d > 30 ? d - 30 : 0), jb + (d > 30 ? d - 30 : 0));
     assert_memory_equal(oa, ob, sizeof *oa);
     cr_free(oa);
     cr_free(ob);
@@ -167,11 +173,14 @@ static void assert_same_view(const cr_game *g, const dml_state *a, const dml_sta
 static const char monopoly_fmt[] =
     "{\"game\":\"dml\",\"variant\":\"full\",\"players\":4,\"round\":2,\"dealer\":0,\"active\":0,"
     "\"phase\":\"market\",\"event\":{\"card\":\"JC\"},\"budget\":{\"actions\":2,\"minors\":1},"
-    "\"deck\":[\"JS\",\"QS\",%s,\"4C\",\"7C\",\"8C\",\"9C\",\"TC\",\"QC\",\"2H\",\"3H\",\"4H\",\"5H\","
-    "\"6H\",\"7H\",\"8H\",\"9H\",\"TH\",\"JH\",\"QH\",\"5D\",\"6D\",\"7D\",\"8D\",\"9D\",\"TD\",\"JD\",\"QD\","
+    "\"deck\":[\"JS\",\"QS\",%s,\"4C\",\"7C\",\"8C\",\"9C\",\"TC\",\"QC\",\"2H\",\"3H\",\"4H\","
+    "\"5H\","
+    "\"6H\",\"7H\",\"8H\",\"9H\",\"TH\",\"JH\",\"QH\",\"5D\",\"6D\",\"7D\",\"8D\",\"9D\",\"TD\","
+    "\"JD\",\"QD\","
     "\"X1\",\"X2\"],"
     "\"nest\":[\"AS\",\"AC\",\"AH\",\"AD\"],\"stocks\":{\"S\":[\"8S\",\"TS\"]},"
-    "\"seats\":[{\"seat\":0,\"king\":\"KS\",\"hand\":[\"2S\",\"3S\",\"4S\",\"5S\",\"6S\",\"7S\",\"9S\",\"2D\","
+    "\"seats\":[{\"seat\":0,\"king\":\"KS\",\"hand\":[\"2S\",\"3S\",\"4S\",\"5S\",\"6S\",\"7S\","
+    "\"9S\",\"2D\","
     "\"3D\",\"4D\"]},"
     "{\"seat\":1,\"king\":\"KC\",\"hand\":[%s]},{\"seat\":2,\"king\":\"KH\",\"hand\":[]},"
     "{\"seat\":3,\"king\":\"KD\",\"hand\":[]}]}";
@@ -214,7 +223,7 @@ static void swap_cards(dml_state *s, int c1, int c2, int keep)
 {
     uint64_t b1 = dml_bit(c1), b2 = dml_bit(c2);
     for (int z = 0; z < DML_NZONES; z++) {
-        uint64_t *m[9] = {&s->zone[z], &s->pin[0][z], &s->pin[1][z], &s->pin[2][z], &s->pin[3][z],
+        uint64_t *m[9] = {&s->zone[z],   &s->pin[0][z], &s->pin[1][z], &s->pin[2][z], &s->pin[3][z],
                           &s->may[0][z], &s->may[1][z], &s->may[2][z], &s->may[3][z]};
         for (int i = 0; i < 9; i++) {
             if (i && (i - 1) % 4 == keep) continue;
@@ -229,11 +238,15 @@ static void swap_cards(dml_state *s, int c1, int c2, int keep)
     s->loc[c1] = s->loc[c2];
     s->loc[c2] = t;
     for (int i = 0; i < s->nest_top_n; i++)
-        if (s->nest_top[i] == c1) s->nest_top[i] = (uint8_t)c2;
-        else if (s->nest_top[i] == c2) s->nest_top[i] = (uint8_t)c1;
+        if (s->nest_top[i] == c1)
+            s->nest_top[i] = (uint8_t)c2;
+        else if (s->nest_top[i] == c2)
+            s->nest_top[i] = (uint8_t)c1;
     for (int i = 0; i < s->sel_n; i++)
-        if (s->sel[i] == c1) s->sel[i] = (uint8_t)c2;
-        else if (s->sel[i] == c2) s->sel[i] = (uint8_t)c1;
+        if (s->sel[i] == c1)
+            s->sel[i] = (uint8_t)c2;
+        else if (s->sel[i] == c2)
+            s->sel[i] = (uint8_t)c1;
 }
 
 /* Random games: at many points, for each seat, exchange two cards the seat
@@ -265,9 +278,12 @@ static void hidden_cards_are_interchangeable(void **unused)
                     for (int c = 0; c < DML_NCARDS; c++)
                         if (o->loc[c] == 0xfe) unk[nu++] = c;
                     for (int tries = 0; nu > 1 && tries < 6; tries++) {
-                        int c1 = unk[cr_rng_below(&rng, (uint32_t)nu)], c2 = unk[cr_rng_below(&rng, (uint32_t)nu)];
+                        int c1 = unk[cr_rng_below(&rng, (uint32_t)nu)],
+                            c2 = unk[cr_rng_below(&rng, (uint32_t)nu)];
                         int z1 = s->loc[c1], z2 = s->loc[c2];
-                        if (z1 == z2 || !(s->may[q][z2] & dml_bit(c1)) || !(s->may[q][z1] & dml_bit(c2))) continue;
+                        if (z1 == z2 || !(s->may[q][z2] & dml_bit(c1)) ||
+                            !(s->may[q][z1] & dml_bit(c2)))
+                            continue;
                         memcpy(t, s, sizeof *s);
                         swap_cards(t, c1, c2, q);
                         assert_same_view(g, s, t, q);
@@ -307,8 +323,10 @@ static void hidden_cards_are_interchangeable(void **unused)
                 for (int q = 0; q < s->n; q++) {
                     if (e->seen_by & (1u << q)) continue;
                     cr_event e2 = *e;
-                    e2.card = (int16_t)((e->card + 1 + (int)cr_rng_below(&rng, DML_NCARDS - 1)) % DML_NCARDS);
-                    if (e->kind == DML_E_DECISION && e->a < DML_A_VISIT) e2.a = e->a - e->card + e2.card;
+                    e2.card = (int16_t)((e->card + 1 + (int)cr_rng_below(&rng, DML_NCARDS - 1)) %
+                                        DML_NCARDS);
+                    if (e->kind == DML_E_DECISION && e->a < DML_A_VISIT)
+                        e2.a = e->a - e->card + e2.card;
                     char t1[512], t2[512];
                     g->def->event_to_str(g, e, q, t1, sizeof t1);
                     g->def->event_to_str(g, &e2, q, t2, sizeof t2);
@@ -346,7 +364,8 @@ static void unsound_knowledge_is_refused(void **unused)
     load_text(g, a, strcat(strcpy(json, base), "}"));
     char err[512];
     /* P2 "knows" 2S is in P1's Hand; it is in P0's */
-    snprintf(json, sizeof json, "%s,\"knowledge\":{\"P2\":{\"pin\":{\"hand P1\":[\"2S\"]}}}}", base);
+    snprintf(json, sizeof json, "%s,\"knowledge\":{\"P2\":{\"pin\":{\"hand P1\":[\"2S\"]}}}}",
+             base);
     memcpy(b, a, sizeof *a);
     assert_int_not_equal(g->def->deserialize(g, b, json, strlen(json), err, sizeof err), CR_OK);
     assert_non_null(strstr(err, "knowledge.P2.pin.hand P1: card 2S is not there"));
@@ -385,14 +404,18 @@ static void impossible_composition_is_refused(void **unused)
     const struct {
         const char *from, *to, *msg;
     } cases[] = {
-        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"8S\"], \"sel_targets\": 0", "selection: sel_targets"},
-        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"2D\"], \"sel_targets\": 0", "selection: sel[0] (2D)"},
-        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"8S\",\"9S\"], \"sel_targets\": 2", "selection: sel[1] (9S)"},
+        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"8S\"], \"sel_targets\": 0",
+         "selection: sel_targets"},
+        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"2D\"], \"sel_targets\": 0",
+         "selection: sel[0] (2D)"},
+        {"\"sel\": [\"8S\"], \"sel_targets\": 1", "\"sel\": [\"8S\",\"9S\"], \"sel_targets\": 2",
+         "selection: sel[1] (9S)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *at = strstr(out, cases[i].from);
         assert_non_null(at);
-        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - out), out, cases[i].to, at + strlen(cases[i].from));
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - out), out, cases[i].to,
+                 at + strlen(cases[i].from));
         memset(b, 0, sizeof *b);
         assert_int_not_equal(g->def->deserialize(g, b, bad, strlen(bad), err, sizeof err), CR_OK);
         if (!strstr(err, cases[i].msg)) fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
@@ -453,8 +476,9 @@ static void setup_deal_beyond_the_pool_is_refused(void **unused)
     /* play chance and the roll-off until the 2s and 3s are half dealt */
     while (!(a->fr[0].step == 3 && a->fr[0].a == 2)) {
         cr_action legal[DML_MAX_LEGAL];
-        cr_action x = cr_current_player(g, a) == CR_CHANCE ? cr_sample_chance(g, a, &rng)
-                                                           : legal[g->def->legal_actions(g, a, legal) - 1];
+        cr_action x = cr_current_player(g, a) == CR_CHANCE
+                          ? cr_sample_chance(g, a, &rng)
+                          : legal[g->def->legal_actions(g, a, legal) - 1];
         g->def->apply(g, a, x, NULL);
         assert_true(a->n_applied < 100);
     }
