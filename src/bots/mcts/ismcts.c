@@ -394,10 +394,10 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         if (err && errcap) snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
         return 0;
     }
-    long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = 0;
-    int chance_nodes = 0, opp_policy = 0, margin = 0;
+    long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = -1; /* -1: not given */
+    int chance_nodes = 0, opp_policy = -1, margin = -1;
     double c = 0.7;
-    cr_policy_fn rollout = bot_policy_random;
+    cr_policy_fn rollout = NULL; /* not given */
     for (int i = 0; i < spec->n_params; i++) {
         const char *k = spec->params[i].key, *v = spec->params[i].value;
         int ok = 1;
@@ -456,6 +456,19 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             return 0;
         }
     }
+    /* Defaults.  With a heuristic policy (DML) the search is "guided": the
+     * policy rolls out, plays the other seats, and a rollout stops after 100
+     * actions with the score margin as its value: the strongest profile the
+     * lab found (docs/bots.md).  Without one: random rollouts to the end,
+     * every seat in the tree, 1 to the winner. */
+    if (!rollout) {
+        rollout = bot_heuristic_policy(g);
+        if (!rollout) rollout = bot_policy_random;
+    }
+    int guided = rollout != bot_policy_random;
+    if (opp_policy < 0) opp_policy = guided;
+    if (margin < 0) margin = guided && g->def->scores != NULL;
+    if (cutoff < 0) cutoff = guided ? 100 : 0;
     if (iters && ms) {
         if (err && errcap) snprintf(err, errcap, "ismcts: give iters or ms, not both");
         return 0;
