@@ -378,9 +378,9 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
         searches++;
     }
     if (searches)
-        fprintf(out, "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations, %s%s)\n",
-                (double)it_total / it_secs, searches, iters, what,
-                *params ? "; target >= 20k/s" : "");
+        fprintf(
+            out, "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations, %s%s)\n",
+            (double)it_total / it_secs, searches, iters, what, *params ? "; target >= 20k/s" : "");
     else
         fprintf(out, "ISMCTS: not measured (%s)\n", bots[np - 1] ? "no decision state" : err);
     cr_status rc = bots[np - 1] ? CR_OK : CR_ERR_INVALID;
