@@ -24,6 +24,15 @@
 
 #include "games/dml/dml_internal.h"
 
+/* The procedures are kept out of line: step() is then a small dispatcher
+ * whose every call is cheap, and each procedure saves only the registers
+ * it uses (measured: fewer instructions per apply). */
+#if defined(__GNUC__)
+#define DML_NOINLINE __attribute__((noinline))
+#else
+#define DML_NOINLINE
+#endif
+
 typedef struct ctx {
     const cr_game *g;
     dml_state *s;
@@ -685,7 +694,7 @@ static void take_roll(dml_state *s, cr_action ans)
 }
 
 /* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
-static void p_dice(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     switch (f->step) {
@@ -716,7 +725,7 @@ static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* CHECK (roller a, target x): 3.1 steps 3 (the caller does 4 and 5). */
-static void p_check(ctx *c, dml_frame *f)
+DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     if (f->step == 0) {
@@ -752,7 +761,7 @@ static void push_followup(dml_state *s)
 }
 
 /* ROLLOFF (3.2, R46). a: next offset to examine, b: seat that last rolled */
-static void p_rolloff(ctx *c, dml_frame *f)
+DML_NOINLINE static void p_rolloff(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     for (;;) {
@@ -815,7 +824,7 @@ static int free_bm_slot(const dml_state *s)
 
 /* FM: the Foreign Merchant (9.1, R2, R3).  a = the triggering Joker or -1;
  * x = the new slot once created. */
-static void p_fm(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_fm(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     if (f->step == 0) {
@@ -865,7 +874,7 @@ static void place_drawn(ctx *c, int card)
         discard(c, card);
 }
 
-static void p_restock(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_restock(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     if (ans >= 0) {
@@ -879,7 +888,7 @@ static void p_restock(ctx *c, dml_frame *f, cr_action ans)
     ask_chance(s, DML_C_DECK, 0);
 }
 
-static void p_supply(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_supply(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     if (f->step == 0) {
@@ -955,7 +964,7 @@ static void vp_end(ctx *c)
 }
 
 /* EVENT (5.1).  a: offset of the next player for The Hated People. */
-static void p_event(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     for (;;) {
@@ -1031,7 +1040,7 @@ static void p_event(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* MARKET (6): a = 0 until the budget is fixed */
-static void p_market(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     int p = s->active;
@@ -1106,7 +1115,7 @@ static void add_sel(dml_state *s, int card, int flag)
 }
 
 /* BUY (7).  a: offset of the next Seize offer; b: the seat offering. */
-static void p_buy(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     int p = s->active;
@@ -1323,7 +1332,7 @@ static void p_buy(ctx *c, dml_frame *f, cr_action ans)
  * priority; x: passes in a row | STK_PLAYED | STK_MUST. */
 static void stack_next_holder(dml_state *s, dml_frame *f) { f->b = (int8_t)next_alive(s, f->b); }
 
-static void p_stack(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     for (;;) {
@@ -1456,7 +1465,7 @@ static void eliminate(ctx *c, int p)
     emit(c, DML_E_ELIMINATED, p, -1, -1, -1, -1, 0, 0, ALL_SEEN);
 }
 
-static void p_siege(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     for (;;) {
@@ -1527,7 +1536,7 @@ static void p_siege(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* POWER (8.2, R32-R39, R74): a = card, b = its player; x: chosen things */
-static void p_power(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     int card = f->a, p = f->b;
@@ -1746,7 +1755,7 @@ static void p_power(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* VISIT a Black Market (6, R41, R64, R75): a = slot; x = cards still to take */
-static void p_visit(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     int p = s->active, k = f->a;
@@ -1803,7 +1812,7 @@ static void p_visit(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* CALLBACK (6, R40): a = the Emblem */
-static void p_callback(ctx *c, dml_frame *f)
+DML_NOINLINE static void p_callback(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     switch (f->step) {
@@ -1822,7 +1831,7 @@ static void p_callback(ctx *c, dml_frame *f)
     }
 }
 
-static void p_turn(ctx *c, dml_frame *f)
+DML_NOINLINE static void p_turn(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     switch (f->step) {
@@ -1845,7 +1854,7 @@ static void p_turn(ctx *c, dml_frame *f)
 }
 
 /* ROUND (5): a = offset of the next Turn from the Dealer */
-static void p_round(ctx *c, dml_frame *f)
+DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     switch (f->step) {
@@ -1884,7 +1893,7 @@ static void deal_to(ctx *c, int card, int seat, int zone)
     move_hint(c, card, zone + seat, SEEN(seat), dml_rank_mask[dml_rank(card)]);
 }
 
-static void p_game(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     for (;;) {
