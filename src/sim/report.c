@@ -351,14 +351,16 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
             p_rates, fair);
     fprintf(fs,
             "set output '%s/length.png'\n"
-            "set title 'Game length (%s, %ld games)'\n"
+            "set title 'Game length (%s%s, %ld games)'\n"
             "set xlabel '%s'\n"
             "set ylabel 'games'\n"
             "set xtics norotate\n"
+            "set xrange [0:*]\n"
             "set yrange [0:*]\n"
             "set boxwidth %u\n"
             "plot '%s' using 1:2 with boxes notitle\n",
-            dir, sweep ? vary_values[0] : r[0].seat_spec[0], r[0].games,
+            dir, sweep ? "first configuration: " : "P0 ",
+            sweep ? vary_values[0] : r[0].seat_spec[0], r[0].games,
             by_rounds ? "rounds" : "actions", width, p_len);
     fclose(fs);
     return run_gnuplot(p_script, err, errcap);
