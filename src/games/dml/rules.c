@@ -652,19 +652,27 @@ static cr_action dml_sample_chance(const cr_game *g, const void *st, cr_rng *rng
     (void)g;
     const dml_state *s = st;
     assert(s->need == DML_NEED_CHANCE);
-    if (s->kind == DML_C_ROLL) {
-        int a = 1 + (int)cr_rng_below(rng, 6), b = 1 + (int)cr_rng_below(rng, 6);
-        return DML_A_ROLL + (a <= b ? dml_roll_index(a, b) : dml_roll_index(b, a));
+    if (s->kind == DML_C_ROLL) { /* one of the 36 ordered rolls, as its unordered index */
+        static const uint8_t roll_of[36] = {0, 1, 2,  3,  4,  5,  1, 6,  7,  8,  9,  10,
+                                            2, 7, 11, 12, 13, 14, 3, 8,  12, 15, 16, 17,
+                                            4, 9, 13, 16, 18, 19, 5, 10, 14, 17, 19, 20};
+        return DML_A_ROLL + roll_of[cr_rng_below(rng, 36)];
     }
     uint64_t m = chance_pool(s);
     int k = (int)cr_rng_below(rng, (uint32_t)popc(m));
-    int low = popc(m & 0xffffffffu);
-    if (k >= low) { /* skip the lower half at once */
-        k -= low;
-        m &= ~(uint64_t)0xffffffffu;
+    /* the k-th candidate: halve the range while it holds (invariant: the
+     * answer is among the lowest 2*width bits of m, shifted by base) */
+    int base = 0;
+    for (int width = 32; width >= 8; width /= 2) {
+        int low = popc(m & (((uint64_t)1 << width) - 1));
+        if (k >= low) {
+            k -= low;
+            m >>= width;
+            base += width;
+        }
     }
     while (k--) m &= m - 1;
-    return DML_A_DRAW + lowest(m);
+    return DML_A_DRAW + base + lowest(m);
 }
 
 int dml_current_player(const cr_game *g, const void *st)
