@@ -173,7 +173,8 @@ enum { POOL = 2048 };
 
 /* Collects up to POOL decision or chance states from random games, each
  * with the action a random player takes there. */
-static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr_action *acts)
+static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr_action *acts,
+                        int cap, int search)
 {
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
@@ -181,9 +182,9 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
     if (!st || !legal) goto out;
     cr_rng rng;
     cr_rng_seed(&rng, seed, 7777);
-    while (n < POOL) {
+    while (n < cap) {
         g->def->init(g, st);
-        cr_for_search(g, st); /* per-call costs as search pays them */
+        if (search) cr_for_search(g, st); /* per-call costs as search pays them */
         for (;;) {
             int p = g->def->current_player(g, st);
             if (p == CR_TERMINAL) break;
@@ -193,7 +194,7 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
             else
                 a = pick_random(g, st, legal, g->def->legal_actions(g, st, legal), &rng);
             /* keep about one state in eight, so the pool spans many games */
-            if (n < POOL && cr_rng_below(&rng, 8) == 0) {
+            if (n < cap && cr_rng_below(&rng, 8) == 0) {
                 memcpy(pool + (size_t)n * g->state_size, st, g->state_size);
                 acts[n++] = a;
             }
@@ -292,7 +293,7 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         cr_free(legal);
         goto nomem;
     }
-    int n = collect_pool(g, seed, pool, acts);
+    int n = collect_pool(g, seed, pool, acts, POOL, 1);
     long reps = 0;
     volatile long sink = 0;
     double t0 = sim_now(), t_legal, t_clone, t_both;
@@ -340,6 +341,9 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     static const char *const profiles[2][2] = {
         {"rollout=random,opponents=tree,reward=win,cutoff=0", "random rollouts to the end"},
         {"", "the default profile"}};
+    /* The searches start from observations of real games: positions that
+     * keep the seats' memory (a search state's observation would lack it). */
+    n = collect_pool(g, seed + 5, pool, acts, POOL, 0);
     for (int k = 0; k < 2; k++)
         if (bench_ismcts(g, profiles[k][0], profiles[k][1], iters, np, seed, pool, n, legal, secs,
                          out, err, errcap) != CR_OK)

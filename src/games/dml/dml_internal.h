@@ -360,6 +360,9 @@ DML_HIDDEN int dml_declaration_value(const dml_state *s);
 /* Checks the frame stack of a loaded state (procs, steps and arguments in
  * range, consistent with the zones); CR_OK or err filled. */
 DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap);
+/* During Setup (before the Rounds): does the pool still hold the Kings, 2s
+ * and 3s that the deal to come needs?  1 outside Setup. */
+DML_HIDDEN int dml_setup_pool_ok(const dml_state *s);
 /* Sets the frame stack for a position that starts at a named phase:
  * "event" (start of a Round), "turn" (start of the Active Player's Turn),
  * "market" (the Active Player's Market options, budget as in the state),

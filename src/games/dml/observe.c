@@ -110,6 +110,34 @@ static void shuffle_ints(int *v, int n, cr_rng *rng)
     }
 }
 
+/* During Setup the deal is known: each seat dealt so far holds one King,
+ * then one 2 and one 3, the pool the rest.  The zone masks cannot carry
+ * "exactly one 2" (C7), so the cards of those ranks that the seat cannot
+ * place are dealt again here: each other seat gets as many of each rank as
+ * the deal gave it, uniformly among the unknown cards of that rank. */
+static void setup_redeal(const dml_state *o, matcher *m, const int *cards, int nc, cr_rng *rng)
+{
+    const dml_frame *f = &o->fr[0];
+    static const int ranks[3] = {DML_K, 2, 3};
+    for (int ri = 0; ri < 3; ri++) {
+        int r = ranks[ri], base = r == DML_K ? DML_Z_KING : DML_Z_HAND;
+        int pick[DML_NCARDS], np = 0, k = 0;
+        for (int i = 0; i < nc; i++)
+            if (dml_rank(cards[i]) == r) pick[np++] = cards[i];
+        shuffle_ints(pick, np, rng);
+        for (int p = 0; p < o->n; p++) {
+            int off = (p - o->dealer + o->n) % o->n, need;
+            if (r == DML_K)
+                need = f->step >= 3 || (f->step == 2 && off < f->a);
+            else
+                need = f->step == 3 && (off < f->a || (r == 2 && off == f->a && f->b == 1));
+            need -= popc(o->zone[base + p] & dml_rank_mask[r]);
+            for (; need > 0 && k < np; need--) m->assign[pick[k++]] = (int8_t)(base + p);
+        }
+        while (k < np) m->assign[pick[k++]] = DML_Z_POOL;
+    }
+}
+
 cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out)
 {
     (void)g;
@@ -147,6 +175,8 @@ cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_ou
         m.assign[a] = (int8_t)zb;
         m.assign[b] = (int8_t)za;
     }
+    if (o->nfr && o->fr[0].proc == DML_P_GAME && o->fr[0].step <= 3)
+        setup_redeal(o, &m, cards, nc, rng);
     for (int i = 0; i < nc; i++) {
         int c = cards[i], z = m.assign[c];
         s->zone[z] |= dml_bit(c);
@@ -154,6 +184,11 @@ cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_ou
     }
     for (int z = 0; z < DML_NZONES; z++)
         if (popc(s->zone[z]) != s->zone_count[z]) return CR_ERR_INVALID;
+    /* During Setup the pool must still serve every deal to come.  The
+     * seats' masks cannot say "P0 holds exactly one 2 and one 3", and an
+     * observation of a search state has no memory at all, so a draw may
+     * break that; it is refused rather than played (docs/rulings.md C7). */
+    if (!dml_setup_pool_ok(s)) return CR_ERR_INVALID;
     /* the Nest's top part: its positions get eggs of the Nest in a random order */
     uint64_t spare = s->zone[DML_Z_NEST];
     for (int i = 0; i < s->nest_top_n; i++) {

@@ -659,6 +659,7 @@ static cr_action dml_sample_chance(const cr_game *g, const void *st, cr_rng *rng
         return DML_A_ROLL + roll_of[cr_rng_below(rng, 36)];
     }
     uint64_t m = chance_pool(s);
+    assert(m); /* every chance node of a valid state has an outcome */
     int k = (int)cr_rng_below(rng, (uint32_t)popc(m));
     /* the k-th candidate: halve the range while it holds (invariant: the
      * answer is among the lowest 2*width bits of m, shifted by base) */
@@ -2151,6 +2152,18 @@ static const uint32_t parent_ok[DML_P_COUNT] = {
 };
 #undef PB
 
+int dml_setup_pool_ok(const dml_state *s)
+{
+    const dml_frame *f = &s->fr[0];
+    if (!s->nfr || f->proc != DML_P_GAME || f->step > 3) return 1;
+    int kings = s->n, twos = s->n, threes = s->n; /* before the deal */
+    if (f->step == 2) kings = s->n - f->a;
+    if (f->step == 3) kings = 0, twos = s->n - f->a - (f->b == 1), threes = s->n - f->a;
+    uint64_t pool = s->zone[DML_Z_POOL];
+    return popc(pool & dml_rank_mask[DML_K]) >= kings && popc(pool & dml_rank_mask[2]) >= twos &&
+           popc(pool & dml_rank_mask[3]) >= threes;
+}
+
 cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
 {
 #define FAIL(...)                                                                                  \
@@ -2210,21 +2223,10 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         case DML_P_EVENT:
             if (f->a < 0 || f->a > s->n)
                 FAIL("procedure: frame %d: seat offset %d out of range", i, f->a);
-            if (f->proc == DML_P_GAME && (f->step == 2 || f->step == 3)) {
-                /* the Setup deal still to come must find its cards in the pool */
-                int left = s->n - f->a, kings = 0, twos = 0, threes = 0;
-                if (f->step == 2)
-                    kings = left, twos = threes = s->n;
-                else if (f->b != 0 && f->b != 1)
-                    FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
-                else
-                    twos = left - f->b, threes = left;
-                uint64_t pool = s->zone[DML_Z_POOL];
-                if (popc(pool & dml_rank_mask[DML_K]) < kings ||
-                    popc(pool & dml_rank_mask[2]) < twos || popc(pool & dml_rank_mask[3]) < threes)
-                    FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal",
-                         i);
-            }
+            if (f->proc == DML_P_GAME && f->step == 3 && f->b != 0 && f->b != 1)
+                FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
+            if (f->proc == DML_P_GAME && !dml_setup_pool_ok(s))
+                FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal", i);
             break;
         }
     }

@@ -500,6 +500,56 @@ static void setup_deal_beyond_the_pool_is_refused(void **unused)
     cr_game_free(g);
 }
 
+/* An observation of a search state keeps no memory, so during the Setup
+ * deal the sampler cannot know which ranks the pool still holds.  Found by
+ * the benchmark: such a draw dealt from an empty pool.  The sampler now
+ * refuses a draw the deal cannot finish; every draw it gives plays to the
+ * end with a non-empty chance node at every step. */
+static void sample_of_search_state_in_setup_plays_out(void **unused)
+{
+    (void)unused;
+    cr_game *g = new_dml();
+    dml_state *a = cr_alloc(sizeof *a), *o = cr_alloc(sizeof *o), *b = cr_alloc(sizeof *b);
+    cr_action legal[DML_MAX_LEGAL], out[DML_MAX_CHANCE];
+    cr_rng rng;
+    cr_rng_seed(&rng, 8, 0);
+    g->def->init(g, a);
+    while (!(a->fr[0].step == 3 && a->fr[0].a == 1)) {
+        cr_action x = cr_current_player(g, a) == CR_CHANCE
+                          ? cr_sample_chance(g, a, &rng)
+                          : legal[g->def->legal_actions(g, a, legal) - 1];
+        g->def->apply(g, a, x, NULL);
+    }
+    for (int search = 0; search < 2; search++) {
+        if (search) cr_for_search(g, a); /* the memory is gone from here on */
+        g->def->observe(g, a, 2, o);
+        int ok = 0;
+        for (int i = 0; i < 100; i++) {
+            if (g->def->sample(g, o, &rng, b) != CR_OK) continue;
+            ok++;
+            for (long k = 0; cr_current_player(g, b) != CR_TERMINAL; k++) {
+                assert_true(k < 100000);
+                cr_action x;
+                if (cr_current_player(g, b) == CR_CHANCE) {
+                    assert_true(g->def->chance_outcomes(g, b, out, NULL) > 0);
+                    x = cr_sample_chance(g, b, &rng);
+                } else {
+                    int n = g->def->legal_actions(g, b, legal);
+                    assert_true(n > 0);
+                    x = legal[cr_rng_below(&rng, (uint32_t)n)];
+                }
+                assert_true(x >= 0 && x < g->num_actions);
+                g->def->apply(g, b, x, NULL);
+            }
+        }
+        if (!search) assert_int_equal(ok, 100); /* with memory every draw is sound */
+    }
+    cr_free(a);
+    cr_free(o);
+    cr_free(b);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -511,6 +561,7 @@ int main(void)
         cmocka_unit_test(impossible_composition_is_refused),
         cmocka_unit_test(misnested_frames_are_refused),
         cmocka_unit_test(setup_deal_beyond_the_pool_is_refused),
+        cmocka_unit_test(sample_of_search_state_in_setup_plays_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
