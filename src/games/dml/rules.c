@@ -28,9 +28,11 @@
  * whose every call is cheap, and each procedure saves only the registers
  * it uses (measured: fewer instructions per apply). */
 #if defined(__GNUC__)
-#define DML_NOINLINE __attribute__((noinline))
+#define DML_NOINLINE      __attribute__((noinline))
+#define DML_ALWAYS_INLINE static inline __attribute__((always_inline))
 #else
 #define DML_NOINLINE
+#define DML_ALWAYS_INLINE static inline
 #endif
 
 typedef struct ctx {
@@ -196,15 +198,17 @@ static void end_game(ctx *c, int reason, int winner)
     emit(c, DML_E_END, winner, -1, -1, -1, -1, reason, 0, ALL_SEEN);
 }
 
-/* Monopoly (2-9 of one suit) or Father of Dragons (all four Aces). */
-static void instant_win_check(ctx *c, int p)
+/* Monopoly (2-9 of one suit) or Father of Dragons (all four Aces), checked
+ * when `card` has entered p's Hand: only that card can have completed one. */
+static void instant_win_check(ctx *c, int p, int card)
 {
     dml_state *s = c->s;
     uint64_t h = hand(s, p);
-    int reason = 0;
-    if ((h & dml_rank_mask[DML_A]) == dml_rank_mask[DML_A]) reason = DML_END_FATHER;
-    for (int su = 0; su < 4 && !reason; su++) {
-        uint64_t need = (uint64_t)0xff << (su * 13); /* the 2..9 of the suit */
+    int reason = 0, r = dml_rank(card);
+    if (r == DML_A) {
+        if ((h & dml_rank_mask[DML_A]) == dml_rank_mask[DML_A]) reason = DML_END_FATHER;
+    } else if (r >= 2 && r <= 9) {
+        uint64_t need = (uint64_t)0xff << (dml_suit(card) * 13); /* the 2..9 of the suit */
         if ((h & need) == need) reason = DML_END_MONOPOLY;
     }
     if (!reason) return;
@@ -239,6 +243,29 @@ static void nest_remove(dml_state *s, int card)
     }
 }
 
+/* The ordered piles' bookkeeping of a move (the Discard Pile's top, the
+ * Nest's known top part, the Stack's order). */
+DML_NOINLINE static void move_ordered(dml_state *s, int card, int from, int to)
+{
+    if (from == DML_Z_DISCARD && s->discard_top == card) s->discard_top = -1;
+    if (to == DML_Z_DISCARD) s->discard_top = (int8_t)card;
+    if (from == DML_Z_NEST) nest_remove(s, card);
+    if (to == DML_Z_NEST && s->nest_top_n < 4) s->nest_top[s->nest_top_n++] = (uint8_t)card;
+    if (from == DML_Z_STACK) stack_remove(s, card);
+}
+
+/* What the seats learn of a move, and its events (none in search states). */
+DML_NOINLINE static void move_notify(ctx *c, int card, int from, int to, uint32_t seen,
+                                     uint64_t hint)
+{
+    dml_state *s = c->s;
+    if (s->knowledge)
+        for (int q = 0; q < s->n; q++) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+    emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
+    if (from >= DML_Z_BM && s->zone_count[from] == 0)
+        emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
+}
+
 /* Moves one card.  seen: the seats that learn which card moved (the others
  * learn only that a card moved, and that it is in `hint`). */
 static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
@@ -252,20 +279,16 @@ static void move_hint(ctx *c, int card, int to, uint32_t seen, uint64_t hint)
     s->zone_count[from]--;
     s->zone[to] |= b;
     s->zone_count[to]++;
+    s->loc[card] = (uint8_t)to;
     if (to >= DML_Z_BM) s->bm_live |= (uint64_t)1 << (to - DML_Z_BM);
     if (from >= DML_Z_BM && !s->zone_count[from]) s->bm_live &= ~((uint64_t)1 << (from - DML_Z_BM));
-    s->loc[card] = (uint8_t)to;
-    if (from == DML_Z_DISCARD && s->discard_top == card) s->discard_top = -1;
-    if (to == DML_Z_DISCARD) s->discard_top = (int8_t)card;
-    if (from == DML_Z_NEST) nest_remove(s, card);
-    if (to == DML_Z_NEST && s->nest_top_n < 4) s->nest_top[s->nest_top_n++] = (uint8_t)card;
-    if (from == DML_Z_STACK) stack_remove(s, card);
-    if (s->knowledge)
-        for (int q = 0; q < s->n; q++) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
-    emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
-    if (from >= DML_Z_BM && s->zone_count[from] == 0)
-        emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
-    if (to >= DML_Z_HAND && to < DML_Z_HAND + 4) instant_win_check(c, to - DML_Z_HAND);
+    /* the ordered piles: from the Discard Pile, the Nest or the Stack, or to
+     * the Discard Pile or the Nest */
+    enum { ORDERED = 1 << DML_Z_DISCARD | 1 << DML_Z_NEST | 1 << DML_Z_STACK };
+    if ((from <= DML_Z_STACK && (ORDERED >> from & 1)) || (unsigned)(to - DML_Z_DISCARD) < 2)
+        move_ordered(s, card, from, to);
+    if (s->knowledge || c->ev) move_notify(c, card, from, to, seen, hint);
+    if ((unsigned)(to - DML_Z_HAND) < 4) instant_win_check(c, to - DML_Z_HAND, card);
 }
 
 static void move(ctx *c, int card, int to, uint32_t seen)
@@ -345,12 +368,14 @@ static int commit_ok(const dml_state *s, int card, int suit)
     return 1;
 }
 
+/* The cards of p's Hand that commit_ok accepts for `suit`, as masks: a
+ * suit's Commodities 2..10 are bits 0..8 of its 13-bit lane. */
 static uint64_t commit_set(const dml_state *s, int p, int suit)
 {
-    uint64_t out = 0;
-    for (uint64_t m = hand(s, p) & DML_SUIT_MASK(suit); m; m &= m - 1)
-        if (commit_ok(s, lowest(m), suit)) out |= dml_bit(lowest(m));
-    return out;
+    uint32_t ok = 0x1ff; /* values 2..10 */
+    if (s->event_type == DML_EV_FCCC) ok &= s->ev >= 2 ? (1u << (s->ev - 1)) - 1 : 0; /* <= EV */
+    if (s->event_type == DML_EV_CUSTOMS) ok &= s->ev >= 2 ? ~((1u << (s->ev - 2)) - 1) : ok;
+    return hand(s, p) & ((uint64_t)ok << (suit * 13));
 }
 
 static int sum_values(uint64_t m)
@@ -1965,7 +1990,7 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
 
 /* ------------------------------------------------------------------ run */
 
-static void step(ctx *c, cr_action ans)
+DML_ALWAYS_INLINE void step(ctx *c, cr_action ans)
 {
     dml_state *s = c->s;
     dml_frame *f = top(s);
