@@ -45,9 +45,10 @@ enum { DML_SUIT_S = 0, DML_SUIT_C, DML_SUIT_H, DML_SUIT_D, DML_NSUITS };
 enum { DML_NCARDS = 54, DML_X1 = 52, DML_X2 = 53 };
 enum { DML_T = 10, DML_J = 11, DML_Q = 12, DML_K = 13, DML_A = 14 };
 
+extern DML_HIDDEN const int8_t dml_rank_of[DML_NCARDS], dml_suit_of[DML_NCARDS];
 static inline int dml_card(int suit, int rank) { return suit * 13 + rank - 2; }
-static inline int dml_suit(int c) { return c >= 52 ? -1 : c / 13; }
-static inline int dml_rank(int c) { return c >= 52 ? 0 : c % 13 + 2; } /* 0 = Joker */
+static inline int dml_suit(int c) { return dml_suit_of[c]; } /* -1 for a Joker */
+static inline int dml_rank(int c) { return dml_rank_of[c]; } /* 0 = Joker */
 static inline uint64_t dml_bit(int c) { return (uint64_t)1 << c; }
 static inline int dml_is_joker(int c) { return c >= 52; }
 static inline int dml_is_commodity(int c)

@@ -44,6 +44,17 @@ const uint64_t dml_rank_mask[15] = {
 #undef DML_RANK_BITS
 };
 
+/* rank and suit by card id (dml_rank, dml_suit): a load instead of a
+ * division on the hot path */
+const int8_t dml_rank_of[DML_NCARDS] = {
+    2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14, 2,
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2,  3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0,  0,
+};
+const int8_t dml_suit_of[DML_NCARDS] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, -1, -1,
+};
+
 uint64_t dml_commodity_mask(void)
 {
     uint64_t m = 0;
