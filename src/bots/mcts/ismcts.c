@@ -84,6 +84,14 @@ static int parse_long(const char *v, long lo, long hi, long *out)
     return 1;
 }
 
+/* A parameter with two named values: *out = 0 for no, 1 for yes. */
+static int parse_pair(const char *v, const char *no, const char *yes, int *out)
+{
+    if (strcmp(v, no) != 0 && strcmp(v, yes) != 0) return 0;
+    *out = strcmp(v, yes) == 0;
+    return 1;
+}
+
 static void bad(char *err, size_t cap, const char *key, const char *val)
 {
     if (err && cap)
@@ -416,26 +424,11 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             c = strtod(v, &end);
             ok = *end == '\0' && c >= 0 && c < 100;
         } else if (strcmp(k, "opponents") == 0) {
-            if (strcmp(v, "tree") == 0)
-                opp_policy = 0;
-            else if (strcmp(v, "policy") == 0)
-                opp_policy = 1;
-            else
-                ok = 0;
+            ok = parse_pair(v, "tree", "policy", &opp_policy);
         } else if (strcmp(k, "reward") == 0) {
-            if (strcmp(v, "win") == 0)
-                margin = 0;
-            else if (strcmp(v, "margin") == 0)
-                margin = 1;
-            else
-                ok = 0;
+            ok = parse_pair(v, "win", "margin", &margin);
         } else if (strcmp(k, "chance") == 0) {
-            if (strcmp(v, "open") == 0)
-                chance_nodes = 0;
-            else if (strcmp(v, "tree") == 0)
-                chance_nodes = 1;
-            else
-                ok = 0;
+            ok = parse_pair(v, "open", "tree", &chance_nodes);
         } else if (strcmp(k, "rollout") == 0) {
             if (strcmp(v, "random") == 0)
                 rollout = bot_policy_random;

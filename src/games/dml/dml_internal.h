@@ -361,8 +361,10 @@ DML_HIDDEN int dml_declaration_value(const dml_state *s);
 /* Checks the frame stack of a loaded state (procs, steps and arguments in
  * range, consistent with the zones); CR_OK or err filled. */
 DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap);
-/* During Setup (before the Rounds): does the pool still hold the Kings, 2s
- * and 3s that the deal to come needs?  1 outside Setup. */
+/* The Setup deal: how many cards of `rank` (King, 2 or 3) it has given
+ * `seat` so far (0 or 1; 1 once the deal is over), and whether the pool still
+ * holds the Kings, 2s and 3s the rest of the deal needs (1 outside Setup). */
+DML_HIDDEN int dml_setup_dealt(const dml_state *s, int seat, int rank);
 DML_HIDDEN int dml_setup_pool_ok(const dml_state *s);
 /* Sets the frame stack for a position that starts at a named phase:
  * "event" (start of a Round), "turn" (start of the Active Player's Turn),

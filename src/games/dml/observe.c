@@ -43,12 +43,12 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
     /* The Nest is face-down: its count is open, its order is not shown
      * (every egg plays alike; docs/rulings.md C7). */
     for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
-    /* Victory Points are public only when the VP sequence revealed every
-     * Hand and King (11.2); after Monopoly, Father of Dragons or the last
-     * merchant standing, the others' totals would tell their hidden cards. */
     /* The count of applied actions includes the other seats' one-card steps
      * and withdrawals while composing (C8): not part of what a seat sees. */
     o->n_applied = 0;
+    /* Victory Points are public only when the VP sequence revealed every
+     * Hand and King (11.2); after Monopoly, Father of Dragons or the last
+     * merchant standing, the others' totals would tell their hidden cards. */
     if (o->over && o->end_reason != DML_END_VP)
         for (int q = 0; q < 4; q++)
             if (q != seat) o->vp[q] = 0;
@@ -117,7 +117,6 @@ static void shuffle_ints(int *v, int n, cr_rng *rng)
  * the deal gave it, uniformly among the unknown cards of that rank. */
 static void setup_redeal(const dml_state *o, matcher *m, const int *cards, int nc, cr_rng *rng)
 {
-    const dml_frame *f = &o->fr[0];
     static const int ranks[3] = {DML_K, 2, 3};
     for (int ri = 0; ri < 3; ri++) {
         int r = ranks[ri], base = r == DML_K ? DML_Z_KING : DML_Z_HAND;
@@ -126,12 +125,7 @@ static void setup_redeal(const dml_state *o, matcher *m, const int *cards, int n
             if (dml_rank(cards[i]) == r) pick[np++] = cards[i];
         shuffle_ints(pick, np, rng);
         for (int p = 0; p < o->n; p++) {
-            int off = (p - o->dealer + o->n) % o->n, need;
-            if (r == DML_K)
-                need = f->step >= 3 || (f->step == 2 && off < f->a);
-            else
-                need = f->step == 3 && (off < f->a || (r == 2 && off == f->a && f->b == 1));
-            need -= popc(o->zone[base + p] & dml_rank_mask[r]);
+            int need = dml_setup_dealt(o, p, r) - popc(o->zone[base + p] & dml_rank_mask[r]);
             for (; need > 0 && k < np; need--) m->assign[pick[k++]] = (int8_t)(base + p);
         }
         while (k < np) m->assign[pick[k++]] = DML_Z_POOL;

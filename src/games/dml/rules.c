@@ -358,24 +358,24 @@ static int affected(const dml_state *s, int p, int type)
     return s->event_type == type && ((s->affected >> p) & 1);
 }
 
-/* Commit filter (7.5): a Commodity of `suit` passing FCCC/Customs. */
-static int commit_ok(const dml_state *s, int card, int suit)
+/* Commit filter (7.5): the Commodities of `suit` that pass FCCC/Customs. */
+static uint64_t commit_filter(const dml_state *s, int suit)
 {
-    if (!dml_is_commodity(card) || dml_suit(card) != suit) return 0;
-    int v = dml_value(card);
-    if (s->event_type == DML_EV_FCCC && v > s->ev) return 0;
-    if (s->event_type == DML_EV_CUSTOMS && v < s->ev) return 0;
-    return 1;
+    /* a suit's Commodities 2..10 are bits 0..8 of its 13-bit lane; the event
+     * value is bounded here, since a loaded position may give any 0..255 */
+    uint32_t ok = 0x1ff;
+    int ev = s->ev;
+    if (s->event_type == DML_EV_FCCC) /* values <= EV */
+        ok &= ev >= 10 ? 0x1ffu : ev < 2 ? 0u : (1u << (ev - 1)) - 1;
+    if (s->event_type == DML_EV_CUSTOMS) /* values >= EV */
+        ok &= ev <= 2 ? 0x1ffu : ev > 10 ? 0u : ~((1u << (ev - 2)) - 1);
+    return (uint64_t)ok << (suit * 13);
 }
 
-/* The cards of p's Hand that commit_ok accepts for `suit`, as masks: a
- * suit's Commodities 2..10 are bits 0..8 of its 13-bit lane. */
+/* The cards of p's Hand that pass the commit filter for `suit`. */
 static uint64_t commit_set(const dml_state *s, int p, int suit)
 {
-    uint32_t ok = 0x1ff; /* values 2..10 */
-    if (s->event_type == DML_EV_FCCC) ok &= s->ev >= 2 ? (1u << (s->ev - 1)) - 1 : 0; /* <= EV */
-    if (s->event_type == DML_EV_CUSTOMS) ok &= s->ev >= 2 ? ~((1u << (s->ev - 2)) - 1) : ok;
-    return hand(s, p) & ((uint64_t)ok << (suit * 13));
+    return hand(s, p) & commit_filter(s, suit);
 }
 
 static int sum_values(uint64_t m)
@@ -1148,6 +1148,14 @@ static void add_sel(dml_state *s, int card, int flag)
     s->sel[s->sel_n++] = (uint8_t)card;
 }
 
+/* A card chosen for the Declaration: a target while only targets were
+ * chosen and the card is not from the Hand, else a commit (7.1). */
+static void declare_add(dml_state *s, int card)
+{
+    if (s->sel_targets == s->sel_n && s->loc[card] != DML_Z_HAND + s->active) s->sel_targets++;
+    add_sel(s, card, 0);
+}
+
 /* BUY (7).  a: offset of the next Seize offer; b: the seat offering. */
 DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
 {
@@ -1162,9 +1170,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             return;
         case 1: /* PD3: the Declaration, card by card */
             if (ans >= DML_A_CARD && ans < DML_A_CARD + DML_NCARDS) {
-                int card = ans - DML_A_CARD;
-                if (s->sel_targets == s->sel_n && s->loc[card] != DML_Z_HAND + p) s->sel_targets++;
-                add_sel(s, card, 0);
+                declare_add(s, ans - DML_A_CARD);
                 ask(s, p, DML_D_DECLARE);
                 return;
             }
@@ -1253,9 +1259,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     emit(c, DML_E_REVEAL, q, -1, lowest(m), DML_Z_OFFER + q, DML_Z_OFFER + q, 0, 0,
                          ALL_SEEN);
                 }
-                uint64_t counting = 0;
-                for (uint64_t m = off; m; m &= m - 1)
-                    if (commit_ok(s, lowest(m), prim)) counting |= dml_bit(lowest(m));
+                uint64_t counting = off & commit_filter(s, prim);
                 int total = sum_values(counting);
                 if (total > best) {
                     best = total;
@@ -2028,9 +2032,8 @@ static int surely_open(const dml_state *s)
     switch (s->kind) {
     case DML_D_DABO:
     case DML_D_MARKET: return 1;
-    case DML_D_DECLARE: /* a target and Undo */
-        return s->sel_n > 0 || s->zone[DML_Z_STOCK] || opponent_emblems(s, p) || opening_ten(s);
-    case DML_D_OFFER: return s->sel_n > 0 || hand(s, p); /* a card and Done */
+    case DML_D_DECLARE: return s->sel_n > 0 || can_buy(s); /* a target and Undo */
+    case DML_D_OFFER: return s->sel_n > 0 || hand(s, p);   /* a card and Done */
     case DML_D_COMMIT_ACT:
         return s->sel_n > 0 || commit_set(s, p, dml_prim(s->buy_suit)) ||
                commit_set(s, p, dml_sec(s->buy_suit));
@@ -2177,16 +2180,24 @@ static const uint32_t parent_ok[DML_P_COUNT] = {
 };
 #undef PB
 
-int dml_setup_pool_ok(const dml_state *s)
+int dml_setup_dealt(const dml_state *s, int seat, int rank)
 {
     const dml_frame *f = &s->fr[0];
-    if (!s->nfr || f->proc != DML_P_GAME || f->step > 3) return 1;
-    int kings = s->n, twos = s->n, threes = s->n; /* before the deal */
-    if (f->step == 2) kings = s->n - f->a;
-    if (f->step == 3) kings = 0, twos = s->n - f->a - (f->b == 1), threes = s->n - f->a;
-    uint64_t pool = s->zone[DML_Z_POOL];
-    return popc(pool & dml_rank_mask[DML_K]) >= kings && popc(pool & dml_rank_mask[2]) >= twos &&
-           popc(pool & dml_rank_mask[3]) >= threes;
+    if (!s->nfr || f->proc != DML_P_GAME || f->step > 3) return 1; /* the deal is over */
+    int off = (seat - s->dealer + s->n) % s->n; /* the deal goes from the Dealer, ccw */
+    if (rank == DML_K) return f->step == 3 || (f->step == 2 && off < f->a);
+    return f->step == 3 && (off < f->a || (rank == 2 && off == f->a && f->b == 1));
+}
+
+int dml_setup_pool_ok(const dml_state *s)
+{
+    static const int ranks[3] = {DML_K, 2, 3};
+    for (int i = 0; i < 3; i++) {
+        int need = 0;
+        for (int p = 0; p < s->n; p++) need += 1 - dml_setup_dealt(s, p, ranks[i]);
+        if (popc(s->zone[DML_Z_POOL] & dml_rank_mask[ranks[i]]) < need) return 0;
+    }
+    return 1;
 }
 
 cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
@@ -2290,10 +2301,10 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
                 for (int j = 0; j < n; j++) ok |= buf[j] == want;
                 if (!ok)
                     FAIL("selection: sel[%d] (%s) cannot be chosen there", i, dml_card_code(card));
-                if (k == DML_D_DECLARE && t.sel_targets == t.sel_n &&
-                    t.loc[card] != DML_Z_HAND + s->active)
-                    t.sel_targets++;
-                add_sel(&t, card, flag);
+                if (k == DML_D_DECLARE)
+                    declare_add(&t, card);
+                else
+                    add_sel(&t, card, flag);
             }
             if (t.sel_targets != s->sel_targets)
                 FAIL("selection: sel_targets is %d, the chosen cards make %d", s->sel_targets,
