@@ -38,6 +38,12 @@ enum {
 
 enum { CR_MAX_PLAYERS = 8 };
 
+/* Whose view a rendering or an observation is for, besides a seat 0..n-1.
+ * PUBLIC: what a spectator may know (what every seat knows); OMNISCIENT:
+ * everything (logs, the lab, debugging).  Distinct from CR_CHANCE and
+ * CR_TERMINAL so that a current_player() result is never taken for one. */
+enum { CR_SEAT_PUBLIC = -3, CR_SEAT_OMNISCIENT = -4 };
+
 typedef int32_t cr_action; /* dense, stable id in [0, g->num_actions) */
 
 /* A variant of a game: a named rule set with its allowed player counts. */
@@ -47,13 +53,60 @@ typedef struct cr_variant {
     int min_players, max_players;
 } cr_variant;
 
+/* --- Table options ---------------------------------------------------------
+ * A game declares the options a table may set (cr_game_def.options): a key,
+ * a type, a range and a default.  cr_params carries them as text, as a user
+ * typed them (`--option first-roller=2`); cr_game_new checks every one and
+ * stores the values in g->opt[i], i being the option's index in the game's
+ * table.  A CR_OPT_FILE option names game data (a board file): the core
+ * reads the file, keeps its bytes for the game's create() and identifies
+ * it by a content hash, which records and positions carry. */
+typedef enum cr_option_type {
+    CR_OPT_INT = 1, /* an integer in [min, max] */
+    CR_OPT_BOOL,    /* 0 or 1; "yes"/"no", "true"/"false", "on"/"off", "1"/"0" */
+    CR_OPT_CHOICE,  /* one of choices[0..max]; the value is the index */
+    CR_OPT_SEAT,    /* a seat 0..num_players-1 */
+    CR_OPT_FILE,    /* a path to game data; value 1 when given, 0 = built-in */
+} cr_option_type;
+
+typedef struct cr_option_def {
+    const char *key; /* stable: "first-roller", "board" */
+    cr_option_type type;
+    int32_t min, max, def;      /* INT: the range and default; CHOICE: default index */
+    const char *const *choices; /* CHOICE: max + 1 names */
+    const char *help;           /* one line for `croupier games` and --help */
+} cr_option_def;
+
+enum { CR_MAX_OPTIONS = 16 };
+
+typedef struct cr_option_kv {
+    const char *key, *value; /* borrowed text */
+} cr_option_kv;
+
 /* What a table chooses before the game starts. */
 typedef struct cr_params {
-    int num_players;       /* within the variant's bounds */
-    const char *variant;   /* NULL = the game's default for num_players */
-    int first_roller;      /* DML: seat that rolls first in the roll-off (R46) */
-    const char *data_path; /* read-only game data (board file); NULL = built-in */
+    int num_players;     /* within the variant's bounds; 0 = the variant's largest */
+    const char *variant; /* NULL = the game's default for num_players */
+    int n_options;
+    cr_option_kv options[CR_MAX_OPTIONS]; /* unset options take their default */
 } cr_params;
+
+/* Sets (or replaces) an option of p; "KEY=VALUE" text is split by
+ * cr_params_set_text.  The strings are borrowed: they must outlive p's use.
+ * CR_ERR_INVALID when p is full or the text has no '='. */
+cr_status cr_params_set(cr_params *p, const char *key, const char *value);
+cr_status cr_params_set_text(cr_params *p, char *key_eq_value);
+
+/* --- Results ---------------------------------------------------------------
+ * How a finished game ended for each seat: the game's own score and a rank
+ * (1 = first; seats that share a place share the rank, so several seats may
+ * win together).  `winners` has bit s set for each seat that won; 0 when
+ * nobody did (e.g. every seat eliminated). */
+typedef struct cr_result {
+    int32_t score[CR_MAX_PLAYERS];
+    int8_t rank[CR_MAX_PLAYERS];
+    uint32_t winners;
+} cr_result;
 
 /* --- Events --------------------------------------------------------------
  * apply() reports what happened into a caller-owned buffer, without
@@ -88,6 +141,14 @@ typedef struct cr_game_def {
     const char *title; /* "Dragon's Money Laundering" */
     const cr_variant *variants;
     int n_variants;
+    /* Bumped whenever a rule change could change what a recorded game
+     * means; records and positions carry it, and a mismatch is an error. */
+    int rules_version;
+    const cr_option_def *options; /* the table options (may be NULL) */
+    int n_options;
+    /* What counts as a clear score margin (DML: 10 Victory Points): a search
+     * bot rewarding margins divides them by it.  0 = no meaningful score. */
+    int32_t score_scale;
 
     /* Fills g's sizes and loads read-only data; err gets a one-line reason. */
     cr_status (*create)(cr_game *g, char *err, size_t errcap);
@@ -111,12 +172,16 @@ typedef struct cr_game_def {
     /* Applies a legal action or chance outcome.  ev may be NULL. */
     void (*apply)(const cr_game *g, void *st, cr_action a, cr_events *ev);
 
-    /* out[num_players]: 1 to the winner, 0 to the others, all 0 without one.*/
+    /* At a terminal state: the utility of each seat for bots, out[num_players]:
+     * 1 to a sole winner, 1/k to each of k shared winners, 0 to the others. */
     void (*returns)(const cr_game *g, const void *st, double *out);
-    /* out[num_players]: the game's own score (DML: Victory Points). */
-    void (*scores)(const cr_game *g, const void *st, double *out);
+    /* The game's own score of each seat, now (DML: Victory Points) and, at
+     * a terminal state, the ranks and winners. */
+    void (*result)(const cr_game *g, const void *st, cr_result *out);
 
-    /* Observation: what `seat` knows now, including what it has witnessed.
+    /* Observation: what `seat` knows now, including what it has witnessed
+     * (seat may be CR_SEAT_PUBLIC: what every seat knows; or
+     * CR_SEAT_OMNISCIENT: the whole state, as an observation).
      * Writes g->obs_size bytes into obs.  The observation is itself a
      * state-shaped blob in which everything hidden from the seat is erased,
      * so it can be rendered, compared and handed to the sampler. */
@@ -143,7 +208,8 @@ typedef struct cr_game_def {
     /* Action notation, in the context of the state it applies to. */
     size_t (*action_to_str)(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap);
     cr_status (*str_to_action)(const cr_game *g, const void *st, const char *s, cr_action *out);
-    /* One event in words / JSON, as `seat` may know it (-1: the omniscient log). */
+    /* One event in words / JSON, as `seat` may know it (a seat, CR_SEAT_PUBLIC
+     * or CR_SEAT_OMNISCIENT); a card the view may not see is never named. */
     size_t (*event_to_str)(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
     size_t (*event_to_json)(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap);
     /* A short description of the decision the seat to act faces. */
@@ -151,6 +217,19 @@ typedef struct cr_game_def {
     /* Actions that only withdraw a half-built choice: search may skip them.
      * Returns 1 if a is such an action. */
     int (*is_withdraw)(const cr_game *g, const void *st, cr_action a);
+
+    /* Optional: whether `a` is legal for the seat to act, for decisions
+     * whose legal_actions list offers a menu (amounts: a few meaningful bids)
+     * while any amount in range may be submitted.  NULL: legal means "in
+     * legal_actions".  Must agree with legal_actions on every listed action. */
+    int (*is_legal)(const cr_game *g, const void *st, cr_action a);
+    /* Optional: one action as JSON for clients that build controls:
+     * {"id", "text", "label", "group", "objects": [...], "amount": {...}}
+     * (docs/clients.md).  NULL: the core writes id, text and label. */
+    size_t (*action_to_json)(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap);
+
+    /* Game-owned parts (each optional). */
+    const struct cr_game_parts *parts;
 } cr_game_def;
 
 /* One table's game: definition, parameters, sizes and read-only data. */
@@ -165,9 +244,16 @@ struct cr_game {
     int max_chance_outcomes;
     size_t state_size;
     size_t obs_size;
-    void *data; /* read-only data loaded by create (owned) */
+    void *data;                  /* read-only data loaded by create (owned) */
+    int32_t opt[CR_MAX_OPTIONS]; /* option values, by index in def->options */
+    /* The CR_OPT_FILE option's file, read by the core before create(): its
+     * bytes (NUL-terminated, owned by the core), length and content hash.
+     * data_text is NULL when the built-in data is used. */
+    const char *data_text;
+    size_t data_len;
+    uint64_t data_hash; /* FNV-1a 64 of the bytes; the game's built-in data: its own */
     char variant_buf[32];
-    char data_path_buf[512];
+    char data_path[512];
 };
 
 /* --- Registry and lifecycle (src/core) ----------------------------------- */
@@ -198,6 +284,16 @@ static inline void cr_for_search(const cr_game *g, void *st)
     if (g->def->for_search) g->def->for_search(g, st);
 }
 
+/* Index of option `key` in g's game, or -1. */
+int cr_option_index(const cr_game_def *def, const char *key);
+/* The value of option `key` (its default if unset); asserts the key exists. */
+int32_t cr_game_option(const cr_game *g, const char *key);
+/* Canonical text of option i's value in g (what records write). */
+size_t cr_option_to_str(const cr_game *g, int i, char *buf, size_t cap);
+
+/* 1 if bit s of e->seen_by, or a public/omniscient view, lets `seat` see e's card. */
+int cr_event_visible(const cr_game *g, const cr_event *e, int seat);
+
 /* Draws a chance outcome with rng from the state's distribution. */
 cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
 
@@ -205,8 +301,13 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
  * it; CR_ERR_ILLEGAL leaves st untouched. */
 cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev);
 
+/* 1 if a is legal for the seat to act (or a possible chance outcome). */
+int cr_is_legal(const cr_game *g, const void *st, cr_action a);
+
 /* Parses `text` as an action of the current state and applies it if legal.
- * err gets the reason (unknown notation, not legal now). */
+ * err gets the reason (unknown notation, not legal now) and never describes
+ * the state: text from an untrusted seat goes through cr_match_submit,
+ * which checks the seat first and explains from that seat's view. */
 cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events *ev, char *err,
                         size_t errcap);
 

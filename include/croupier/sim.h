@@ -39,13 +39,18 @@ typedef struct cr_sim_config {
     int threads; /* 0: every online CPU */
     uint64_t seed;
     int progress;     /* CR_SIM_PROGRESS_*: AUTO = on iff stderr is a terminal */
-    long max_actions; /* per game; 0: 10,000,000. A game cut there is "aborted" */
+    long max_actions; /* per game; 0: the game's lab default, else 10,000,000. A game cut
+                         there is "aborted" */
+    int n_options;    /* table options (game.h), borrowed text */
+    cr_option_kv options[CR_MAX_OPTIONS];
 } cr_sim_config;
 
 /* One game's result (the lab keeps one per game, by index). */
 typedef struct cr_sim_game {
     float returns[CR_MAX_PLAYERS];
-    int16_t score[CR_MAX_PLAYERS]; /* the game's scores (DML: Victory Points) */
+    int32_t score[CR_MAX_PLAYERS]; /* the game's scores (DML: Victory Points) */
+    int8_t rank[CR_MAX_PLAYERS];   /* 1 = first; shared places share a rank; 0 if aborted */
+    uint32_t winners;              /* bit s: seat s won (several for a shared win) */
     int8_t label[CR_MAX_PLAYERS];  /* per-seat label index (DML: Merchant King suit), -1 none */
     int8_t winner;                 /* the seat with return 1 when exactly one, else -1 */
     uint8_t end;                   /* index into cr_sim_result.end_names */

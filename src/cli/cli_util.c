@@ -40,6 +40,29 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int cli_table_opt(int argc, char **argv, int *i, cr_params *p)
+{
+    const char *v;
+    int m;
+    if ((m = cli_opt(argc, argv, i, "--board", &v)) != 0) {
+        if (m < 0) return -1;
+        if (cr_params_set(p, "board", v) != CR_OK) {
+            cli_usage_error(argv[0], "too many options");
+            return -1;
+        }
+        return 1;
+    }
+    if ((m = cli_opt(argc, argv, i, "--option", &v)) == 0) return 0;
+    if (m < 0) return -1;
+    char *kv = (char *)v; /* argv's strings are the program's to modify */
+    if (cr_params_set_text(p, kv) != CR_OK) {
+        cli_usage_error(argv[0], "bad --option '%s': expected KEY=VALUE (at most %d options)", v,
+                        CR_MAX_OPTIONS);
+        return -1;
+    }
+    return 1;
+}
+
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 {
     const char *arg = argv[*i];
@@ -208,13 +231,21 @@ void cli_print_events(FILE *f, const cr_game *g, cr_events *ev, int seat, const 
 
 void cli_print_result(FILE *f, const cr_game *g, const void *st)
 {
-    double sc[CR_MAX_PLAYERS], ret[CR_MAX_PLAYERS];
-    g->def->scores(g, st, sc);
-    g->def->returns(g, st, ret);
+    cr_result res;
+    g->def->result(g, st, &res);
     fprintf(f, "scores: ");
-    for (int s = 0; s < g->num_players; s++) fprintf(f, "%sP%d %g", s ? "  " : "", s, sc[s]);
-    fprintf(f, "\nreturns:");
-    for (int s = 0; s < g->num_players; s++) fprintf(f, " %sP%d %g", s ? " " : "", s, ret[s]);
+    for (int s = 0; s < g->num_players; s++)
+        fprintf(f, "%sP%d %d", s ? "  " : "", s, (int)res.score[s]);
+    fprintf(f, "\nranks: ");
+    for (int s = 0; s < g->num_players; s++)
+        fprintf(f, "%sP%d %d", s ? "  " : "", s, (int)res.rank[s]);
+    if (res.winners) {
+        fprintf(f, "\nwon:   ");
+        for (int s = 0, k = 0; s < g->num_players; s++)
+            if (res.winners >> s & 1) fprintf(f, "%sP%d", k++ ? ", " : "", s);
+    } else {
+        fprintf(f, "\nnobody won");
+    }
     fputc('\n', f);
 }
 

@@ -25,6 +25,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
  * `name=value`, stores the value, advances *i past it and returns 1; returns
  * 0 if argv[*i] is another option, -1 (error printed) if the value is missing. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
+/* Table options, in every command that makes a game: `--option KEY=VALUE`
+ * (repeatable) and `--board FILE` (the option "board" of games that have
+ * one) into p.  Returns 1 if argv[*i] was one (consumed), 0 if not, -1 on
+ * error (printed). */
+int cli_table_opt(int argc, char **argv, int *i, cr_params *p);
 /* Parses a whole decimal string into [lo, hi]; 0 on failure. */
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);

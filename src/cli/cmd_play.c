@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
+#include "croupier/match.h"
 #include "croupier/record.h"
 #include "croupier/sim.h"
 
@@ -38,7 +39,6 @@ enum { EVENT_CAP = 4096 };
 typedef struct seat {
     int human;
     char spec[128]; /* "human" or a bot spec */
-    cr_bot *bot;    /* bot seats, once the game exists */
 } seat;
 
 /* Parses the seat list into seats[]; returns the count or -1 (error printed). */
@@ -53,7 +53,6 @@ static int seats_parse(const char *list, seat *seats, int max)
     }
     for (int i = 0; i < n; i++) {
         seats[i].human = strcmp(spec[i], "human") == 0;
-        seats[i].bot = NULL;
         if (!seats[i].human && !cr_bot_spec_valid(spec[i], err, sizeof err)) {
             cli_usage_error("play",
                             "seat P%d: %s (seats are human or a bot: random, heuristic, "
@@ -66,39 +65,12 @@ static int seats_parse(const char *list, seat *seats, int max)
     return n;
 }
 
-/* Creates the bots of the non-human seats; each bot's generator is seeded
- * from the game's seed and its seat, so a seed replays the bots too. */
-static int seats_make_bots(seat *seats, const cr_game *g, uint64_t seed)
-{
-    char err[256];
-    for (int s = 0; s < g->num_players; s++) {
-        if (seats[s].human) continue;
-        uint64_t bot_seed = seed * 0x9E3779B97F4A7C15ull + 1 + (uint64_t)s;
-        seats[s].bot = cr_bot_new(g, seats[s].spec, s, bot_seed, err, sizeof err);
-        if (seats[s].bot == NULL) return cli_error("seat P%d (%s): %s", s, seats[s].spec, err);
-    }
-    return 0;
-}
-
-/* A bot seat's choice among legal[0..n), from its seat's observation only. */
-static cr_action seat_choose(seat *s, const cr_game *g, const void *st, void *obs, int who,
-                             const cr_action *legal, int n)
-{
-    if (cr_bot_wants_obs(s->bot)) {
-        g->def->observe(g, st, who, obs);
-        return cr_bot_act(s->bot, obs, legal, n);
-    }
-    return cr_bot_act(s->bot, NULL, legal, n);
-}
-
 typedef struct table {
-    cr_game *g;
-    void *st, *obs;
-    seat seats[CR_MAX_PLAYERS];
+    cr_match *m;
+    const cr_game *g;
+    void *obs;
     int n_humans, the_human; /* the_human: the only human seat, if n_humans == 1 */
-    cr_rng chance;
-    cr_record rec;
-    cr_events ev;
+    uint32_t shown;          /* events of the log already printed */
     cr_action *legal;
     const char *save_path;
     cli_buf text, aux;
@@ -107,77 +79,65 @@ typedef struct table {
 static int save(table *t, int quiet)
 {
     if (t->save_path == NULL) return 0;
-    char tmp[4200], err[256];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", t->save_path) >= (int)sizeof tmp)
-        return cli_error("save file name too long");
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) return cli_error("cannot save to %s: cannot create %s", t->save_path, tmp);
-    cr_status rc = cr_record_write(&t->rec, f, err, sizeof err);
-    if (fclose(f) != 0 && rc == CR_OK) {
-        rc = CR_ERR_IO;
-        snprintf(err, sizeof err, "write failed");
-    }
-    if (rc != CR_OK) {
-        remove(tmp);
+    char err[256];
+    if (cr_match_save_file(t->m, t->save_path, err, sizeof err) != CR_OK)
         return cli_error("cannot save to %s: %s", t->save_path, err);
-    }
-    if (rename(tmp, t->save_path) != 0) {
-        remove(tmp);
-        return cli_error("cannot save to %s: rename failed", t->save_path);
-    }
-    if (!quiet) printf("game saved to %s (%d actions)\n", t->save_path, t->rec.n_actions);
+    if (!quiet)
+        printf("game saved to %s (%d actions)\n", t->save_path, cr_match_record(t->m)->n_actions);
     return 0;
 }
 
-/* Events of the last apply, to whoever may read them. */
+static void print_event(table *t, const cr_match_event *e, int view, const char *prefix)
+{
+    char small[512];
+    size_t n = cr_match_event_text(t->m, e, view, small, sizeof small);
+    const char *text = small;
+    if (n >= sizeof small) text = cli_event_text(t->g, &e->ev, view, &t->text);
+    if (text[0] != '\0') printf("%s%s\n", prefix, text);
+}
+
+/* Events since the last call, to whoever may read them. */
 static void show_events(table *t)
 {
-    if (t->n_humans == 0) {
-        cli_print_events(stdout, t->g, &t->ev, -1, "  ", &t->text);
-    } else if (t->n_humans == 1) {
-        cli_print_events(stdout, t->g, &t->ev, t->the_human, "  ", &t->text);
-    } else {
-        /* Hot seat: each human's view, labelled. */
-        int len = t->ev.len, dropped = t->ev.dropped;
-        for (int s = 0; s < t->g->num_players; s++) {
-            if (!t->seats[s].human) continue;
-            char prefix[24];
-            snprintf(prefix, sizeof prefix, "  P%d| ", s);
-            t->ev.len = len;
-            t->ev.dropped = dropped;
-            cli_print_events(stdout, t->g, &t->ev, s, prefix, &t->text);
+    const cr_match_event *e;
+    int n = cr_match_events_since(t->m, t->shown, &e);
+    for (int i = 0; i < n; i++) {
+        if (t->n_humans == 0) {
+            print_event(t, &e[i], CR_SEAT_OMNISCIENT, "  ");
+        } else if (t->n_humans == 1) {
+            print_event(t, &e[i], t->the_human, "  ");
+        } else {
+            /* Hot seat: each human's view, labelled. */
+            for (int s = 0; s < t->g->num_players; s++) {
+                if (!cr_match_is_human(t->m, s)) continue;
+                char prefix[24];
+                snprintf(prefix, sizeof prefix, "  P%d| ", s);
+                print_event(t, &e[i], s, prefix);
+            }
         }
     }
-    t->ev.len = t->ev.dropped = 0;
-}
-
-static int apply(table *t, cr_action a)
-{
-    if (cr_apply_checked(t->g, t->st, a, &t->ev) != CR_OK)
-        return cli_error("internal: action %d is not legal", (int)a);
-    if (cr_record_push(&t->rec, a) != CR_OK) return cli_error("out of memory");
-    show_events(t);
-    return 0;
+    t->shown = cr_match_event_count(t->m);
 }
 
 static void show_choices(table *t, int who, int n)
 {
     const cr_game *g = t->g;
     const char *view = "";
-    if (t->obs != NULL && g->def->observe && g->def->obs_to_text) {
-        g->def->observe(g, t->st, who, t->obs);
+    if (t->obs != NULL && g->def->obs_to_text) {
+        cr_match_observe(t->m, who, t->obs);
         view = cli_obs_text(g, t->obs, &t->text);
         printf("%s", view);
         if (view[0] && view[strlen(view) - 1] != '\n') putchar('\n');
     }
     /* The decision, unless the view already ends with it. */
-    const char *prompt = cli_prompt_text(g, t->st, &t->aux);
+    char prompt[512];
+    cr_match_prompt(t->m, who, prompt, sizeof prompt);
     if (prompt[0] && strstr(view, prompt) == NULL) printf("%s\n", prompt);
     int col = 0;
     for (int i = 0; i < n; i++) {
-        char item[160];
-        int len = snprintf(item, sizeof item, "%3d. %s", i + 1,
-                           cli_action_text(g, t->st, t->legal[i], &t->aux));
+        char item[160], label[128];
+        cr_match_action_text(t->m, who, t->legal[i], label, sizeof label);
+        int len = snprintf(item, sizeof item, "%3d. %s", i + 1, label);
         if (len < 0) len = 0;
         int width = len < 24 ? 24 : len + 2;
         if (col > 0 && col + width > 96) {
@@ -202,34 +162,55 @@ static int read_line(char **line, size_t *cap)
     return 1;
 }
 
-/* Asks human seat `who` for an action: 1 chosen (*out), 0 stop (quit or end
- * of input). */
-static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *cap)
+enum { ASK_MOVED = 1, ASK_STOP = 0, ASK_UNDONE = 2 };
+
+/* Asks human seat `who` for an action and submits it: ASK_MOVED, ASK_UNDONE
+ * (the seat took back its previous decision) or ASK_STOP (quit, end of input). */
+static int ask(table *t, int who, int n, char **line, size_t *cap)
 {
-    const cr_game *g = t->g;
     show_choices(t, who, n);
     for (;;) {
         printf("P%d> ", who);
         fflush(stdout);
         if (!read_line(line, cap)) {
             printf("\nend of input: the game stops here.\n");
-            return 0;
+            return ASK_STOP;
         }
-        char *s = *line;
+        char *s = *line, err[512];
         if (!isatty(fileno(stdin))) /* piped answers: show them in the transcript */
             printf("%s\n", s);
         if (s[0] == '\0') continue;
         if (strcmp(s, "quit") == 0 || strcmp(s, "q") == 0 || strcmp(s, "exit") == 0) {
             printf("the game stops here.\n");
-            return 0;
+            return ASK_STOP;
         }
-        if (strcmp(s, "list") == 0 || strcmp(s, "?") == 0 || strcmp(s, "help") == 0) {
+        if (strcmp(s, "list") == 0 || strcmp(s, "?") == 0) {
             show_choices(t, who, n);
-            printf("(answer with a number from 1 to %d or an action's notation; 'quit' stops)\n",
+            printf("(answer with a number from 1 to %d or an action's notation; 'undo' takes back "
+                   "your last decision, 'help' explains this one, 'quit' stops)\n",
                    n);
             continue;
         }
+        if (strcmp(s, "help") == 0) {
+            char help[2048];
+            if (cr_match_help(t->m, who, help, sizeof help) > 0) printf("%s\n", help);
+            printf("(answer with a number from 1 to %d or an action's notation; 'list' shows the "
+                   "choices, 'undo' takes back your last decision, 'quit' stops)\n",
+                   n);
+            continue;
+        }
+        if (strcmp(s, "undo") == 0) {
+            if (cr_match_undo(t->m, who, err, sizeof err) != CR_OK) {
+                printf("cannot undo: %s\n", err);
+                continue;
+            }
+            printf("P%d takes back the last decision: %d actions remain.\n", who,
+                   cr_match_record(t->m)->n_actions);
+            t->shown = cr_match_event_count(t->m);
+            return ASK_UNDONE;
+        }
         long k;
+        cr_action a;
         if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789") == strlen(s)) {
             if (!cli_parse_int(s, 1, n, &k)) {
                 printf("no choice %s: answer with a number from 1 to %d or an action's "
@@ -237,25 +218,20 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
                        s, n);
                 continue;
             }
-            *out = t->legal[k - 1];
-            return 1;
+            a = t->legal[k - 1];
+            printf("P%d: %s\n", who, cli_action_text(t->g, cr_match_state(t->m), a, &t->aux));
+            if (cr_match_submit_action(t->m, who, a, err, sizeof err) != CR_OK) {
+                printf("%s\n", err);
+                continue;
+            }
+            return ASK_MOVED;
         }
-        cr_action a = -1;
-        if (g->def->str_to_action(g, t->st, s, &a) != CR_OK) {
-            printf("unknown action '%s': answer with a number from 1 to %d or an action's "
-                   "notation ('list' shows them)\n",
-                   s, n);
+        if (cr_match_submit(t->m, who, s, err, sizeof err) != CR_OK) {
+            printf("%s ('list' shows the legal actions)\n", err);
             continue;
         }
-        int legal = 0;
-        for (int i = 0; i < n && !legal; i++) legal = t->legal[i] == a;
-        if (!legal) {
-            printf("'%s' is not legal now: %s ('list' shows the legal actions)\n", s,
-                   cli_prompt_text(g, t->st, &t->text));
-            continue;
-        }
-        *out = a;
-        return 1;
+        printf("P%d: %s\n", who, s);
+        return ASK_MOVED;
     }
 }
 
@@ -278,35 +254,34 @@ static int play_loop(table *t)
     size_t cap = 0;
     int rc = 0, stopped = 0;
     for (;;) {
-        int who = cr_current_player(g, t->st);
+        int who = cr_match_to_act(t->m);
         if (who == CR_TERMINAL) break;
-        cr_action a;
-        if (who == CR_CHANCE) {
-            a = cr_sample_chance(g, t->st, &t->chance);
-        } else if (who < 0 || who >= g->num_players) {
-            rc = cli_error("internal: the game named seat %d to act", who);
-            break;
-        } else {
-            int n = g->def->legal_actions(g, t->st, t->legal);
-            if (n <= 0) {
-                rc = cli_error("internal: seat P%d has no legal action", who);
+        if (who == CR_CHANCE || !cr_match_is_human(t->m, who)) {
+            int i = cr_match_record(t->m)->n_actions;
+            if (cr_match_step(t->m) != CR_OK) {
+                rc = cli_error("internal: the game cannot go on at action %d", i + 1);
                 break;
             }
-            seat *s = &t->seats[who];
-            if (s->human) {
-                if ((rc = save(t, 1)) != 0) break;
-                if (!ask(t, who, n, &a, &line, &cap)) {
-                    stopped = 1;
-                    break;
-                }
-                printf("P%d: %s\n", who, cli_action_text(g, t->st, a, &t->aux));
-            } else {
-                a = seat_choose(s, g, t->st, t->obs, who, t->legal, n);
-                if (t->n_humans == 0)
-                    printf("P%d (%s): %s\n", who, s->spec, cli_action_text(g, t->st, a, &t->aux));
+            if (who >= 0 && t->n_humans == 0) { /* an omniscient log: the bot's move in full */
+                char text[256];
+                cr_match_last_action_text(t->m, CR_SEAT_OMNISCIENT, text, sizeof text);
+                printf("P%d (%s): %s\n", who, cr_match_seat_spec(t->m, who), text);
             }
+            show_events(t);
+            continue;
         }
-        if ((rc = apply(t, a)) != 0) break;
+        int n = cr_match_legal(t->m, who, t->legal);
+        if (n <= 0) {
+            rc = cli_error("internal: seat P%d has no legal action", who);
+            break;
+        }
+        if ((rc = save(t, 1)) != 0) break;
+        int got = ask(t, who, n, &line, &cap);
+        if (got == ASK_STOP) {
+            stopped = 1;
+            break;
+        }
+        show_events(t);
     }
     free(line);
     if (rc != 0) {
@@ -314,10 +289,10 @@ static int play_loop(table *t)
         return rc;
     }
     if (!stopped) {
-        printf("\ngame over after %d actions.\n", t->rec.n_actions);
-        cli_print_result(stdout, g, t->st);
+        printf("\ngame over after %d actions.\n", cr_match_record(t->m)->n_actions);
+        cli_print_result(stdout, g, cr_match_state(t->m));
     } else if (t->save_path != NULL) {
-        printf("resume with: croupier play --load %s\n", t->save_path);
+        printf("resume with: croupier play --load %s --save %s\n", t->save_path, t->save_path);
     }
     return save(t, 0);
 }
@@ -326,10 +301,13 @@ int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
     const char *first_s = NULL, *save_path = NULL, *load_path = NULL;
+    cr_params params = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int m;
-        if ((m = cli_opt(argc, argv, &i, "--seats", &v)) != 0)
+        if ((m = cli_table_opt(argc, argv, &i, &params)) != 0)
+            ;
+        else if ((m = cli_opt(argc, argv, &i, "--seats", &v)) != 0)
             seats_spec = v;
         else if ((m = cli_opt(argc, argv, &i, "--variant", &v)) != 0)
             variant = v;
@@ -351,6 +329,9 @@ int cmd_play(int argc, char **argv)
     }
     if (game == NULL && load_path == NULL)
         return cli_usage_error(argv[0], "which game? (croupier games lists them)");
+    /* --first-roller N: kept as a short form of --option first-roller=N */
+    if (first_s != NULL && cr_params_set(&params, "first-roller", first_s) != CR_OK)
+        return cli_usage_error(argv[0], "too many options");
 
     table t;
     memset(&t, 0, sizeof t);
@@ -363,108 +344,96 @@ int cmd_play(int argc, char **argv)
     } else {
         seed = clock_seed();
     }
-    long first = 0;
-    if (first_s != NULL && !cli_parse_int(first_s, 0, CR_MAX_PLAYERS - 1, &first))
-        return cli_usage_error(argv[0], "bad --first-roller '%s': expected a seat number", first_s);
 
+    seat seats[CR_MAX_PLAYERS];
+    memset(seats, 0, sizeof seats);
     int n_seats = 0;
-    if (seats_spec != NULL && (n_seats = seats_parse(seats_spec, t.seats, CR_MAX_PLAYERS)) < 0)
+    if (seats_spec != NULL && (n_seats = seats_parse(seats_spec, seats, CR_MAX_PLAYERS)) < 0)
         return 2;
 
     char err[512];
-    cr_record_init(&t.rec);
     if (load_path != NULL) {
-        if (variant != NULL || first_s != NULL)
-            return cli_usage_error(argv[0], "--variant and --first-roller come from the record "
-                                            "with --load");
+        if (variant != NULL || seed_s != NULL)
+            return cli_usage_error(argv[0], "--variant and --seed come from the record with "
+                                            "--load");
         size_t len;
         char *text = cli_read_file(load_path, &len, err, sizeof err);
         if (text == NULL) return cli_error("%s", err);
-        cr_status s = cr_record_load(text, len, &t.rec, &t.g, &t.st, err, sizeof err);
+        /* Options given with --load replace recorded ones (a board file's new path). */
+        t.m = cr_match_load(text, len, &params, seed, err, sizeof err);
         free(text);
-        if (s != CR_OK) return cli_error("%s: %s", load_path, err);
-        if (game != NULL && strcmp(game, t.rec.game) != 0) {
-            int rc = cli_error("%s records a game of %s, not %s", load_path, t.rec.game, game);
-            cr_free(t.st);
-            cr_game_free(t.g);
-            cr_record_fini(&t.rec);
+        if (t.m == NULL) return cli_error("%s: %s", load_path, err);
+        t.g = cr_match_game(t.m);
+        if (game != NULL && strcmp(game, t.g->def->name) != 0) {
+            int rc = cli_error("%s records a game of %s, not %s", load_path, t.g->def->name, game);
+            cr_match_free(t.m);
             return rc;
         }
-        if (!t.rec.has_seed) {
-            t.rec.seed = seed;
-            t.rec.has_seed = 1;
+        if (n_seats != 0 && n_seats != t.g->num_players) {
+            int rc = cli_usage_error(argv[0], "%d seats given for a game of %d players", n_seats,
+                                     t.g->num_players);
+            cr_match_free(t.m);
+            return rc;
         }
-        printf("resuming %s: %s %s, %d players, %d actions so far\n", load_path, t.rec.game,
-               t.rec.variant, t.g->num_players, t.rec.n_actions);
+        for (int s = 0; s < n_seats; s++) /* --seats with --load: new players take the seats */
+            if (strcmp(seats[s].spec, cr_match_seat_spec(t.m, s)) != 0 &&
+                cr_match_set_seat(t.m, s, seats[s].spec, err, sizeof err) != CR_OK) {
+                cr_match_free(t.m);
+                return cli_error("%s", err);
+            }
+        printf("resuming %s: %s %s, %d players, %d actions so far\n", load_path, t.g->def->name,
+               t.g->variant->name, t.g->num_players, cr_match_record(t.m)->n_actions);
     } else {
         const cr_game_def *def = cli_find_game(game);
         if (def == NULL) return 1;
         if (n_seats == 0)
-            n_seats = seats_parse("human,random,random,random", t.seats, CR_MAX_PLAYERS);
-        cr_params p = {.num_players = n_seats, .variant = variant, .first_roller = (int)first};
-        t.g = cr_game_new(def, &p, err, sizeof err);
-        if (t.g == NULL) return cli_error("%s", err);
-        t.st = cr_alloc(t.g->state_size);
-        if (t.st == NULL) {
-            cr_game_free(t.g);
-            return cli_error("out of memory");
-        }
-        t.g->def->init(t.g, t.st);
-        snprintf(t.rec.game, sizeof t.rec.game, "%s", def->name);
-        snprintf(t.rec.variant, sizeof t.rec.variant, "%s", t.g->variant->name);
-        t.rec.num_players = t.g->num_players;
-        t.rec.first_roller = t.g->params.first_roller;
-        t.rec.seed = seed;
-        t.rec.has_seed = 1;
+            n_seats = seats_parse("human,random,random,random", seats, CR_MAX_PLAYERS);
+        params.num_players = n_seats;
+        params.variant = variant;
+        const char *specs[CR_MAX_PLAYERS];
+        for (int s = 0; s < n_seats; s++) specs[s] = seats[s].spec;
+        cr_game *probe = cr_game_new(def, &params, err, sizeof err);
+        if (probe == NULL) return cli_error("%s", err);
+        int np = probe->num_players;
+        cr_game_free(probe);
+        if (n_seats != np)
+            return cli_usage_error(argv[0], "%d seats given for a game of %d players", n_seats, np);
+        t.m = cr_match_new(def, &params, specs, seed, err, sizeof err);
+        if (t.m == NULL) return cli_error("%s", err);
+        t.g = cr_match_game(t.m);
     }
 
     int rc = 0;
     const cr_game *g = t.g;
-    if (n_seats == 0) { /* --load without --seats: seat 0 human, the rest random */
-        for (int s = 0; s < g->num_players; s++) {
-            t.seats[s].human = s == 0;
-            snprintf(t.seats[s].spec, sizeof t.seats[s].spec, "%s", s == 0 ? "human" : "random");
-        }
-        n_seats = g->num_players;
-    }
-    if (n_seats != g->num_players) {
-        rc = cli_usage_error(argv[0], "%d seats given for a game of %d players", n_seats,
-                             g->num_players);
-        goto out;
-    }
-    cr_rng_seed(&t.chance, seed, 0);
-    if ((rc = seats_make_bots(t.seats, g, seed)) != 0) goto out;
     for (int s = 0; s < g->num_players; s++) {
-        if (t.seats[s].human) {
+        if (cr_match_is_human(t.m, s)) {
             t.n_humans++;
             t.the_human = s;
         }
     }
     t.legal = cr_alloc((size_t)g->max_legal * sizeof *t.legal);
-    t.ev.buf = cr_alloc(EVENT_CAP * sizeof *t.ev.buf);
-    t.ev.cap = EVENT_CAP;
     t.obs = g->obs_size ? cr_alloc(g->obs_size) : NULL;
-    if (t.legal == NULL || t.ev.buf == NULL || (g->obs_size && t.obs == NULL)) {
+    if (t.legal == NULL || (g->obs_size && t.obs == NULL)) {
         rc = cli_error("out of memory");
         goto out;
     }
+    t.shown = cr_match_event_count(t.m);
 
     printf("%s (%s), %d players:", g->def->title ? g->def->title : g->def->name, g->variant->name,
            g->num_players);
     for (int s = 0; s < g->num_players; s++)
-        printf(" P%d %s%s", s, t.seats[s].spec, s + 1 < g->num_players ? "," : "");
-    printf("\nseed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
+        printf(" P%d %s%s", s, cr_match_seat_spec(t.m, s), s + 1 < g->num_players ? "," : "");
+    if (load_path == NULL)
+        printf("\nseed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
+    else
+        printf("\n");
     rc = play_loop(&t);
 
 out:
-    for (int s = 0; s < CR_MAX_PLAYERS; s++) cr_bot_free(t.seats[s].bot);
     cli_buf_fini(&t.text);
     cli_buf_fini(&t.aux);
     cr_free(t.legal);
-    cr_free(t.ev.buf);
     cr_free(t.obs);
-    cr_free(t.st);
-    cr_game_free(t.g);
-    cr_record_fini(&t.rec);
+    cr_match_free(t.m);
     return rc;
 }

@@ -7,41 +7,16 @@
  * parsed; it comes from --variant/--players, else from the position's
  * top-level "variant", "players" (a count, or an array with one entry per
  * seat) and "first_roller" keys when present, else the game's defaults. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_util.h"
 #include "commands.h"
 #include "croupier/alloc.h"
-
-/* Reads "variant", "players" and "first_roller" from the top of a JSON
- * position, where the caller has no value yet (players 0, first -1). */
-static void peek_table(const char *text, size_t len, char *variant, size_t vcap, long *players,
-                       long *first)
-{
-    json_t *root = json_loadb(text, len, 0, NULL);
-    if (root == NULL || !json_is_object(root)) {
-        json_decref(root);
-        return;
-    }
-    json_t *v = json_object_get(root, "variant");
-    if (variant[0] == '\0' && json_is_string(v))
-        snprintf(variant, vcap, "%s", json_string_value(v));
-    json_t *p = json_object_get(root, "players");
-    if (*players == 0 && json_is_integer(p))
-        *players = (long)json_integer_value(p);
-    else if (*players == 0 && json_is_array(p))
-        *players = (long)json_array_size(p);
-    json_t *f = json_object_get(root, "first_roller");
-    if (*first < 0 && json_is_integer(f) && json_integer_value(f) >= 0 &&
-        json_integer_value(f) < CR_MAX_PLAYERS)
-        *first = (long)json_integer_value(f);
-    json_decref(root);
-}
+#include "croupier/record.h"
 
 static int apply_actions(const cr_game *g, void *st, const char *path, const char *text,
-                         int print_log, cr_events *ev, cli_buf *b)
+                         int print_log, int view, cr_events *ev, cli_buf *b)
 {
     const char *p = text;
     int line_no = 0;
@@ -58,21 +33,41 @@ static int apply_actions(const cr_game *g, void *st, const char *path, const cha
         if (line[skip] == '\0' || line[skip] == '#') continue;
         if (cr_apply_text(g, st, line, ev, err, sizeof err) != CR_OK)
             return cli_error("%s line %d: %s", path, line_no, err);
-        if (print_log) cli_print_events(stdout, g, ev, -1, "", b);
+        if (print_log) cli_print_events(stdout, g, ev, view, "", b);
         ev->len = ev->dropped = 0;
     }
     return 0;
 }
 
+/* --as: a seat number, "public" or "all" (the omniscient default). */
+static int parse_view(const char *s, int *view)
+{
+    long k;
+    if (strcmp(s, "all") == 0 || strcmp(s, "omniscient") == 0)
+        *view = CR_SEAT_OMNISCIENT;
+    else if (strcmp(s, "public") == 0)
+        *view = CR_SEAT_PUBLIC;
+    else if (s[0] == 'P' && cli_parse_int(s + 1, 0, CR_MAX_PLAYERS - 1, &k))
+        *view = (int)k;
+    else if (cli_parse_int(s, 0, CR_MAX_PLAYERS - 1, &k))
+        *view = (int)k;
+    else
+        return 0;
+    return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *game = NULL, *pos_path = NULL, *act_path = NULL, *variant_s = NULL;
-    const char *players_s = NULL, *first_s = NULL;
-    int json = 0;
+    const char *players_s = NULL, *first_s = NULL, *as_s = NULL;
+    int json = 0, view = CR_SEAT_OMNISCIENT;
+    cr_params over = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int m;
-        if ((m = cli_opt(argc, argv, &i, "--position", &v)) != 0)
+        if ((m = cli_table_opt(argc, argv, &i, &over)) != 0)
+            ;
+        else if ((m = cli_opt(argc, argv, &i, "--position", &v)) != 0)
             pos_path = v;
         else if ((m = cli_opt(argc, argv, &i, "--actions", &v)) != 0)
             act_path = v;
@@ -82,6 +77,8 @@ int cmd_run(int argc, char **argv)
             players_s = v;
         else if ((m = cli_opt(argc, argv, &i, "--first-roller", &v)) != 0)
             first_s = v;
+        else if ((m = cli_opt(argc, argv, &i, "--as", &v)) != 0)
+            as_s = v;
         else if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -94,16 +91,20 @@ int cmd_run(int argc, char **argv)
     }
     if (game == NULL) return cli_usage_error(argv[0], "which game? (croupier games lists them)");
     if (pos_path == NULL) return cli_usage_error(argv[0], "--position is required");
-    long players = 0, first = -1;
+    long players = 0;
     if (players_s && !cli_parse_int(players_s, 1, CR_MAX_PLAYERS, &players))
         return cli_usage_error(argv[0], "bad --players '%s'", players_s);
-    if (first_s && !cli_parse_int(first_s, 0, CR_MAX_PLAYERS - 1, &first))
-        return cli_usage_error(argv[0], "bad --first-roller '%s'", first_s);
+    if (as_s && !parse_view(as_s, &view))
+        return cli_usage_error(argv[0], "bad --as '%s': expected a seat (0, P1...), public or all",
+                               as_s);
+    if (first_s != NULL && cr_params_set(&over, "first-roller", first_s) != CR_OK)
+        return cli_usage_error(argv[0], "too many options");
+    over.variant = variant_s;
+    over.num_players = (int)players;
     const cr_game_def *def = cli_find_game(game);
     if (def == NULL) return 1;
 
-    char err[512], variant[64] = "";
-    if (variant_s) snprintf(variant, sizeof variant, "%s", variant_s);
+    char err[512];
     size_t pos_len = 0;
     char *pos = cli_read_file(pos_path, &pos_len, err, sizeof err);
     if (pos == NULL) return cli_error("%s", err);
@@ -125,38 +126,48 @@ int cmd_run(int argc, char **argv)
             return cli_error("%s: NUL byte in text", act_path);
         }
     }
-    peek_table(pos, pos_len, variant, sizeof variant, &players, &first);
-    if (first < 0) first = 0;
 
     int rc = 0;
-    cr_params p = {.num_players = (int)players,
-                   .variant = variant[0] ? variant : NULL,
-                   .first_roller = (int)first};
-    cr_game *g = cr_game_new(def, &p, err, sizeof err);
-    void *st = NULL;
+    cr_game *g = NULL;
+    void *st = NULL, *obs = NULL;
     cli_buf b = {0};
     cr_events ev = {0};
-    if (g == NULL) {
+    if (cr_position_load(pos, pos_len, def->name, &over, &g, &st, err, sizeof err) != CR_OK) {
         rc = cli_error("%s: %s", pos_path, err);
         goto out;
     }
-    st = cr_alloc(g->state_size);
+    if (view >= g->num_players) {
+        rc = cli_usage_error(argv[0], "--as %s: the game has seats 0 to %d", as_s,
+                             g->num_players - 1);
+        goto out;
+    }
     ev.cap = 4096;
     ev.buf = cr_alloc((size_t)ev.cap * sizeof *ev.buf);
-    if (st == NULL || ev.buf == NULL) {
+    obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    if (ev.buf == NULL || obs == NULL) {
         rc = cli_error("out of memory");
         goto out;
     }
-    err[0] = '\0';
-    if (g->def->deserialize(g, st, pos, pos_len, err, sizeof err) != CR_OK) {
-        rc = cli_error("%s: %s", pos_path, err[0] ? err : "not a valid position");
-        goto out;
-    }
     if (!json) printf("== log ==\n");
-    if (acts != NULL && (rc = apply_actions(g, st, act_path, acts, !json, &ev, &b)) != 0) goto out;
-    if (!json) printf("== position ==\n");
-    cli_serialize(g, st, &b);
-    cli_print_json(stdout, b.p, strlen(b.p));
+    if (acts != NULL && (rc = apply_actions(g, st, act_path, acts, !json, view, &ev, &b)) != 0)
+        goto out;
+    if (!json) printf(view == CR_SEAT_OMNISCIENT ? "== position ==\n" : "== view ==\n");
+    if (view == CR_SEAT_OMNISCIENT) {
+        cli_serialize(g, st, &b);
+        cli_print_json(stdout, b.p, strlen(b.p));
+    } else {
+        /* a seat's (or the public) view: its observation, never the state */
+        g->def->observe(g, st, view, obs);
+        size_t need = g->def->obs_to_json(g, obs, NULL, 0) + 1;
+        char *text = malloc(need);
+        if (text == NULL) {
+            rc = cli_error("out of memory");
+            goto out;
+        }
+        g->def->obs_to_json(g, obs, text, need);
+        cli_print_json(stdout, text, strlen(text));
+        free(text);
+    }
     if (!json) {
         int who = cr_current_player(g, st);
         if (who == CR_TERMINAL) {
@@ -164,14 +175,17 @@ int cmd_run(int argc, char **argv)
             cli_print_result(stdout, g, st);
         } else if (who == CR_CHANCE) {
             printf("== next: chance ==\n");
-        } else {
+        } else if (view == CR_SEAT_OMNISCIENT || view == who) {
             printf("== next: P%d, %s ==\n", who, cli_prompt_text(g, st, &b));
+        } else {
+            printf("== next: P%d ==\n", who);
         }
     }
 
 out:
     cli_buf_fini(&b);
     cr_free(ev.buf);
+    cr_free(obs);
     cr_free(st);
     cr_game_free(g);
     free(pos);

@@ -8,6 +8,8 @@
  * within CR_CORE_MAX_LIST, so the checks here can use stack buffers. */
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,234 @@ static void list_variants(const cr_game_def *def, char *buf, size_t cap)
     buf[0] = '\0';
     for (int i = 0; i < def->n_variants && len < cap; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", def->variants[i].name);
+}
+
+/* ---- table options ---- */
+
+cr_status cr_params_set(cr_params *p, const char *key, const char *value)
+{
+    if (p == NULL || key == NULL || value == NULL) return CR_ERR_INVALID;
+    for (int i = 0; i < p->n_options; i++)
+        if (strcmp(p->options[i].key, key) == 0) {
+            p->options[i].value = value;
+            return CR_OK;
+        }
+    if (p->n_options >= CR_MAX_OPTIONS) return CR_ERR_INVALID;
+    p->options[p->n_options].key = key;
+    p->options[p->n_options].value = value;
+    p->n_options++;
+    return CR_OK;
+}
+
+cr_status cr_params_set_text(cr_params *p, char *key_eq_value)
+{
+    char *eq = key_eq_value ? strchr(key_eq_value, '=') : NULL;
+    if (eq == NULL || eq == key_eq_value) return CR_ERR_INVALID;
+    *eq = '\0';
+    return cr_params_set(p, key_eq_value, eq + 1);
+}
+
+int cr_option_index(const cr_game_def *def, const char *key)
+{
+    for (int i = 0; i < def->n_options; i++)
+        if (strcmp(def->options[i].key, key) == 0) return i;
+    return -1;
+}
+
+int32_t cr_game_option(const cr_game *g, const char *key)
+{
+    int i = cr_option_index(g->def, key);
+    assert(i >= 0);
+    return i >= 0 ? g->opt[i] : 0;
+}
+
+size_t cr_option_to_str(const cr_game *g, int i, char *buf, size_t cap)
+{
+    const cr_option_def *o = &g->def->options[i];
+    int len;
+    switch (o->type) {
+    case CR_OPT_BOOL: len = snprintf(buf, cap, "%s", g->opt[i] ? "yes" : "no"); break;
+    case CR_OPT_CHOICE: len = snprintf(buf, cap, "%s", o->choices[g->opt[i]]); break;
+    case CR_OPT_FILE: len = snprintf(buf, cap, "%s", g->opt[i] ? g->data_path : ""); break;
+    default: len = snprintf(buf, cap, "%d", (int)g->opt[i]); break;
+    }
+    return len < 0 ? 0 : (size_t)len;
+}
+
+static int parse_i32(const char *s, long lo, long hi, int32_t *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+uint64_t cr_hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Reads a game-data file (bounded, no NUL bytes) into g->data_text. */
+static cr_status read_data_file(cr_game *g, const char *key, const char *path, char *err,
+                                size_t errcap)
+{
+    if (strlen(path) >= sizeof g->data_path) {
+        cr_errf(err, errcap, "option %s: path too long", key);
+        return CR_ERR_INVALID;
+    }
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        cr_errf(err, errcap, "option %s: cannot open %s: %s", key, path, strerror(errno));
+        return CR_ERR_IO;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = cr_alloc(cap);
+    cr_status rc = buf ? CR_OK : CR_ERR_NOMEM;
+    while (rc == CR_OK) {
+        if (len + 1 >= cap) {
+            if (cap >= CR_MAX_DATA_FILE) {
+                cr_errf(err, errcap, "option %s: %s is larger than %d MiB", key, path,
+                        CR_MAX_DATA_FILE >> 20);
+                rc = CR_ERR_INVALID;
+                break;
+            }
+            char *nb = cr_realloc(buf, cap * 2);
+            if (nb == NULL) {
+                rc = CR_ERR_NOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - 1 - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                cr_errf(err, errcap, "option %s: cannot read %s", key, path);
+                rc = CR_ERR_IO;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (rc == CR_ERR_NOMEM) cr_errf(err, errcap, "out of memory");
+    if (rc == CR_OK && memchr(buf, '\0', len) != NULL) {
+        cr_errf(err, errcap, "option %s: %s: NUL byte at offset %zu", key, path,
+                (size_t)((char *)memchr(buf, '\0', len) - buf));
+        rc = CR_ERR_INVALID;
+    }
+    if (rc != CR_OK) {
+        cr_free(buf);
+        return rc;
+    }
+    buf[len] = '\0';
+    strcpy(g->data_path, path);
+    g->data_text = buf;
+    g->data_len = len;
+    g->data_hash = cr_hash_bytes(buf, len);
+    return CR_OK;
+}
+
+/* Checks p's options against the game's table and stores their values. */
+static cr_status set_options(cr_game *g, const cr_params *p, char *err, size_t errcap)
+{
+    const cr_game_def *def = g->def;
+    if (def->n_options > CR_MAX_OPTIONS) {
+        cr_errf(err, errcap, "%s declares too many options", def->name);
+        return CR_ERR_INVALID;
+    }
+    for (int i = 0; i < def->n_options; i++) g->opt[i] = def->options[i].def;
+    if (p->n_options < 0 || p->n_options > CR_MAX_OPTIONS) {
+        cr_errf(err, errcap, "too many options");
+        return CR_ERR_INVALID;
+    }
+    for (int k = 0; k < p->n_options; k++) {
+        const char *key = p->options[k].key, *val = p->options[k].value;
+        if (key == NULL || val == NULL) {
+            cr_errf(err, errcap, "option %d has no key or value", k);
+            return CR_ERR_INVALID;
+        }
+        for (int j = 0; j < k; j++)
+            if (strcmp(p->options[j].key, key) == 0) {
+                cr_errf(err, errcap, "option %.40s given twice", key);
+                return CR_ERR_INVALID;
+            }
+        int i = cr_option_index(def, key);
+        if (i < 0) {
+            char names[256] = "";
+            size_t len = 0;
+            for (int j = 0; j < def->n_options && len < sizeof names; j++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", j ? ", " : "",
+                                        def->options[j].key);
+            cr_errf(err, errcap, "%s has no option '%.40s' (%s%s)", def->name, key,
+                    def->n_options ? "options: " : "it has no options", names);
+            return CR_ERR_INVALID;
+        }
+        const cr_option_def *o = &def->options[i];
+        int ok = 0;
+        switch (o->type) {
+        case CR_OPT_INT: ok = parse_i32(val, o->min, o->max, &g->opt[i]); break;
+        case CR_OPT_SEAT: ok = parse_i32(val, 0, g->num_players - 1, &g->opt[i]); break;
+        case CR_OPT_BOOL:
+            if (!strcmp(val, "yes") || !strcmp(val, "true") || !strcmp(val, "on") ||
+                !strcmp(val, "1"))
+                g->opt[i] = 1, ok = 1;
+            else if (!strcmp(val, "no") || !strcmp(val, "false") || !strcmp(val, "off") ||
+                     !strcmp(val, "0"))
+                g->opt[i] = 0, ok = 1;
+            break;
+        case CR_OPT_CHOICE:
+            for (int c = 0; c <= o->max && !ok; c++)
+                if (strcmp(o->choices[c], val) == 0) g->opt[i] = c, ok = 1;
+            break;
+        case CR_OPT_FILE:
+            if (val[0] == '\0') {
+                g->opt[i] = 0; /* the built-in data */
+                ok = 1;
+                break;
+            }
+            {
+                cr_status rc = read_data_file(g, key, val, err, errcap);
+                if (rc != CR_OK) return rc;
+            }
+            g->opt[i] = 1;
+            ok = 1;
+            break;
+        }
+        if (!ok) {
+            char want[128];
+            switch (o->type) {
+            case CR_OPT_INT:
+                snprintf(want, sizeof want, "an integer from %d to %d", (int)o->min, (int)o->max);
+                break;
+            case CR_OPT_SEAT:
+                snprintf(want, sizeof want, "a seat from 0 to %d", g->num_players - 1);
+                break;
+            case CR_OPT_BOOL: snprintf(want, sizeof want, "yes or no"); break;
+            default: snprintf(want, sizeof want, "one of the option's choices"); break;
+            }
+            cr_errf(err, errcap, "option %s: bad value '%.40s' (expected %s)", key, val, want);
+            return CR_ERR_INVALID;
+        }
+    }
+    return CR_OK;
+}
+
+int cr_event_visible(const cr_game *g, const cr_event *e, int seat)
+{
+    if (seat == CR_SEAT_OMNISCIENT) return 1;
+    uint32_t all = g->num_players >= 32 ? 0xffffffffu : (1u << g->num_players) - 1;
+    if (seat == CR_SEAT_PUBLIC) return (e->seen_by & all) == all;
+    if (seat < 0 || seat >= g->num_players) return 0;
+    return (e->seen_by >> seat) & 1u;
 }
 
 cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size_t errcap)
@@ -81,13 +311,8 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
                     v->min_players, v->max_players, n);
         return NULL;
     }
-    if (p->first_roller < 0 || p->first_roller >= n) {
-        cr_errf(err, errcap, "first roller %d is not a seat (0 to %d)", p->first_roller, n - 1);
-        return NULL;
-    }
-    if (strlen(v->name) >= sizeof((cr_game *)0)->variant_buf ||
-        (p->data_path && strlen(p->data_path) >= sizeof((cr_game *)0)->data_path_buf)) {
-        cr_errf(err, errcap, "variant name or data path too long");
+    if (strlen(v->name) >= sizeof((cr_game *)0)->variant_buf) {
+        cr_errf(err, errcap, "variant name too long");
         return NULL;
     }
 
@@ -104,9 +329,12 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
     g->params.num_players = n;
     strcpy(g->variant_buf, v->name);
     g->params.variant = g->variant_buf;
-    if (p->data_path != NULL) {
-        strcpy(g->data_path_buf, p->data_path);
-        g->params.data_path = g->data_path_buf;
+    g->params.n_options = 0; /* the borrowed text is not kept: g->opt holds the values */
+    memset(g->params.options, 0, sizeof g->params.options);
+    if (set_options(g, p, err, errcap) != CR_OK) {
+        cr_free((void *)g->data_text);
+        cr_free(g);
+        return NULL;
     }
 
     char why[256] = "";
@@ -114,6 +342,7 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
     if (s != CR_OK) {
         cr_errf(err, errcap, "%s", why[0] ? why : cr_status_str(s));
         if (def->destroy) def->destroy(g);
+        cr_free((void *)g->data_text);
         cr_free(g);
         return NULL;
     }
@@ -131,6 +360,7 @@ void cr_game_free(cr_game *g)
 {
     if (g == NULL) return;
     if (g->def->destroy) g->def->destroy(g);
+    cr_free((void *)g->data_text);
     cr_free(g);
 }
 
@@ -153,11 +383,17 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
     return out[0];
 }
 
+int cr_is_legal(const cr_game *g, const void *st, cr_action a)
+{
+    return cr_core_is_legal(g, st, a);
+}
+
 int cr_core_is_legal(const cr_game *g, const void *st, cr_action a)
 {
     cr_action list[CR_CORE_MAX_LIST];
     int who = g->def->current_player(g, st), n;
     if (a < 0 || a >= g->num_actions || who == CR_TERMINAL) return 0;
+    if (who >= 0 && g->def->is_legal != NULL) return g->def->is_legal(g, st, a);
     if (who == CR_CHANCE) {
         double prob[CR_CORE_MAX_LIST];
         assert(g->max_chance_outcomes <= CR_CORE_MAX_LIST);
@@ -212,17 +448,15 @@ cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *tex
     cr_status rc = g->def->str_to_action(g, st, s, &a);
     if (rc == CR_OK && !cr_core_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
     if (rc != CR_OK) {
-        char what[200] = "";
-        if (g->def->prompt != NULL && g->def->current_player(g, st) != CR_CHANCE)
-            g->def->prompt(g, st, what, sizeof what);
-        else if (g->def->current_player(g, st) == CR_CHANCE)
-            snprintf(what, sizeof what, "a chance outcome is expected");
+        /* Nothing of the state goes into the message: whoever typed the
+         * text may not be the seat to act (cr_match_submit explains from
+         * the submitting seat's view). */
         if (rc == CR_ERR_PARSE)
-            cr_errf(err, errcap, "unknown action '%s'%s%s%s", s, what[0] ? " (" : "", what,
-                    what[0] ? ")" : "");
+            cr_errf(err, errcap, "unknown action '%s'", s);
+        else if (g->def->current_player(g, st) == CR_CHANCE)
+            cr_errf(err, errcap, "'%s' is not legal now (a chance outcome is expected)", s);
         else
-            cr_errf(err, errcap, "'%s' is not legal now%s%s%s", s, what[0] ? " (" : "", what,
-                    what[0] ? ")" : "");
+            cr_errf(err, errcap, "'%s' is not legal now", s);
         return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
     }
     *out = a;

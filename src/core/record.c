@@ -1,13 +1,16 @@
 /* record.c — game records as text (docs/records.md): a header of
- * `key value` lines (game, variant, players, first-roller, seed), the line
- * `actions`, then one action per line in the game's notation, chance
- * outcomes included.  `#` comment lines and blank lines are ignored.
+ * `key value` lines (game, rules, variant, players, option, data-hash,
+ * seed, seat), the line `actions`, then one action per line in the game's
+ * notation, chance outcomes included, with the match's marks (`! resign 2`)
+ * in place.  `#` comment lines and blank lines are ignored.
  *
  * Loading replays the record: every action is parsed in the state it
  * applies to and checked with the legal list (or the chance outcomes), so
  * a record that loads is a game that happened.  Input is untrusted: every
  * failure becomes "line N: problem", never a crash, and the partial game
- * is freed.  Writing replays too: an action's text depends on its state. */
+ * is freed.  Writing replays too: an action's text depends on its state.
+ * A record made under another rules version, or with other game data
+ * (a different hash), is refused: it would replay as a different game. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +28,7 @@ void cr_record_init(cr_record *r) { memset(r, 0, sizeof *r); }
 void cr_record_fini(cr_record *r)
 {
     cr_free(r->actions);
+    cr_free(r->marks);
     cr_record_init(r);
 }
 
@@ -43,24 +47,99 @@ cr_status cr_record_push(cr_record *r, cr_action a)
     return CR_OK;
 }
 
+cr_status cr_record_mark(cr_record *r, cr_mark_kind kind, int seat, const char *spec)
+{
+    if (spec != NULL && strlen(spec) >= CR_RECORD_SPEC_MAX) return CR_ERR_INVALID;
+    if (r->n_marks == r->cap_marks) {
+        int cap = r->cap_marks ? r->cap_marks * 2 : 8;
+        cr_mark *p = cr_realloc(r->marks, (size_t)cap * sizeof *p);
+        if (p == NULL) return CR_ERR_NOMEM;
+        r->marks = p;
+        r->cap_marks = cap;
+    }
+    cr_mark *m = &r->marks[r->n_marks++];
+    memset(m, 0, sizeof *m);
+    m->at = r->n_actions;
+    m->kind = kind;
+    m->seat = seat;
+    if (spec) strcpy(m->spec, spec);
+    return CR_OK;
+}
+
+void cr_record_truncate(cr_record *r, int n)
+{
+    if (n < 0) n = 0;
+    if (n < r->n_actions) r->n_actions = n;
+    /* A mark at n was made in the state the actions now end in: it stays;
+     * marks made after a dropped action go with it. */
+    while (r->n_marks > 0 && r->marks[r->n_marks - 1].at > r->n_actions) r->n_marks--;
+}
+
+void cr_record_set_game(cr_record *r, const cr_game *g)
+{
+    snprintf(r->game, sizeof r->game, "%s", g->def->name);
+    snprintf(r->variant, sizeof r->variant, "%s", g->variant->name);
+    r->num_players = g->num_players;
+    r->rules_version = g->def->rules_version;
+    r->n_options = 0;
+    r->has_data_hash = 0;
+    for (int i = 0; i < g->def->n_options && r->n_options < CR_MAX_OPTIONS; i++) {
+        snprintf(r->opt_key[r->n_options], sizeof r->opt_key[0], "%s", g->def->options[i].key);
+        cr_option_to_str(g, i, r->opt_val[r->n_options], sizeof r->opt_val[0]);
+        r->n_options++;
+        if (g->def->options[i].type == CR_OPT_FILE && g->opt[i]) {
+            r->data_hash = g->data_hash;
+            r->has_data_hash = 1;
+        }
+    }
+}
+
+void cr_record_params(const cr_record *r, const cr_params *overrides, cr_params *out)
+{
+    memset(out, 0, sizeof *out);
+    out->num_players = r->num_players;
+    out->variant = r->variant[0] ? r->variant : NULL;
+    for (int i = 0; i < r->n_options; i++) (void)cr_params_set(out, r->opt_key[i], r->opt_val[i]);
+    if (overrides != NULL)
+        for (int i = 0; i < overrides->n_options; i++)
+            (void)cr_params_set(out, overrides->options[i].key, overrides->options[i].value);
+}
+
 /* ---- writing ---- */
 
-static cr_game *game_for(const cr_record *r, char *err, size_t errcap)
+static cr_game *game_for(const cr_record *r, const cr_params *overrides, char *err, size_t errcap)
 {
     const cr_game_def *def = cr_registry_find(r->game);
     if (def == NULL) {
         cr_errf(err, errcap, "unknown game '%s'", r->game);
         return NULL;
     }
-    cr_params p = {.num_players = r->num_players,
-                   .variant = r->variant[0] ? r->variant : NULL,
-                   .first_roller = r->first_roller};
+    cr_params p;
+    cr_record_params(r, overrides, &p);
     return cr_game_new(def, &p, err, errcap);
+}
+
+static const char *const mark_names[] = {[CR_MARK_RESIGN] = "resign",
+                                         [CR_MARK_TIMEOUT] = "timeout",
+                                         [CR_MARK_SEAT] = "seat",
+                                         [CR_MARK_END] = "end"};
+
+static void write_marks(const cr_record *r, int at, int *next, FILE *f)
+{
+    while (*next < r->n_marks && r->marks[*next].at == at) {
+        const cr_mark *m = &r->marks[(*next)++];
+        if (m->kind == CR_MARK_END)
+            fprintf(f, "! end\n");
+        else if (m->kind == CR_MARK_SEAT)
+            fprintf(f, "! seat %d %s\n", m->seat, m->spec);
+        else
+            fprintf(f, "! %s %d\n", mark_names[m->kind], m->seat);
+    }
 }
 
 cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
 {
-    cr_game *g = game_for(r, err, errcap);
+    cr_game *g = game_for(r, NULL, err, errcap);
     if (g == NULL) return CR_ERR_INVALID;
     void *st = cr_alloc(g->state_size);
     if (st == NULL) {
@@ -72,13 +151,23 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
 
     cr_status rc = CR_OK;
     fprintf(f, "# croupier record: %s\n", g->def->title ? g->def->title : g->def->name);
-    fprintf(f, "game %s\nvariant %s\nplayers %d\nfirst-roller %d\n", g->def->name, g->variant->name,
-            g->num_players, g->params.first_roller);
+    fprintf(f, "game %s\nrules %d\nvariant %s\nplayers %d\n", g->def->name, g->def->rules_version,
+            g->variant->name, g->num_players);
+    for (int i = 0; i < g->def->n_options; i++) {
+        char val[CR_RECORD_OPT_MAX];
+        cr_option_to_str(g, i, val, sizeof val);
+        if (g->def->options[i].type == CR_OPT_FILE && !g->opt[i]) continue; /* built-in data */
+        fprintf(f, "option %s %s\n", g->def->options[i].key, val);
+    }
+    if (r->has_data_hash) fprintf(f, "data-hash %016" PRIx64 "\n", r->data_hash);
     if (r->has_seed) fprintf(f, "seed %" PRIu64 "\n", r->seed);
+    for (int s = 0; s < r->n_seats; s++) fprintf(f, "seat %d %s\n", s, r->seats[s]);
     fprintf(f, "actions\n");
 
     char text[CR_CORE_MAX_ACTION_TEXT];
+    int next_mark = 0;
     for (int i = 0; i < r->n_actions; i++) {
+        write_marks(r, i, &next_mark, f);
         cr_action a = r->actions[i], back = -1;
         if (!cr_core_is_legal(g, st, a)) {
             cr_errf(err, errcap, "action %d (id %d) is not legal in its position", i + 1, (int)a);
@@ -87,8 +176,8 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
         }
         size_t len = g->def->action_to_str(g, st, a, text, sizeof text);
         /* The line must read back as the same action, or the record is useless. */
-        if (len == 0 || len >= sizeof text || strchr(text, '\n') ||
-            g->def->str_to_action(g, st, text, &back) != CR_OK || back != a) {
+        if (len == 0 || len >= sizeof text || strchr(text, '\n') || text[0] == '!' ||
+            text[0] == '#' || g->def->str_to_action(g, st, text, &back) != CR_OK || back != a) {
             cr_errf(err, errcap, "action %d (id %d): notation '%s' does not read back", i + 1,
                     (int)a, len < sizeof text ? text : "(too long)");
             rc = CR_ERR_INVALID;
@@ -97,17 +186,19 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
         fprintf(f, "%s\n", text);
         g->def->apply(g, st, a, NULL);
     }
+    if (rc == CR_OK) write_marks(r, r->n_actions, &next_mark, f);
     if (rc == CR_OK) {
         int who = g->def->current_player(g, st);
         if (who == CR_TERMINAL) {
-            double sc[CR_MAX_PLAYERS], ret[CR_MAX_PLAYERS];
-            g->def->scores(g, st, sc);
-            g->def->returns(g, st, ret);
+            cr_result res;
+            g->def->result(g, st, &res);
             fprintf(f, "# game over. scores:");
-            for (int s = 0; s < g->num_players; s++) fprintf(f, " %g", sc[s]);
-            fprintf(f, "; returns:");
-            for (int s = 0; s < g->num_players; s++) fprintf(f, " %g", ret[s]);
+            for (int s = 0; s < g->num_players; s++) fprintf(f, " %d", (int)res.score[s]);
+            fprintf(f, "; ranks:");
+            for (int s = 0; s < g->num_players; s++) fprintf(f, " %d", (int)res.rank[s]);
             fprintf(f, "\n");
+        } else if (r->n_marks > 0 && r->marks[r->n_marks - 1].kind == CR_MARK_END) {
+            fprintf(f, "# the match ended before the game did\n");
         } else if (who == CR_CHANCE) {
             fprintf(f, "# unfinished: chance to act\n");
         } else {
@@ -189,8 +280,47 @@ static int valid_name(const char *s, size_t cap)
     return 1;
 }
 
-enum { K_GAME, K_VARIANT, K_PLAYERS, K_FIRST, K_SEED, K_COUNT };
-static const char *const keys[K_COUNT] = {"game", "variant", "players", "first-roller", "seed"};
+static int parse_hex64(const char *s, uint64_t *out)
+{
+    if (strlen(s) != 16 || strspn(s, "0123456789abcdef") != 16) return 0;
+    *out = (uint64_t)strtoull(s, NULL, 16);
+    return 1;
+}
+
+/* Keys that may appear once; `option` and `seat` may repeat. */
+enum { K_GAME, K_RULES, K_VARIANT, K_PLAYERS, K_FIRST, K_SEED, K_HASH, K_OPTION, K_SEAT, K_COUNT };
+static const char *const keys[K_COUNT] = {"game", "rules",     "variant", "players", "first-roller",
+                                          "seed", "data-hash", "option",  "seat"};
+
+/* Splits "word rest" in place: returns rest (blanks skipped), "" if none. */
+static char *split_word(char *line)
+{
+    char *val = line;
+    while (*val && !isspace((unsigned char)*val)) val++;
+    if (*val) *val++ = '\0';
+    while (isspace((unsigned char)*val)) val++;
+    return val;
+}
+
+static int printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
+    return 1;
+}
+
+static int add_option(cr_record *r, const char *key, const char *val)
+{
+    for (int i = 0; i < r->n_options; i++)
+        if (strcmp(r->opt_key[i], key) == 0) return -1;
+    if (r->n_options >= CR_MAX_OPTIONS || strlen(key) >= sizeof r->opt_key[0] ||
+        strlen(val) >= sizeof r->opt_val[0] || !printable(val))
+        return 0;
+    strcpy(r->opt_key[r->n_options], key);
+    strcpy(r->opt_val[r->n_options], val);
+    r->n_options++;
+    return 1;
+}
 
 /* Reads the header up to and including the `actions` line into r. */
 static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], char *err,
@@ -207,26 +337,23 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             }
             return CR_OK;
         }
-        char *val = line;
-        while (*val && !isspace((unsigned char)*val)) val++;
-        if (*val) *val++ = '\0';
-        while (isspace((unsigned char)*val)) val++;
+        char *val = split_word(line);
         int k = 0;
         while (k < K_COUNT && strcmp(line, keys[k]) != 0) k++;
         if (k == K_COUNT) {
             cr_errf(err, errcap,
-                    "line %d: unknown header key '%.40s' (expected game, variant, players, "
-                    "first-roller, seed or actions)",
+                    "line %d: unknown header key '%.40s' (expected game, rules, variant, players, "
+                    "option, data-hash, seed, seat or actions)",
                     rd->line, line);
             return CR_ERR_PARSE;
         }
-        if (key_line[k]) {
+        if (key_line[k] && k != K_OPTION && k != K_SEAT) {
             cr_errf(err, errcap, "line %d: '%s' given twice (first on line %d)", rd->line, keys[k],
                     key_line[k]);
             return CR_ERR_PARSE;
         }
         key_line[k] = rd->line;
-        if (val[0] == '\0') {
+        if (val[0] == '\0' && k != K_OPTION) {
             cr_errf(err, errcap, "line %d: '%s' needs a value", rd->line, keys[k]);
             return CR_ERR_PARSE;
         }
@@ -242,21 +369,53 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
                 }
             }
             break;
+        case K_RULES: ok = parse_int(val, 1, 1000000, &r->rules_version); break;
         case K_VARIANT:
             ok = valid_name(val, sizeof r->variant);
             if (ok) strcpy(r->variant, val);
             break;
         case K_PLAYERS: ok = parse_int(val, 1, CR_MAX_PLAYERS, &r->num_players); break;
-        case K_FIRST: ok = parse_int(val, 0, CR_MAX_PLAYERS - 1, &r->first_roller); break;
+        case K_FIRST: /* before rules version headers: DML's first-roller option */
+            ok = add_option(r, "first-roller", val);
+            break;
         case K_SEED:
             ok = parse_u64(val, &r->seed);
             r->has_seed = ok;
             break;
+        case K_HASH:
+            ok = parse_hex64(val, &r->data_hash);
+            r->has_data_hash = ok;
+            break;
+        case K_OPTION: {
+            char *ov = split_word(val);
+            ok = valid_name(val, sizeof r->opt_key[0]);
+            if (ok) ok = add_option(r, val, ov);
+            if (ok < 0) {
+                cr_errf(err, errcap, "line %d: option '%s' given twice", rd->line, val);
+                return CR_ERR_PARSE;
+            }
+            break;
+        }
+        case K_SEAT: {
+            char *spec = split_word(val);
+            int seat = -1;
+            ok = parse_int(val, 0, CR_MAX_PLAYERS - 1, &seat) && seat == r->n_seats &&
+                 spec[0] != '\0' && strlen(spec) < CR_RECORD_SPEC_MAX && printable(spec);
+            if (ok) strcpy(r->seats[r->n_seats++], spec);
+            break;
+        }
         }
         if (!ok) {
             static const char *const want[K_COUNT] = {
-                "a game name", "a variant name", "a player count from 1 to 8",
-                "a seat number from 0 to 7", "an unsigned 64-bit integer"};
+                "a game name",
+                "a rules version (a positive integer)",
+                "a variant name",
+                "a player count from 1 to 8",
+                "a seat number from 0 to 7",
+                "an unsigned 64-bit integer",
+                "16 lowercase hexadecimal digits",
+                "'option KEY VALUE' with a new key",
+                "'seat N SPEC', seats numbered from 0 in order"};
             cr_errf(err, errcap, "line %d: bad %s '%.40s': expected %s", rd->line, keys[k], val,
                     want[k]);
             return CR_ERR_PARSE;
@@ -268,8 +427,53 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
     return CR_ERR_PARSE;
 }
 
-cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g_out, void **st_out,
-                         char *err, size_t errcap)
+/* A mark line ("! resign 2"); the game fixes the seat range. */
+static cr_status read_mark(cr_record *r, const cr_game *g, char *line, char *err, size_t errcap)
+{
+    char *what = line + 1;
+    while (isspace((unsigned char)*what)) what++;
+    char *rest = split_word(what);
+    int k = 0;
+    for (k = CR_MARK_RESIGN; k <= CR_MARK_END; k++)
+        if (strcmp(what, mark_names[k]) == 0) break;
+    if (k > CR_MARK_END) {
+        cr_errf(err, errcap, "unknown mark '! %.40s' (resign, timeout, seat or end)", what);
+        return CR_ERR_PARSE;
+    }
+    if (r->n_marks > 0 && r->marks[r->n_marks - 1].kind == CR_MARK_END) {
+        cr_errf(err, errcap, "nothing may follow '! end'");
+        return CR_ERR_INVALID;
+    }
+    int seat = -1;
+    char *spec = "";
+    if (k == CR_MARK_END) {
+        if (rest[0] != '\0') {
+            cr_errf(err, errcap, "'! end' takes nothing after it");
+            return CR_ERR_PARSE;
+        }
+    } else {
+        spec = split_word(rest);
+        if (!parse_int(rest, 0, g->num_players - 1, &seat)) {
+            cr_errf(err, errcap, "bad seat '%.40s' in '! %s' (0 to %d)", rest, what,
+                    g->num_players - 1);
+            return CR_ERR_PARSE;
+        }
+        if ((k == CR_MARK_SEAT) != (spec[0] != '\0') || strlen(spec) >= CR_RECORD_SPEC_MAX ||
+            !printable(spec)) {
+            cr_errf(err, errcap,
+                    k == CR_MARK_SEAT ? "'! seat N SPEC' needs a seat and a spec"
+                                      : "'! %s N' takes only a seat",
+                    what);
+            return CR_ERR_PARSE;
+        }
+    }
+    cr_status rc = cr_record_mark(r, (cr_mark_kind)k, seat, spec);
+    if (rc != CR_OK) cr_errf(err, errcap, "out of memory");
+    return rc;
+}
+
+cr_status cr_record_load(const char *text, size_t len, const cr_params *overrides, cr_record *r,
+                         cr_game **g_out, void **st_out, char *err, size_t errcap)
 {
     *g_out = NULL;
     *st_out = NULL;
@@ -286,6 +490,17 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
     int actions_line = rd.line;
 
     const cr_game_def *def = cr_registry_find(r->game);
+    /* Records written before rules versions existed play version 1. */
+    if (r->rules_version == 0) r->rules_version = 1;
+    if (r->rules_version != def->rules_version) {
+        cr_errf(err, errcap,
+                "line %d: this record was made under %s rules version %d; this croupier plays "
+                "version %d, so it would not replay the same game",
+                key_line[K_RULES] ? key_line[K_RULES] : key_line[K_GAME], def->name,
+                r->rules_version, def->rules_version);
+        cr_record_fini(r);
+        return CR_ERR_INVALID;
+    }
     if (r->variant[0]) {
         int found = 0;
         for (int i = 0; i < def->n_variants; i++)
@@ -298,9 +513,10 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
         }
     }
     char why[256];
-    cr_game *g = game_for(r, why, sizeof why);
+    cr_game *g = game_for(r, overrides, why, sizeof why);
     if (g == NULL) {
         int at = key_line[K_PLAYERS]   ? key_line[K_PLAYERS]
+                 : key_line[K_OPTION]  ? key_line[K_OPTION]
                  : key_line[K_FIRST]   ? key_line[K_FIRST]
                  : key_line[K_VARIANT] ? key_line[K_VARIANT]
                                        : actions_line;
@@ -308,9 +524,40 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
         cr_record_fini(r);
         return CR_ERR_INVALID;
     }
-    /* Write back what the game settled (defaults), so writing reproduces it. */
-    r->num_players = g->num_players;
-    strcpy(r->variant, g->variant->name);
+    if (r->n_seats != 0 && r->n_seats != g->num_players) {
+        cr_errf(err, errcap, "line %d: %d seats recorded for a game of %d players",
+                key_line[K_SEAT], r->n_seats, g->num_players);
+        cr_game_free(g);
+        cr_record_fini(r);
+        return CR_ERR_INVALID;
+    }
+    /* Game data must be the data the game was played with. */
+    {
+        cr_record saved = *r;
+        cr_record_set_game(r, g); /* what the game settled (defaults, canonical values) */
+        r->seed = saved.seed;
+        r->has_seed = saved.has_seed;
+        if (saved.has_data_hash != r->has_data_hash ||
+            (saved.has_data_hash && saved.data_hash != r->data_hash)) {
+            if (saved.has_data_hash && r->has_data_hash)
+                cr_errf(err, errcap,
+                        "line %d: the record was played with game data of hash %016" PRIx64
+                        ", but %s has hash %016" PRIx64,
+                        key_line[K_HASH], saved.data_hash, g->data_path, r->data_hash);
+            else if (saved.has_data_hash)
+                cr_errf(err, errcap,
+                        "line %d: the record was played with a game data file (hash %016" PRIx64
+                        "), but none is given",
+                        key_line[K_HASH], saved.data_hash);
+            else
+                cr_errf(err, errcap,
+                        "line %d: the record names a game data file but not its hash (data-hash)",
+                        key_line[K_OPTION] ? key_line[K_OPTION] : actions_line);
+            cr_game_free(g);
+            cr_record_fini(r);
+            return CR_ERR_INVALID;
+        }
+    }
 
     void *st = cr_alloc(g->state_size);
     if (st == NULL) {
@@ -324,6 +571,19 @@ cr_status cr_record_load(const char *text, size_t len, cr_record *r, cr_game **g
     int got;
     while ((got = next_line(&rd, err, errcap)) == 1) {
         if (rd.buf[0] == '\0' || rd.buf[0] == '#') continue;
+        if (rd.buf[0] == '!') {
+            rc = read_mark(r, g, rd.buf, why, sizeof why);
+            if (rc != CR_OK) {
+                cr_errf(err, errcap, "line %d: %s", rd.line, why);
+                break;
+            }
+            continue;
+        }
+        if (r->n_marks > 0 && r->marks[r->n_marks - 1].kind == CR_MARK_END) {
+            cr_errf(err, errcap, "line %d: an action after '! end'", rd.line);
+            rc = CR_ERR_INVALID;
+            break;
+        }
         cr_action a;
         rc = cr_core_parse_action(g, st, rd.buf, &a, why, sizeof why);
         if (rc == CR_OK) rc = cr_record_push(r, a);

@@ -168,11 +168,14 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, 
     }
     w->actions += (uint64_t)actions;
     memset(out, 0, sizeof *out);
-    double ret[CR_MAX_PLAYERS] = {0}, score[CR_MAX_PLAYERS] = {0};
+    double ret[CR_MAX_PLAYERS] = {0};
+    cr_result res;
+    memset(&res, 0, sizeof res);
     out->winner = -1;
     if (!aborted) {
         g->def->returns(g, st, ret);
-        if (g->def->scores) g->def->scores(g, st, score);
+        if (g->def->result) g->def->result(g, st, &res);
+        out->winners = res.winners;
         int n_win = 0, win = -1;
         for (int s = 0; s < g->num_players; s++)
             if (ret[s] > 0.5) {
@@ -183,7 +186,8 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, 
     }
     for (int s = 0; s < g->num_players; s++) {
         out->returns[s] = (float)ret[s];
-        out->score[s] = (int16_t)lrint(score[s]);
+        out->score[s] = res.score[s];
+        out->rank[s] = res.rank[s];
         out->label[s] = (int8_t)(prof && prof->label ? prof->label(g, st, s) : -1);
     }
     int n_ends = prof ? prof->n_ends : 1;
@@ -369,8 +373,12 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     }
     for (int s = 0; s < (cfg->n_seats == 1 ? 1 : np); s++)
         if (!cr_bot_spec_valid(cfg->seats[s], err, errcap)) return CR_ERR_INVALID;
-    cr_params params = {
-        .num_players = np, .variant = cfg->variant, .first_roller = 0, .data_path = NULL};
+    cr_params params = {.num_players = np, .variant = cfg->variant, .n_options = 0};
+    for (int i = 0; i < cfg->n_options; i++)
+        if (cr_params_set(&params, cfg->options[i].key, cfg->options[i].value) != CR_OK) {
+            snprintf(err, errcap, "too many options");
+            return CR_ERR_INVALID;
+        }
     char gerr[256];
     cr_game *g = cr_game_new(def, &params, gerr, sizeof gerr);
     if (!g) {

@@ -573,18 +573,26 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
 
     /* the end */
     {
-        double ret[CR_MAX_PLAYERS], sc[CR_MAX_PLAYERS];
-        int ones = 0;
+        double ret[CR_MAX_PLAYERS], sum = 0.0;
+        cr_result res;
         int n = d->legal_actions(g, b->st, b->legal);
         CHECK(n == 0, "legal_actions returned %d at the end", n);
         d->returns(g, b->st, ret);
-        d->scores(g, b->st, sc);
+        d->result(g, b->st, &res);
+        int n_win = __builtin_popcount(res.winners);
         for (int p = 0; p < g->num_players; p++) {
-            CHECK(ret[p] == 0.0 || ret[p] == 1.0, "returns[%d] = %g", p, ret[p]);
-            ones += ret[p] == 1.0;
-            CHECK(isfinite(sc[p]), "scores[%d] is not finite", p);
+            /* returns share 1 among the winners; ranks agree with the winners */
+            double want = (res.winners >> p & 1) ? 1.0 / n_win : 0.0;
+            CHECK(fabs(ret[p] - want) < 1e-12, "returns[%d] = %g, winners mask %#x", p, ret[p],
+                  res.winners);
+            sum += ret[p];
+            CHECK(res.rank[p] >= 1 && res.rank[p] <= g->num_players, "rank[%d] = %d", p,
+                  res.rank[p]);
+            if (res.winners >> p & 1)
+                CHECK(res.rank[p] == 1, "winner %d has rank %d", p, res.rank[p]);
         }
-        CHECK(ones <= 1, "%d seats have return 1", ones);
+        CHECK(res.winners == 0 || fabs(sum - 1.0) < 1e-12, "returns sum to %g", sum);
+        CHECK(res.winners < (1u << g->num_players), "winners mask %#x", res.winners);
         if (t->is_dml) {
             const dml_state *s = (const dml_state *)b->st;
             CHECK(s->over, "terminal but not over");
@@ -668,7 +676,7 @@ static void test_every_game(void **unused)
             assert_true(var->min_players >= 1 && var->min_players <= var->max_players &&
                         var->max_players <= CR_MAX_PLAYERS);
             for (int np = var->min_players; np <= var->max_players; np++) {
-                cr_params p = {np, var->name, 0, NULL};
+                cr_params p = {.num_players = np, .variant = var->name};
                 cr_game *g = cr_game_new(def, &p, err, sizeof err);
                 if (g == NULL) {
                     fprintf(stderr,

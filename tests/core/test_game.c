@@ -43,9 +43,22 @@ static void test_new_rejects_bad_params(void **state)
     assert_null(cr_game_new(def, &p, err, sizeof err));
     assert_non_null(strstr(err, "players"));
 
-    p = (cr_params){.num_players = 4, .first_roller = 4};
+    p = (cr_params){.num_players = 4};
+    assert_int_equal(cr_params_set(&p, "first-roller", "4"), CR_OK);
     assert_null(cr_game_new(def, &p, err, sizeof err));
-    assert_non_null(strstr(err, "first roller"));
+    assert_non_null(strstr(err, "first-roller"));
+    assert_non_null(strstr(err, "a seat from 0 to 3"));
+
+    p = (cr_params){.num_players = 4};
+    assert_int_equal(cr_params_set(&p, "no-such-option", "1"), CR_OK);
+    assert_null(cr_game_new(def, &p, err, sizeof err));
+    assert_non_null(strstr(err, "no option 'no-such-option'"));
+    assert_non_null(strstr(err, "first-roller"));
+
+    p = (cr_params){.num_players = 4};
+    assert_int_equal(cr_params_set(&p, "first-roller", "x"), CR_OK);
+    assert_null(cr_game_new(def, &p, err, sizeof err));
+    assert_non_null(strstr(err, "bad value 'x'"));
 
     assert_null(cr_game_new(NULL, &p, err, sizeof err));
 }

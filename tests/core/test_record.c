@@ -20,7 +20,7 @@ static cr_status load(const char *text, char *err, size_t errcap)
     cr_game *g = (cr_game *)1;
     void *st = (void *)1;
     err[0] = '\0';
-    cr_status rc = cr_record_load(text, strlen(text), &r, &g, &st, err, errcap);
+    cr_status rc = cr_record_load(text, strlen(text), NULL, &r, &g, &st, err, errcap);
     if (rc == CR_OK) {
         assert_non_null(g);
         assert_non_null(st);
@@ -145,7 +145,7 @@ static void test_nul_and_long_lines(void **state)
     cr_game *g;
     void *st;
     const char text[] = "game dml\nplayers 4\0\nactions\n";
-    assert_int_equal(cr_record_load(text, sizeof text - 1, &r, &g, &st, err, sizeof err),
+    assert_int_equal(cr_record_load(text, sizeof text - 1, NULL, &r, &g, &st, err, sizeof err),
                      CR_ERR_PARSE);
     assert_contains(err, "line 2:");
     assert_contains(err, "NUL");
@@ -206,17 +206,15 @@ static void round_trip(uint64_t seed, int n_actions)
 {
     const cr_game_def *def = cr_registry_find("dml");
     assert_non_null(def);
-    cr_params p = {.num_players = 4, .variant = NULL, .first_roller = 1};
+    cr_params p = {.num_players = 4, .variant = NULL};
+    assert_int_equal(cr_params_set(&p, "first-roller", "1"), CR_OK);
     char err[256];
     cr_game *g = cr_game_new(def, &p, err, sizeof err);
     assert_non_null(g);
     void *st = cr_alloc(g->state_size);
     cr_record r;
     cr_record_init(&r);
-    snprintf(r.game, sizeof r.game, "dml");
-    snprintf(r.variant, sizeof r.variant, "%s", g->variant->name);
-    r.num_players = 4;
-    r.first_roller = 1;
+    cr_record_set_game(&r, g);
     r.seed = seed;
     r.has_seed = 1;
     random_game(g, st, &r, seed, n_actions);
@@ -224,18 +222,22 @@ static void round_trip(uint64_t seed, int n_actions)
     size_t len;
     char *text = write_record(&r, &len);
     assert_contains(text, "game dml\n");
-    assert_contains(text, "first-roller 1\n");
+    assert_contains(text, "option first-roller 1\n");
+    assert_contains(text, "rules 1\n");
 
     cr_record back;
     cr_game *g2;
     void *st2;
-    cr_status rc = cr_record_load(text, len, &back, &g2, &st2, err, sizeof err);
+    cr_status rc = cr_record_load(text, len, NULL, &back, &g2, &st2, err, sizeof err);
     if (rc != CR_OK) fail_msg("reload: %s", err);
     assert_int_equal(back.n_actions, r.n_actions);
     assert_memory_equal(back.actions, r.actions, (size_t)r.n_actions * sizeof(cr_action));
     assert_true(back.has_seed);
     assert_int_equal(back.seed, seed);
-    assert_int_equal(back.first_roller, 1);
+    assert_int_equal(back.n_options, 1);
+    assert_string_equal(back.opt_key[0], "first-roller");
+    assert_string_equal(back.opt_val[0], "1");
+    assert_int_equal(g2->opt[0], 1);
     char *a = serialize(g, st), *b = serialize(g2, st2);
     assert_string_equal(a, b);
 
@@ -291,7 +293,7 @@ static void test_damaged_records_never_crash(void **state)
         cr_record x;
         cr_game *gx;
         void *sx;
-        if (cr_record_load(text, cut, &x, &gx, &sx, err, sizeof err) == CR_OK) {
+        if (cr_record_load(text, cut, NULL, &x, &gx, &sx, err, sizeof err) == CR_OK) {
             cr_free(sx);
             cr_game_free(gx);
             cr_record_fini(&x);
@@ -309,7 +311,7 @@ static void test_damaged_records_never_crash(void **state)
         cr_record x;
         cr_game *gx;
         void *sx;
-        if (cr_record_load(copy, len, &x, &gx, &sx, err, sizeof err) == CR_OK) {
+        if (cr_record_load(copy, len, NULL, &x, &gx, &sx, err, sizeof err) == CR_OK) {
             cr_free(sx);
             cr_game_free(gx);
             cr_record_fini(&x);

@@ -139,8 +139,10 @@ static int in_sorted(const cr_action *a, int n, cr_action x)
  * (DML: Victory Points), 1 shared among the seats with the highest. */
 static void score_leaders(const cr_game *g, const void *st, double *ret)
 {
+    cr_result res;
+    g->def->result(g, st, &res);
     double sc[CR_MAX_PLAYERS];
-    g->def->scores(g, st, sc);
+    for (int p = 0; p < g->num_players; p++) sc[p] = res.score[p];
     double best = sc[0];
     for (int p = 1; p < g->num_players; p++)
         if (sc[p] > best) best = sc[p];
@@ -150,17 +152,19 @@ static void score_leaders(const cr_game *g, const void *st, double *ret)
 }
 
 /* reward=margin: half the result, half how far each seat's score stands
- * above the best of the others (a logistic of the margin, 10 points wide),
- * so that near wins and near losses are told apart. */
+ * above the best of the others (a logistic of the margin, as wide as the
+ * game's score_scale), so that near wins and near losses are told apart. */
 static void add_margin(const cr_game *g, const void *st, double *ret)
 {
-    double sc[CR_MAX_PLAYERS];
-    g->def->scores(g, st, sc);
+    cr_result res;
+    g->def->result(g, st, &res);
+    double sc[CR_MAX_PLAYERS], width = g->def->score_scale > 0 ? g->def->score_scale : 1;
+    for (int p = 0; p < g->num_players; p++) sc[p] = res.score[p];
     for (int p = 0; p < g->num_players; p++) {
         double best_other = -1e300;
         for (int q = 0; q < g->num_players; q++)
             if (q != p && sc[q] > best_other) best_other = sc[q];
-        ret[p] = 0.5 * ret[p] + 0.5 / (1.0 + exp(-(sc[p] - best_other) / 10.0));
+        ret[p] = 0.5 * ret[p] + 0.5 / (1.0 + exp(-(sc[p] - best_other) / width));
     }
 }
 
@@ -277,9 +281,9 @@ static void iterate(ismcts_worker *w)
     double ret[CR_MAX_PLAYERS] = {0};
     if (g->def->current_player(g, st) == CR_TERMINAL)
         g->def->returns(g, st, ret);
-    else if (ib->cutoff > 0 && g->def->scores)
+    else if (ib->cutoff > 0 && g->def->result)
         score_leaders(g, st, ret);
-    if (ib->margin && g->def->scores) add_margin(g, st, ret);
+    if (ib->margin && g->def->result) add_margin(g, st, ret);
     for (int i = 0; i < depth; i++) {
         mcts_node *nd = &t->nodes[w->path[i]];
         nd->visits++;
@@ -460,7 +464,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     }
     int guided = rollout != bot_policy_random;
     if (opp_policy < 0) opp_policy = guided;
-    if (margin < 0) margin = guided && g->def->scores != NULL;
+    if (margin < 0) margin = guided && g->def->result != NULL && g->def->score_scale > 0;
     if (cutoff < 0) cutoff = guided ? 100 : 0;
     if (iters && ms) {
         if (err && errcap) snprintf(err, errcap, "ismcts: give iters or ms, not both");

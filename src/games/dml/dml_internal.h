@@ -337,7 +337,19 @@ DML_HIDDEN int dml_chance(const cr_game *g, const void *st, cr_action *out, doub
 DML_HIDDEN void dml_apply(const cr_game *g, void *st, cr_action a, cr_events *ev);
 DML_HIDDEN void dml_init(const cr_game *g, void *st);
 DML_HIDDEN void dml_returns(const cr_game *g, const void *st, double *out);
-DML_HIDDEN void dml_scores(const cr_game *g, const void *st, double *out);
+DML_HIDDEN void dml_result(const cr_game *g, const void *st, cr_result *out);
+
+/* The rules version (cr_game_def.rules_version): bump it when a change to
+ * the rules could change what a recorded game means, and say why in
+ * docs/rulings.md.  1: the 2016 rules with rulings R1-R78 and C1-C13. */
+enum { DML_RULES_VERSION = 1 };
+
+/* obs_seat of the public and omniscient views (a seat's view: the seat). */
+enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };
+
+/* Table options, by index in dml_options. */
+enum { DML_OPT_FIRST_ROLLER = 0, DML_NOPTIONS };
+extern DML_HIDDEN const cr_option_def dml_options[DML_NOPTIONS];
 /* Victory Points of a seat from its Hand and Front (11.2). */
 DML_HIDDEN int dml_vp(const dml_state *s, int seat);
 /* Recomputes the fields derived from the zones (bm_live) after a load. */

@@ -729,12 +729,17 @@ static const char *event_kind_name(int k)
     return "unknown";
 }
 
-/* The card of e as `seat` knows it, or -1 when hidden from it. */
-static int visible_card(const cr_event *e, int seat)
+/* The card of e as `seat` knows it (a seat, CR_SEAT_PUBLIC: what every
+ * seat sees, CR_SEAT_OMNISCIENT), or -1 when hidden from it. */
+static int visible_card(const cr_game *g, const cr_event *e, int seat)
 {
     if (e->card < 0 || e->card >= DML_NCARDS) return -1;
-    if (seat < 0) return e->card;
-    if (seat < 32 && (e->seen_by & (1u << seat))) return e->card;
+    if (seat == CR_SEAT_OMNISCIENT) return e->card;
+    if (seat == CR_SEAT_PUBLIC) {
+        unsigned all = (1u << (g ? g->num_players : 4)) - 1;
+        return (e->seen_by & all) == all ? e->card : -1;
+    }
+    if (seat >= 0 && seat < 4 && (e->seen_by & (1u << seat))) return e->card;
     return -1;
 }
 
@@ -759,7 +764,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     cr_tbuf t;
     cr_tb_init(&t, buf, cap);
     char z1[32], z2[32];
-    int card = visible_card(e, seat);
+    int card = visible_card(g, e, seat);
     const char *code = card >= 0 ? dml_card_code(card) : "a card";
     switch (e->kind) {
     case DML_E_MOVE:
@@ -879,7 +884,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
 {
     cr_tbuf t;
     cr_tb_init(&t, buf, cap);
-    int card = visible_card(e, seat);
+    int card = visible_card(g, e, seat);
     cr_tb_printf(&t, "{\"kind\":\"%s\"", event_kind_name(e->kind));
     switch (e->kind) {
     case DML_E_MOVE:

@@ -25,12 +25,55 @@ enum { UNKNOWN_LOC = 0xfe };
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
 
+/* The public view (CR_SEAT_PUBLIC): what every seat knows, i.e. each zone
+ * keeps the cards all seats have pinned there; nobody's memory, choice in
+ * progress or hidden Victory Points. */
+static void observe_public(const dml_state *s, dml_state *o)
+{
+    memcpy(o, s, sizeof *o);
+    uint64_t known[DML_NZONES];
+    for (int z = 0; z < DML_NZONES; z++) known[z] = DML_ALL_CARDS;
+    for (int q = 0; q < s->n && q < 4; q++) {
+        if (!s->knowledge) /* rollout states keep no memory: what q sees now */
+            dml_reset_knowledge(o, q);
+        for (int z = 0; z < DML_NZONES; z++) known[z] &= o->pin[q][z];
+    }
+    for (int z = 0; z < DML_NZONES; z++) o->zone[z] &= known[z];
+    for (int c = 0; c < DML_NCARDS; c++)
+        if (o->loc[c] < DML_NZONES && !(o->zone[o->loc[c]] & dml_bit(c))) o->loc[c] = UNKNOWN_LOC;
+    memset(o->pin, 0, sizeof o->pin);
+    memset(o->may, 0, sizeof o->may);
+    for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
+    o->n_applied = 0;
+    if (o->over && o->end_reason != DML_END_VP) memset(o->vp, 0, sizeof o->vp);
+    if (o->need == DML_NEED_DECISION) {
+        memset(o->sel, 0, sizeof o->sel);
+        memset(o->sel_flag, 0, sizeof o->sel_flag);
+        o->sel_n = o->sel_targets = 0;
+    }
+    o->knowledge = 1;
+    o->obs_seat = DML_OBS_PUBLIC;
+}
+
 void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
 {
     (void)g;
     const dml_state *s = st;
     dml_state *o = obs;
+    if (seat == CR_SEAT_PUBLIC) {
+        observe_public(s, o);
+        return;
+    }
     memcpy(o, s, sizeof *o);
+    if (seat == CR_SEAT_OMNISCIENT || seat < 0 || seat >= s->n) {
+        /* everything (an invalid seat gets nothing: the public view) */
+        if (seat != CR_SEAT_OMNISCIENT) {
+            observe_public(s, o);
+            return;
+        }
+        o->obs_seat = DML_OBS_ALL;
+        return;
+    }
     if (!s->knowledge) dml_reset_knowledge(o, seat); /* rollout states: public view only */
     for (int z = 0; z < DML_NZONES; z++) o->zone[z] &= o->pin[seat][z];
     for (int c = 0; c < DML_NCARDS; c++)

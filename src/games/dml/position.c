@@ -198,7 +198,10 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     char zb[32];
     int n = st->n <= 4 ? st->n : 4;
 
-    cr_tb_printf(t, "{\n  \"game\": \"dml\",\n  \"variant\": \"%s\",\n  \"players\": %d,\n",
+    cr_tb_printf(t,
+                 "{\n  \"game\": \"dml\",\n  \"rules\": %d,\n  \"variant\": \"%s\",\n  "
+                 "\"players\": %d,\n",
+                 DML_RULES_VERSION,
                  st->variant < DML_NVARIANTS ? variant_names[st->variant] : "full", st->n);
     cr_tb_printf(
         t, "  \"first_roller\": %d,\n  \"round\": %d,\n  \"dealer\": %d,\n  \"active\": %d,\n",
@@ -1293,6 +1296,9 @@ static int load_result(loader *L, json_t *root)
 
 static const char *const top_keys[] = {
     "game",
+    "rules",   /* the generic header (cr_position_load) */
+    "options", /* checked there: table options */
+    "data_hash",
     "variant",
     "players",
     "first_roller",
@@ -1381,10 +1387,7 @@ static int load_root(loader *L, json_t *root)
     long long x = 0;
     int seat = 0;
     if (get_int(L, json_object_get(root, "first_roller"), "first_roller", 0, players - 1,
-                g->params.first_roller >= 0 && g->params.first_roller < players
-                    ? g->params.first_roller
-                    : 0,
-                &x))
+                g->opt[DML_OPT_FIRST_ROLLER] < players ? g->opt[DML_OPT_FIRST_ROLLER] : 0, &x))
         return -1;
     st->first_roller = (uint8_t)x;
     if (get_int(L, json_object_get(root, "round"), "round", 0, 65535, 1, &x)) return -1;

@@ -2098,7 +2098,7 @@ void dml_init(const cr_game *g, void *st)
     memset(s->loc, 0xff, sizeof s->loc);
     s->n = (uint8_t)g->num_players;
     s->variant = (uint8_t)g->variant_index;
-    s->first_roller = (uint8_t)(g->params.first_roller % g->num_players);
+    s->first_roller = (uint8_t)(g->opt[DML_OPT_FIRST_ROLLER] % g->num_players);
     s->alive = (uint8_t)((1u << s->n) - 1);
     s->knowledge = 1;
     s->discard_top = -1;
@@ -2138,11 +2138,28 @@ void dml_returns(const cr_game *g, const void *st, double *out)
     for (int p = 0; p < g->num_players; p++) out[p] = (s->over && s->winner == p) ? 1.0 : 0.0;
 }
 
-void dml_scores(const cr_game *g, const void *st, double *out)
+/* Scores are Victory Points.  Ranks: the winner first; after a VP ending
+ * (every Hand revealed) the others by their VP, equal VP sharing a place;
+ * after an instant win the others share second place, since their VP were
+ * never revealed; with no winner every seat shares first place. */
+void dml_result(const cr_game *g, const void *st, cr_result *out)
 {
     const dml_state *s = st;
-    for (int p = 0; p < g->num_players; p++)
-        out[p] = s->over ? s->vp[p] : (is_alive(s, p) ? dml_vp(s, p) : 0);
+    memset(out, 0, sizeof *out);
+    for (int p = 0; p < g->num_players; p++) {
+        out->score[p] = s->over ? s->vp[p] : (is_alive(s, p) ? dml_vp(s, p) : 0);
+        out->rank[p] = 1;
+    }
+    if (!s->over || s->winner < 0) return;
+    out->winners = 1u << s->winner;
+    for (int p = 0; p < g->num_players; p++) {
+        if (p == s->winner) continue;
+        int above = 1; /* the winner */
+        if (s->end_reason == DML_END_VP)
+            for (int q = 0; q < g->num_players; q++)
+                if (q != p && q != s->winner && out->score[q] > out->score[p]) above++;
+        out->rank[p] = (int8_t)(above + 1);
+    }
 }
 
 /* ------------------------------------------------------ positions' frames */
@@ -2370,6 +2387,13 @@ const cr_variant dml_variants[DML_NVARIANTS] = {
     [DML_V_FIRE] = {"fire", "I See Fire: Hustled! and elimination by Siege (spec 12.4)", 3, 4},
 };
 
+const cr_option_def dml_options[DML_NOPTIONS] = {
+    [DML_OPT_FIRST_ROLLER] = {.key = "first-roller",
+                              .type = CR_OPT_SEAT,
+                              .def = 0,
+                              .help = "the seat that rolls first in the setup roll-off (R46)"},
+};
+
 static cr_status dml_create(cr_game *g, char *err, size_t errcap)
 {
     (void)err;
@@ -2401,6 +2425,10 @@ const cr_game_def dml_def = {
     .title = "Dragon's Money Laundering",
     .variants = dml_variants,
     .n_variants = DML_NVARIANTS,
+    .rules_version = DML_RULES_VERSION,
+    .options = dml_options,
+    .n_options = DML_NOPTIONS,
+    .score_scale = 10,
     .create = dml_create,
     .destroy = NULL,
     .init = dml_init,
@@ -2410,7 +2438,7 @@ const cr_game_def dml_def = {
     .sample_chance = dml_sample_chance,
     .apply = dml_apply,
     .returns = dml_returns,
-    .scores = dml_scores,
+    .result = dml_result,
     .observe = dml_observe,
     .obs_to_json = dml_obs_to_json,
     .obs_to_text = dml_obs_to_text,

@@ -1,0 +1,143 @@
+/* croupier/match.h — one game being played: the game, its state, its
+ * record, its seats and what each seat has been told.  Every client uses
+ * it: the line-mode `play`, `replay`, `run`, and the full-screen client and
+ * the server to come; none writes the game loop again.
+ *
+ * Chance.  The match owns a secret seed.  Chance node i (the i-th action of
+ * the record, counting from 0) is drawn with a generator seeded from
+ * (seed, i), so saving and resuming, or undoing and playing the same moves
+ * again, draws exactly the same dice and cards.  A bot seat's choice at
+ * action i is seeded from (seed, i, seat) the same way.  The seed is never
+ * shown to a seat while the game runs: it is in the owner's saved record
+ * (cr_match_save) and cr_match_seed() gives it out only once the match is
+ * over.
+ *
+ * Events.  Every event any apply produced is kept in one log with sequence
+ * numbers 0, 1, 2, ...; a seat asks "what happened since N" and renders each
+ * event as it sees it (cr_match_event_text).  All seats see the same number
+ * of events (only the cards inside are hidden), so counting messages tells
+ * nothing.  Loading a record rebuilds the log exactly.
+ *
+ * Seats.  Each seat is "human" or a bot spec (bot.h).  cr_match_run plays
+ * chance nodes and bot seats until a human must decide.  cr_match_submit
+ * takes a human's text: it refuses input from a seat that is not to act
+ * before parsing anything, and builds every message from that seat's view.
+ *
+ * Undo takes the match back to a seat's previous decision; resignation and
+ * timeouts are recorded as marks, and either a bot takes the seat over or
+ * the match ends with the result marked (the seat that left ranks last, the
+ * others share the win).
+ */
+#ifndef CROUPIER_MATCH_H
+#define CROUPIER_MATCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "croupier/game.h"
+#include "croupier/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cr_match cr_match;
+
+typedef struct cr_match_event {
+    uint32_t seq;         /* its number in the match's log */
+    int32_t action_index; /* the record action whose apply produced it */
+    cr_event ev;
+} cr_match_event;
+
+/* A new match at its start.  seats[num_players] are "human" or bot specs
+ * (NULL: every seat human).  NULL with err on bad parameters or seats. */
+cr_match *cr_match_new(const cr_game_def *def, const cr_params *p, const char *const *seats,
+                       uint64_t seed, char *err, size_t errcap);
+/* A match from a saved record (resumes where it stopped, with its seats
+ * and seed; a record without a seed gets `seed_if_none`).  overrides: see
+ * cr_record_load.  NULL with err naming the line on any problem. */
+cr_match *cr_match_load(const char *text, size_t len, const cr_params *overrides,
+                        uint64_t seed_if_none, char *err, size_t errcap);
+void cr_match_free(cr_match *m);
+
+const cr_game *cr_match_game(const cr_match *m);
+/* The true state: for the owner of the match (logs, the lab), never for a seat. */
+const void *cr_match_state(const cr_match *m);
+const cr_record *cr_match_record(const cr_match *m);
+/* Seat to act, CR_CHANCE, or CR_TERMINAL (also when the match was ended by
+ * a resignation or a timeout). */
+int cr_match_to_act(const cr_match *m);
+int cr_match_over(const cr_match *m);
+/* The seed, once the match is over; 0 (and *seed untouched) before. */
+int cr_match_seed(const cr_match *m, uint64_t *seed);
+
+const char *cr_match_seat_spec(const cr_match *m, int seat);
+int cr_match_is_human(const cr_match *m, int seat);
+/* Seats `seat` with "human" or a bot spec, now (recorded as a mark once
+ * the game has begun). */
+cr_status cr_match_set_seat(cr_match *m, int seat, const char *spec, char *err, size_t errcap);
+
+/* Plays chance nodes and bot seats until a human must decide, the game
+ * ends, or max_steps actions were applied (0: no limit).  Returns
+ * cr_match_to_act(). */
+int cr_match_run(cr_match *m, long max_steps);
+/* Applies one action of the chance node or bot seat to act; CR_ERR_ILLEGAL
+ * when a human is to act or the match is over. */
+cr_status cr_match_step(cr_match *m);
+
+/* A human seat's move as text (notation) or as an action id.  Refuses,
+ * before parsing, a seat that is not to act; err never tells anything the
+ * seat may not see. */
+cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, size_t errcap);
+cr_status cr_match_submit_action(cr_match *m, int seat, cr_action a, char *err, size_t errcap);
+
+/* Views for one seat (or CR_SEAT_PUBLIC / CR_SEAT_OMNISCIENT). */
+void cr_match_observe(const cr_match *m, int seat, void *obs);
+/* The legal actions of `seat` into out[g->max_legal]; 0 unless it is to act. */
+int cr_match_legal(const cr_match *m, int seat, cr_action *out);
+/* The decision `seat` faces, in words; "" unless it is to act. */
+size_t cr_match_prompt(const cr_match *m, int seat, char *buf, size_t cap);
+/* An action's text / JSON as the seat to act sees it ("" for another seat). */
+size_t cr_match_action_text(const cr_match *m, int seat, cr_action a, char *buf, size_t cap);
+size_t cr_match_action_json(const cr_match *m, int seat, cr_action a, char *buf, size_t cap);
+/* The text of the last action applied, for `view`: the seat that chose it
+ * or CR_SEAT_OMNISCIENT ("" for any other view: an action's text may name
+ * a hidden card, e.g. a face-down offer). */
+size_t cr_match_last_action_text(const cr_match *m, int view, char *buf, size_t cap);
+/* The game's help for `seat`'s current decision, from its observation. */
+size_t cr_match_help(const cr_match *m, int seat, char *buf, size_t cap);
+
+/* The log: the number of events so far, and the events from `since` on
+ * (*out points into the match; valid until the next change). */
+uint32_t cr_match_event_count(const cr_match *m);
+int cr_match_events_since(const cr_match *m, uint32_t since, const cr_match_event **out);
+size_t cr_match_event_text(const cr_match *m, const cr_match_event *e, int seat, char *buf,
+                           size_t cap);
+size_t cr_match_event_json(const cr_match *m, const cr_match_event *e, int seat, char *buf,
+                           size_t cap);
+
+/* Takes back to the last decision `seat` made (the state before it), with
+ * everything after it; CR_ERR_INVALID (err set) when it has made none. */
+cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap);
+/* The seat resigns / ran out of time: with bot_spec, that bot plays the
+ * seat from now on; with NULL the match ends here. */
+cr_status cr_match_resign(cr_match *m, int seat, const char *bot_spec, char *err, size_t errcap);
+cr_status cr_match_timeout(cr_match *m, int seat, const char *bot_spec, char *err, size_t errcap);
+/* Whether the seat resigned or timed out (and how: CR_MARK_RESIGN/TIMEOUT), 0 if not. */
+int cr_match_left(const cr_match *m, int seat);
+
+/* The result: the game's at a terminal state; for a match ended by
+ * resignations or timeouts, the seats that left rank last and the others
+ * share first place and the win. */
+void cr_match_result(const cr_match *m, cr_result *out);
+
+/* Writes the record (with seats and seed: the owner's copy) to f. */
+cr_status cr_match_save(const cr_match *m, FILE *f, char *err, size_t errcap) CR_MUST_CHECK;
+/* Same, atomically to a file (written to PATH.tmp, then renamed). */
+cr_status cr_match_save_file(const cr_match *m, const char *path, char *err,
+                             size_t errcap) CR_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,81 @@
+/* croupier/parts.h — what a game may plug into the game-agnostic layers.
+ *
+ * The bots, the lab, the benchmarks, the conformance suite and the clients
+ * never name a game: each game hands them its own parts through
+ * cr_game_def.parts.  Every member is optional (NULL: the layer does
+ * without).  See docs/INTERNALS.md, "Adding a game".
+ */
+#ifndef CROUPIER_PARTS_H
+#define CROUPIER_PARTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "croupier/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A playing policy: chooses among legal[0..n) for `seat` in state st
+ * (a search bot's imagined state, or a determinization).  rng is the
+ * caller's.  The heuristic bot and ISMCTS's guided rollouts use it. */
+typedef cr_action (*cr_policy_fn)(const cr_game *g, const void *st, int seat,
+                                  const cr_action *legal, int n, cr_rng *rng);
+
+enum { CR_LAB_MAX_COUNTERS = 32, CR_LAB_MAX_LABELS = 8, CR_LAB_MAX_ENDS = 7 };
+
+/* The lab's profile of a game (croupier sim): its rule-level counters,
+ * counted from the omniscient event stream, its end reasons, a per-seat
+ * label read from the final state (DML: the seat's Merchant King) and the
+ * default cap on a game's length. */
+typedef struct cr_lab_profile {
+    int n_counters; /* <= CR_LAB_MAX_COUNTERS */
+    const char *const *counter_names;
+    /* Adds one event to counters[n_counters]. */
+    void (*count)(const cr_event *e, uint64_t *counters);
+    /* Rounds played, read from a terminal state. */
+    uint32_t (*rounds)(const cr_game *g, const void *st);
+    int n_ends; /* <= CR_LAB_MAX_ENDS: the lab adds "aborted" */
+    const char *const *end_names;
+    /* Index of the end reason of a terminal state. */
+    int (*end)(const cr_game *g, const void *st);
+    const char *label_title;
+    int n_labels; /* <= CR_LAB_MAX_LABELS */
+    const char *const *label_names;
+    /* The label of a seat in a terminal state, or -1. */
+    int (*label)(const cr_game *g, const void *st, int seat);
+    /* Default cap on applied actions per game (0: the lab's own). */
+    long max_actions;
+} cr_lab_profile;
+
+typedef struct cr_game_parts {
+    /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
+    cr_policy_fn heuristic;
+    /* The lab's profile. */
+    const cr_lab_profile *lab;
+    /* Structural invariants of a state (DML: every card in exactly one
+     * zone).  Returns 0 when st is sound, else non-zero with err naming
+     * what is broken.  The conformance suite calls it after every step,
+     * and the position loader before accepting a position. */
+    int (*check_invariants)(const cr_game *g, const void *st, char *err, size_t errcap);
+    /* Extra benchmarks, printed after the generic ones (`croupier bench`). */
+    void (*bench)(const cr_game *g, FILE *out, double seconds, uint64_t seed);
+    /* Achievements a seat earned in a finished game: writes at most max
+     * stable keys ("monopoly", ...) into out; returns the count. */
+    int (*achievements)(const cr_game *g, const void *st, int seat, const char **out, int max);
+    /* The current decision of the observing seat explained in words, from
+     * its observation (obs: g->obs_size bytes), for the clients' help. */
+    size_t (*help)(const cr_game *g, const void *obs, char *buf, size_t cap);
+} cr_game_parts;
+
+static inline const cr_game_parts *cr_parts(const cr_game *g)
+{
+    static const cr_game_parts none = {0};
+    return g->def->parts ? g->def->parts : &none;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

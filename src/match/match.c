@@ -1,0 +1,645 @@
+/* match.c — a game being played (croupier/match.h): the state, the record,
+ * the seats and the event log, above the core, the games and the bots.
+ *
+ * Invariants: `st` is the state after record.actions[0..n); who[i] is the
+ * player that acted at action i (a seat or CR_CHANCE); log[] holds every
+ * event of those applies in order, numbered by their index.  Everything
+ * after action i is a function of (params, seed, actions[0..i)): chance
+ * node i is drawn from (seed, i) and a bot's choice at i is seeded from
+ * (seed, i, seat), so rebuilding (undo, load) reproduces it exactly.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "croupier/alloc.h"
+#include "croupier/bot.h"
+#include "croupier/match.h"
+#include "croupier/parts.h"
+
+enum { MATCH_EVENT_CAP = 4096, MATCH_TEXT = 256 };
+
+struct cr_match {
+    cr_game *g;
+    void *st, *obs;
+    void *prev; /* the state before the last action (for its text) */
+    cr_record rec;
+    uint64_t seed;
+    int8_t *who; /* per action: the seat that chose it, or CR_CHANCE */
+    int who_cap;
+    cr_bot *bot[CR_MAX_PLAYERS];
+    char spec[CR_MAX_PLAYERS][CR_RECORD_SPEC_MAX];
+    int left[CR_MAX_PLAYERS]; /* CR_MARK_RESIGN / CR_MARK_TIMEOUT, 0 */
+    int ended;                /* a `! end` mark */
+    cr_match_event *log;
+    uint32_t n_log, cap_log;
+    cr_events ev;
+    cr_action *legal;
+};
+
+static void set_err(char *err, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t cap, const char *fmt, ...)
+{
+    if (err == NULL || cap == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* ---- building ---- */
+
+static cr_match *match_alloc(cr_game *g, uint64_t seed)
+{
+    cr_match *m = cr_calloc(1, sizeof *m);
+    if (m == NULL) return NULL;
+    m->g = g;
+    m->seed = seed;
+    cr_record_init(&m->rec);
+    m->st = cr_alloc(g->state_size);
+    m->obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    m->prev = cr_alloc(g->state_size);
+    m->ev.buf = cr_alloc(MATCH_EVENT_CAP * sizeof *m->ev.buf);
+    m->ev.cap = MATCH_EVENT_CAP;
+    m->legal = cr_alloc((size_t)g->max_legal * sizeof *m->legal);
+    if (!m->st || !m->obs || !m->prev || !m->ev.buf || !m->legal) {
+        m->g = NULL; /* the caller frees g */
+        cr_match_free(m);
+        return NULL;
+    }
+    g->def->init(g, m->st);
+    return m;
+}
+
+void cr_match_free(cr_match *m)
+{
+    if (m == NULL) return;
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) cr_bot_free(m->bot[s]);
+    cr_free(m->st);
+    cr_free(m->obs);
+    cr_free(m->prev);
+    cr_free(m->ev.buf);
+    cr_free(m->legal);
+    cr_free(m->log);
+    cr_free(m->who);
+    cr_record_fini(&m->rec);
+    cr_game_free(m->g);
+    cr_free(m);
+}
+
+/* Seats a spec: "human" or a bot that the match creates now. */
+static cr_status seat_spec(cr_match *m, int seat, const char *spec, char *err, size_t errcap)
+{
+    if (spec == NULL || spec[0] == '\0') spec = "human";
+    if (strlen(spec) >= CR_RECORD_SPEC_MAX) {
+        set_err(err, errcap, "seat P%d: spec too long", seat);
+        return CR_ERR_INVALID;
+    }
+    cr_bot *b = NULL;
+    if (strcmp(spec, "human") != 0) {
+        char why[256];
+        b = cr_bot_new(m->g, spec, seat, m->seed, why, sizeof why);
+        if (b == NULL) {
+            set_err(err, errcap, "seat P%d: %s", seat, why);
+            return CR_ERR_INVALID;
+        }
+    }
+    cr_bot_free(m->bot[seat]);
+    m->bot[seat] = b;
+    strcpy(m->spec[seat], spec);
+    return CR_OK;
+}
+
+static cr_status log_events(cr_match *m, int32_t index)
+{
+    if (m->ev.dropped > 0) return CR_ERR_INVALID; /* max_events is a proven bound */
+    if (m->n_log + (uint32_t)m->ev.len > m->cap_log) {
+        uint32_t cap = m->cap_log ? m->cap_log : 1024;
+        while (cap < m->n_log + (uint32_t)m->ev.len) cap *= 2;
+        cr_match_event *p = cr_realloc(m->log, (size_t)cap * sizeof *p);
+        if (p == NULL) return CR_ERR_NOMEM;
+        m->log = p;
+        m->cap_log = cap;
+    }
+    for (int i = 0; i < m->ev.len; i++) {
+        cr_match_event *e = &m->log[m->n_log];
+        e->seq = m->n_log++;
+        e->action_index = index;
+        e->ev = m->ev.buf[i];
+    }
+    m->ev.len = 0;
+    return CR_OK;
+}
+
+static cr_status push_who(cr_match *m, int who)
+{
+    if (m->rec.n_actions >= m->who_cap) {
+        int cap = m->who_cap ? m->who_cap * 2 : 256;
+        int8_t *p = cr_realloc(m->who, (size_t)cap);
+        if (p == NULL) return CR_ERR_NOMEM;
+        m->who = p;
+        m->who_cap = cap;
+    }
+    m->who[m->rec.n_actions] = (int8_t)who;
+    return CR_OK;
+}
+
+/* Applies a (checked) action of the player `who`, recording and logging it. */
+static cr_status do_apply(cr_match *m, int who, cr_action a)
+{
+    cr_status rc = push_who(m, who);
+    if (rc == CR_OK) rc = cr_record_push(&m->rec, a);
+    if (rc != CR_OK) return rc;
+    m->ev.len = m->ev.dropped = 0;
+    memcpy(m->prev, m->st, m->g->state_size);
+    m->g->def->apply(m->g, m->st, a, &m->ev);
+    return log_events(m, m->rec.n_actions - 1);
+}
+
+/* Replays actions[0..n) from the start: state, who[] and the log. */
+static cr_status rebuild(cr_match *m, int n)
+{
+    const cr_game *g = m->g;
+    cr_record_truncate(&m->rec, n);
+    g->def->init(g, m->st);
+    m->n_log = 0;
+    m->rec.n_actions = 0;
+    for (int i = 0; i < n; i++) {
+        cr_action a = m->rec.actions[i];
+        int who = g->def->current_player(g, m->st);
+        if (who == CR_TERMINAL || !cr_is_legal(g, m->st, a)) return CR_ERR_INVALID;
+        m->rec.n_actions = i; /* do_apply pushes it back */
+        cr_status rc = do_apply(m, who, a);
+        if (rc != CR_OK) return rc;
+    }
+    return CR_OK;
+}
+
+/* Seats and `left` as the marks up to the current end say. */
+static void replay_marks(cr_match *m, char (*header_spec)[CR_RECORD_SPEC_MAX])
+{
+    for (int s = 0; s < m->g->num_players; s++) {
+        strcpy(m->spec[s], header_spec[s]);
+        m->left[s] = 0;
+    }
+    m->ended = 0;
+    for (int i = 0; i < m->rec.n_marks; i++) {
+        const cr_mark *k = &m->rec.marks[i];
+        if (k->kind == CR_MARK_SEAT)
+            strcpy(m->spec[k->seat], k->spec);
+        else if (k->kind == CR_MARK_END)
+            m->ended = 1;
+        else
+            m->left[k->seat] = k->kind;
+    }
+}
+
+cr_match *cr_match_new(const cr_game_def *def, const cr_params *p, const char *const *seats,
+                       uint64_t seed, char *err, size_t errcap)
+{
+    cr_game *g = cr_game_new(def, p, err, errcap);
+    if (g == NULL) return NULL;
+    cr_match *m = match_alloc(g, seed);
+    if (m == NULL) {
+        cr_game_free(g);
+        set_err(err, errcap, "out of memory");
+        return NULL;
+    }
+    cr_record_set_game(&m->rec, g);
+    m->rec.seed = seed;
+    m->rec.has_seed = 1;
+    m->rec.n_seats = g->num_players;
+    for (int s = 0; s < g->num_players; s++) {
+        if (seat_spec(m, s, seats ? seats[s] : NULL, err, errcap) != CR_OK) {
+            cr_match_free(m);
+            return NULL;
+        }
+        strcpy(m->rec.seats[s], m->spec[s]);
+    }
+    /* init may already have produced events (none in DML): start the log */
+    return m;
+}
+
+cr_match *cr_match_load(const char *text, size_t len, const cr_params *overrides,
+                        uint64_t seed_if_none, char *err, size_t errcap)
+{
+    cr_record rec;
+    cr_game *g = NULL;
+    void *st = NULL;
+    if (cr_record_load(text, len, overrides, &rec, &g, &st, err, errcap) != CR_OK) return NULL;
+    cr_free(st);
+    uint64_t seed = rec.has_seed ? rec.seed : seed_if_none;
+    cr_match *m = match_alloc(g, seed);
+    if (m == NULL) {
+        cr_game_free(g);
+        cr_record_fini(&rec);
+        set_err(err, errcap, "out of memory");
+        return NULL;
+    }
+    m->rec = rec;
+    m->rec.seed = seed;
+    m->rec.has_seed = 1;
+    if (m->rec.n_seats == 0) { /* an old record: every seat human */
+        m->rec.n_seats = g->num_players;
+        for (int s = 0; s < g->num_players; s++) strcpy(m->rec.seats[s], "human");
+    }
+    cr_status rc = rebuild(m, rec.n_actions);
+    if (rc != CR_OK) {
+        set_err(err, errcap, "the record does not replay (%s)", cr_status_str(rc));
+        cr_match_free(m);
+        return NULL;
+    }
+    replay_marks(m, m->rec.seats);
+    for (int s = 0; s < g->num_players; s++) {
+        char spec[CR_RECORD_SPEC_MAX];
+        strcpy(spec, m->spec[s]);
+        if (seat_spec(m, s, spec, err, errcap) != CR_OK) {
+            cr_match_free(m);
+            return NULL;
+        }
+    }
+    return m;
+}
+
+/* ---- reading ---- */
+
+const cr_game *cr_match_game(const cr_match *m) { return m->g; }
+const void *cr_match_state(const cr_match *m) { return m->st; }
+const cr_record *cr_match_record(const cr_match *m) { return &m->rec; }
+
+int cr_match_to_act(const cr_match *m)
+{
+    if (m->ended) return CR_TERMINAL;
+    return m->g->def->current_player(m->g, m->st);
+}
+
+int cr_match_over(const cr_match *m) { return cr_match_to_act(m) == CR_TERMINAL; }
+
+int cr_match_seed(const cr_match *m, uint64_t *seed)
+{
+    if (!cr_match_over(m)) return 0;
+    *seed = m->seed;
+    return 1;
+}
+
+const char *cr_match_seat_spec(const cr_match *m, int seat)
+{
+    return seat >= 0 && seat < m->g->num_players ? m->spec[seat] : "";
+}
+
+int cr_match_is_human(const cr_match *m, int seat)
+{
+    return seat >= 0 && seat < m->g->num_players && m->bot[seat] == NULL;
+}
+
+int cr_match_left(const cr_match *m, int seat)
+{
+    return seat >= 0 && seat < m->g->num_players ? m->left[seat] : 0;
+}
+
+cr_status cr_match_set_seat(cr_match *m, int seat, const char *spec, char *err, size_t errcap)
+{
+    if (seat < 0 || seat >= m->g->num_players) {
+        set_err(err, errcap, "no seat %d", seat);
+        return CR_ERR_INVALID;
+    }
+    cr_status rc = seat_spec(m, seat, spec, err, errcap);
+    if (rc != CR_OK) return rc;
+    if (m->rec.n_actions == 0 && m->rec.n_marks == 0) {
+        strcpy(m->rec.seats[seat], m->spec[seat]);
+        return CR_OK;
+    }
+    rc = cr_record_mark(&m->rec, CR_MARK_SEAT, seat, m->spec[seat]);
+    if (rc != CR_OK) set_err(err, errcap, "out of memory");
+    return rc;
+}
+
+/* ---- playing ---- */
+
+cr_status cr_match_step(cr_match *m)
+{
+    const cr_game *g = m->g;
+    int who = cr_match_to_act(m);
+    int i = m->rec.n_actions;
+    cr_action a;
+    if (who == CR_CHANCE) {
+        cr_rng r;
+        cr_rng_seed(&r, mix(m->seed), (uint64_t)i);
+        a = cr_sample_chance(g, m->st, &r);
+    } else if (who >= 0 && who < g->num_players && m->bot[who] != NULL) {
+        int n = g->def->legal_actions(g, m->st, m->legal);
+        if (n <= 0) return CR_ERR_INVALID;
+        cr_bot *b = m->bot[who];
+        cr_bot_reseed(b, mix(m->seed ^ mix((uint64_t)i)));
+        const void *obs = NULL;
+        if (cr_bot_wants_obs(b)) {
+            g->def->observe(g, m->st, who, m->obs);
+            obs = m->obs;
+        }
+        a = cr_bot_act(b, obs, m->legal, n);
+    } else {
+        return CR_ERR_ILLEGAL;
+    }
+    return do_apply(m, who, a);
+}
+
+int cr_match_run(cr_match *m, long max_steps)
+{
+    for (long k = 0; max_steps <= 0 || k < max_steps; k++) {
+        int who = cr_match_to_act(m);
+        if (who == CR_TERMINAL || (who >= 0 && m->bot[who] == NULL)) return who;
+        if (cr_match_step(m) != CR_OK) break;
+    }
+    return cr_match_to_act(m);
+}
+
+/* Why `seat` may not move now, from what every seat knows; 0 if it may. */
+static int refuse_seat(const cr_match *m, int seat, char *err, size_t errcap)
+{
+    int who = cr_match_to_act(m);
+    if (seat < 0 || seat >= m->g->num_players) {
+        set_err(err, errcap, "no seat %d", seat);
+        return 1;
+    }
+    if (who == CR_TERMINAL) {
+        set_err(err, errcap, "the game is over");
+        return 1;
+    }
+    if (who != seat) {
+        if (who == CR_CHANCE)
+            set_err(err, errcap, "not your turn: chance acts next");
+        else
+            set_err(err, errcap, "not your turn: P%d is to act", who);
+        return 1;
+    }
+    if (m->bot[seat] != NULL) {
+        set_err(err, errcap, "seat P%d is played by a bot", seat);
+        return 1;
+    }
+    return 0;
+}
+
+cr_status cr_match_submit_action(cr_match *m, int seat, cr_action a, char *err, size_t errcap)
+{
+    if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;
+    if (!cr_is_legal(m->g, m->st, a)) {
+        set_err(err, errcap, "action %d is not legal now", (int)a);
+        return CR_ERR_ILLEGAL;
+    }
+    return do_apply(m, seat, a);
+}
+
+cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, size_t errcap)
+{
+    if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;
+    char why[MATCH_TEXT + 64];
+    cr_action a;
+    if (text == NULL) text = "";
+    cr_status rc;
+    const cr_game *g = m->g;
+    if (strlen(text) > MATCH_TEXT) {
+        set_err(err, errcap, "action text too long");
+        return CR_ERR_PARSE;
+    }
+    rc = g->def->str_to_action(g, m->st, text, &a);
+    if (rc == CR_OK && !cr_is_legal(g, m->st, a)) rc = CR_ERR_ILLEGAL;
+    if (rc != CR_OK) {
+        char prompt[200] = "";
+        cr_match_prompt(m, seat, prompt, sizeof prompt);
+        /* The seat's own decision, as it sees it: nothing of another seat. */
+        snprintf(why, sizeof why, "%s", text);
+        for (char *c = why; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+        if (rc == CR_ERR_PARSE)
+            set_err(err, errcap, "unknown action '%.60s'%s%s%s", why, prompt[0] ? " (" : "", prompt,
+                    prompt[0] ? ")" : "");
+        else
+            set_err(err, errcap, "'%.60s' is not legal now%s%s%s", why, prompt[0] ? " (" : "",
+                    prompt, prompt[0] ? ")" : "");
+        return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
+    }
+    return do_apply(m, seat, a);
+}
+
+/* ---- views ---- */
+
+void cr_match_observe(const cr_match *m, int seat, void *obs)
+{
+    m->g->def->observe(m->g, m->st, seat, obs);
+}
+
+int cr_match_legal(const cr_match *m, int seat, cr_action *out)
+{
+    if (seat < 0 || cr_match_to_act(m) != seat) return 0;
+    return m->g->def->legal_actions(m->g, m->st, out);
+}
+
+size_t cr_match_prompt(const cr_match *m, int seat, char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
+    if (seat < 0 || cr_match_to_act(m) != seat || m->g->def->prompt == NULL) return 0;
+    return m->g->def->prompt(m->g, m->st, buf, cap);
+}
+
+size_t cr_match_action_text(const cr_match *m, int seat, cr_action a, char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
+    if (seat < 0 || cr_match_to_act(m) != seat) return 0;
+    return m->g->def->action_to_str(m->g, m->st, a, buf, cap);
+}
+
+size_t cr_match_action_json(const cr_match *m, int seat, cr_action a, char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
+    if (seat < 0 || cr_match_to_act(m) != seat) return 0;
+    if (m->g->def->action_to_json) return m->g->def->action_to_json(m->g, m->st, a, buf, cap);
+    char text[MATCH_TEXT];
+    m->g->def->action_to_str(m->g, m->st, a, text, sizeof text);
+    for (char *c = text; *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '?';
+    int n =
+        snprintf(buf, cap, "{\"id\": %d, \"text\": \"%s\", \"label\": \"%s\"}", (int)a, text, text);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+size_t cr_match_last_action_text(const cr_match *m, int view, char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
+    int n = m->rec.n_actions;
+    if (n == 0 || (view != CR_SEAT_OMNISCIENT && (view < 0 || m->who[n - 1] != view))) return 0;
+    return m->g->def->action_to_str(m->g, m->prev, m->rec.actions[n - 1], buf, cap);
+}
+
+size_t cr_match_help(const cr_match *m, int seat, char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
+    const cr_game_parts *parts = cr_parts(m->g);
+    if (parts->help == NULL || seat < 0 || seat >= m->g->num_players) return 0;
+    void *obs = cr_alloc(m->g->obs_size);
+    if (obs == NULL) return 0;
+    m->g->def->observe(m->g, m->st, seat, obs);
+    size_t n = parts->help(m->g, obs, buf, cap);
+    cr_free(obs);
+    return n;
+}
+
+uint32_t cr_match_event_count(const cr_match *m) { return m->n_log; }
+
+int cr_match_events_since(const cr_match *m, uint32_t since, const cr_match_event **out)
+{
+    if (since >= m->n_log) {
+        *out = NULL;
+        return 0;
+    }
+    *out = &m->log[since];
+    return (int)(m->n_log - since);
+}
+
+size_t cr_match_event_text(const cr_match *m, const cr_match_event *e, int seat, char *buf,
+                           size_t cap)
+{
+    return m->g->def->event_to_str(m->g, &e->ev, seat, buf, cap);
+}
+
+size_t cr_match_event_json(const cr_match *m, const cr_match_event *e, int seat, char *buf,
+                           size_t cap)
+{
+    return m->g->def->event_to_json(m->g, &e->ev, seat, buf, cap);
+}
+
+/* ---- undo, resignation, timeouts ---- */
+
+cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap)
+{
+    if (seat < 0 || seat >= m->g->num_players) {
+        set_err(err, errcap, "no seat %d", seat);
+        return CR_ERR_INVALID;
+    }
+    if (m->ended) {
+        set_err(err, errcap, "the match has ended");
+        return CR_ERR_INVALID;
+    }
+    int k = m->rec.n_actions - 1;
+    while (k >= 0 && m->who[k] != seat) k--;
+    if (k < 0) {
+        set_err(err, errcap, "P%d has no decision to take back", seat);
+        return CR_ERR_INVALID;
+    }
+    cr_status rc = rebuild(m, k);
+    if (rc != CR_OK) {
+        set_err(err, errcap, "internal: the record does not replay (%s)", cr_status_str(rc));
+        return rc;
+    }
+    char header[CR_MAX_PLAYERS][CR_RECORD_SPEC_MAX];
+    memcpy(header, m->rec.seats, sizeof header);
+    replay_marks(m, header);
+    for (int s = 0; s < m->g->num_players; s++) {
+        char spec[CR_RECORD_SPEC_MAX];
+        strcpy(spec, m->spec[s]);
+        if ((m->bot[s] != NULL) != (strcmp(spec, "human") != 0) ||
+            (m->bot[s] && strcmp(cr_bot_spec(m->bot[s]), spec) != 0))
+            if (seat_spec(m, s, spec, err, errcap) != CR_OK) return CR_ERR_INVALID;
+    }
+    return CR_OK;
+}
+
+static cr_status leave(cr_match *m, int seat, cr_mark_kind kind, const char *bot_spec, char *err,
+                       size_t errcap)
+{
+    if (seat < 0 || seat >= m->g->num_players) {
+        set_err(err, errcap, "no seat %d", seat);
+        return CR_ERR_INVALID;
+    }
+    if (cr_match_over(m)) {
+        set_err(err, errcap, "the game is over");
+        return CR_ERR_INVALID;
+    }
+    if (m->left[seat]) {
+        set_err(err, errcap, "P%d has already left the game", seat);
+        return CR_ERR_INVALID;
+    }
+    if (bot_spec != NULL) { /* check the bot before recording anything */
+        char why[256];
+        cr_bot *b = cr_bot_new(m->g, bot_spec, seat, m->seed, why, sizeof why);
+        if (b == NULL) {
+            set_err(err, errcap, "%s", why);
+            return CR_ERR_INVALID;
+        }
+        cr_bot_free(b);
+    }
+    cr_status rc = cr_record_mark(&m->rec, kind, seat, NULL);
+    if (rc != CR_OK) return rc;
+    m->left[seat] = kind;
+    if (bot_spec != NULL) return cr_match_set_seat(m, seat, bot_spec, err, errcap);
+    rc = cr_record_mark(&m->rec, CR_MARK_END, -1, NULL);
+    if (rc == CR_OK) m->ended = 1;
+    return rc;
+}
+
+cr_status cr_match_resign(cr_match *m, int seat, const char *bot_spec, char *err, size_t errcap)
+{
+    return leave(m, seat, CR_MARK_RESIGN, bot_spec, err, errcap);
+}
+
+cr_status cr_match_timeout(cr_match *m, int seat, const char *bot_spec, char *err, size_t errcap)
+{
+    return leave(m, seat, CR_MARK_TIMEOUT, bot_spec, err, errcap);
+}
+
+void cr_match_result(const cr_match *m, cr_result *out)
+{
+    const cr_game *g = m->g;
+    g->def->result(g, m->st, out);
+    if (!m->ended) return;
+    /* Ended by the match: who left ranks last, the others share the win. */
+    int n_left = 0;
+    for (int s = 0; s < g->num_players; s++) n_left += m->left[s] != 0;
+    out->winners = 0;
+    for (int s = 0; s < g->num_players; s++) {
+        if (m->left[s]) {
+            out->rank[s] = (int8_t)(g->num_players - n_left + 1);
+        } else {
+            out->rank[s] = 1;
+            out->winners |= 1u << s;
+        }
+    }
+}
+
+cr_status cr_match_save(const cr_match *m, FILE *f, char *err, size_t errcap)
+{
+    return cr_record_write(&m->rec, f, err, errcap);
+}
+
+cr_status cr_match_save_file(const cr_match *m, const char *path, char *err, size_t errcap)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        set_err(err, errcap, "file name too long");
+        return CR_ERR_INVALID;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        set_err(err, errcap, "cannot create %s", tmp);
+        return CR_ERR_IO;
+    }
+    cr_status rc = cr_match_save(m, f, err, errcap);
+    if (fclose(f) != 0 && rc == CR_OK) {
+        rc = CR_ERR_IO;
+        set_err(err, errcap, "write failed");
+    }
+    if (rc == CR_OK && rename(tmp, path) != 0) {
+        rc = CR_ERR_IO;
+        set_err(err, errcap, "cannot rename %s", tmp);
+    }
+    if (rc != CR_OK) remove(tmp);
+    return rc;
+}
