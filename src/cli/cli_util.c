@@ -1,20 +1,167 @@
 /* cli_util.c — helpers shared by the commands (see cli_util.h).  Errors go
- * to stderr as one line; everything else to the FILE the caller names. */
+ * to stderr as one line; everything else to the FILE the caller names.
+ *
+ * Hostile input: every message that may quote user-supplied text (a path,
+ * a typed answer, a line of a record) goes out through cli_escape(), so a
+ * control character, an invalid UTF-8 byte or a bidirectional override
+ * reaches the terminal as visible text (\x1b, \u202e) and never as a
+ * command to it. */
 #include "cli_util.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- escaping ------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (2..4), or 0 if s[0] does not
+ * start one (overlong forms, surrogates and code points past U+10FFFF are
+ * invalid); *cp gets the code point. */
+static size_t utf8_seq(const unsigned char *s, size_t len, unsigned long *cp)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        *cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        *cp = c & 0x0Fu;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        *cp = c & 0x07u;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0u) != 0x80u) return 0;
+        *cp = (*cp << 6) | (s[i] & 0x3Fu);
+    }
+    return n;
+}
+
+/* Code points a terminal may act on, or that reorder the text around them:
+ * C1 controls, line/paragraph separators, bidirectional marks and overrides. */
+static int invisible_code_point(unsigned long cp)
+{
+    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The escaped form of the character at s: a pointer to it (into s itself
+ * or into tmp), its length in *plen and the input bytes it stands for in
+ * *used. */
+static const char *escape_unit(const unsigned char *s, size_t len, char tmp[16], size_t *plen,
+                               size_t *used)
+{
+    unsigned long cp = 0;
+    size_t seq = s[0] >= 0x80 ? utf8_seq(s, len, &cp) : 0;
+    *used = 1;
+    if (s[0] == '\\' || s[0] == '\n' || s[0] == '\r' || s[0] == '\t') {
+        tmp[0] = '\\';
+        tmp[1] = s[0] == '\n' ? 'n' : s[0] == '\r' ? 'r' : s[0] == '\t' ? 't' : '\\';
+        *plen = 2;
+        return tmp;
+    }
+    if (s[0] >= 0x20 && s[0] < 0x7F) {
+        *plen = 1;
+        return (const char *)s;
+    }
+    if (seq > 0 && !invisible_code_point(cp)) { /* printable UTF-8 stays as is */
+        *plen = *used = seq;
+        return (const char *)s;
+    }
+    if (seq > 0 && cp >= 0x100) {
+        *plen = (size_t)snprintf(tmp, 16, "\\u%04lx", cp);
+        *used = seq;
+        return tmp;
+    }
+    /* ASCII control, DEL, a byte that is not UTF-8, or one of a C1 control */
+    *plen = (size_t)snprintf(tmp, 16, "\\x%02x", s[0]);
+    return tmp;
+}
+
+size_t cli_escape(const char *in, size_t len, char *out, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t need = 0, kept = 0, i = 0;
+    while (i < len) {
+        char tmp[16];
+        size_t plen, used;
+        const char *piece = escape_unit(s + i, len - i, tmp, &plen, &used);
+        if (kept == need && need + plen < cap) { /* whole pieces only, in order */
+            memcpy(out + need, piece, plen);
+            kept += plen;
+        }
+        need += plen;
+        i += used;
+    }
+    if (cap > 0) out[kept] = '\0';
+    return need;
+}
+
+/* Writes text escaped as cli_escape() does, without allocating. */
+static void write_escaped(FILE *f, const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        char tmp[16];
+        size_t plen, used;
+        const char *piece = escape_unit(s + i, len - i, tmp, &plen, &used);
+        fwrite(piece, 1, plen, f);
+        i += used;
+    }
+}
+
+/* Formats fmt into buf (or a heap block when it does not fit) and writes it
+ * escaped. */
+static void vprint_escaped(FILE *f, const char *fmt, va_list ap)
+{
+    char buf[1024], *text = buf;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n >= (int)sizeof buf) {
+        text = malloc((size_t)n + 1);
+        if (text != NULL)
+            vsnprintf(text, (size_t)n + 1, fmt, ap2);
+        else
+            text = buf; /* out of memory: the message, cut */
+    }
+    va_end(ap2);
+    if (n > 0)
+        write_escaped(f, text, text == buf && n >= (int)sizeof buf ? sizeof buf - 1 : (size_t)n);
+    if (text != buf) free(text);
+}
+
+void cli_say(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint_escaped(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+}
 
 /* "croupier: error: <message>" without the line end */
 static void error_head(const char *fmt, va_list ap)
 {
     fflush(stdout);
     fputs("croupier: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vprint_escaped(stderr, fmt, ap);
 }
 
 int cli_error(const char *fmt, ...)
@@ -33,10 +180,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     error_head(fmt, ap);
     va_end(ap);
-    if (cmd != NULL)
-        fprintf(stderr, " (try 'croupier %s --help')\n", cmd);
-    else
+    if (cmd != NULL) {
+        fputs(" (try 'croupier ", stderr);
+        write_escaped(stderr, cmd, strlen(cmd));
+        fputs(" --help')\n", stderr);
+    } else {
         fputs(" (try 'croupier --help')\n", stderr);
+    }
     return 2;
 }
 

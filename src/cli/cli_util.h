@@ -16,10 +16,25 @@
 #define CLI_PRINTF(f, a)
 #endif
 
-/* Prints "croupier: error: <message>" on stderr; returns 1 (the exit status). */
+/* Every message below that may quote user-supplied text is written through
+ * cli_escape(): control characters, invalid UTF-8 and bidirectional
+ * overrides show as \x1b, \u202e...; a backslash shows as \\. */
+
+/* Prints "croupier: error: <message>" on stderr (escaped); returns 1 (the
+ * exit status). */
 int cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Same, plus "try 'croupier CMD --help'" (cmd NULL: 'croupier --help'); returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Prints one line, escaped as cli_error does, then '\n', on f: for messages
+ * that echo what a user typed or a file held. */
+void cli_say(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Copies in[0..len) into out (cap bytes, NUL-terminated, cut between whole
+ * escapes) with every byte a terminal could act on made visible: ASCII
+ * controls and DEL as \xNN (\n, \r, \t by name), a backslash as \\,
+ * invalid UTF-8 byte by byte as \xNN, C1 controls as their bytes (\xc2\x9b),
+ * line separators and bidirectional marks as \uNNNN; printable UTF-8 is kept
+ * as is.  Returns the escaped length (snprintf semantics: >= cap means cut). */
+size_t cli_escape(const char *in, size_t len, char *out, size_t cap);
 
 /* Option parsing.  At argv[*i]: if it is `name` followed by a value, or
  * `name=value`, stores the value, advances *i past it and returns 1; returns

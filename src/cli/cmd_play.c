@@ -10,6 +10,9 @@
  * after each human decision and at the end, so a stopped game can be
  * resumed with --load.
  *
+ * Typed answers are user text: every message that echoes an answer goes
+ * through cli_say(), which shows control characters escaped.
+ *
  * Hidden information: the text of an action is printed only to the seat
  * that chose it (a random seat's face-down offer must not show); everything
  * else reaches a human through the events, rendered as that seat may know
@@ -125,7 +128,7 @@ static int save(table *t, int quiet)
         remove(tmp);
         return cli_error("cannot save to %s: rename failed", t->save_path);
     }
-    if (!quiet) printf("game saved to %s (%d actions)\n", t->save_path, t->rec.n_actions);
+    if (!quiet) cli_say(stdout, "game saved to %s (%d actions)", t->save_path, t->rec.n_actions);
     return 0;
 }
 
@@ -217,7 +220,7 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
         }
         char *s = *line;
         if (!isatty(fileno(stdin))) /* piped answers: show them in the transcript */
-            printf("%s\n", s);
+            cli_say(stdout, "%s", s);
         if (s[0] == '\0') continue;
         if (strcmp(s, "quit") == 0 || strcmp(s, "q") == 0 || strcmp(s, "exit") == 0) {
             printf("the game stops here.\n");
@@ -232,9 +235,10 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
         long k;
         if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789") == strlen(s)) {
             if (!cli_parse_int(s, 1, n, &k)) {
-                printf("no choice %s: answer with a number from 1 to %d or an action's "
-                       "notation\n",
-                       s, n);
+                cli_say(stdout,
+                        "no choice %s: answer with a number from 1 to %d or an action's "
+                        "notation",
+                        s, n);
                 continue;
             }
             *out = t->legal[k - 1];
@@ -242,16 +246,17 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
         }
         cr_action a = -1;
         if (g->def->str_to_action(g, t->st, s, &a) != CR_OK) {
-            printf("unknown action '%s': answer with a number from 1 to %d or an action's "
-                   "notation ('list' shows them)\n",
-                   s, n);
+            cli_say(stdout,
+                    "unknown action '%s': answer with a number from 1 to %d or an action's "
+                    "notation ('list' shows them)",
+                    s, n);
             continue;
         }
         int legal = 0;
         for (int i = 0; i < n && !legal; i++) legal = t->legal[i] == a;
         if (!legal) {
-            printf("'%s' is not legal now: %s ('list' shows the legal actions)\n", s,
-                   cli_prompt_text(g, t->st, &t->text));
+            cli_say(stdout, "'%s' is not legal now: %s ('list' shows the legal actions)", s,
+                    cli_prompt_text(g, t->st, &t->text));
             continue;
         }
         *out = a;
@@ -317,7 +322,7 @@ static int play_loop(table *t)
         printf("\ngame over after %d actions.\n", t->rec.n_actions);
         cli_print_result(stdout, g, t->st);
     } else if (t->save_path != NULL) {
-        printf("resume with: croupier play --load %s\n", t->save_path);
+        cli_say(stdout, "resume with: croupier play --load %s", t->save_path);
     }
     return save(t, 0);
 }
@@ -394,8 +399,8 @@ int cmd_play(int argc, char **argv)
             t.rec.seed = seed;
             t.rec.has_seed = 1;
         }
-        printf("resuming %s: %s %s, %d players, %d actions so far\n", load_path, t.rec.game,
-               t.rec.variant, t.g->num_players, t.rec.n_actions);
+        cli_say(stdout, "resuming %s: %s %s, %d players, %d actions so far", load_path, t.rec.game,
+                t.rec.variant, t.g->num_players, t.rec.n_actions);
     } else {
         const cr_game_def *def = cli_find_game(game);
         if (def == NULL) return 1;

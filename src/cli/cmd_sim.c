@@ -161,7 +161,7 @@ int cmd_sim(int argc, char **argv)
             c.seats[vary_seat] = vary_list[i];
         else if (vary)
             c.variant = vary_list[i];
-        if (vary) fprintf(stderr, "%s=%s\n", vary_key, vary_list[i]);
+        if (vary) cli_say(stderr, "%s=%s", vary_key, vary_list[i]);
         if (cr_sim_run(&c, &res[i], err, sizeof err) != CR_OK) {
             status = cli_error("%s", err);
             break;
@@ -171,7 +171,8 @@ int cmd_sim(int argc, char **argv)
     }
     if (status == 0 && vary) {
         for (int i = 0; i < n_runs; i++) {
-            printf("\n== %s=%s ==\n", vary_key, vary_list[i]);
+            putchar('\n');
+            cli_say(stdout, "== %s=%s ==", vary_key, vary_list[i]);
             cr_sim_print(&res[i], stdout);
         }
         printf("\n");

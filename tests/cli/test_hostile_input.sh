@@ -33,4 +33,25 @@ else
     echo "test_hostile_input.sh: gnuplot not installed, --plots not tested" >&2
 fi
 
+# --- 3. terminal escapes in user text are shown escaped, never sent raw ---
+esc=$'\x1b'
+if "$cr" replay "$fixtures/cli/rec-terminal-escape.txt" 2>"$tmp/err"; then
+    fail "a record of escapes replayed"
+fi
+if grep -q "$esc" "$tmp/err" || grep -q $'\a' "$tmp/err"; then fail "raw escape bytes in: $(cat -v "$tmp/err")"; fi
+grep -qF "line 3: unknown action '\\x1b[31mRED\\x1b[0m\\x1b]0;title\\x07'" "$tmp/err" ||
+    fail "escaped record text: $(cat -v "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "the error is not one line"
+# at the prompt: an answer with ESC, an invalid byte and a bidi override;
+# printable UTF-8 stays as it is
+printf 'x\033[2J\xff\xe2\x80\xaey\nd\xc3\xa9j\xc3\xa0\nquit\n' |
+    "$cr" play dml --seed 5 >"$tmp/esc.out"
+if grep -q "$esc" "$tmp/esc.out"; then fail "raw ESC echoed at the prompt: $(grep -a 'x' "$tmp/esc.out" | cat -v)"; fi
+grep -qF "unknown action 'x\\x1b[2J\\xff\\u202ey'" "$tmp/esc.out" ||
+    fail "prompt echo not escaped: $(grep -a unknown "$tmp/esc.out" | cat -v)"
+grep -qF "unknown action 'déjà'" "$tmp/esc.out" || fail "UTF-8 answer not kept as is"
+# a file name is user text too
+if "$cr" replay "$tmp/no${esc}]0;x" 2>"$tmp/err"; then fail "replay of a missing file"; fi
+grep -qF 'no\x1b]0;x: No such file' "$tmp/err" || fail "path not escaped: $(cat -v "$tmp/err")"
+
 echo "test_hostile_input.sh: all passed"
