@@ -10,7 +10,8 @@
  * after each human decision and at the end, so a stopped game can be
  * resumed with --load.
  *
- * Typed answers are user text: every message that echoes an answer goes
+ * Typed answers are user text: a line holding a NUL byte is refused (C
+ * strings would cut it there), and every message that echoes an answer goes
  * through cli_say(), which shows control characters escaped.
  *
  * Hidden information: the text of an action is printed only to the seat
@@ -193,12 +194,20 @@ static void show_choices(table *t, int who, int n)
     putchar('\n');
 }
 
-/* Reads one line; 0 on end of input.  Surrounding blanks removed. */
+/* Reads one line; 0 on end of input, -1 (after a message) for a line that
+ * holds a NUL byte, which C strings would silently cut there (`1\0junk`
+ * read as `1`).  Surrounding blanks removed. */
 static int read_line(char **line, size_t *cap)
 {
     ssize_t got = getline(line, cap, stdin);
     if (got < 0) return 0;
     char *s = *line, *e = s + got;
+    const char *nul = memchr(s, '\0', (size_t)got);
+    if (nul != NULL) {
+        printf("\nthat line holds a NUL byte (at column %zu): ignored, type the answer again\n",
+               (size_t)(nul - s) + 1);
+        return -1;
+    }
     while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
     size_t skip = strspn(s, " \t");
     memmove(s, s + skip, strlen(s + skip) + 1);
@@ -214,10 +223,12 @@ static int ask(table *t, int who, int n, cr_action *out, char **line, size_t *ca
     for (;;) {
         printf("P%d> ", who);
         fflush(stdout);
-        if (!read_line(line, cap)) {
+        int got = read_line(line, cap);
+        if (got == 0) {
             printf("\nend of input: the game stops here.\n");
             return 0;
         }
+        if (got < 0) continue;
         char *s = *line;
         if (!isatty(fileno(stdin))) /* piped answers: show them in the transcript */
             cli_say(stdout, "%s", s);

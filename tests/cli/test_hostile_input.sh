@@ -33,6 +33,13 @@ else
     echo "test_hostile_input.sh: gnuplot not installed, --plots not tested" >&2
 fi
 
+# --- 2. a NUL byte at the play prompt refuses the line; nothing is played ---
+printf 'quit\n' | "$cr" play dml --seed 5 --save "$tmp/q.rec" >/dev/null
+printf '1\0junk\nquit\n' | "$cr" play dml --seed 5 --save "$tmp/nul.rec" >"$tmp/nul.out"
+grep -q '^that line holds a NUL byte (at column 2): ignored' "$tmp/nul.out" ||
+    fail "NUL line not refused: $(tail -5 "$tmp/nul.out")"
+cmp -s "$tmp/q.rec" "$tmp/nul.rec" || fail "a line cut at its NUL byte was played"
+
 # --- 3. terminal escapes in user text are shown escaped, never sent raw ---
 esc=$'\x1b'
 if "$cr" replay "$fixtures/cli/rec-terminal-escape.txt" 2>"$tmp/err"; then
