@@ -5,7 +5,8 @@
  * a typed answer, a line of a record) goes out through cli_escape(), so a
  * control character, an invalid UTF-8 byte or a bidirectional override
  * reaches the terminal as visible text (\x1b, \u202e) and never as a
- * command to it. */
+ * command to it.  cli_read_file() refuses NUL bytes and inputs larger than
+ * CLI_MAX_INPUT, and stops reading as soon as it knows. */
 #include "cli_util.h"
 
 #include <ctype.h>
@@ -232,34 +233,61 @@ int cli_parse_u64(const char *s, uint64_t *out)
     return 1;
 }
 
+/* cli_read_file()'s failure: err gets "PATH: reason" (the path is escaped
+ * later, by cli_error, like any other text); closes f, frees buf. */
+static char *read_fail(FILE *f, char *buf, const char *path, const char *reason, char *err,
+                       size_t errcap)
+{
+    snprintf(err, errcap, "%s: %s", path, reason);
+    if (f != stdin) fclose(f);
+    free(buf);
+    return NULL;
+}
+
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
 {
+    const size_t limit = CLI_MAX_INPUT;
+    char reason[128];
+    snprintf(reason, sizeof reason,
+             "larger than %zu MiB, the limit for records, positions and action lists", limit >> 20);
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(err, errcap, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 4096, n = 0;
+    /* A regular file says its size: refuse it before reading a byte. */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) return read_fail(f, NULL, path, strerror(EISDIR), err, errcap);
+        if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > limit)
+            return read_fail(f, NULL, path, reason, err, errcap);
+    }
+    /* Anything else (a pipe, a device, a file that grows) is read only until
+     * the limit is passed or a NUL byte shows. */
+    size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *p = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
-        if (p == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
+    if (buf == NULL) return read_fail(f, NULL, path, "out of memory", err, errcap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            size_t grown = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
+            char *p = realloc(buf, grown);
+            if (p == NULL) return read_fail(f, buf, path, "out of memory", err, errcap);
+            buf = p;
+            cap = grown;
         }
-        buf = p;
-        cap *= 2;
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        const char *nul = memchr(buf + n, '\0', got);
+        if (nul != NULL) {
+            char where[64];
+            snprintf(where, sizeof where, "NUL byte at offset %zu", (size_t)(nul - buf));
+            return read_fail(f, buf, path, where, err, errcap);
+        }
+        n += got;
+        if (n > limit) return read_fail(f, buf, path, reason, err, errcap);
+        if (got == 0 || ferror(f) || feof(f)) break;
     }
-    int failed = buf == NULL || ferror(f);
+    if (ferror(f)) return read_fail(f, buf, path, "read error", err, errcap);
     if (f != stdin) fclose(f);
-    if (failed) {
-        snprintf(err, errcap, "%s: %s", path, buf ? "read error" : "file too large");
-        free(buf);
-        return NULL;
-    }
     buf[n] = '\0';
     *len = n;
     return buf;

@@ -44,8 +44,19 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Reads a whole file (NUL-terminated, length in *len).  Caller frees with
- * free().  NULL with err filled ("P.json: No such file or directory"). */
+/* The most cli_read_file() accepts: 16 MiB.  A DML record takes about 6
+ * bytes per action (a 360-action game: 2.3 KiB) and a pretty-printed
+ * position about 17 KiB, so this leaves some three orders of magnitude for
+ * longer games and bigger boards while bounding what a hostile input
+ * (`replay /dev/zero`) can make the program read and hold. */
+#define CLI_MAX_INPUT ((size_t)16 << 20)
+
+/* Reads a whole file, or stdin for "-" (NUL-terminated, length in *len).
+ * Caller frees with free().  NULL with err filled ("P.json: No such file or
+ * directory") for an unreadable file, a directory, an input larger than
+ * CLI_MAX_INPUT (a regular file is refused from its size before reading; a
+ * pipe or device is read only until the limit is passed) or one holding a
+ * NUL byte ("P.json: NUL byte at offset 12"; reading stops there). */
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
 
 /* A growing text buffer for the renderers (serialize, obs_to_text...). */

@@ -1,5 +1,7 @@
 /* test_cli_util.c — the program's defences against hostile input, at the
- * function level: cli_escape() (what an error may show of user text).
+ * function level: cli_escape() (what an error may show of user text) and
+ * cli_read_file() (stops at CLI_MAX_INPUT and at a NUL byte, even on an
+ * endless pipe).
  * src/cli is the program, not the library, so its helpers are compiled into
  * this test directly. */
 #include <errno.h>
@@ -77,12 +79,116 @@ static void test_escape_cuts_between_whole_escapes(void **state)
     assert_string_equal(out, "a");
 }
 
+/* ---- cli_read_file ---- */
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-cli-util-XXXXXX");
+    return mkdtemp(tmpdir) == NULL;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) != 0;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_read_file_nul_byte(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/nul.rec", tmpdir);
+    write_file(path, "game dml\n\0rest", 14);
+    size_t len = 0;
+    assert_null(cli_read_file(path, &len, err, sizeof err));
+    assert_non_null(strstr(err, "nul.rec: NUL byte at offset 9"));
+}
+
+static void test_read_file_limit_is_exact(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/big.rec", tmpdir);
+    char *data = malloc(CLI_MAX_INPUT + 1);
+    assert_non_null(data);
+    memset(data, '#', CLI_MAX_INPUT + 1);
+    write_file(path, data, CLI_MAX_INPUT); /* exactly the limit: read */
+    size_t len = 0;
+    char *text = cli_read_file(path, &len, err, sizeof err);
+    assert_non_null(text);
+    assert_int_equal(len, CLI_MAX_INPUT);
+    assert_int_equal(text[len], '\0');
+    free(text);
+    write_file(path, data, CLI_MAX_INPUT + 1); /* one byte more: refused */
+    free(data);
+    assert_null(cli_read_file(path, &len, err, sizeof err));
+    assert_non_null(strstr(err, "big.rec: larger than 16 MiB"));
+}
+
+/* Writes 'a' into a pipe until the reader goes away or 64 MiB are written. */
+typedef struct writer {
+    int fd;
+    size_t written;
+} writer;
+
+static void *write_endlessly(void *arg)
+{
+    writer *w = arg;
+    static char chunk[65536];
+    memset(chunk, 'a', sizeof chunk);
+    while (w->written < ((size_t)64 << 20)) {
+        ssize_t n = write(w->fd, chunk, sizeof chunk);
+        if (n <= 0) break; /* EPIPE: the reader has stopped */
+        w->written += (size_t)n;
+    }
+    close(w->fd);
+    return NULL;
+}
+
+static void test_read_file_stops_on_an_endless_pipe(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    writer w = {fds[1], 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, write_endlessly, &w), 0);
+    char path[64], err[256];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    size_t len = 0;
+    char *text = cli_read_file(path, &len, err, sizeof err);
+    close(fds[0]); /* the writer now fails with EPIPE */
+    pthread_join(th, NULL);
+    free(text);
+    assert_null(text);
+    assert_non_null(strstr(err, "larger than 16 MiB"));
+    /* read no more than the limit, one buffer and what the pipe holds */
+    assert_true(w.written <= CLI_MAX_INPUT + ((size_t)2 << 20));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_controls_and_backslash),
         cmocka_unit_test(test_escape_utf8),
         cmocka_unit_test(test_escape_cuts_between_whole_escapes),
+        cmocka_unit_test(test_read_file_nul_byte),
+        cmocka_unit_test(test_read_file_limit_is_exact),
+        cmocka_unit_test(test_read_file_stops_on_an_endless_pipe),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -61,4 +61,25 @@ grep -qF "unknown action 'déjà'" "$tmp/esc.out" || fail "UTF-8 answer not kept
 if "$cr" replay "$tmp/no${esc}]0;x" 2>"$tmp/err"; then fail "replay of a missing file"; fi
 grep -qF 'no\x1b]0;x: No such file' "$tmp/err" || fail "path not escaped: $(cat -v "$tmp/err")"
 
+# --- 4. endless or oversized inputs stop at 16 MiB; NUL bytes are refused ---
+timeout 20 "$cr" replay /dev/zero 2>"$tmp/err" && fail "replay /dev/zero succeeded"
+grep -q '^croupier: error: /dev/zero: NUL byte at offset 0$' "$tmp/err" ||
+    fail "/dev/zero: $(cat "$tmp/err")"
+set +e
+timeout 20 bash -c 'tr "\0" "a" </dev/zero | "$1" replay -' _ "$cr" 2>"$tmp/err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "an endless pipe: exit status $rc"
+grep -q '^croupier: error: -: larger than 16 MiB' "$tmp/err" || fail "endless pipe: $(cat "$tmp/err")"
+head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big.rec"
+if "$cr" replay "$tmp/big.rec" 2>"$tmp/err"; then fail "a 16 MiB + 1 record was read"; fi
+grep -q 'larger than 16 MiB' "$tmp/err" || fail "big file: $(cat "$tmp/err")"
+printf 'game dml\nplayers 4\0\nactions\n' >"$tmp/nul.rec"
+if "$cr" replay "$tmp/nul.rec" 2>"$tmp/err"; then fail "a record with a NUL byte replayed"; fi
+grep -q 'nul.rec: NUL byte at offset 18$' "$tmp/err" || fail "NUL in record: $(cat "$tmp/err")"
+"$cr" run dml --position "$fixtures/dml-positions/thief_gift.json" --json >"$tmp/pos.json"
+printf '\0' >>"$tmp/pos.json"
+if "$cr" run dml --position "$tmp/pos.json" 2>"$tmp/err"; then fail "a position with a NUL byte loaded"; fi
+grep -q 'pos.json: NUL byte at offset [0-9]' "$tmp/err" || fail "NUL in position: $(cat "$tmp/err")"
+
 echo "test_hostile_input.sh: all passed"
