@@ -293,6 +293,33 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
     return buf;
 }
 
+int cli_out_check(const char *path, int *created, char *err, size_t errcap)
+{
+    /* O_EXCL tells whether this call made the file; no O_TRUNC, so an
+     * existing file keeps its contents until the real write; O_NONBLOCK so a
+     * FIFO without a reader fails (ENXIO) instead of hanging. */
+    *created = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
+    if (fd >= 0) {
+        *created = 1;
+    } else if (errno == EEXIST) {
+        fd = open(path, O_WRONLY | O_NONBLOCK);
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+void cli_out_discard(const char *path, int created)
+{
+    struct stat sb;
+    /* Only a file this run created, and only while it is still empty. */
+    if (created && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) remove(path);
+}
+
 void cli_buf_fini(cli_buf *b)
 {
     free(b->p);

@@ -59,6 +59,15 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * NUL byte ("P.json: NUL byte at offset 12"; reading stops there). */
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
 
+/* Output files checked before the work that fills them (sim's reports,
+ * play's --save): cli_out_check() opens path for writing, creating it if
+ * absent (*created = 1) and never truncating it; 0, or -1 with err filled
+ * ("cannot write out/x.json: No such file or directory").  After a failure,
+ * cli_out_discard() removes the file again if this run created it and it is
+ * still empty, so a failed command leaves no empty file behind. */
+int cli_out_check(const char *path, int *created, char *err, size_t errcap);
+void cli_out_discard(const char *path, int created);
+
 /* A growing text buffer for the renderers (serialize, obs_to_text...). */
 typedef struct cli_buf {
     char *p;

@@ -7,8 +7,9 @@
  * observation, the decision and the numbered legal actions, and answers
  * with a number or the notation.
  * Every applied action is pushed onto a cr_record, which --save writes
- * after each human decision and at the end, so a stopped game can be
- * resumed with --load.
+ * as the game starts (so a path that cannot be written fails before any
+ * action), after each human decision and at the end, so a stopped game can
+ * be resumed with --load.
  *
  * Typed answers are user text: a line holding a NUL byte is refused (C
  * strings would cut it there), and every message that echoes an answer goes
@@ -470,6 +471,9 @@ int cmd_play(int argc, char **argv)
     for (int s = 0; s < g->num_players; s++)
         printf(" P%d %s%s", s, t.seats[s].spec, s + 1 < g->num_players ? "," : "");
     printf("\nseed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
+    /* --save is written now, before any action, so a path that cannot be
+     * written fails at once instead of after a whole game. */
+    if ((rc = save(&t, 1)) != 0) goto out;
     rc = play_loop(&t);
 
 out:

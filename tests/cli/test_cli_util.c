@@ -1,9 +1,9 @@
 /* test_cli_util.c — the program's defences against hostile input, at the
- * function level: cli_escape() (what an error may show of user text) and
+ * function level: cli_escape() (what an error may show of user text),
  * cli_read_file() (stops at CLI_MAX_INPUT and at a NUL byte, even on an
- * endless pipe).
- * src/cli is the program, not the library, so its helpers are compiled into
- * this test directly. */
+ * endless pipe) and the output checks of sim/play (cli_out_check,
+ * cli_out_discard).  src/cli is the program, not the library, so its
+ * helpers are compiled into this test directly. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -180,6 +180,39 @@ static void test_read_file_stops_on_an_endless_pipe(void **state)
     assert_true(w.written <= CLI_MAX_INPUT + ((size_t)2 << 20));
 }
 
+/* ---- output checks ---- */
+
+static void test_out_check_creates_and_discards(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    int created = -1;
+    snprintf(path, sizeof path, "%s/r.json", tmpdir);
+    assert_int_equal(cli_out_check(path, &created, err, sizeof err), 0);
+    assert_int_equal(created, 1);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    cli_out_discard(path, created);
+    assert_int_not_equal(stat(path, &sb), 0); /* gone again */
+
+    /* an existing file is neither emptied nor removed */
+    write_file(path, "keep", 4);
+    assert_int_equal(cli_out_check(path, &created, err, sizeof err), 0);
+    assert_int_equal(created, 0);
+    cli_out_discard(path, created);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_size, 4);
+
+    /* a path that cannot be written is named with the reason */
+    snprintf(path, sizeof path, "%s/nodir/r.json", tmpdir);
+    assert_int_equal(cli_out_check(path, &created, err, sizeof err), -1);
+    assert_int_equal(created, 0);
+    assert_non_null(strstr(err, "cannot write "));
+    assert_non_null(strstr(err, "nodir/r.json: No such file or directory"));
+    assert_int_equal(cli_out_check(tmpdir, &created, err, sizeof err), -1);
+    assert_non_null(strstr(err, "Is a directory"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_read_file_nul_byte),
         cmocka_unit_test(test_read_file_limit_is_exact),
         cmocka_unit_test(test_read_file_stops_on_an_endless_pipe),
+        cmocka_unit_test(test_out_check_creates_and_discards),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -82,4 +82,36 @@ printf '\0' >>"$tmp/pos.json"
 if "$cr" run dml --position "$tmp/pos.json" 2>"$tmp/err"; then fail "a position with a NUL byte loaded"; fi
 grep -q 'pos.json: NUL byte at offset [0-9]' "$tmp/err" || fail "NUL in position: $(cat "$tmp/err")"
 
+# --- 5. output paths are checked before any game runs; nothing left behind ---
+rm -rf "$tmp/cwd" && mkdir "$tmp/cwd" && : >"$tmp/cwd/afile"
+check_refused() { # what: the rest is a croupier command run in $tmp/cwd
+    local what="$1"
+    shift
+    local rc=0
+    (cd "$tmp/cwd" && timeout 60 "$cr" "$@" </dev/null >"$tmp/out" 2>"$tmp/err") || rc=$?
+    [ "$rc" -ne 0 ] || fail "$what succeeded"
+    [ "$rc" -ne 124 ] || fail "$what: not refused before the games ran"
+    if grep -q 'game over\|games/s' "$tmp/out"; then fail "$what: refused only after the games"; fi
+    grep -q "^croupier: error: .*$what" "$tmp/err" || fail "$what: $(cat "$tmp/err")"
+    [ "$(tree "$tmp/cwd")" = "./afile" ] || fail "$what left files behind: $(tree "$tmp/cwd")"
+}
+big='--games 200 --threads 1 --no-progress' # the summary (games/s) shows they ran
+# shellcheck disable=SC2086
+{
+    check_refused "cannot write nodir/r.json" sim dml $big --json nodir/r.json
+    check_refused "cannot write nodir/r.csv" sim dml $big --json ok.json --csv nodir/r.csv
+    check_refused "cannot write ok.csv" sim dml $big --csv ok.csv --json ok.csv/x
+    check_refused "afile is not a directory" sim dml $big --plots afile --json ok.json
+    check_refused "cannot create the plot directory nodir/p" sim dml $big --plots nodir/p
+    check_refused "cannot write nodir/r.json" sim dml $big --plots newdir --json nodir/r.json
+}
+check_refused "cannot save to nodir/g.rec" play dml --seats random,random,random,random --save nodir/g.rec
+# an existing file named as an output is not emptied by a failed run
+echo 'keep me' >"$tmp/cwd/old.json"
+# shellcheck disable=SC2086
+if (cd "$tmp/cwd" && "$cr" sim dml $big --json old.json --csv nodir/x.csv 2>/dev/null); then
+    fail "sim with a bad --csv succeeded"
+fi
+[ "$(cat "$tmp/cwd/old.json")" = 'keep me' ] || fail "a failed run emptied old.json"
+
 echo "test_hostile_input.sh: all passed"
