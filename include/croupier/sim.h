@@ -134,6 +134,14 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
 cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
                       const char *const *vary_values, const char *dir, char *err,
                       size_t errcap) CR_MUST_CHECK;
+/* Checks, before any game runs, that cr_sim_plot() can draw into dir:
+ * CR_ERR_UNSUPPORTED without gnuplot; else creates dir if absent (*created
+ * = 1, so a caller that fails later may rmdir it) and CR_ERR_IO with err
+ * filled if it is not a directory it may write into.  cr_sim_plot() writes
+ * only fixed names there (plots.gp, winrates.dat, length.dat, winrates.png,
+ * length.png) and never puts dir or any other user text into the script. */
+cr_status cr_sim_plot_prepare(const char *dir, int *created, char *err,
+                              size_t errcap) CR_MUST_CHECK;
 /* The sweep table: one line per configuration. */
 void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
                         const char *const *vary_values, int seat, FILE *f);

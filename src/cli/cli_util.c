@@ -1,20 +1,168 @@
 /* cli_util.c — helpers shared by the commands (see cli_util.h).  Errors go
- * to stderr as one line; everything else to the FILE the caller names. */
+ * to stderr as one line; everything else to the FILE the caller names.
+ *
+ * Hostile input: every message that may quote user-supplied text (a path,
+ * a typed answer, a line of a record) goes out through cli_escape(), so a
+ * control character, an invalid UTF-8 byte or a bidirectional override
+ * reaches the terminal as visible text (\x1b, \u202e) and never as a
+ * command to it.  cli_read_file() refuses NUL bytes and inputs larger than
+ * CLI_MAX_INPUT, and stops reading as soon as it knows. */
 #include "cli_util.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- escaping ------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (2..4), or 0 if s[0] does not
+ * start one (overlong forms, surrogates and code points past U+10FFFF are
+ * invalid); *cp gets the code point. */
+static size_t utf8_seq(const unsigned char *s, size_t len, unsigned long *cp)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        *cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        *cp = c & 0x0Fu;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        *cp = c & 0x07u;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0u) != 0x80u) return 0;
+        *cp = (*cp << 6) | (s[i] & 0x3Fu);
+    }
+    return n;
+}
+
+/* Code points a terminal may act on, or that reorder the text around them:
+ * C1 controls, line/paragraph separators, bidirectional marks and overrides. */
+static int invisible_code_point(unsigned long cp)
+{
+    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The escaped form of the character at s: a pointer to it (into s itself
+ * or into tmp), its length in *plen and the input bytes it stands for in
+ * *used. */
+static const char *escape_unit(const unsigned char *s, size_t len, char tmp[16], size_t *plen,
+                               size_t *used)
+{
+    unsigned long cp = 0;
+    size_t seq = s[0] >= 0x80 ? utf8_seq(s, len, &cp) : 0;
+    *used = 1;
+    if (s[0] == '\\' || s[0] == '\n' || s[0] == '\r' || s[0] == '\t') {
+        tmp[0] = '\\';
+        tmp[1] = s[0] == '\n' ? 'n' : s[0] == '\r' ? 'r' : s[0] == '\t' ? 't' : '\\';
+        *plen = 2;
+        return tmp;
+    }
+    if (s[0] >= 0x20 && s[0] < 0x7F) {
+        *plen = 1;
+        return (const char *)s;
+    }
+    if (seq > 0 && !invisible_code_point(cp)) { /* printable UTF-8 stays as is */
+        *plen = *used = seq;
+        return (const char *)s;
+    }
+    if (seq > 0 && cp >= 0x100) {
+        *plen = (size_t)snprintf(tmp, 16, "\\u%04lx", cp);
+        *used = seq;
+        return tmp;
+    }
+    /* ASCII control, DEL, a byte that is not UTF-8, or one of a C1 control */
+    *plen = (size_t)snprintf(tmp, 16, "\\x%02x", s[0]);
+    return tmp;
+}
+
+size_t cli_escape(const char *in, size_t len, char *out, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t need = 0, kept = 0, i = 0;
+    while (i < len) {
+        char tmp[16];
+        size_t plen, used;
+        const char *piece = escape_unit(s + i, len - i, tmp, &plen, &used);
+        if (kept == need && need + plen < cap) { /* whole pieces only, in order */
+            memcpy(out + need, piece, plen);
+            kept += plen;
+        }
+        need += plen;
+        i += used;
+    }
+    if (cap > 0) out[kept] = '\0';
+    return need;
+}
+
+/* Writes text escaped as cli_escape() does, without allocating. */
+static void write_escaped(FILE *f, const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        char tmp[16];
+        size_t plen, used;
+        const char *piece = escape_unit(s + i, len - i, tmp, &plen, &used);
+        fwrite(piece, 1, plen, f);
+        i += used;
+    }
+}
+
+/* Formats fmt into buf (or a heap block when it does not fit) and writes it
+ * escaped. */
+static void vprint_escaped(FILE *f, const char *fmt, va_list ap)
+{
+    char buf[1024], *text = buf;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n >= (int)sizeof buf) {
+        text = malloc((size_t)n + 1);
+        if (text != NULL)
+            vsnprintf(text, (size_t)n + 1, fmt, ap2);
+        else
+            text = buf; /* out of memory: the message, cut */
+    }
+    va_end(ap2);
+    if (n > 0)
+        write_escaped(f, text, text == buf && n >= (int)sizeof buf ? sizeof buf - 1 : (size_t)n);
+    if (text != buf) free(text);
+}
+
+void cli_say(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint_escaped(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+}
 
 /* "croupier: error: <message>" without the line end */
 static void error_head(const char *fmt, va_list ap)
 {
     fflush(stdout);
     fputs("croupier: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vprint_escaped(stderr, fmt, ap);
 }
 
 int cli_error(const char *fmt, ...)
@@ -33,10 +181,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     error_head(fmt, ap);
     va_end(ap);
-    if (cmd != NULL)
-        fprintf(stderr, " (try 'croupier %s --help')\n", cmd);
-    else
+    if (cmd != NULL) {
+        fputs(" (try 'croupier ", stderr);
+        write_escaped(stderr, cmd, strlen(cmd));
+        fputs(" --help')\n", stderr);
+    } else {
         fputs(" (try 'croupier --help')\n", stderr);
+    }
     return 2;
 }
 
@@ -105,37 +256,91 @@ int cli_parse_u64(const char *s, uint64_t *out)
     return 1;
 }
 
+/* cli_read_file()'s failure: err gets "PATH: reason" (the path is escaped
+ * later, by cli_error, like any other text); closes f, frees buf. */
+static char *read_fail(FILE *f, char *buf, const char *path, const char *reason, char *err,
+                       size_t errcap)
+{
+    snprintf(err, errcap, "%s: %s", path, reason);
+    if (f != stdin) fclose(f);
+    free(buf);
+    return NULL;
+}
+
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
 {
+    const size_t limit = CLI_MAX_INPUT;
+    char reason[128];
+    snprintf(reason, sizeof reason,
+             "larger than %zu MiB, the limit for records, positions and action lists", limit >> 20);
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(err, errcap, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 4096, n = 0;
+    /* A regular file says its size: refuse it before reading a byte. */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) return read_fail(f, NULL, path, strerror(EISDIR), err, errcap);
+        if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > limit)
+            return read_fail(f, NULL, path, reason, err, errcap);
+    }
+    /* Anything else (a pipe, a device, a file that grows) is read only until
+     * the limit is passed or a NUL byte shows. */
+    size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *p = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
-        if (p == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
+    if (buf == NULL) return read_fail(f, NULL, path, "out of memory", err, errcap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            size_t grown = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
+            char *p = realloc(buf, grown);
+            if (p == NULL) return read_fail(f, buf, path, "out of memory", err, errcap);
+            buf = p;
+            cap = grown;
         }
-        buf = p;
-        cap *= 2;
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        const char *nul = memchr(buf + n, '\0', got);
+        if (nul != NULL) {
+            char where[64];
+            snprintf(where, sizeof where, "NUL byte at offset %zu", (size_t)(nul - buf));
+            return read_fail(f, buf, path, where, err, errcap);
+        }
+        n += got;
+        if (n > limit) return read_fail(f, buf, path, reason, err, errcap);
+        if (got == 0 || ferror(f) || feof(f)) break;
     }
-    int failed = buf == NULL || ferror(f);
+    if (ferror(f)) return read_fail(f, buf, path, "read error", err, errcap);
     if (f != stdin) fclose(f);
-    if (failed) {
-        snprintf(err, errcap, "%s: %s", path, buf ? "read error" : "file too large");
-        free(buf);
-        return NULL;
-    }
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+int cli_out_check(const char *path, int *created, char *err, size_t errcap)
+{
+    /* O_EXCL tells whether this call made the file; no O_TRUNC, so an
+     * existing file keeps its contents until the real write; O_NONBLOCK so a
+     * FIFO without a reader fails (ENXIO) instead of hanging. */
+    *created = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
+    if (fd >= 0) {
+        *created = 1;
+    } else if (errno == EEXIST) {
+        fd = open(path, O_WRONLY | O_NONBLOCK);
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+void cli_out_discard(const char *path, int created)
+{
+    struct stat sb;
+    /* Only a file this run created, and only while it is still empty. */
+    if (created && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) remove(path);
 }
 
 void cli_buf_fini(cli_buf *b)

@@ -16,10 +16,25 @@
 #define CLI_PRINTF(f, a)
 #endif
 
-/* Prints "croupier: error: <message>" on stderr; returns 1 (the exit status). */
+/* Every message below that may quote user-supplied text is written through
+ * cli_escape(): control characters, invalid UTF-8 and bidirectional
+ * overrides show as \x1b, \u202e...; a backslash shows as \\. */
+
+/* Prints "croupier: error: <message>" on stderr (escaped); returns 1 (the
+ * exit status). */
 int cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Same, plus "try 'croupier CMD --help'" (cmd NULL: 'croupier --help'); returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Prints one line, escaped as cli_error does, then '\n', on f: for messages
+ * that echo what a user typed or a file held. */
+void cli_say(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* Copies in[0..len) into out (cap bytes, NUL-terminated, cut between whole
+ * escapes) with every byte a terminal could act on made visible: ASCII
+ * controls and DEL as \xNN (\n, \r, \t by name), a backslash as \\,
+ * invalid UTF-8 byte by byte as \xNN, C1 controls as their bytes (\xc2\x9b),
+ * line separators and bidirectional marks as \uNNNN; printable UTF-8 is kept
+ * as is.  Returns the escaped length (snprintf semantics: >= cap means cut). */
+size_t cli_escape(const char *in, size_t len, char *out, size_t cap);
 
 /* Option parsing.  At argv[*i]: if it is `name` followed by a value, or
  * `name=value`, stores the value, advances *i past it and returns 1; returns
@@ -34,9 +49,29 @@ int cli_table_opt(int argc, char **argv, int *i, cr_params *p);
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Reads a whole file (NUL-terminated, length in *len).  Caller frees with
- * free().  NULL with err filled ("P.json: No such file or directory"). */
+/* The most cli_read_file() accepts: 16 MiB.  A DML record takes about 6
+ * bytes per action (a 360-action game: 2.3 KiB) and a pretty-printed
+ * position about 17 KiB, so this leaves some three orders of magnitude for
+ * longer games and bigger boards while bounding what a hostile input
+ * (`replay /dev/zero`) can make the program read and hold. */
+#define CLI_MAX_INPUT ((size_t)16 << 20)
+
+/* Reads a whole file, or stdin for "-" (NUL-terminated, length in *len).
+ * Caller frees with free().  NULL with err filled ("P.json: No such file or
+ * directory") for an unreadable file, a directory, an input larger than
+ * CLI_MAX_INPUT (a regular file is refused from its size before reading; a
+ * pipe or device is read only until the limit is passed) or one holding a
+ * NUL byte ("P.json: NUL byte at offset 12"; reading stops there). */
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
+
+/* Output files checked before the work that fills them (sim's reports,
+ * play's --save): cli_out_check() opens path for writing, creating it if
+ * absent (*created = 1) and never truncating it; 0, or -1 with err filled
+ * ("cannot write out/x.json: No such file or directory").  After a failure,
+ * cli_out_discard() removes the file again if this run created it and it is
+ * still empty, so a failed command leaves no empty file behind. */
+int cli_out_check(const char *path, int *created, char *err, size_t errcap);
+void cli_out_discard(const char *path, int created);
 
 /* A growing text buffer for the renderers (serialize, obs_to_text...). */
 typedef struct cli_buf {

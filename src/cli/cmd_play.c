@@ -7,8 +7,13 @@
  * observation, the decision and the numbered legal actions, and answers
  * with a number or the notation.
  * Every applied action is pushed onto a cr_record, which --save writes
- * after each human decision and at the end, so a stopped game can be
- * resumed with --load.
+ * as the game starts (so a path that cannot be written fails before any
+ * action), after each human decision and at the end, so a stopped game can
+ * be resumed with --load.
+ *
+ * Typed answers are user text: a line holding a NUL byte is refused (C
+ * strings would cut it there), and every message that echoes an answer goes
+ * through cli_say(), which shows control characters escaped.
  *
  * Hidden information: the text of an action is printed only to the seat
  * that chose it (a random seat's face-down offer must not show); everything
@@ -83,7 +88,8 @@ static int save(table *t, int quiet)
     if (cr_match_save_file(t->m, t->save_path, err, sizeof err) != CR_OK)
         return cli_error("cannot save to %s: %s", t->save_path, err);
     if (!quiet)
-        printf("game saved to %s (%d actions)\n", t->save_path, cr_match_record(t->m)->n_actions);
+        cli_say(stdout, "game saved to %s (%d actions)", t->save_path,
+                cr_match_record(t->m)->n_actions);
     return 0;
 }
 
@@ -150,12 +156,20 @@ static void show_choices(table *t, int who, int n)
     putchar('\n');
 }
 
-/* Reads one line; 0 on end of input.  Surrounding blanks removed. */
+/* Reads one line; 0 on end of input, -1 (after a message) for a line that
+ * holds a NUL byte, which C strings would silently cut there (`1\0junk`
+ * read as `1`).  Surrounding blanks removed. */
 static int read_line(char **line, size_t *cap)
 {
     ssize_t got = getline(line, cap, stdin);
     if (got < 0) return 0;
     char *s = *line, *e = s + got;
+    const char *nul = memchr(s, '\0', (size_t)got);
+    if (nul != NULL) {
+        printf("\nthat line holds a NUL byte (at column %zu): ignored, type the answer again\n",
+               (size_t)(nul - s) + 1);
+        return -1;
+    }
     while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
     size_t skip = strspn(s, " \t");
     memmove(s, s + skip, strlen(s + skip) + 1);
@@ -172,13 +186,15 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
     for (;;) {
         printf("P%d> ", who);
         fflush(stdout);
-        if (!read_line(line, cap)) {
+        int got = read_line(line, cap);
+        if (got == 0) {
             printf("\nend of input: the game stops here.\n");
             return ASK_STOP;
         }
+        if (got < 0) continue;
         char *s = *line, err[512];
         if (!isatty(fileno(stdin))) /* piped answers: show them in the transcript */
-            printf("%s\n", s);
+            cli_say(stdout, "%s", s);
         if (s[0] == '\0') continue;
         if (strcmp(s, "quit") == 0 || strcmp(s, "q") == 0 || strcmp(s, "exit") == 0) {
             printf("the game stops here.\n");
@@ -201,7 +217,7 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
         }
         if (strcmp(s, "undo") == 0) {
             if (cr_match_undo(t->m, who, err, sizeof err) != CR_OK) {
-                printf("cannot undo: %s\n", err);
+                cli_say(stdout, "cannot undo: %s", err);
                 continue;
             }
             printf("P%d takes back the last decision: %d actions remain.\n", who,
@@ -213,24 +229,25 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
         cr_action a;
         if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789") == strlen(s)) {
             if (!cli_parse_int(s, 1, n, &k)) {
-                printf("no choice %s: answer with a number from 1 to %d or an action's "
-                       "notation\n",
-                       s, n);
+                cli_say(stdout,
+                        "no choice %s: answer with a number from 1 to %d or an action's "
+                        "notation",
+                        s, n);
                 continue;
             }
             a = t->legal[k - 1];
             printf("P%d: %s\n", who, cli_action_text(t->g, cr_match_state(t->m), a, &t->aux));
             if (cr_match_submit_action(t->m, who, a, err, sizeof err) != CR_OK) {
-                printf("%s\n", err);
+                cli_say(stdout, "%s", err);
                 continue;
             }
             return ASK_MOVED;
         }
         if (cr_match_submit(t->m, who, s, err, sizeof err) != CR_OK) {
-            printf("%s ('list' shows the legal actions)\n", err);
+            cli_say(stdout, "%s ('list' shows the legal actions)", err);
             continue;
         }
-        printf("P%d: %s\n", who, s);
+        cli_say(stdout, "P%d: %s", who, s);
         return ASK_MOVED;
     }
 }
@@ -265,7 +282,7 @@ static int play_loop(table *t)
             if (who >= 0 && t->n_humans == 0) { /* an omniscient log: the bot's move in full */
                 char text[256];
                 cr_match_last_action_text(t->m, CR_SEAT_OMNISCIENT, text, sizeof text);
-                printf("P%d (%s): %s\n", who, cr_match_seat_spec(t->m, who), text);
+                cli_say(stdout, "P%d (%s): %s", who, cr_match_seat_spec(t->m, who), text);
             }
             show_events(t);
             continue;
@@ -292,7 +309,8 @@ static int play_loop(table *t)
         printf("\ngame over after %d actions.\n", cr_match_record(t->m)->n_actions);
         cli_print_result(stdout, g, cr_match_state(t->m));
     } else if (t->save_path != NULL) {
-        printf("resume with: croupier play --load %s --save %s\n", t->save_path, t->save_path);
+        cli_say(stdout, "resume with: croupier play --load %s --save %s", t->save_path,
+                t->save_path);
     }
     return save(t, 0);
 }
@@ -381,8 +399,9 @@ int cmd_play(int argc, char **argv)
                 cr_match_free(t.m);
                 return cli_error("%s", err);
             }
-        printf("resuming %s: %s %s, %d players, %d actions so far\n", load_path, t.g->def->name,
-               t.g->variant->name, t.g->num_players, cr_match_record(t.m)->n_actions);
+        cli_say(stdout, "resuming %s: %s %s, %d players, %d actions so far", load_path,
+                t.g->def->name, t.g->variant->name, t.g->num_players,
+                cr_match_record(t.m)->n_actions);
     } else {
         const cr_game_def *def = cli_find_game(game);
         if (def == NULL) return 1;
@@ -419,14 +438,19 @@ int cmd_play(int argc, char **argv)
     }
     t.shown = cr_match_event_count(t.m);
 
-    printf("%s (%s), %d players:", g->def->title ? g->def->title : g->def->name, g->variant->name,
-           g->num_players);
-    for (int s = 0; s < g->num_players; s++)
-        printf(" P%d %s%s", s, cr_match_seat_spec(t.m, s), s + 1 < g->num_players ? "," : "");
+    char line[1400];
+    size_t len = (size_t)snprintf(
+        line, sizeof line, "%s (%s), %d players:", g->def->title ? g->def->title : g->def->name,
+        g->variant->name, g->num_players);
+    for (int s = 0; s < g->num_players && len < sizeof line; s++)
+        len += (size_t)snprintf(line + len, sizeof line - len, " P%d %s%s", s,
+                                cr_match_seat_spec(t.m, s), s + 1 < g->num_players ? "," : "");
+    cli_say(stdout, "%s", line); /* seat specs may come from a record: escaped */
     if (load_path == NULL)
-        printf("\nseed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
-    else
-        printf("\n");
+        printf("seed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
+    /* --save is written now, before any action, so a path that cannot be
+     * written fails at once instead of after a whole game. */
+    if ((rc = save(&t, 1)) != 0) goto out;
     rc = play_loop(&t);
 
 out:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 #include "commands.h"
@@ -30,7 +31,8 @@ const char cmd_sim_usage[] =
     "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
     "  --json FILE          every summary figure as JSON\n"
     "  --csv FILE           one row per game\n"
-    "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png\n"
+    "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png (DIR is created\n"
+    "                       if needed; every output path is checked before the games run)\n"
     "  --progress / --no-progress  force the progress bar (default: only on a terminal)\n"
     "  --max-actions N      cut a game after N actions (reported as aborted)\n";
 
@@ -150,18 +152,33 @@ int cmd_sim(int argc, char **argv)
         }
     }
 
-    int n_runs = vary ? n_vary : 1;
-    cr_sim_result *res = cr_calloc((size_t)n_runs, sizeof *res);
-    if (!res) return cli_error("out of memory");
+    /* The output paths are checked (and created) before any game runs, so a
+     * typo fails at once; on failure, what this run created is removed. */
     char err[512];
-    int status = 0, done = 0;
-    for (int i = 0; i < n_runs; i++) {
+    int json_new = 0, csv_new = 0, plots_new = 0, status = 0, done = 0;
+    if (plots) { /* first: --json and --csv may name files inside it */
+        cr_status ps = cr_sim_plot_prepare(plots, &plots_new, err, sizeof err);
+        if (ps == CR_ERR_UNSUPPORTED) {
+            fprintf(stderr, "croupier: warning: %s\n", err);
+            plots = NULL;
+        } else if (ps != CR_OK) {
+            return cli_error("%s", err);
+        }
+    }
+    if (json && cli_out_check(json, &json_new, err, sizeof err) != 0) status = cli_error("%s", err);
+    if (status == 0 && csv && cli_out_check(csv, &csv_new, err, sizeof err) != 0)
+        status = cli_error("%s", err);
+
+    int n_runs = vary ? n_vary : 1;
+    cr_sim_result *res = status == 0 ? cr_calloc((size_t)n_runs, sizeof *res) : NULL;
+    if (status == 0 && !res) status = cli_error("out of memory");
+    for (int i = 0; status == 0 && i < n_runs; i++) {
         cr_sim_config c = cfg;
         if (vary_seat >= 0)
             c.seats[vary_seat] = vary_list[i];
         else if (vary)
             c.variant = vary_list[i];
-        if (vary) fprintf(stderr, "%s=%s\n", vary_key, vary_list[i]);
+        if (vary) cli_say(stderr, "%s=%s", vary_key, vary_list[i]);
         if (cr_sim_run(&c, &res[i], err, sizeof err) != CR_OK) {
             status = cli_error("%s", err);
             break;
@@ -171,7 +188,8 @@ int cmd_sim(int argc, char **argv)
     }
     if (status == 0 && vary) {
         for (int i = 0; i < n_runs; i++) {
-            printf("\n== %s=%s ==\n", vary_key, vary_list[i]);
+            putchar('\n');
+            cli_say(stdout, "== %s=%s ==", vary_key, vary_list[i]);
             cr_sim_print(&res[i], stdout);
         }
         printf("\n");
@@ -190,6 +208,11 @@ int cmd_sim(int argc, char **argv)
             fprintf(stderr, "croupier: warning: %s\n", err);
         else if (ps != CR_OK)
             status = cli_error("%s", err);
+    }
+    if (status != 0) { /* no empty file or directory left behind */
+        if (csv) cli_out_discard(csv, csv_new);
+        if (json) cli_out_discard(json, json_new);
+        if (plots_new) rmdir(plots); /* only if still empty */
     }
     for (int i = 0; i < done; i++) cr_sim_result_fini(&res[i]);
     cr_free(res);

@@ -34,8 +34,9 @@ static const cli_command commands[] = {
      "  --seed N             seed of the dice, draws and bots (default: from the clock,\n"
      "                       printed)\n"
      "  --first-roller N     the seat that rolls first at setup (default 0)\n"
-     "  --save FILE          write the game record to FILE after every human decision and at\n"
-     "                       the end (also when the game is stopped)\n"
+     "  --save FILE          write the game record to FILE as the game starts (a path that\n"
+     "                       cannot be written fails at once), after every human decision\n"
+     "                       and at the end (also when the game is stopped)\n"
      "  --load FILE          resume the game recorded in FILE\n"},
     {"run", cmd_run, "apply actions to a position and print the result",
      "usage: croupier run GAME --position P.json [--actions A.txt] [--json] [options]\n"

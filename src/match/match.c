@@ -415,10 +415,10 @@ cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, si
     if (rc != CR_OK) {
         char prompt[200] = "";
         cr_match_prompt(m, seat, prompt, sizeof prompt);
-        /* The seat's own decision, as it sees it: nothing of another seat. */
+        /* The seat's own decision, as it sees it: nothing of another seat.
+         * The text is quoted as typed: escaping it for a terminal or a
+         * protocol is the client's job at its output. */
         snprintf(why, sizeof why, "%s", text);
-        for (char *c = why; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
         if (rc == CR_ERR_PARSE)
             set_err(err, errcap, "unknown action '%.60s'%s%s%s", why, prompt[0] ? " (" : "", prompt,
                     prompt[0] ? ")" : "");

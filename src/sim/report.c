@@ -1,7 +1,8 @@
 /* report.c — the lab's reports: the text summary, the sweep table, JSON
  * (every summary figure), CSV (one row per game) and PNG charts drawn by
  * gnuplot run as a subprocess on a script this file writes (docs/lab.md
- * explains how to read them). */
+ * explains how to read them).  The script never contains user-supplied text
+ * (see "plots" below). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,24 +234,63 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
     return CR_OK;
 }
 
-/* ---- plots ----------------------------------------------------------------- */
+/* ---- plots -----------------------------------------------------------------
+ *
+ * No user-supplied text is ever pasted into the gnuplot script: the script,
+ * its data and its PNGs have fixed names inside DIR, gnuplot runs as a child
+ * (fork + execv, no shell) whose working directory is DIR, and the one title
+ * that quotes user text (the bot or value of the length chart) reaches it as
+ * a command-line argument (`gnuplot -c plots.gp TITLE`, read as ARG1).  Labels
+ * in the data files have their quotes and control characters replaced. */
 
-static int have_gnuplot(void)
+/* The gnuplot executable on PATH, into buf; 0 if there is none. */
+static int find_gnuplot(char *buf, size_t cap)
 {
     const char *path = getenv("PATH");
     if (!path) path = "/usr/bin:/bin";
-    char buf[1024];
     while (*path) {
         size_t len = strcspn(path, ":");
-        snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)len, path);
-        if (access(buf, X_OK) == 0) return 1;
+        int n = snprintf(buf, cap, "%.*s/gnuplot", (int)len, path);
+        if (len > 0 && path[0] == '/' && n > 0 && (size_t)n < cap && access(buf, X_OK) == 0)
+            return 1;
         path += len;
         if (*path == ':') path++;
     }
     return 0;
 }
 
-static cr_status run_gnuplot(const char *script, char *err, size_t errcap)
+cr_status cr_sim_plot_prepare(const char *dir, int *created, char *err, size_t errcap)
+{
+    char exe[1024];
+    *created = 0;
+    if (!find_gnuplot(exe, sizeof exe)) {
+        snprintf(err, errcap, "gnuplot not found: no plots drawn (apt-get install gnuplot-nox)");
+        return CR_ERR_UNSUPPORTED;
+    }
+    if (dir[0] == '\0') {
+        snprintf(err, errcap, "--plots: empty directory name");
+        return CR_ERR_IO;
+    }
+    if (mkdir(dir, 0777) == 0) {
+        *created = 1;
+    } else if (errno != EEXIST) {
+        snprintf(err, errcap, "cannot create the plot directory %s: %s", dir, strerror(errno));
+        return CR_ERR_IO;
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(err, errcap, "the plot directory %s is not a directory", dir);
+        return CR_ERR_IO;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, errcap, "cannot write into the plot directory %s: %s", dir, strerror(errno));
+        return CR_ERR_IO;
+    }
+    return CR_OK;
+}
+
+static cr_status run_gnuplot(const char *exe, const char *dir, const char *title, char *err,
+                             size_t errcap)
 {
     pid_t pid = fork();
     if (pid < 0) {
@@ -258,38 +298,52 @@ static cr_status run_gnuplot(const char *script, char *err, size_t errcap)
         return CR_ERR_IO;
     }
     if (pid == 0) {
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        if (chdir(dir) != 0) _exit(126);
+        char *const argv[] = {"gnuplot", "-c", "plots.gp", (char *)title, NULL};
+        execv(exe, argv);
         _exit(127);
     }
     int status = 0;
     if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(err, errcap, "gnuplot failed on %s", script);
+        snprintf(err, errcap, "gnuplot failed on plots.gp in %s", dir);
         return CR_ERR_IO;
     }
     return CR_OK;
 }
 
-static FILE *open_in(const char *dir, const char *name, char *path, size_t cap)
+static FILE *open_in(const char *dir, const char *name)
 {
-    snprintf(path, cap, "%s/%s", dir, name);
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path) return NULL;
     return fopen(path, "w");
+}
+
+/* A label for a data file: inside double quotes, so no '"', and no line
+ * breaks or other control characters. */
+static void dat_label(FILE *f, const char *prefix, const char *text)
+{
+    fputc('"', f);
+    fputs(prefix, f);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        fputc(*p == '"' || *p < 0x20 || *p == 0x7F ? '?' : *p, f);
+    fputc('"', f);
 }
 
 cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
                       const char *const *vary_values, const char *dir, char *err, size_t errcap)
 {
-    if (!have_gnuplot()) {
+    int created;
+    cr_status ps = cr_sim_plot_prepare(dir, &created, err, errcap);
+    if (ps != CR_OK) return ps;
+    char exe[1024];
+    if (!find_gnuplot(exe, sizeof exe)) {
         snprintf(err, errcap, "gnuplot not found: no plots drawn (apt-get install gnuplot-nox)");
         return CR_ERR_UNSUPPORTED;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, errcap, "%s: %s", dir, strerror(errno));
-        return CR_ERR_IO;
-    }
-    char p_rates[1024], p_len[1024], p_script[1024];
-    FILE *fr = open_in(dir, "winrates.dat", p_rates, sizeof p_rates);
-    FILE *fl = open_in(dir, "length.dat", p_len, sizeof p_len);
-    FILE *fs = open_in(dir, "plots.gp", p_script, sizeof p_script);
+    FILE *fr = open_in(dir, "winrates.dat");
+    FILE *fl = open_in(dir, "length.dat");
+    FILE *fs = open_in(dir, "plots.gp");
     if (!fr || !fl || !fs) {
         if (fr) fclose(fr);
         if (fl) fclose(fl);
@@ -302,17 +356,28 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
     if (sweep) {
         int seat = 0;
         if (strncmp(vary_key, "seat", 4) == 0) seat = atoi(vary_key + 4);
-        for (int i = 0; i < n; i++)
-            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", i, vary_values[i], 100 * r[i].seat[seat].rate,
-                    100 * r[i].seat[seat].lo, 100 * r[i].seat[seat].hi);
+        for (int i = 0; i < n; i++) {
+            fprintf(fr, "%d ", i);
+            dat_label(fr, "", vary_values[i]);
+            fprintf(fr, " %.6f %.6f %.6f\n", 100 * r[i].seat[seat].rate, 100 * r[i].seat[seat].lo,
+                    100 * r[i].seat[seat].hi);
+        }
     } else {
         int k = 0;
-        for (int s = 0; s < r[0].num_players; s++, k++)
-            fprintf(fr, "%d \"P%d %s\" %.6f %.6f %.6f\n", k, s, r[0].seat_spec[s],
-                    100 * r[0].seat[s].rate, 100 * r[0].seat[s].lo, 100 * r[0].seat[s].hi);
-        for (int l = 0; l < r[0].n_labels; l++, k++)
-            fprintf(fr, "%d \"%s\" %.6f %.6f %.6f\n", k, r[0].label_names[l],
-                    100 * r[0].label[l].rate, 100 * r[0].label[l].lo, 100 * r[0].label[l].hi);
+        for (int s = 0; s < r[0].num_players; s++, k++) {
+            char prefix[16];
+            snprintf(prefix, sizeof prefix, "P%d ", s);
+            fprintf(fr, "%d ", k);
+            dat_label(fr, prefix, r[0].seat_spec[s]);
+            fprintf(fr, " %.6f %.6f %.6f\n", 100 * r[0].seat[s].rate, 100 * r[0].seat[s].lo,
+                    100 * r[0].seat[s].hi);
+        }
+        for (int l = 0; l < r[0].n_labels; l++, k++) {
+            fprintf(fr, "%d ", k);
+            dat_label(fr, "", r[0].label_names[l]);
+            fprintf(fr, " %.6f %.6f %.6f\n", 100 * r[0].label[l].rate, 100 * r[0].label[l].lo,
+                    100 * r[0].label[l].hi);
+        }
     }
     /* length histogram of the first configuration: rounds if known, else actions */
     int by_rounds = r[0].rounds.max > 0;
@@ -327,41 +392,47 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
         for (uint32_t b = 0; b <= maxv / width; b++) fprintf(fl, "%u %ld\n", b * width, hist[b]);
         free(hist);
     }
-    fclose(fr);
-    fclose(fl);
-    char fair[96];
-    snprintf(fair, sizeof fair, ", %.4f with lines dt 2 lc rgb 'red' title 'fair share'",
-             100.0 / r[0].num_players);
+    int data_ok = !ferror(fr) && !ferror(fl);
+    data_ok &= fclose(fr) == 0;
+    data_ok &= fclose(fl) == 0;
+    /* Everything below is our own text; the only user text is ARG1. */
     fprintf(fs,
             "set terminal pngcairo size 1000,600 noenhanced\n"
             "set datafile separator whitespace\n"
             "set grid ytics\n"
-            "set output '%s/winrates.png'\n"
+            "set output 'winrates.png'\n"
             "set title '%s'\n"
             "set ylabel 'win rate (%%), 95%% Wilson interval'\n"
             "set xtics rotate by -30\n"
             "set yrange [0:*]\n"
             "set boxwidth 0.6\n"
             "set style fill solid 0.5\n"
-            "plot '%s' using 1:3:xtic(2) with boxes notitle, "
-            "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 7 notitle%s\n",
-            dir,
+            "plot 'winrates.dat' using 1:3:xtic(2) with boxes notitle, "
+            "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 7 notitle, "
+            "%.4f with lines dt 2 lc rgb 'red' title 'fair share'\n",
             sweep ? "Win rate of the varied seat per configuration"
                   : "Win rate by seat and by Merchant King",
-            p_rates, fair);
+            100.0 / r[0].num_players);
     fprintf(fs,
-            "set output '%s/length.png'\n"
-            "set title 'Game length (%s%s, %ld games)'\n"
+            "set output 'length.png'\n"
+            "set title ARG1\n"
             "set xlabel '%s'\n"
             "set ylabel 'games'\n"
             "set xtics norotate\n"
             "set xrange [0:*]\n"
             "set yrange [0:*]\n"
             "set boxwidth %u\n"
-            "plot '%s' using 1:2 with boxes notitle\n",
-            dir, sweep ? "first configuration: " : "P0 ",
-            sweep ? vary_values[0] : r[0].seat_spec[0], r[0].games,
-            by_rounds ? "rounds" : "actions", width, p_len);
-    fclose(fs);
-    return run_gnuplot(p_script, err, errcap);
+            "plot 'length.dat' using 1:2 with boxes notitle\n",
+            by_rounds ? "rounds" : "actions", width);
+    data_ok &= !ferror(fs);
+    data_ok &= fclose(fs) == 0;
+    if (!data_ok) {
+        snprintf(err, errcap, "%s: cannot write the plot files", dir);
+        return CR_ERR_IO;
+    }
+    char title[512];
+    snprintf(title, sizeof title, "Game length (%s%s, %ld games)",
+             sweep ? "first configuration: " : "P0 ", sweep ? vary_values[0] : r[0].seat_spec[0],
+             r[0].games);
+    return run_gnuplot(exe, dir, title, err, errcap);
 }
