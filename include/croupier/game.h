@@ -301,13 +301,23 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
  * it; CR_ERR_ILLEGAL leaves st untouched. */
 cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev);
 
+/* Parses text submitted by `seat` as its action in st.  Refuses a seat that
+ * is not to act before looking at the text ("not your turn: P2 is to act");
+ * a failure names only the text and the seat's own decision (its prompt),
+ * so nothing in err depends on what `seat` may not see.  cr_match_submit
+ * is built on it; the conformance suite's leak test checks it. */
+cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
+                        cr_action *out, char *err, size_t errcap);
+
 /* 1 if a is legal for the seat to act (or a possible chance outcome). */
 int cr_is_legal(const cr_game *g, const void *st, cr_action a);
 
 /* Parses `text` as an action of the current state and applies it if legal.
  * err gets the reason (unknown notation, not legal now) and never describes
- * the state: text from an untrusted seat goes through cr_match_submit,
- * which checks the seat first and explains from that seat's view. */
+ * the state.  For trusted callers (files, tests): whether a text is legal
+ * tells about the acting seat's hidden cards, so text from a seat goes
+ * through cr_seat_parse or cr_match_submit, which refuse a seat that is not
+ * to act before parsing and explain from that seat's view. */
 cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events *ev, char *err,
                         size_t errcap);
 

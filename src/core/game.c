@@ -472,3 +472,49 @@ cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events 
     g->def->apply(g, st, a, ev);
     return CR_OK;
 }
+
+cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
+                        cr_action *out, char *err, size_t errcap)
+{
+    int who = g->def->current_player(g, st);
+    if (seat < 0 || seat >= g->num_players) {
+        cr_errf(err, errcap, "no seat %d", seat);
+        return CR_ERR_ILLEGAL;
+    }
+    if (who == CR_TERMINAL) {
+        cr_errf(err, errcap, "the game is over");
+        return CR_ERR_ILLEGAL;
+    }
+    if (who != seat) {
+        if (who == CR_CHANCE)
+            cr_errf(err, errcap, "not your turn: chance acts next");
+        else
+            cr_errf(err, errcap, "not your turn: P%d is to act", who);
+        return CR_ERR_ILLEGAL;
+    }
+    char s[CR_CORE_MAX_ACTION_TEXT];
+    if (text == NULL || !trim_copy(text, s, sizeof s)) {
+        cr_errf(err, errcap, "action text too long");
+        return CR_ERR_PARSE;
+    }
+    if (s[0] == '\0') {
+        cr_errf(err, errcap, "empty action");
+        return CR_ERR_PARSE;
+    }
+    cr_action a = -1;
+    cr_status rc = g->def->str_to_action(g, st, s, &a);
+    if (rc == CR_OK && !cr_core_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
+    if (rc != CR_OK) {
+        /* The seat's own decision, as it faces it: nothing of another seat.
+         * The text is quoted as typed: escaping it for a terminal or a
+         * protocol is the client's job at its output. */
+        char prompt[200] = "";
+        if (g->def->prompt != NULL) g->def->prompt(g, st, prompt, sizeof prompt);
+        cr_errf(err, errcap, rc == CR_ERR_PARSE ? "unknown action '%.60s'%s%s%s"
+                                                : "'%.60s' is not legal now%s%s%s",
+                s, prompt[0] ? " (" : "", prompt, prompt[0] ? ")" : "");
+        return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
+    }
+    *out = a;
+    return CR_OK;
+}

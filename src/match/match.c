@@ -401,32 +401,9 @@ cr_status cr_match_submit_action(cr_match *m, int seat, cr_action a, char *err, 
 cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, size_t errcap)
 {
     if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;
-    char why[MATCH_TEXT + 64];
     cr_action a;
-    if (text == NULL) text = "";
-    cr_status rc;
-    const cr_game *g = m->g;
-    if (strlen(text) > MATCH_TEXT) {
-        set_err(err, errcap, "action text too long");
-        return CR_ERR_PARSE;
-    }
-    rc = g->def->str_to_action(g, m->st, text, &a);
-    if (rc == CR_OK && !cr_is_legal(g, m->st, a)) rc = CR_ERR_ILLEGAL;
-    if (rc != CR_OK) {
-        char prompt[200] = "";
-        cr_match_prompt(m, seat, prompt, sizeof prompt);
-        /* The seat's own decision, as it sees it: nothing of another seat.
-         * The text is quoted as typed: escaping it for a terminal or a
-         * protocol is the client's job at its output. */
-        snprintf(why, sizeof why, "%s", text);
-        if (rc == CR_ERR_PARSE)
-            set_err(err, errcap, "unknown action '%.60s'%s%s%s", why, prompt[0] ? " (" : "", prompt,
-                    prompt[0] ? ")" : "");
-        else
-            set_err(err, errcap, "'%.60s' is not legal now%s%s%s", why, prompt[0] ? " (" : "",
-                    prompt, prompt[0] ? ")" : "");
-        return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
-    }
+    cr_status rc = cr_seat_parse(m->g, m->st, seat, text, &a, err, errcap);
+    if (rc != CR_OK) return rc;
     return do_apply(m, seat, a);
 }
 
