@@ -305,6 +305,7 @@ typedef struct zset {
 
 typedef struct tracker {
     zset poss[4][DML_NCARDS];
+    int count[DML_NZONES]; /* zone sizes (public, R47), kept from the moves */
     int np;
 } tracker;
 
@@ -326,6 +327,7 @@ static void tracker_init(tracker *k, const dml_state *s)
 {
     memset(k->poss, 0, sizeof k->poss);
     k->np = s->n < 4 ? s->n : 4;
+    for (int z = 0; z < DML_NZONES; z++) k->count[z] = s->zone_count[z];
     for (int q = 0; q < k->np; q++) {
         zset hidden = {{0, 0}};
         for (int z = 0; z < DML_NZONES; z++)
@@ -357,6 +359,34 @@ static uint64_t public_hint(int card, int from, int to)
     return DML_ALL_CARDS;
 }
 
+/* Zone sizes are public: a zone whose cards the seat all knows (an empty
+ * one too) holds no other card, and a card left with one possible zone is
+ * known there (docs/rulings.md C7). */
+static void tracker_close(tracker *k, int q)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        int known[DML_NZONES] = {0};
+        for (int c = 0; c < DML_NCARDS; c++) {
+            zset a = k->poss[q][c];
+            if (__builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]) == 1)
+                known[a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1])]++;
+        }
+        zset full = {{0, 0}};
+        for (int z = 0; z < DML_NZONES; z++)
+            if (known[z] >= k->count[z]) zs_add(&full, z);
+        for (int c = 0; c < DML_NCARDS; c++) {
+            zset *a = &k->poss[q][c];
+            if (__builtin_popcountll(a->w[0]) + __builtin_popcountll(a->w[1]) < 2) continue;
+            zset r = {{a->w[0] & ~full.w[0], a->w[1] & ~full.w[1]}};
+            if (r.w[0] != a->w[0] || r.w[1] != a->w[1]) {
+                *a = r;
+                changed = 1;
+            }
+        }
+    }
+}
+
 static void tracker_events(tracker *k, const cr_events *ev)
 {
     for (int i = 0; i < ev->len; i++) {
@@ -365,6 +395,8 @@ static void tracker_events(tracker *k, const cr_events *ev)
         if (e->from < 0 || e->from >= DML_NZONES || e->to < 0 || e->to >= DML_NZONES) continue;
         int c = e->card;
         if (e->kind == DML_E_MOVE) {
+            k->count[e->from]--;
+            k->count[e->to]++;
             uint64_t hint = public_hint(c, e->from, e->to);
             for (int q = 0; q < k->np && q < 4; q++) {
                 if (e->seen_by & (1u << q)) {
@@ -386,7 +418,10 @@ static void tracker_events(tracker *k, const cr_events *ev)
         } else if (e->kind == DML_E_REVEAL) {
             for (int q = 0; q < k->np && q < 4; q++)
                 if (e->seen_by & (1u << q)) k->poss[q][c] = zs_one(e->to);
+        } else {
+            continue;
         }
+        for (int q = 0; q < k->np && q < 4; q++) tracker_close(k, q);
     }
 }
 

@@ -92,45 +92,83 @@ static void emit(ctx *c, int kind, int seat, int other, int card, int from, int 
 
 /* ------------------------------------------------------------- knowledge */
 
+/* Per seat q the masks hold, for every card, either one pin (q knows the
+ * zone; no may bit anywhere) or no pin and a may bit in exactly the zones
+ * where the card could be.  Zone sizes are public (R47), so a zone whose
+ * cards q has all pinned (an empty one too) holds nothing else: its may is
+ * dropped, and a card left with one possible zone is pinned there, which
+ * may fill that zone in turn.  Called for the zones a move or a reveal
+ * touched; cheap unless a zone has just become fully known. */
+static void know_settle(dml_state *s, int q, int z)
+{
+    uint64_t *pin = s->pin[q], *may = s->may[q];
+    if (!may[z] || popc(pin[z]) != s->zone_count[z]) return;
+    int todo[DML_NCARDS + 1], n = 0; /* each card is pinned at most once below */
+    todo[n++] = z;
+    while (n) {
+        z = todo[--n];
+        uint64_t freed = may[z];
+        if (!freed || popc(pin[z]) != s->zone_count[z]) continue;
+        may[z] = 0;
+        for (; freed; freed &= freed - 1) {
+            uint64_t b = freed & -freed;
+            int only = -1, k = 0;
+            for (int y = 0; y < DML_NZONES && k < 2; y++)
+                if (may[y] & b) only = y, k++;
+            if (k != 1) continue;
+            may[only] &= ~b;
+            pin[only] |= b;
+            todo[n++] = only;
+        }
+    }
+}
+
+/* q learns that card c lies in zone z. */
+static void know_pin(dml_state *s, int q, int c, int z)
+{
+    uint64_t b = dml_bit(c);
+    if (s->pin[q][z] & b) return;
+    for (int y = 0; y < DML_NZONES; y++) {
+        s->pin[q][y] &= ~b;
+        s->may[q][y] &= ~b;
+    }
+    s->pin[q][z] |= b;
+    know_settle(s, q, z);
+}
+
 /* Seat q watches card c move from `from` to `to`.  seen: q learns which card
  * it was.  hint: what q knows of the moved card's identity when unseen (a
- * dealt King is a King). */
+ * dealt King is a King).  A card q knows in `from` stays known there unless
+ * it could be the one that moved. */
 static void know_move(dml_state *s, int q, int c, int from, int to, int seen, uint64_t hint)
 {
     uint64_t b = dml_bit(c);
     uint64_t *pin = s->pin[q], *may = s->may[q];
-    if (seen) {
-        pin[from] &= ~b;
-        pin[to] |= b;
-        return;
+    if (!seen) {
+        /* q saw "a card" go from `from` to `to`: any card that could be in
+         * `from` (and fits the hint) may now be in `to` */
+        uint64_t p = pin[from] & hint, m = may[from] & hint;
+        if (popc(p | m) != 1) {
+            pin[from] &= ~p;
+            may[from] |= p;
+            may[to] |= p | m;
+            know_settle(s, q, from);
+            return;
+        }
+        b = p | m; /* only one candidate: q knows it anyway */
     }
-    /* q saw "a card" go from `from` to `to`: any card that could be in
-     * `from` (and fits the hint) may now be in `to`. */
-    uint64_t p = pin[from] & hint, m = may[from] & hint;
-    if (popc(p | m) == 1) { /* only one candidate: q knows it anyway */
-        uint64_t only = p | m;
-        if (p) pin[from] &= ~only;
-        pin[to] |= only;
-        return;
-    }
-    if (p) {
-        /* pinned cards become uncertain: drop their stale may bits first */
-        for (int z = 0; z < DML_NZONES; z++) may[z] &= ~p;
-        pin[from] &= ~p;
-        may[from] |= p;
-    }
-    may[to] |= p | m;
+    if (!(pin[from] & b)) /* it was not pinned: forget where it might have been */
+        for (int z = 0; z < DML_NZONES; z++) may[z] &= ~b;
+    pin[from] &= ~b;
+    pin[to] |= b;
+    know_settle(s, q, from);
+    know_settle(s, q, to);
 }
 
 /* Everyone learns that c is where it is (a reveal, R70). */
 static void know_reveal(dml_state *s, int c)
 {
-    int z = s->loc[c];
-    uint64_t b = dml_bit(c);
-    for (int q = 0; q < s->n; q++) {
-        for (int y = 0; y < DML_NZONES; y++) s->pin[q][y] &= ~b;
-        s->pin[q][z] |= b;
-    }
+    for (int q = 0; q < s->n; q++) know_pin(s, q, c, s->loc[c]);
 }
 
 static int zone_public(int z)
@@ -1685,10 +1723,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
             for (uint64_t m = s->zone[DML_Z_BM + k]; m; m &= m - 1) { /* a private look */
                 int x = lowest(m);
-                if (s->knowledge) {
-                    for (int z = 0; z < DML_NZONES; z++) s->pin[p][z] &= ~dml_bit(x);
-                    s->pin[p][DML_Z_BM + k] |= dml_bit(x);
-                }
+                if (s->knowledge) know_pin(s, p, x, DML_Z_BM + k);
                 emit(c, DML_E_REVEAL, p, -1, x, DML_Z_BM + k, DML_Z_BM + k, 0, 0, SEEN(p));
             }
             f->x = (int16_t)k;
