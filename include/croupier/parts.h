@@ -23,6 +23,11 @@ extern "C" {
 typedef cr_action (*cr_policy_fn)(const cr_game *g, const void *st, int seat,
                                   const cr_action *legal, int n, cr_rng *rng);
 
+/* Uniform over legal[0..n), skipping withdraw actions (is_withdraw) when
+ * others exist. */
+cr_action cr_policy_random(const cr_game *g, const void *st, int seat, const cr_action *legal,
+                           int n, cr_rng *rng);
+
 enum { CR_LAB_MAX_COUNTERS = 32, CR_LAB_MAX_LABELS = 8, CR_LAB_MAX_ENDS = 7 };
 
 /* The lab's profile of a game (croupier sim): its rule-level counters,

@@ -16,6 +16,7 @@
 
 #include "croupier/bot.h"
 #include "croupier/game.h"
+#include "croupier/parts.h"
 #include "croupier/rng.h"
 
 #if defined(__GNUC__)
@@ -64,16 +65,11 @@ BOT_HIDDEN extern const bot_vtable bot_random_vt;
 BOT_HIDDEN extern const bot_vtable bot_heuristic_vt;
 BOT_HIDDEN extern const bot_vtable bot_ismcts_vt;
 
-/* A rollout policy: chooses among legal[0..n) for `seat` in a state the
- * search imagined.  rng is the caller's. */
-typedef cr_action (*cr_policy_fn)(const cr_game *g, const void *st, int seat,
-                                  const cr_action *legal, int n, cr_rng *rng);
-
 /* Uniform over legal, skipping withdraw actions when others exist. */
 BOT_HIDDEN cr_action bot_policy_random(const cr_game *g, const void *st, int seat,
                                        const cr_action *legal, int n, cr_rng *rng);
-/* The heuristic player's choice for the game, or NULL if the game has none. */
-BOT_HIDDEN cr_policy_fn bot_heuristic_policy(const cr_game *g);
+/* The game's own player (cr_game_parts.heuristic), or NULL if it has none. */
+static inline cr_policy_fn bot_heuristic_policy(const cr_game *g) { return cr_parts(g)->heuristic; }
 
 /* Seeds a bot generator: one stream per seat so that seats sharing a seed
  * still draw independently. */

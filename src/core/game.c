@@ -510,8 +510,9 @@ cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *
          * protocol is the client's job at its output. */
         char prompt[200] = "";
         if (g->def->prompt != NULL) g->def->prompt(g, st, prompt, sizeof prompt);
-        cr_errf(err, errcap, rc == CR_ERR_PARSE ? "unknown action '%.60s'%s%s%s"
-                                                : "'%.60s' is not legal now%s%s%s",
+        cr_errf(err, errcap,
+                rc == CR_ERR_PARSE ? "unknown action '%.60s'%s%s%s"
+                                   : "'%.60s' is not legal now%s%s%s",
                 s, prompt[0] ? " (" : "", prompt, prompt[0] ? ")" : "");
         return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
     }

@@ -385,7 +385,7 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
         snprintf(err, errcap, "%s", gerr);
         return CR_ERR_INVALID;
     }
-    const sim_profile *prof = sim_profile_find(def->name);
+    const sim_profile *prof = cr_parts(g)->lab;
 
     snprintf(out->game, sizeof out->game, "%s", def->name);
     snprintf(out->variant, sizeof out->variant, "%s", g->variant ? g->variant->name : "");
@@ -403,7 +403,9 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     sh.g = g;
     sh.prof = prof;
     sh.res = out;
-    sh.max_actions = cfg->max_actions > 0 ? cfg->max_actions : 10000000L;
+    sh.max_actions = cfg->max_actions > 0            ? cfg->max_actions
+                     : prof && prof->max_actions > 0 ? prof->max_actions
+                                                     : 10000000L;
     pthread_mutex_init(&sh.err_lock, NULL);
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);

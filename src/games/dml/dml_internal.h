@@ -344,6 +344,14 @@ DML_HIDDEN void dml_result(const cr_game *g, const void *st, cr_result *out);
  * docs/rulings.md.  1: the 2016 rules with rulings R1-R78 and C1-C13. */
 enum { DML_RULES_VERSION = 1 };
 
+/* Game-owned parts (parts.c, heuristic.c, lab.c). */
+struct cr_game_parts;
+struct cr_lab_profile;
+extern DML_HIDDEN const struct cr_game_parts dml_parts;
+extern DML_HIDDEN const struct cr_lab_profile dml_lab;
+DML_HIDDEN cr_action dml_heuristic(const cr_game *g, const void *view, int seat,
+                                   const cr_action *legal, int n, cr_rng *rng);
+
 /* obs_seat of the public and omniscient views (a seat's view: the seat). */
 enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };
 

@@ -2487,4 +2487,5 @@ const cr_game_def dml_def = {
     .event_to_json = dml_event_to_json,
     .prompt = dml_prompt,
     .is_withdraw = dml_is_withdraw,
+    .parts = &dml_parts,
 };
