@@ -21,6 +21,29 @@ int cmd_games(int argc, char **argv)
             printf("  %-12s %-12s %s%s\n", var->name, players, var->summary ? var->summary : "",
                    v == 0 ? " (default)" : "");
         }
+        printf("  rules version %d\n", def->rules_version);
+        if (def->n_options > 0) printf("  options (--option KEY=VALUE):\n");
+        for (int k = 0; k < def->n_options; k++) {
+            const cr_option_def *o = &def->options[k];
+            char range[96];
+            switch (o->type) {
+            case CR_OPT_INT:
+                snprintf(range, sizeof range, "%d..%d, default %d", (int)o->min, (int)o->max,
+                         (int)o->def);
+                break;
+            case CR_OPT_SEAT:
+                snprintf(range, sizeof range, "a seat, default %d", (int)o->def);
+                break;
+            case CR_OPT_BOOL:
+                snprintf(range, sizeof range, "yes/no, default %s", o->def ? "yes" : "no");
+                break;
+            case CR_OPT_CHOICE:
+                snprintf(range, sizeof range, "one of its choices, default %s", o->choices[o->def]);
+                break;
+            case CR_OPT_FILE: snprintf(range, sizeof range, "a file, default built-in"); break;
+            }
+            printf("    %-14s %s (%s)\n", o->key, o->help ? o->help : "", range);
+        }
     }
     return 0;
 }

@@ -26,6 +26,8 @@ const char cmd_sim_usage[] =
     "                       rollout=random|heuristic,c=X (see docs/bots.md)\n"
     "  --players N          player count (default: the number of seats given)\n"
     "  --variant V          game variant (default: the game's own)\n"
+    "  --option KEY=VALUE   a table option (croupier games lists them); repeatable\n"
+    "  --board FILE         the game's board file, for games that have one\n"
     "  --threads T          worker threads (default: every CPU); results do not depend on T\n"
     "  --seed S             game i uses (S, i); the bot of seat s uses (S, i, s) (default 1)\n"
     "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
@@ -49,10 +51,13 @@ int cmd_sim(int argc, char **argv)
     const char *vary = NULL, *val;
     char seat_buf[1024], vary_buf[2048];
     char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
+    cr_params table = {0};
     for (int i = 1; i < argc; i++) {
         int r;
         long x;
-        if ((r = cli_opt(argc, argv, &i, "--games", &val))) {
+        if ((r = cli_table_opt(argc, argv, &i, &table))) {
+            if (r < 0) return 2;
+        } else if ((r = cli_opt(argc, argv, &i, "--games", &val))) {
             if (r < 0 || !cli_parse_int(val, 1, 1000000000L, &x))
                 return cli_usage_error("sim", "--games needs a number >= 1");
             cfg.games = x;
@@ -104,6 +109,8 @@ int cmd_sim(int argc, char **argv)
     if (!game) return cli_usage_error("sim", "which game? (croupier games)");
     if (!cli_find_game(game)) return 1;
     cfg.game = game;
+    cfg.n_options = table.n_options;
+    for (int k = 0; k < table.n_options; k++) cfg.options[k] = table.options[k];
     int n_seats = cr_sim_split_specs(seats, seat_buf, sizeof seat_buf, seat_list, CR_MAX_PLAYERS);
     if (n_seats < 1)
         return cli_usage_error("sim", "--seats: give 1 to %d bot specs", CR_MAX_PLAYERS);

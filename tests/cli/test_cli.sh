@@ -90,4 +90,39 @@ if [ -s "$tmp/e.pos" ]; then
         "$tmp/e.pos" "$tmp/e.run" || fail "the replayed end position does not load back unchanged"
 fi
 
+# --- table options, seats in the record, undo, seat views (issue 7) ---
+# Seats are kept in the record, and the resumed game seats the same bots.
+printf '1\nquit\n' | "$cr" play dml --seats human,heuristic,random,ismcts:iters=30 --seed 8 \
+    --option first-roller=2 --save "$tmp/s.rec" >"$tmp/s.out" || fail "play with options"
+grep -q '^option first-roller 2$' "$tmp/s.rec" || fail "the record lacks the option"
+grep -q '^seat 1 heuristic$' "$tmp/s.rec" || fail "the record lacks the seats"
+grep -q '^rules 1$' "$tmp/s.rec" || fail "the record lacks the rules version"
+grep -q "resume with: croupier play --load $tmp/s.rec --save $tmp/s.rec" "$tmp/s.out" ||
+    fail "the resume hint lacks --save"
+printf 'quit\n' | "$cr" play --load "$tmp/s.rec" >"$tmp/s2.out" || fail "resume"
+grep -q 'P1 heuristic, P2 random, P3 ismcts:iters=30' "$tmp/s2.out" ||
+    fail "the resumed game does not seat the recorded bots: $(head -3 "$tmp/s2.out")"
+# unknown and bad options are refused with the reason
+if "$cr" play dml --option colour=red </dev/null 2>"$tmp/err"; then fail "unknown option accepted"; fi
+grep -q "dml has no option 'colour' (options: first-roller)" "$tmp/err" || fail "unknown option message"
+if "$cr" play dml --board "$tmp/none.board" </dev/null 2>"$tmp/err"; then fail "--board accepted for dml"; fi
+grep -q "no option 'board'" "$tmp/err" || fail "--board message: $(cat "$tmp/err")"
+if "$cr" play dml --option first-roller=7 </dev/null 2>"$tmp/err"; then fail "bad seat accepted"; fi
+grep -q "a seat from 0 to 3" "$tmp/err" || fail "bad option value message"
+# undo takes back the human's last decision; the same answers replay the same dice
+printf '1\n1\nundo\n1\nquit\n' | "$cr" play dml --seed 21 --save "$tmp/u.rec" >"$tmp/u.out" ||
+    fail "play with undo"
+grep -q 'P0 takes back the last decision' "$tmp/u.out" || fail "undo did not take back"
+printf '1\n1\nquit\n' | "$cr" play dml --seed 21 --save "$tmp/u2.rec" >/dev/null
+grep -v '^#' "$tmp/u.rec" >"$tmp/u.a"
+grep -v '^#' "$tmp/u2.rec" >"$tmp/u2.a"
+cmp -s "$tmp/u.a" "$tmp/u2.a" || fail "undo then redo did not give the same game"
+# run --as: a seat's view, never the state
+"$cr" run dml --position "$fixtures/thief_gift.json" --as 1 >"$tmp/as.out" || fail "run --as 1"
+grep -q '== view ==' "$tmp/as.out" || fail "run --as prints no view"
+grep -q '"seat": "P1"' "$tmp/as.out" || fail "run --as 1 is not P1's view: $(head -5 "$tmp/as.out")"
+"$cr" run dml --position "$fixtures/thief_gift.json" --as public >"$tmp/pub.out" || fail "run --as public"
+grep -q '"seat": null' "$tmp/pub.out" || fail "run --as public is not the public view"
+if "$cr" run dml --position "$fixtures/thief_gift.json" --as 9 2>"$tmp/err"; then fail "--as 9"; fi
+
 echo "test_cli.sh: all passed"
