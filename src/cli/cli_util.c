@@ -8,6 +8,7 @@
  * command to it.  cli_read_file() refuses NUL bytes and inputs larger than
  * CLI_MAX_INPUT, and stops reading as soon as it knows. */
 #include "cli_util.h"
+#include "croupier/parts.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -452,6 +453,15 @@ void cli_print_result(FILE *f, const cr_game *g, const void *st)
         fprintf(f, "\nnobody won");
     }
     fputc('\n', f);
+    const cr_game_parts *parts = cr_parts(g);
+    for (int s = 0; parts->achievements && s < g->num_players; s++) {
+        const char *ach[16];
+        int n = parts->achievements(g, st, s, ach, 16);
+        if (n <= 0) continue;
+        fprintf(f, "achievements P%d:", s);
+        for (int i = 0; i < n; i++) fprintf(f, " %s", ach[i]);
+        fputc('\n', f);
+    }
 }
 
 const cr_game_def *cli_find_game(const char *name)

@@ -1,0 +1,93 @@
+/* test_parts.c — DML's game-owned parts (parts.h): the heuristic player and
+ * lab profile are reached through the game, not by name; achievements
+ * follow the end of the game. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "croupier/alloc.h"
+#include "croupier/parts.h"
+#include "croupier/rng.h"
+#include "games/dml/dml_internal.h"
+
+static void test_parts_present(void **state)
+{
+    (void)state;
+    const cr_game_def *def = cr_registry_find("dml");
+    assert_non_null(def->parts);
+    assert_non_null(def->parts->heuristic);
+    assert_non_null(def->parts->lab);
+    assert_true(def->parts->lab->max_actions > 0);
+    assert_non_null(def->parts->achievements);
+}
+
+static void test_achievements_follow_the_end(void **state)
+{
+    (void)state;
+    const char *variants[] = {"full", "smackdown", "mayhem", "fire"};
+    int seen_kinds = 0;
+    for (int v = 0; v < 4; v++) {
+        cr_params p = {.variant = variants[v]};
+        char err[256];
+        cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+        assert_non_null(g);
+        dml_state *s = cr_alloc(sizeof *s);
+        cr_action legal[DML_MAX_LEGAL];
+        for (uint64_t seed = 1; seed <= 60; seed++) {
+            cr_rng rng;
+            cr_rng_seed(&rng, seed, 3);
+            g->def->init(g, s);
+            while (!cr_is_terminal(g, s)) {
+                cr_action a;
+                if (cr_current_player(g, s) == CR_CHANCE) {
+                    a = cr_sample_chance(g, s, &rng);
+                } else {
+                    int n = g->def->legal_actions(g, s, legal);
+                    a = g->def->parts->heuristic(g, s, cr_current_player(g, s), legal, n, &rng);
+                }
+                g->def->apply(g, s, a, NULL);
+            }
+            for (int q = 0; q < g->num_players; q++) {
+                const char *ach[8];
+                int n = g->def->parts->achievements(g, s, q, ach, 8), wins = 0;
+                for (int i = 0; i < n; i++) {
+                    int won = strncmp(ach[i], "won-", 4) == 0 ||
+                              strcmp(ach[i], "father-of-dragons") == 0 ||
+                              strcmp(ach[i], "last-merchant-standing") == 0;
+                    wins += won;
+                    if (strcmp(ach[i], "won-by-monopoly") == 0) {
+                        assert_int_equal(s->end_reason, DML_END_MONOPOLY);
+                        seen_kinds |= 1;
+                    }
+                    if (strcmp(ach[i], "won-on-victory-points") == 0) {
+                        assert_int_equal(s->end_reason, DML_END_VP);
+                        seen_kinds |= 2;
+                    }
+                    if (strcmp(ach[i], "survived-the-fire") == 0) {
+                        assert_int_equal(s->variant, DML_V_FIRE);
+                        assert_true(s->alive >> q & 1u);
+                        seen_kinds |= 4;
+                    }
+                }
+                assert_int_equal(wins, s->winner == q ? 1 : 0);
+            }
+        }
+        cr_free(s);
+        cr_game_free(g);
+    }
+    assert_int_equal(seen_kinds & 6, 6); /* VP wins and fire survivors do occur */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parts_present),
+        cmocka_unit_test(test_achievements_follow_the_end),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
