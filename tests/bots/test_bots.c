@@ -285,6 +285,69 @@ static void test_heuristic_on_two_threads_at_first_use(void **state)
     cr_game_free(g);
 }
 
+/* An ISMCTS decision with one option left once withdraws are dropped is
+ * played without a search, and its statistics say so: zero iterations, not
+ * the previous search's figures (which `croupier bench` counted twice). */
+static void test_ismcts_stats_without_search_are_zero(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    cr_bot *bots[4];
+    char err[256];
+    for (int s = 0; s < 4; s++) {
+        bots[s] = cr_bot_new(g, "ismcts:iters=32,threads=1", s, 5, err, sizeof err);
+        assert_non_null(bots[s]);
+    }
+    void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_rng rng;
+    cr_rng_seed(&rng, 3, 0);
+    int searched[4] = {0}, checked = 0;
+    for (uint64_t game = 0; checked < 20 && game < 50; game++) {
+        g->def->init(g, st);
+        while (g->def->current_player(g, st) != CR_TERMINAL) {
+            int p = g->def->current_player(g, st);
+            cr_action a;
+            if (p == CR_CHANCE) {
+                a = cr_sample_chance(g, st, &rng);
+            } else {
+                int n = g->def->legal_actions(g, st, legal), n_keep = 0;
+                cr_action keep = -1;
+                for (int i = 0; i < n; i++)
+                    if (!g->def->is_withdraw(g, st, legal[i])) {
+                        n_keep++;
+                        keep = legal[i];
+                    }
+                a = legal[cr_rng_below(&rng, (uint32_t)n)];
+                if (n >= 2 && (n_keep >= 2 || searched[p])) {
+                    g->def->observe(g, st, p, obs);
+                    cr_action b = cr_bot_act(bots[p], obs, legal, n);
+                    cr_bot_stats bs;
+                    cr_bot_last_stats(bots[p], &bs);
+                    if (n_keep >= 2) {
+                        assert_true(bs.iterations >= 32);
+                        searched[p] = 1;
+                    } else if (n_keep == 1) { /* right after a search of this bot */
+                        assert_int_equal(b, keep);
+                        assert_int_equal(bs.iterations, 0);
+                        assert_int_equal(bs.nodes, 0);
+                        assert_int_equal(bs.rollout_actions, 0);
+                        searched[p] = 0;
+                        checked++;
+                    }
+                }
+            }
+            g->def->apply(g, st, a, NULL);
+        }
+    }
+    assert_true(checked >= 20);
+    for (int s = 0; s < 4; s++) cr_bot_free(bots[s]);
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_bot_cannot_tell_hidden_cards),
         cmocka_unit_test(test_bots_play_whole_games_reproducibly),
+        cmocka_unit_test(test_ismcts_stats_without_search_are_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
