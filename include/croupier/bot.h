@@ -65,7 +65,8 @@ const char *cr_bot_kind(const cr_bot *b); /* "random", "heuristic", "ismcts" */
 /* Checks a spec without a game (parses the name and the parameters). */
 int cr_bot_spec_valid(const char *spec, char *err, size_t errcap);
 
-/* Statistics of the last search (ISMCTS; zeros for other bots). */
+/* Statistics of the last cr_bot_act (ISMCTS; zeros for other bots, and for
+ * an ISMCTS call that did not search because one option was left). */
 typedef struct cr_bot_stats {
     uint64_t iterations; /* summed over threads */
     uint64_t nodes;      /* tree nodes used, summed over threads */

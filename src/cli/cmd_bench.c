@@ -13,6 +13,8 @@ const char cmd_bench_usage[] =
     "Measures random playouts per second (1 thread and all threads), ns per\n"
     "legal-actions / apply / clone call, the state size and ISMCTS iterations per\n"
     "second (1 thread).  An action is one apply call, chance outcomes included.\n"
+    "Each figure is the median of 5 runs with its spread; one-thread figures\n"
+    "count CPU time (docs/lab.md says how each is measured).\n"
     "\n"
     "options:\n"
     "  --seconds X     time per measurement (default 2)\n"

@@ -6,16 +6,33 @@
  *
  * Random playouts choose uniformly among the legal actions, skipping
  * withdraw actions when others exist (as search rollouts do), and pass no
- * event buffer.  The per-call figures replay a pool of positions collected
- * from random games, so the timed loops see realistic states; apply is
- * timed as (clone + apply) - clone over the same pool.  The machine (CPU
- * count and model) and the build (CR_BUILD_TYPE, CR_BUILD_FLAGS: compile
- * definitions set by CMake) are printed with the figures. */
+ * event buffer.
+ *
+ * Every figure is measured directly, RUNS times, and printed as the median
+ * with the spread (max - min) / median of the runs, so a reader sees at once
+ * how far a figure can be trusted.  On a shared machine other processes
+ * take the CPU away at random moments, so one-thread figures count the
+ * thread's own CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time, and
+ * short segments are timed REPEATS times keeping the fastest:
+ *   - apply: random games are recorded once (search states, as rollouts
+ *     play them); each run replays them on a fresh state, timing only the
+ *     apply loop of each game (init is outside the clock);
+ *   - legal_actions and clone: the decision states met on that replay are
+ *     gathered in small batches that stay in cache (as the state a search
+ *     just built is), and each batch is timed over several passes;
+ *   - ISMCTS: a fixed list of searches from decision states of real games
+ *     (the same positions every run), counting only calls that searched,
+ *     timed in CPU time of the (single) search thread.
+ * The all-threads playouts are wall time: they depend on the load.
+ * The machine (CPU count and model) and the build (CR_BUILD_TYPE,
+ * CR_BUILD_FLAGS: compile definitions set by CMake) are printed with the
+ * figures. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "croupier/alloc.h"
@@ -37,6 +54,7 @@ typedef struct playout_job {
     long games;
     int search; /* play search states (cr_for_search) */
     uint64_t n_games, n_actions;
+    double cpu; /* CPU seconds the thread used */
     int failed;
 } playout_job;
 
@@ -74,9 +92,18 @@ static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng
     return n_act;
 }
 
+/* CPU time of the calling thread, in seconds (about 1 us per call). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void *playout_main(void *arg)
 {
     playout_job *j = arg;
+    double cpu0 = cpu_now();
     const cr_game *g = j->g;
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
@@ -105,12 +132,14 @@ static void *playout_main(void *arg)
 out:
     cr_free(st);
     cr_free(legal);
+    j->cpu = cpu_now() - cpu0;
     return NULL;
 }
 
 /* Runs playouts on `threads` threads: timed (games <= 0) or counted. */
 static int playouts(const cr_game *g, int threads, double seconds, long games, uint64_t seed,
-                    int search, uint64_t *n_games, uint64_t *n_actions, double *elapsed)
+                    int search, uint64_t *n_games, uint64_t *n_actions, double *elapsed,
+                    double *cpu0)
 {
     playout_job jobs[256];
     pthread_t tid[256];
@@ -135,6 +164,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
     for (int t = 1; t < threads; t++)
         if (started[t]) pthread_join(tid[t], NULL);
     *elapsed = sim_now() - t0;
+    if (cpu0) *cpu0 = jobs[0].cpu;
     *n_games = *n_actions = 0;
     int ok = 1;
     for (int t = 0; t < threads; t++) {
@@ -169,7 +199,179 @@ static void print_machine(FILE *out)
     fprintf(out, "build:   %s, flags: %s\n", CR_BUILD_TYPE, CR_BUILD_FLAGS);
 }
 
-enum { POOL = 2048 };
+enum { POOL = 2048, RUNS = 5, ISMCTS_SEARCHES = 12 };
+
+/* Sorts v[n] and returns its median; *spread = (max - min) / median. */
+static double median_spread(double *v, int n, double *spread)
+{
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *spread = m > 0 ? (v[n - 1] - v[0]) / m : 0;
+    return m;
+}
+
+/* Random games recorded once (search states, as rollouts play them) and
+ * replayed by the per-call measurements. */
+enum { PERCALL_GAMES = 64, PERCALL_BATCH = 16, PERCALL_PASSES = 16, REPEATS = 3 };
+
+typedef struct percall_set {
+    cr_action *acts;               /* every game's actions, one after the other */
+    long start[PERCALL_GAMES + 1]; /* game k is acts[start[k] .. start[k + 1]) */
+    int n_games;
+    long n_acts, n_decisions;
+    void *st;             /* the replayed state */
+    unsigned char *batch; /* PERCALL_BATCH decision states */
+    void *copy;           /* clone's destination */
+} percall_set;
+
+static void percall_free(percall_set *pc)
+{
+    cr_free(pc->acts);
+    cr_free(pc->st);
+    cr_free(pc->batch);
+    cr_free(pc->copy);
+    memset(pc, 0, sizeof *pc);
+}
+
+static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    long cap = 4096;
+    pc->acts = cr_alloc((size_t)cap * sizeof *pc->acts);
+    pc->st = cr_alloc(g->state_size);
+    pc->batch = cr_alloc((size_t)PERCALL_BATCH * g->state_size);
+    pc->copy = cr_alloc(g->state_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    int ok = pc->acts && pc->st && pc->batch && pc->copy && legal;
+    cr_rng rng;
+    cr_rng_seed(&rng, seed, 4242);
+    for (int k = 0; ok && k < PERCALL_GAMES; k++) {
+        g->def->init(g, pc->st);
+        cr_for_search(g, pc->st);
+        for (;;) {
+            int p = g->def->current_player(g, pc->st);
+            if (p == CR_TERMINAL) break;
+            cr_action a;
+            if (p == CR_CHANCE) {
+                a = cr_sample_chance(g, pc->st, &rng);
+            } else {
+                a = pick_random(g, pc->st, legal, g->def->legal_actions(g, pc->st, legal), &rng);
+                pc->n_decisions++;
+            }
+            if (pc->n_acts == cap) {
+                cr_action *more = cr_realloc(pc->acts, (size_t)cap * 2 * sizeof *more);
+                if (!more) {
+                    ok = 0;
+                    break;
+                }
+                pc->acts = more;
+                cap *= 2;
+            }
+            pc->acts[pc->n_acts++] = a;
+            g->def->apply(g, pc->st, a, NULL);
+        }
+        pc->start[k + 1] = pc->n_acts;
+        pc->n_games = k + 1;
+    }
+    cr_free(legal);
+    return ok;
+}
+
+/* Seconds per apply: replays every recorded game on a fresh state, the
+ * clock around the apply loop only, each game REPEATS times keeping the
+ * fastest (a replay the scheduler interrupted is slower, never faster);
+ * again until `budget` seconds have passed. */
+static double percall_apply(const cr_game *g, percall_set *pc, double budget)
+{
+    double timed = 0, begin = sim_now();
+    long calls = 0;
+    do {
+        for (int k = 0; k < pc->n_games; k++) {
+            double best = 1e30;
+            for (int rep = 0; rep < REPEATS; rep++) {
+                g->def->init(g, pc->st);
+                cr_for_search(g, pc->st);
+                const cr_action *a = pc->acts + pc->start[k], *end = pc->acts + pc->start[k + 1];
+                double t0 = sim_now();
+                for (; a < end; a++) g->def->apply(g, pc->st, *a, NULL);
+                double t = sim_now() - t0;
+                if (t < best) best = t;
+            }
+            timed += best;
+            calls += pc->start[k + 1] - pc->start[k];
+        }
+    } while (sim_now() - begin < budget);
+    return timed / (double)calls;
+}
+
+/* Times legal_actions and clone over one batch of n decision states:
+ * PERCALL_PASSES passes each, after one untimed pass that brings the batch
+ * into cache; each timing REPEATS times, keeping the fastest. */
+static void percall_batch(const cr_game *g, percall_set *pc, int n, cr_action *legal,
+                          double *t_legal, double *t_clone, volatile long *sink)
+{
+    size_t sz = g->state_size;
+    for (int i = 0; i < n; i++)
+        *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal);
+    double best_legal = 1e30, best_clone = 1e30;
+    for (int rep = 0; rep < REPEATS; rep++) {
+        double t0 = sim_now();
+        for (int pass = 0; pass < PERCALL_PASSES; pass++)
+            for (int i = 0; i < n; i++)
+                *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal);
+        double t1 = sim_now();
+        for (int pass = 0; pass < PERCALL_PASSES; pass++)
+            for (int i = 0; i < n; i++) {
+                memcpy(pc->copy, pc->batch + (size_t)i * sz, sz);
+                *sink += ((volatile unsigned char *)pc->copy)[(size_t)i % sz];
+            }
+        double t2 = sim_now();
+        if (t1 - t0 < best_legal) best_legal = t1 - t0;
+        if (t2 - t1 < best_clone) best_clone = t2 - t1;
+    }
+    *t_legal += best_legal;
+    *t_clone += best_clone;
+}
+
+/* Seconds per legal_actions and per clone over the decision states of the
+ * recorded games (replayed, untimed, to reach them), until `budget`. */
+static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *legal, double budget,
+                                double *legal_out, double *clone_out)
+{
+    volatile long sink = 0;
+    double t_legal = 0, t_clone = 0, begin = sim_now();
+    long calls = 0;
+    size_t sz = g->state_size;
+    do {
+        for (int k = 0; k < pc->n_games; k++) {
+            g->def->init(g, pc->st);
+            cr_for_search(g, pc->st);
+            int n = 0;
+            for (long i = pc->start[k]; i < pc->start[k + 1]; i++) {
+                if (g->def->current_player(g, pc->st) >= 0) {
+                    memcpy(pc->batch + (size_t)n * sz, pc->st, sz);
+                    if (++n == PERCALL_BATCH) {
+                        percall_batch(g, pc, n, legal, &t_legal, &t_clone, &sink);
+                        calls += (long)n * PERCALL_PASSES;
+                        n = 0;
+                    }
+                }
+                g->def->apply(g, pc->st, pc->acts[i], NULL);
+            }
+            if (n) {
+                percall_batch(g, pc, n, legal, &t_legal, &t_clone, &sink);
+                calls += (long)n * PERCALL_PASSES;
+            }
+        }
+    } while (sim_now() - begin < budget);
+    *legal_out = t_legal / (double)calls;
+    *clone_out = t_clone / (double)calls;
+}
 
 /* Collects up to POOL decision or chance states from random games, each
  * with the action a random player takes there. */
@@ -250,91 +452,97 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
      * real game (the simulator, the CLI) plays. */
     /* One thread: five runs of secs/5 each, reported as median and best,
      * since a shared machine's speed drifts from second to second. */
-    double rate[5], per_game = 0;
-    for (int r = 0; r < 5; r++) {
-        if (!playouts(g, 1, secs / 5, 0, seed + 10 * (uint64_t)r, 1, &ng, &na, &el)) goto nomem;
-        rate[r] = (double)na / el;
-        per_game = (double)na / (double)ng;
-        for (int k = r; k > 0 && rate[k - 1] > rate[k]; k--) {
-            double x = rate[k];
-            rate[k] = rate[k - 1];
-            rate[k - 1] = x;
-        }
+    double rate[RUNS], n_games = 0, n_acts = 0;
+    for (int r = 0; r < RUNS; r++) {
+        double cpu;
+        if (!playouts(g, 1, secs / RUNS, 0, seed + 10 * (uint64_t)r, 1, &ng, &na, &el, &cpu))
+            goto nomem;
+        rate[r] = (double)na / cpu;
+        n_games += (double)ng;
+        n_acts += (double)na;
     }
+    double per_game = n_acts / n_games, spread;
+    double med = median_spread(rate, RUNS, &spread);
     fprintf(out,
             "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
-            "(median of 5 runs, best %.2fM; %.1f actions/game; target >= 10M actions/s)\n",
-            rate[2] / per_game, rate[2] / 1e6, rate[4] / 1e6, per_game);
-    if (!playouts(g, threads, secs, 0, seed + 1, 1, &ng, &na, &el)) goto nomem;
-    double all_rate = (double)ng / el;
+            "(CPU time; median of %d runs, spread %.0f%%; %.1f actions/game; target >= 10M "
+            "actions/s)\n",
+            med / per_game, med / 1e6, RUNS, spread * 100, per_game);
+    double all_rate[RUNS], all_games = 0, all_acts = 0;
+    for (int r = 0; r < RUNS; r++) {
+        if (!playouts(g, threads, secs / RUNS, 0, seed + 1 + 10 * (uint64_t)r, 1, &ng, &na, &el,
+                      NULL))
+            goto nomem;
+        all_rate[r] = (double)na / el;
+        all_games += (double)ng;
+        all_acts += (double)na;
+    }
+    double all_per_game = all_acts / all_games, all_spread;
+    double all_med = median_spread(all_rate, RUNS, &all_spread);
     fprintf(out,
             "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
-            "(1M games in ~%.1f s; target < 30 s)\n",
-            threads, all_rate, (double)na / el / 1e6, 1e6 / all_rate);
+            "(wall time; median of %d runs, spread %.0f%%; 1M games in ~%.1f s; target < 30 s)\n",
+            threads, all_med / all_per_game, all_med / 1e6, RUNS, all_spread * 100,
+            1e6 * all_per_game / all_med);
     if (cfg->games > 0) {
-        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el)) goto nomem;
+        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el, NULL)) goto nomem;
         fprintf(out, "%ld random games, %d threads: %.2f s (%.2fM actions/s)\n", cfg->games,
                 threads, el, (double)na / el / 1e6);
     }
-    if (!playouts(g, 1, secs, 0, seed + 3, 0, &ng, &na, &el)) goto nomem;
+    n_games = n_acts = 0;
+    for (int r = 0; r < RUNS; r++) {
+        double cpu;
+        if (!playouts(g, 1, secs / RUNS, 0, seed + 3 + 10 * (uint64_t)r, 0, &ng, &na, &el, &cpu))
+            goto nomem;
+        rate[r] = (double)na / cpu;
+        n_games += (double)ng;
+        n_acts += (double)na;
+    }
+    per_game = n_acts / n_games;
+    med = median_spread(rate, RUNS, &spread);
     fprintf(out,
-            "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s\n",
-            (double)ng / el, (double)na / el / 1e6);
+            "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s  "
+            "(CPU time; median of %d runs, spread %.0f%%)\n",
+            med / per_game, med / 1e6, RUNS, spread * 100);
 
-    /* per-call costs over a pool of real positions */
+    /* per-call costs, measured directly on recorded random games */
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    percall_set pc = {0};
+    if (!legal || !percall_record(g, seed, &pc)) {
+        cr_free(legal);
+        percall_free(&pc);
+        goto nomem;
+    }
+    double t_apply[RUNS], t_legal[RUNS], t_clone[RUNS], sp_apply, sp_legal, sp_clone;
+    for (int r = 0; r < RUNS; r++) {
+        t_apply[r] = percall_apply(g, &pc, secs / (2 * RUNS));
+        percall_legal_clone(g, &pc, legal, secs / (2 * RUNS), &t_legal[r], &t_clone[r]);
+    }
+    double m_apply = median_spread(t_apply, RUNS, &sp_apply);
+    double m_legal = median_spread(t_legal, RUNS, &sp_legal);
+    double m_clone = median_spread(t_clone, RUNS, &sp_clone);
+    fprintf(out,
+            "apply:          %8.1f ns/call (replaying %ld recorded actions of %d random games "
+            "on a fresh state; median of %d runs, spread %.0f%%)\n",
+            m_apply * 1e9, pc.n_acts, pc.n_games, RUNS, sp_apply * 100);
+    fprintf(out,
+            "legal_actions:  %8.1f ns/call (the %ld decision states of those games, in cache; "
+            "median of %d runs, spread %.0f%%)\n",
+            m_legal * 1e9, pc.n_decisions, RUNS, sp_legal * 100);
+    fprintf(out,
+            "clone (memcpy): %8.1f ns/call (%zu bytes, source and copy in cache; median of %d "
+            "runs, spread %.0f%%)\n",
+            m_clone * 1e9, g->state_size, RUNS, sp_clone * 100);
+    percall_free(&pc);
+
     unsigned char *pool = cr_alloc((size_t)POOL * g->state_size);
     cr_action *acts = cr_alloc(POOL * sizeof *acts);
-    void *tmp = cr_alloc(g->state_size);
-    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
-    if (!pool || !acts || !tmp || !legal) {
+    if (!pool || !acts) {
         cr_free(pool);
         cr_free(acts);
-        cr_free(tmp);
         cr_free(legal);
         goto nomem;
     }
-    int n = collect_pool(g, seed, pool, acts, POOL, 1);
-    long reps = 0;
-    volatile long sink = 0;
-    double t0 = sim_now(), t_legal, t_clone, t_both;
-    long n_legal_calls = 0;
-    do {
-        for (int i = 0; i < n; i++) {
-            const void *st = pool + (size_t)i * g->state_size;
-            if (g->def->current_player(g, st) >= 0) {
-                sink += g->def->legal_actions(g, st, legal);
-                n_legal_calls++;
-            }
-        }
-        reps++;
-    } while (sim_now() - t0 < secs / 4);
-    t_legal = (sim_now() - t0) / (double)(n_legal_calls ? n_legal_calls : 1);
-    reps = 0;
-    t0 = sim_now();
-    do {
-        for (int i = 0; i < n; i++) {
-            memcpy(tmp, pool + (size_t)i * g->state_size, g->state_size);
-            sink += ((volatile unsigned char *)tmp)[i % g->state_size];
-        }
-        reps++;
-    } while (sim_now() - t0 < secs / 4);
-    t_clone = (sim_now() - t0) / (double)(reps * n);
-    reps = 0;
-    t0 = sim_now();
-    do {
-        for (int i = 0; i < n; i++) {
-            memcpy(tmp, pool + (size_t)i * g->state_size, g->state_size);
-            g->def->apply(g, tmp, acts[i], NULL);
-        }
-        reps++;
-    } while (sim_now() - t0 < secs / 4);
-    t_both = (sim_now() - t0) / (double)(reps * n);
-    (void)sink;
-    fprintf(out, "legal_actions:  %8.1f ns/call (decision states of the pool)\n", t_legal * 1e9);
-    fprintf(out, "apply:          %8.1f ns/call ((clone + apply) - clone over %d states)\n",
-            (t_both - t_clone) * 1e9, n);
-    fprintf(out, "clone (memcpy): %8.1f ns/call\n", t_clone * 1e9);
-
     /* ISMCTS on one thread, at decision states of the pool: full random
      * rollouts (the target's measure), then the default profile. */
     long iters = cfg->ismcts_iters > 0 ? cfg->ismcts_iters : 2000;
@@ -343,14 +551,13 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         {"", "the default profile"}};
     /* The searches start from observations of real games: positions that
      * keep the seats' memory (a search state's observation would lack it). */
-    n = collect_pool(g, seed + 5, pool, acts, POOL, 0);
+    int n = collect_pool(g, seed + 5, pool, acts, POOL, 0);
     for (int k = 0; k < 2; k++)
         if (bench_ismcts(g, profiles[k][0], profiles[k][1], iters, np, seed, pool, n, legal, secs,
                          out, err, errcap) != CR_OK)
             break;
     cr_free(pool);
     cr_free(acts);
-    cr_free(tmp);
     cr_free(legal);
     cr_game_free(g);
     return CR_OK;
@@ -368,7 +575,6 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
     char spec[160];
     snprintf(spec, sizeof spec, "ismcts:iters=%ld,threads=1%s%s", iters, *params ? "," : "",
              params);
-    double t0;
     void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     uint64_t it_total = 0;
     double it_secs = 0;
@@ -378,24 +584,31 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
         bots[s] = cr_bot_new(g, spec, s, seed, err, errcap);
         if (!bots[s]) break;
     }
-    t0 = sim_now();
-    for (int i = 0; obs && bots[np - 1] && i < n && sim_now() - t0 < secs; i += 37) {
+    (void)secs;
+    /* The same positions every run (the pool and the bots are seeded), so
+     * the figure moves only with the machine. */
+    for (int i = 0; obs && bots[np - 1] && i < n && searches < ISMCTS_SEARCHES; i += 37) {
         const void *st = pool + (size_t)i * g->state_size;
         int p = g->def->current_player(g, st);
         if (p < 0) continue;
         int k = g->def->legal_actions(g, st, legal);
         if (k < 2) continue;
         g->def->observe(g, st, p, obs);
+        double c0 = cpu_now(); /* threads=1: the search runs on this thread */
         (void)cr_bot_act(bots[p], obs, legal, k);
+        double c1 = cpu_now();
         cr_bot_stats bs;
         cr_bot_last_stats(bots[p], &bs);
+        if (bs.iterations == 0) continue; /* one option left: no search was run */
         it_total += bs.iterations;
-        it_secs += bs.seconds;
+        it_secs += c1 - c0;
         searches++;
     }
     if (searches)
         fprintf(
-            out, "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations, %s%s)\n",
+            out,
+            "ISMCTS, 1 thread: %10.0f iterations/s (%d searches of %ld iterations from the same "
+            "positions every run, CPU time; %s%s)\n",
             (double)it_total / it_secs, searches, iters, what, *params ? "; target >= 20k/s" : "");
     else
         fprintf(out, "ISMCTS: not measured (%s)\n", bots[np - 1] ? "no decision state" : err);

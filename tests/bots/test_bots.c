@@ -5,7 +5,10 @@
  * game's sampler from the first one's observation) give identical
  * observations, and a bot seeded alike picks the same action in both.
  * Also: specs are parsed and rejected with reasons, every bot plays whole
- * games with legal actions only, and equal seeds give equal games. */
+ * games with legal actions only, and equal seeds give equal games, also
+ * when two threads play at once (run under ThreadSanitizer by CI, that test
+ * also proves the bots share no unsynchronised state). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -206,12 +209,153 @@ static void test_bots_play_whole_games_reproducibly(void **state)
     cr_game_free(g);
 }
 
+/* One heuristic-only game played on its own thread: no cmocka asserts off
+ * the main thread, so failures are reported through `ok`. */
+typedef struct thread_game {
+    const cr_game *g;
+    uint64_t seed;
+    cr_action log[4096];
+    long n_log;
+    int ok;
+} thread_game;
+
+static void *thread_game_main(void *arg)
+{
+    thread_game *t = arg;
+    const cr_game *g = t->g;
+    cr_bot *bots[4] = {0};
+    void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    char err[256];
+    t->ok = st && obs && legal;
+    for (int s = 0; t->ok && s < 4; s++) {
+        bots[s] = cr_bot_new(g, "heuristic", s, t->seed, err, sizeof err);
+        t->ok = bots[s] != NULL;
+    }
+    cr_rng rng;
+    cr_rng_seed(&rng, t->seed, 0);
+    if (t->ok) g->def->init(g, st);
+    while (t->ok && g->def->current_player(g, st) != CR_TERMINAL) {
+        int p = g->def->current_player(g, st);
+        cr_action a;
+        if (p == CR_CHANCE) {
+            a = cr_sample_chance(g, st, &rng);
+        } else {
+            int n = g->def->legal_actions(g, st, legal);
+            g->def->observe(g, st, p, obs);
+            a = cr_bot_act(bots[p], obs, legal, n);
+            t->ok = in_list(legal, n, a);
+        }
+        g->def->apply(g, st, a, NULL);
+        if (t->n_log < 4096) t->log[t->n_log] = a;
+        t->n_log++;
+        if (t->n_log >= 1000000) t->ok = 0;
+    }
+    for (int s = 0; s < 4; s++) cr_bot_free(bots[s]);
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    return NULL;
+}
+
+/* Must run first in this program: the heuristic's first calls, on two
+ * threads at once, are where its once-filled tables get filled.  Each
+ * threaded game must equal the same game played alone afterwards. */
+static void test_heuristic_on_two_threads_at_first_use(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    static thread_game par[2], solo[2];
+    pthread_t tid[2];
+    for (int i = 0; i < 2; i++) {
+        par[i] = (thread_game){.g = g, .seed = 21 + (uint64_t)i};
+        solo[i] = par[i];
+        assert_int_equal(pthread_create(&tid[i], NULL, thread_game_main, &par[i]), 0);
+    }
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_join(tid[i], NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        thread_game_main(&solo[i]);
+        assert_true(par[i].ok);
+        assert_true(solo[i].ok);
+        assert_true(par[i].n_log > 100);
+        assert_int_equal(par[i].n_log, solo[i].n_log);
+        long k = par[i].n_log < 4096 ? par[i].n_log : 4096;
+        assert_memory_equal(par[i].log, solo[i].log, (size_t)k * sizeof par[i].log[0]);
+    }
+    cr_game_free(g);
+}
+
+/* An ISMCTS decision with one option left once withdraws are dropped is
+ * played without a search, and its statistics say so: zero iterations, not
+ * the previous search's figures (which `croupier bench` counted twice). */
+static void test_ismcts_stats_without_search_are_zero(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    cr_bot *bots[4];
+    char err[256];
+    for (int s = 0; s < 4; s++) {
+        bots[s] = cr_bot_new(g, "ismcts:iters=32,threads=1", s, 5, err, sizeof err);
+        assert_non_null(bots[s]);
+    }
+    void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_rng rng;
+    cr_rng_seed(&rng, 3, 0);
+    int searched[4] = {0}, checked = 0;
+    for (uint64_t game = 0; checked < 20 && game < 50; game++) {
+        g->def->init(g, st);
+        while (g->def->current_player(g, st) != CR_TERMINAL) {
+            int p = g->def->current_player(g, st);
+            cr_action a;
+            if (p == CR_CHANCE) {
+                a = cr_sample_chance(g, st, &rng);
+            } else {
+                int n = g->def->legal_actions(g, st, legal), n_keep = 0;
+                cr_action keep = -1;
+                for (int i = 0; i < n; i++)
+                    if (!g->def->is_withdraw(g, st, legal[i])) {
+                        n_keep++;
+                        keep = legal[i];
+                    }
+                a = legal[cr_rng_below(&rng, (uint32_t)n)];
+                if (n >= 2 && (n_keep >= 2 || searched[p])) {
+                    g->def->observe(g, st, p, obs);
+                    cr_action b = cr_bot_act(bots[p], obs, legal, n);
+                    cr_bot_stats bs;
+                    cr_bot_last_stats(bots[p], &bs);
+                    if (n_keep >= 2) {
+                        assert_true(bs.iterations >= 32);
+                        searched[p] = 1;
+                    } else if (n_keep == 1) { /* right after a search of this bot */
+                        assert_int_equal(b, keep);
+                        assert_int_equal(bs.iterations, 0);
+                        assert_int_equal(bs.nodes, 0);
+                        assert_int_equal(bs.rollout_actions, 0);
+                        searched[p] = 0;
+                        checked++;
+                    }
+                }
+            }
+            g->def->apply(g, st, a, NULL);
+        }
+    }
+    assert_true(checked >= 20);
+    for (int s = 0; s < 4; s++) cr_bot_free(bots[s]);
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heuristic_on_two_threads_at_first_use),
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_bot_cannot_tell_hidden_cards),
         cmocka_unit_test(test_bots_play_whole_games_reproducibly),
+        cmocka_unit_test(test_ismcts_stats_without_search_are_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,6 +313,11 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
     ismcts_bot *ib = b->data;
     const cr_game *g = b->game;
     double t0 = bot_now_seconds();
+    /* The statistics describe this call: a call that does not search (one
+     * option left once withdraws are dropped) reports zero iterations
+     * instead of the previous search's figures. */
+    cr_bot_stats *s = &b->stats;
+    memset(s, 0, sizeof *s);
     cr_action root[256];
     cr_action *root_legal = root;
     cr_action *heap = NULL;
@@ -355,8 +360,6 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
     }
 
     /* Merge: sum the root children's visits by action. */
-    cr_bot_stats *s = &b->stats;
-    memset(s, 0, sizeof *s);
     uint64_t best_visits = 0;
     cr_action best = -1;
     for (int k = 0; k < n; k++) {

@@ -27,6 +27,7 @@
  *     into it, so it is the same plan each time and works as a rollout policy.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,15 +84,20 @@ static double p_check(int t)
     return (s + d_ok) / (1 - d_fail);
 }
 
+/* p_check for t = -20..43, filled once per process.  The bot runs on many
+ * threads at once (the simulator's workers, ISMCTS's rollouts), so the
+ * filling goes through pthread_once: every reader sees the whole table. */
 static double p_table[64];
-static int p_ready;
+static pthread_once_t p_table_once = PTHREAD_ONCE_INIT;
+
+static void p_table_fill(void)
+{
+    for (int i = 0; i < 64; i++) p_table[i] = p_check(i - 20);
+}
 
 static double p_succ(int t)
 {
-    if (!p_ready) { /* idempotent: racing threads write the same values */
-        for (int i = 0; i < 64; i++) p_table[i] = p_check(i - 20);
-        p_ready = 1;
-    }
+    pthread_once(&p_table_once, p_table_fill);
     int i = t + 20;
     if (i < 0) i = 0;
     if (i > 63) i = 63;
