@@ -464,7 +464,7 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
     if (callback || visit) help_rolls(t, o, 7);
 }
 
-static size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
+size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
 {
     const dml_state *o = vobs;
     cr_tbuf tb, *t = &tb;
@@ -741,7 +741,3 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
     }
     cr_tb_printf(t, "]}");
 }
-
-const cr_game_parts dml_parts = {
-    .help = dml_help,
-};

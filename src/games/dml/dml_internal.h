@@ -440,6 +440,10 @@ DML_HIDDEN size_t dml_action_to_json(const cr_game *g, const void *st, cr_action
 /* Appends ,"display":{...} (the derived fields) to an observation's JSON. */
 struct cr_tbuf;
 DML_HIDDEN void dml_display_json(const cr_game *g, struct cr_tbuf *t, const dml_state *obs);
+/* cr_game_parts.help: the decision of the observing seat, in words ("" when
+ * it is not to act, and for the public view). */
+DML_HIDDEN size_t dml_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* parts.c */
 DML_HIDDEN extern const struct cr_game_parts dml_parts;
 
 /* observe.c */
