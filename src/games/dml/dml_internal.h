@@ -153,6 +153,27 @@ static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
     return i + (b - a);
 }
 
+/* ---- dice rules (3.1): the one place they are written ----
+ * Dabo! (R21): the roller of (2,2) .. (5,5) may re-roll.  A check's final
+ * roll: Woot! (6,6) succeeds and Wyvern Eyes (1,1) fails whatever the
+ * target; otherwise it succeeds iff the total reaches the target.
+ * *special gets 'W', 'E' or 0.  rules.c (p_dice, p_check) and display.c
+ * (the roll probabilities) both use these. */
+static inline int dml_dabo_roll(int a, int b) { return a == b && a >= 2 && a <= 5; }
+static inline int dml_check_eval(int a, int b, int target, int *special)
+{
+    if (a == 6 && b == 6) {
+        *special = 'W';
+        return 1;
+    }
+    if (a == 1 && b == 1) {
+        *special = 'E';
+        return 0;
+    }
+    *special = 0;
+    return a + b >= target;
+}
+
 /* ---- procedures (frames) ---- */
 enum {
     DML_P_GAME = 1, /* setup, then rounds until the end */
@@ -376,6 +397,13 @@ DML_HIDDEN const char *dml_suit_name(int s); /* Iron Wood Slaves Spice */
 
 /* D of the Declaration being composed (7.1.4-5), from sel[] */
 DML_HIDDEN int dml_declaration_value(const dml_state *s);
+/* Value of `card` declared as a Buying target now (7.1.2, R9, R14, R53):
+ * a Stock Commodity's printed value with The Hated People / Merchant Union
+ * applied; 10 for an Emblem or the Grand Opening Ten (any card not in a
+ * Stock). */
+DML_HIDDEN int dml_target_value(const dml_state *s, int card);
+/* The Commodities of `suit` that pass the commit filter in force (7.5). */
+DML_HIDDEN uint64_t dml_commit_filter(const dml_state *s, int suit);
 
 /* rules.c: building states from position files */
 /* Checks the frame stack of a loaded state (procs, steps and arguments in
@@ -413,6 +441,18 @@ DML_HIDDEN size_t dml_obs_to_text(const cr_game *g, const void *obs, char *buf, 
 /* rules.c: knowledge of a seat that knows only what is public and its own
  * cards (positions without knowledge, sampled states) */
 DML_HIDDEN void dml_reset_knowledge(dml_state *s, int seat);
+
+/* display.c: presentation for clients (docs/clients.md) */
+DML_HIDDEN size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
+                                     size_t cap);
+/* Appends ,"display":{...} (the derived fields) to an observation's JSON. */
+struct cr_tbuf;
+DML_HIDDEN void dml_display_json(const cr_game *g, struct cr_tbuf *t, const dml_state *obs);
+/* cr_game_parts.help: the decision of the observing seat, in words ("" when
+ * it is not to act, and for the public view). */
+DML_HIDDEN size_t dml_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* parts.c */
+DML_HIDDEN extern const struct cr_game_parts dml_parts;
 
 /* observe.c */
 DML_HIDDEN void dml_observe(const cr_game *g, const void *st, int seat, void *obs);

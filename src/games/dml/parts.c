@@ -1,5 +1,6 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
- * its hand-written player, its lab profile, its invariants. */
+ * its hand-written player, its lab profile, its achievements, the clients'
+ * help. */
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
@@ -29,4 +30,5 @@ const cr_game_parts dml_parts = {
     .heuristic = dml_heuristic,
     .lab = &dml_lab,
     .achievements = dml_achievements,
+    .help = dml_help, /* display.c */
 };

@@ -1767,7 +1767,9 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, ",\"end_reason\":\"%s\",\"vp\":[",
                  o->end_reason < 5 ? end_names[o->end_reason] : "none");
     for (int s = 0; s < n; s++) cr_tb_printf(t, "%s%d", s ? "," : "", o->vp[s]);
-    cr_tb_printf(t, "]}");
+    cr_tb_printf(t, "]");
+    dml_display_json(g, t, o); /* derived fields for clients (display.c) */
+    cr_tb_printf(t, "}");
     return t->len;
 }
 

@@ -475,6 +475,8 @@ static int decl_value(const dml_state *s)
 }
 
 int dml_declaration_value(const dml_state *s) { return decl_value(s); }
+int dml_target_value(const dml_state *s, int card) { return target_value(s, card); }
+uint64_t dml_commit_filter(const dml_state *s, int suit) { return commit_filter(s, suit); }
 
 static uint64_t opponent_emblems(const dml_state *s, int p)
 {
@@ -777,7 +779,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
     case 1:
         take_roll(s, ans);
         emit(c, DML_E_ROLL, f->a, -1, -1, -1, -1, s->die[0], s->die[1], ALL_SEEN);
-        if (s->die[0] == s->die[1] && s->die[0] >= 2 && s->die[0] <= 5) {
+        if (dml_dabo_roll(s->die[0], s->die[1])) {
             f->step = 2;
             ask(s, f->a, DML_D_DABO);
             return;
@@ -805,16 +807,8 @@ DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
         push(s, DML_P_DICE, f->a, 0, 0);
         return;
     }
-    int special = 0, ok;
-    if (s->die[0] == 6 && s->die[1] == 6) {
-        special = 'W';
-        ok = 1;
-    } else if (s->die[0] == 1 && s->die[1] == 1) {
-        special = 'E';
-        ok = 0;
-    } else {
-        ok = roll_total(s) >= f->x;
-    }
+    int special;
+    int ok = dml_check_eval(s->die[0], s->die[1], f->x, &special);
     s->check_ok = (uint8_t)ok;
     s->check_special = (uint8_t)special;
     emit(c, DML_E_CHECK, f->a, special, -1, -1, -1, f->x, ok, ALL_SEEN);
@@ -2487,5 +2481,6 @@ const cr_game_def dml_def = {
     .event_to_json = dml_event_to_json,
     .prompt = dml_prompt,
     .is_withdraw = dml_is_withdraw,
+    .action_to_json = dml_action_to_json,
     .parts = &dml_parts,
 };

@@ -1,0 +1,743 @@
+/* display.c — Dragon's Money Laundering for clients that show the game:
+ * one action as JSON (a control: label, group, objects), the help text of
+ * the current decision, and the derived fields of an observation's JSON
+ * (each card's Value now, the chance to make a roll, the Event's effects
+ * in words).  docs/clients.md describes every key.
+ *
+ * Nothing here states a rule a second time: a card's Value comes from
+ * dml_target_value and dml_commit_filter (rules.c), a roll's success and a
+ * Dabo! double from dml_check_eval and dml_dabo_roll (dml_internal.h), the
+ * options on offer from dml_legal.  What is written here is words.
+ *
+ * Seat safety.  action_to_json runs on the true state but for the acting
+ * seat only: it names a card only when that seat's observation places it
+ * (dml_observe), and otherwise says "a card".  help and the display fields
+ * read an observation, so they cannot see more than its seat.
+ *
+ * Writers follow snprintf (cr_tbuf).  None of this is on the hot path;
+ * action_to_json keeps one observation (a dml_state) on its stack.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/tbuf.h"
+#include "croupier/parts.h"
+#include "games/dml/dml_internal.h"
+
+static const char suit_letters[] = "SCHD";
+
+static int lowest_card(uint64_t m) { return m ? __builtin_ctzll(m) : -1; }
+static int popc(uint64_t m) { return __builtin_popcountll(m); }
+
+/* Label of Black Market slot k, 0 if it is not live in st. */
+static int bm_label(const dml_state *st, int k)
+{
+    if (k < 0 || k >= DML_MAX_BM) return 0;
+    if (st->zone[DML_Z_BM + k] == 0 && st->zone_count[DML_Z_BM + k] == 0) return 0;
+    return st->bm_label[k];
+}
+
+/* ======================================================================
+ * rolls: exact chances with the engine's dice rules
+ * ====================================================================== */
+
+/* Of the 36 equally likely ordered rolls of 2d6: how many make a check
+ * against `target` succeed, how many are Dabo! doubles that fail it.
+ * Without re-rolls the chance is succ/36.  The best re-roll policy re-rolls
+ * exactly the failing Dabo! doubles (a re-roll is worth the same chance
+ * again, which is below 1 but above 0), so its chance p solves
+ * p = succ/36 + p * dabo_fail/36, i.e. succ / (36 - dabo_fail); the same
+ * policy makes (6,6) and (1,1) each come 1 / (36 - dabo_fail). */
+typedef struct roll_odds {
+    int succ, dabo_fail;
+} roll_odds;
+
+static roll_odds odds(int target)
+{
+    roll_odds r = {0, 0};
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++) {
+            int special, ok = dml_check_eval(a, b, target, &special);
+            r.succ += ok;
+            if (!ok && dml_dabo_roll(a, b)) r.dabo_fail++;
+        }
+    return r;
+}
+
+static double pct(int num, int den) { return den ? 100.0 * num / den : 0.0; }
+
+static void tb_fraction(cr_tbuf *t, const char *key, int num, int den)
+{
+    cr_tb_printf(t, "\"%s\":{\"num\":%d,\"den\":%d,\"p\":%.6f}", key, num, den,
+                 den ? (double)num / den : 0.0);
+}
+
+/* {"target":T,"single":{..},"best_reroll":{..},"woot":{..},"wyvern":{..}} */
+static void tb_roll_json(cr_tbuf *t, int target)
+{
+    roll_odds r = odds(target);
+    int den = 36 - r.dabo_fail;
+    cr_tb_printf(t, "\"target\":%d,", target);
+    tb_fraction(t, "single", r.succ, 36);
+    cr_tb_printf(t, ",");
+    tb_fraction(t, "best_reroll", r.succ, den);
+    cr_tb_printf(t, ",\"reroll_matters\":%s,", r.dabo_fail ? "true" : "false");
+    tb_fraction(t, "woot_single", 1, 36);
+    cr_tb_printf(t, ",");
+    tb_fraction(t, "woot_best_reroll", 1, den);
+    cr_tb_printf(t, ",");
+    tb_fraction(t, "wyvern_single", 1, 36);
+    cr_tb_printf(t, ",");
+    tb_fraction(t, "wyvern_best_reroll", 1, den);
+}
+
+/* "succeeds on 21 of 36 rolls (58.3%)" and the re-roll policy when it matters */
+static void tb_roll_words(cr_tbuf *t, int target)
+{
+    roll_odds r = odds(target);
+    cr_tb_printf(t, "a roll against %d succeeds %.1f%% of the time (%d of 36)", target,
+                 pct(r.succ, 36), r.succ);
+    if (r.dabo_fail)
+        cr_tb_printf(t, ", or %.1f%% if you re-roll every failing Dabo! double",
+                     pct(r.succ, 36 - r.dabo_fail));
+}
+
+static void tb_specials_words(cr_tbuf *t, const dml_state *o)
+{
+    if (o->variant == DML_V_MAYHEM)
+        cr_tb_printf(t, " (6,6) always succeeds and (1,1) always fails.");
+    else
+        cr_tb_printf(t, " (6,6) always succeeds and then brings the Foreign Merchant; (1,1) always "
+                        "fails and then starts a Dragon Siege.");
+}
+
+/* The check waiting on the frame stack: its target, roller and what it is
+ * for; 0 when no check is under way. */
+static int pending_check(const dml_state *o, int *target, int *roller, const char **what)
+{
+    for (int i = o->nfr - 1; i >= 0 && i < DML_MAX_FRAMES; i--) {
+        if (o->fr[i].proc != DML_P_CHECK) continue;
+        *target = o->fr[i].x;
+        *roller = o->fr[i].a;
+        *what = "check";
+        if (i > 0) switch (o->fr[i - 1].proc) {
+            case DML_P_BUY: *what = "buying roll"; break;
+            case DML_P_CALLBACK: *what = "callback"; break;
+            case DML_P_VISIT: *what = "visit"; break;
+            case DML_P_POWER: *what = "thief"; break;
+            default: break;
+            }
+        return 1;
+    }
+    return 0;
+}
+
+/* The Value the Buy in progress would be rolled against, if one is: the
+ * Declaration being composed (seen only by its composer) or D + P. */
+static int buying_target(const dml_state *o, int *target)
+{
+    if (o->need == DML_NEED_DECISION && o->kind == DML_D_DECLARE) {
+        if (o->sel_targets == 0) return 0;
+        *target = dml_declaration_value(o);
+        return 1;
+    }
+    if (o->zone_count[DML_Z_TARGET] == 0) return 0;
+    *target = o->D + o->P;
+    return 1;
+}
+
+/* ======================================================================
+ * action_to_json
+ * ====================================================================== */
+
+typedef struct act_ctx {
+    const dml_state *s; /* the true state */
+    const dml_state *o; /* the acting seat's observation */
+    int seat;           /* the acting seat, -1 at chance and terminal nodes */
+} act_ctx;
+
+/* c as the acting seat may name it: its code, or -1 when that seat cannot
+ * place it (its observation erased it). */
+static int known_card(const act_ctx *x, int c)
+{
+    if (c < 0 || c >= DML_NCARDS) return -1;
+    if (x->seat < 0) return c; /* chance outcomes: for the owner's log only */
+    return x->o->loc[c] < DML_NZONES ? c : -1;
+}
+
+static const char *code_or_hidden(int c) { return c >= 0 ? dml_card_code(c) : "a card"; }
+
+typedef struct objs {
+    char v[4][24];
+    int n;
+} objs;
+
+static void obj_add(objs *ob, const char *fmt, int arg)
+{
+    if (ob->n < 4) snprintf(ob->v[ob->n++], sizeof ob->v[0], fmt, arg);
+}
+static void obj_card(objs *ob, int c)
+{
+    if (c >= 0 && ob->n < 4) snprintf(ob->v[ob->n++], sizeof ob->v[0], "%s", dml_card_code(c));
+}
+
+static const char *suit_word(int su) { return dml_suit_name(su); }
+
+/* Label and group of a card chosen in a composition or a Power's choice. */
+static void card_label(const act_ctx *x, int card, char *label, size_t cap, const char **group,
+                       objs *ob)
+{
+    const dml_state *s = x->s;
+    int c = known_card(x, card);
+    const char *code = code_or_hidden(c);
+    *group = "card";
+    obj_card(ob, c);
+    int p = x->seat;
+    switch (s->kind) {
+    case DML_D_DECLARE:
+        if (p >= 0 && s->loc[card] == DML_Z_HAND + p)
+            snprintf(label, cap, "Commit %s from your Hand (Value -%d)", code, dml_value(card));
+        else
+            snprintf(label, cap, "Declare %s as a target (Value %d)", code,
+                     dml_target_value(s, card));
+        return;
+    case DML_D_OFFER: snprintf(label, cap, "Place %s face-down in your Seize offer", code); return;
+    case DML_D_COMMIT_ACT:
+        if (s->buy_suit >= 0 && s->buy_suit < 4 && dml_suit(card) == dml_prim(s->buy_suit))
+            snprintf(label, cap, "Commit %s (Primary: D -%d)", code, dml_value(card));
+        else
+            snprintf(label, cap, "Commit %s (Secondary: P -%d, not below 0)", code,
+                     dml_value(card));
+        return;
+    case DML_D_COMMIT_PAS: snprintf(label, cap, "Commit %s (P +%d)", code, dml_value(card)); return;
+    case DML_D_VICE: {
+        int owner = s->loc[card] - DML_Z_FRONT;
+        if (owner >= 0 && owner < 4) {
+            obj_add(ob, "P%d", owner);
+            snprintf(label, cap, "Return %s from P%d's Front to P%d's Hand", code, owner, owner);
+        } else {
+            snprintf(label, cap, "Return %s to its owner's Hand", code);
+        }
+        return;
+    }
+    case DML_D_COUNSEL_CARD: {
+        int label_k = bm_label(s, s->karg);
+        obj_add(ob, "market %d", label_k);
+        snprintf(label, cap, "Take %s from market %d", code, label_k);
+        return;
+    }
+    case DML_D_TITHE: {
+        int to = s->nfr ? s->fr[s->nfr - 1].b : -1;
+        if (to >= 0 && to < 4) {
+            obj_add(ob, "P%d", to);
+            snprintf(label, cap, "Give %s to P%d", code, to);
+        } else {
+            snprintf(label, cap, "Give %s", code);
+        }
+        return;
+    }
+    case DML_D_THIEF_CARD: {
+        int to = s->nfr ? s->fr[s->nfr - 1].x : -1;
+        if (to >= 0 && to < 4) {
+            obj_add(ob, "P%d", to);
+            snprintf(label, cap, "Give %s to P%d", code, to);
+        } else {
+            snprintf(label, cap, "Give %s", code);
+        }
+        return;
+    }
+    case DML_D_HARLOT:
+        if (dml_rank(card) == DML_T)
+            snprintf(label, cap, "Remove %s from the Stack to the Discard Pile", code);
+        else
+            snprintf(label, cap, "Exile %s from the Stack", code);
+        return;
+    default: snprintf(label, cap, "Choose %s", code); return;
+    }
+}
+
+/* "Done"/"pass" of a composition. */
+static const char *done_label(const dml_state *s)
+{
+    int none = s->sel_n == 0;
+    switch (s->kind) {
+    case DML_D_DECLARE: return "Declare the chosen cards";
+    case DML_D_OFFER: return none ? "Pass: make no Seize offer" : "Place the chosen cards";
+    case DML_D_COMMIT_ACT:
+    case DML_D_COMMIT_PAS:
+        return none ? "Pass: commit nothing (the exchange ends)" : "Commit the chosen cards";
+    case DML_D_STACK: return none ? "Pass priority" : "Put the chosen cards on the Stack";
+    default: return none ? "Pass" : "Done";
+    }
+}
+
+size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap)
+{
+    const dml_state *s = st;
+    dml_state obs;
+    act_ctx x = {s, s, -1};
+    if (s->need == DML_NEED_DECISION && !s->over && s->actor >= 0 && s->actor < s->n) {
+        dml_observe(g, s, s->actor, &obs);
+        x.o = &obs;
+        x.seat = s->actor;
+    }
+    char text[64], label[160];
+    dml_action_to_str(g, s, a, text, sizeof text);
+    const char *group = "other";
+    objs ob = {.n = 0};
+    label[0] = '\0';
+
+    if (a >= DML_A_CARD && a < DML_A_CARD + DML_NCARDS) {
+        card_label(&x, a - DML_A_CARD, label, sizeof label, &group, &ob);
+    } else if (a >= DML_A_POWER && a < DML_A_EMBLEM + DML_NCARDS) {
+        int power = a < DML_A_EMBLEM;
+        int card = a - (power ? DML_A_POWER : DML_A_EMBLEM), c = known_card(&x, card);
+        group = power ? "power" : "emblem";
+        obj_card(&ob, c);
+        if (c >= 0)
+            snprintf(label, sizeof label, "Play %s (%s) as %s", dml_card_code(c),
+                     dml_is_joker(c) ? "Thief" : dml_card_name(c), power ? "a Power" : "an Emblem");
+        else
+            snprintf(label, sizeof label, "Play a card as %s", power ? "a Power" : "an Emblem");
+    } else if (a >= DML_A_CALLBACK && a < DML_A_CALLBACK + DML_NCARDS) {
+        int c = known_card(&x, a - DML_A_CALLBACK);
+        group = "callback";
+        obj_card(&ob, c);
+        snprintf(label, sizeof label, "Call back %s: roll against 7 to return it to your Hand",
+                 code_or_hidden(c));
+    } else if (a >= DML_A_VISIT && a < DML_A_BMPICK + DML_MAX_BM) {
+        int visit = a < DML_A_BMPICK;
+        int k = a - (visit ? DML_A_VISIT : DML_A_BMPICK), l = bm_label(s, k);
+        int count = s->zone_count[DML_Z_BM + k];
+        group = visit ? "visit" : "counsel-market";
+        obj_add(&ob, "market %d", l);
+        if (visit)
+            snprintf(label, sizeof label, "Visit market %d (%d %s): roll against 7", l, count,
+                     count == 1 ? "card" : "cards");
+        else
+            snprintf(label, sizeof label, "Search market %d (%d %s) and take one card", l, count,
+                     count == 1 ? "card" : "cards");
+    } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4) {
+        int q = a - DML_A_PLAYER;
+        group = "player";
+        obj_add(&ob, "P%d", q);
+        int give = s->kind == DML_D_THIEF_PLAYER && s->nfr && s->fr[s->nfr - 1].step == 2;
+        if (give)
+            snprintf(label, sizeof label, "Give a card of your Hand to P%d", q);
+        else
+            snprintf(label, sizeof label, "Take a random card from P%d's Hand", q);
+    } else if (a >= DML_A_STOCK && a < DML_A_STOCK + 4) {
+        int su = a - DML_A_STOCK;
+        int count = popc(s->zone[DML_Z_STOCK] & DML_SUIT_MASK(su));
+        group = "stock";
+        obj_add(&ob, "stock %c", suit_letters[su]);
+        snprintf(label, sizeof label, "Take the whole %s Stock (%d %s)", suit_word(su), count,
+                 count == 1 ? "card" : "cards");
+    } else if (a >= DML_A_ROLL && a < DML_A_ROLL + 21) {
+        group = "roll";
+        snprintf(label, sizeof label, "Dice: %s", text + 5);
+    } else if (a >= DML_A_DRAW && a < DML_A_DRAW + DML_NCARDS) {
+        group = "draw";
+        obj_card(&ob, a - DML_A_DRAW);
+        snprintf(label, sizeof label, "Chance: %s", text);
+    } else {
+        switch (a) {
+        case DML_A_BUY:
+            group = "buy";
+            snprintf(label, sizeof label, "Buy: declare a target (1 Action)");
+            break;
+        case DML_A_PLAY:
+            group = "play";
+            snprintf(label, sizeof label, "Play cards on a new Stack (1 Action)");
+            break;
+        case DML_A_SUBSTITUTE:
+            group = "substitute";
+            snprintf(label, sizeof label, "Substitute: trade 1 Action for 1 Minor Action");
+            break;
+        case DML_A_NOTHING:
+            group = "nothing";
+            snprintf(label, sizeof label, "Do nothing (1 Minor Action)");
+            break;
+        case DML_A_END:
+            group = "end";
+            snprintf(label, sizeof label, "End your Market Phase");
+            break;
+        case DML_A_DONE:
+            group = "done";
+            snprintf(label, sizeof label, "%s", done_label(s));
+            break;
+        case DML_A_UNDO:
+            group = "undo";
+            if (s->sel_n > 0) {
+                int c = known_card(&x, s->sel[s->sel_n - 1]);
+                obj_card(&ob, c);
+                snprintf(label, sizeof label, "Take back %s", code_or_hidden(c));
+            } else {
+                snprintf(label, sizeof label, "Withdraw: choose another option");
+            }
+            break;
+        case DML_A_REROLL:
+            group = "reroll";
+            snprintf(label, sizeof label, "Re-roll (%d,%d) (Dabo!)", s->die[0], s->die[1]);
+            break;
+        case DML_A_KEEP:
+            group = "keep";
+            snprintf(label, sizeof label, "Keep (%d,%d)", s->die[0], s->die[1]);
+            break;
+        case DML_A_GIVE:
+            group = "give";
+            snprintf(label, sizeof label, "Thief: give a card of your Hand to another player");
+            break;
+        case DML_A_TAKE:
+            group = "take";
+            snprintf(label, sizeof label, "Thief: take a random card from another player's Hand");
+            break;
+        default: snprintf(label, sizeof label, "%s", text); break;
+        }
+    }
+
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
+    cr_tb_printf(&t, "{\"id\":%d,\"text\":", (int)a);
+    cr_tb_json_str(&t, text);
+    cr_tb_printf(&t, ",\"label\":");
+    cr_tb_json_str(&t, label);
+    cr_tb_printf(&t, ",\"group\":\"%s\",\"objects\":[", group);
+    for (int i = 0; i < ob.n; i++) {
+        if (i) cr_tb_printf(&t, ",");
+        cr_tb_json_str(&t, ob.v[i]);
+    }
+    cr_tb_printf(&t, "]}");
+    return t.len;
+}
+
+/* ======================================================================
+ * help
+ * ====================================================================== */
+
+static void help_rolls(cr_tbuf *t, const dml_state *o, int target)
+{
+    cr_tb_printf(t, " Now ");
+    tb_roll_words(t, target);
+    cr_tb_printf(t, ".");
+    tb_specials_words(t, o);
+}
+
+static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
+{
+    cr_action legal[DML_MAX_LEGAL];
+    int n = dml_legal(g, o, legal);
+    int callback = 0, visit = 0, buy = 0, play = 0, sub = 0, nothing = 0;
+    for (int i = 0; i < n; i++) {
+        cr_action a = legal[i];
+        callback |= a >= DML_A_CALLBACK && a < DML_A_CALLBACK + DML_NCARDS;
+        visit |= a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM;
+        buy |= a == DML_A_BUY;
+        play |= a == DML_A_PLAY;
+        sub |= a == DML_A_SUBSTITUTE;
+        nothing |= a == DML_A_NOTHING;
+    }
+    cr_tb_printf(t,
+                 "Your Market Phase: %d Action%s and %d Minor Action%s left; choose options one "
+                 "at a time until you end it or run out.",
+                 o->actions, o->actions == 1 ? "" : "s", o->minors, o->minors == 1 ? "" : "s");
+    if (buy)
+        cr_tb_printf(t, " Buy (1 Action): name target cards of one Stock, one Emblem of another "
+                        "player, or the Grand Opening Ten; bring the Value to 12 or less with your "
+                        "own Emblems and commits, let the others try to seize, then roll against "
+                        "the final Value to take the targets.");
+    if (play)
+        cr_tb_printf(t, " Play (1 Action): open a Stack with cards of your Hand played first.");
+    if (callback)
+        cr_tb_printf(t, " Callback (1 Action): roll against 7 to take one of your Emblems back "
+                        "into your Hand.");
+    if (sub) cr_tb_printf(t, " Substitute (1 Action): turn an Action into a Minor Action.");
+    if (visit) {
+        cr_tb_printf(t, " Visit (1 Minor Action): roll against 7 to take random cards of a Black "
+                        "Market (one, plus one per Slaves Emblem in your Front)");
+        if (o->variant == DML_V_FIRE)
+            cr_tb_printf(t, "; a failure loses a random card of your Hand into it (Hustled!)");
+        cr_tb_printf(t, ".");
+    }
+    if (nothing) cr_tb_printf(t, " Do nothing (1 Minor Action): spend it.");
+    cr_tb_printf(t, " End: finish your Turn; what is left is lost.");
+    if (callback || visit) help_rolls(t, o, 7);
+}
+
+size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
+{
+    const dml_state *o = vobs;
+    cr_tbuf tb, *t = &tb;
+    cr_tb_init(t, buf, cap);
+    if (o->over || o->need != DML_NEED_DECISION || o->actor < 0 || o->actor >= o->n) return t->len;
+    if (o->obs_seat != DML_OBS_ALL && o->obs_seat != o->actor) return t->len; /* not its turn */
+    int x = o->buy_suit >= 0 && o->buy_suit < 4 ? o->buy_suit : -1;
+    int target, roller;
+    const char *what;
+    switch (o->kind) {
+    case DML_D_DABO: {
+        cr_tb_printf(t,
+                     "Dabo! You rolled the double (%d,%d): keep it, or re-roll and throw it away "
+                     "(another Dabo! double may be re-rolled again).",
+                     o->die[0], o->die[1]);
+        if (pending_check(o, &target, &roller, &what)) {
+            int sp, ok = dml_check_eval(o->die[0], o->die[1], target, &sp);
+            cr_tb_printf(t, " This is a %s against %d: keeping (%d,%d) %s.", what, target,
+                         o->die[0], o->die[1], ok ? "succeeds" : "fails");
+            help_rolls(t, o, target);
+        } else {
+            cr_tb_printf(t, " This roll is for the Dealer roll-off: the highest total deals; "
+                            "(6,6) wins at once.");
+        }
+        break;
+    }
+    case DML_D_MARKET: help_market(t, g, o); break;
+    case DML_D_DECLARE:
+        cr_tb_printf(t,
+                     "Declaration: choose the targets first: any cards of one Stock (each at "
+                     "its Value now), or one Emblem of another player (Value 10), or the Grand "
+                     "Opening Ten (Value 10). Your own Emblems of that suit lower the total once "
+                     "(Queen 2, Jack or Ten 1). Then you may commit Commodities of the suit "
+                     "that buys it from your Hand, each lowering the Value by its printed "
+                     "value. Done needs a Value of 12 or less; undo takes back the last card, "
+                     "or gives up the Buy when nothing is chosen.");
+        if (buying_target(o, &target)) {
+            int su = o->sel_n ? dml_suit(o->sel[0]) : -1;
+            cr_tb_printf(t, " So far: %s, Value %d.", suit_word(su), target);
+            help_rolls(t, o, target);
+        }
+        break;
+    case DML_D_OFFER:
+        cr_tb_printf(t,
+                     "Seize: P%d is buying %s at Value %d. Place any cards of your Hand face-down, "
+                     "or pass. When everyone has acted the offers are shown; only %s Commodities "
+                     "that may be committed under the Event count, and the largest total above 0 "
+                     "wins (a tie goes to whoever acted first). The winner's counting cards are "
+                     "committed and raise the Value the buyer must roll; if the roll fails, the "
+                     "winner takes the targets. Every other card goes back to its Hand.",
+                     o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim(x)) : "none");
+        break;
+    case DML_D_COMMIT_ACT:
+        cr_tb_printf(t,
+                     "Resolution: the Value is D %d + P %d = %d. Commit %s cards to lower D by "
+                     "their printed values, and/or %s cards to cut P (never below 0). Committed "
+                     "cards go to the Stocks. Committing nothing ends the exchange and you roll "
+                     "against the Value.",
+                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none",
+                     x >= 0 ? suit_word(dml_sec(x)) : "none");
+        help_rolls(t, o, o->D + o->P);
+        break;
+    case DML_D_COMMIT_PAS:
+        cr_tb_printf(t,
+                     "Resolution: you won the Seize. The Value is D %d + P %d = %d. Commit %s "
+                     "cards to raise P by their printed values, or commit nothing and P%d rolls "
+                     "against the Value; if that roll fails, the targets come to you.",
+                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none", o->active);
+        help_rolls(t, o, o->D + o->P);
+        break;
+    case DML_D_STACK:
+        cr_tb_printf(t, "Stack: you have priority. Play cards of your Hand, each as a Power (a "
+                        "Jack, Queen or Joker) or an Emblem (a Jack, Queen or Ten); the last card "
+                        "played resolves first. Or pass: the Stack resolves once everyone else "
+                        "has passed in a row.");
+        break;
+    case DML_D_VICE:
+        cr_tb_printf(t, "Vice Minister: choose an Emblem in any Front; it goes back to its "
+                        "owner's Hand.");
+        break;
+    case DML_D_COUNSEL_BM:
+        cr_tb_printf(t, "Prime Counsellor: choose a Black Market; you will see all of its cards "
+                        "and take one of them into your Hand.");
+        break;
+    case DML_D_COUNSEL_CARD:
+        cr_tb_printf(t,
+                     "Prime Counsellor: you see the cards of market %d; take one into your "
+                     "Hand.",
+                     bm_label(o, o->karg));
+        break;
+    case DML_D_TITHE:
+        cr_tb_printf(t,
+                     "Supreme Secretary of Tithes: give one card of your Hand, of your choice, "
+                     "to P%d.",
+                     o->nfr ? o->fr[o->nfr - 1].b : -1);
+        break;
+    case DML_D_HARLOT:
+        cr_tb_printf(t, "Harlot Queen: choose a card still on the Stack; it leaves without "
+                        "resolving, to Exile (a Ten to the Discard Pile).");
+        break;
+    case DML_D_ARCHDUCHESS:
+        cr_tb_printf(t, "Archduchess: choose a Stock that holds cards; all of them go into your "
+                        "Hand.");
+        break;
+    case DML_D_THIEF_MODE:
+    case DML_D_THIEF_CARD:
+    case DML_D_THIEF_PLAYER:
+        if (o->kind == DML_D_THIEF_MODE)
+            cr_tb_printf(t, "Thief: either give a card of your choice from your Hand to another "
+                            "player, or take a random card from another player's Hand.");
+        else if (o->kind == DML_D_THIEF_CARD)
+            cr_tb_printf(t, "Thief: choose the card of your Hand to give.");
+        else
+            cr_tb_printf(t, "Thief: choose the player to %s.",
+                         o->nfr && o->fr[o->nfr - 1].step == 2 ? "give a card to"
+                                                               : "take a random card from");
+        cr_tb_printf(t, " Then you roll against 7: success shuffles the Joker into the Deck, "
+                        "failure exiles it.");
+        help_rolls(t, o, 7);
+        break;
+    default: cr_tb_printf(t, "Decision %d.", o->kind); break;
+    }
+    return t->len;
+}
+
+/* ======================================================================
+ * display fields of the observation JSON
+ * ====================================================================== */
+
+/* Whether the Market decision offers a Callback or a Visit (both roll
+ * against 7).  Their legality reads only public fields, so the legal list
+ * of any view's observation tells it. */
+static int market_rolls(const cr_game *g, const dml_state *o)
+{
+    cr_action legal[DML_MAX_LEGAL];
+    int n = dml_legal(g, o, legal);
+    for (int i = 0; i < n; i++)
+        if (legal[i] >= DML_A_CALLBACK && legal[i] < DML_A_VISIT + DML_MAX_BM) return 1;
+    return 0;
+}
+
+static void event_words(const dml_state *o, const char **player, const char **market, char *mbuf,
+                        size_t mcap)
+{
+    int mayhem = o->variant == DML_V_MAYHEM, ev = o->ev;
+    *player = *market = NULL;
+    switch (o->event_type) {
+    case DML_EV_FCCC:
+        *player = "Affected players must pass every Seize.";
+        snprintf(mbuf, mcap,
+                 "Only Commodities of printed value %d or less may be committed or count in a "
+                 "Seize; Tens never.",
+                 ev);
+        *market = mbuf;
+        break;
+    case DML_EV_HATED:
+        *player = "Each affected player discarded a random card of their Hand when the Event "
+                  "came.";
+        snprintf(mbuf, mcap,
+                 "Stock Commodities of printed value %d or less are worth 2 more as "
+                 "targets.",
+                 ev);
+        *market = mbuf;
+        break;
+    case DML_EV_CUSTOMS:
+        *player = "Affected players may not play cards on any Stack.";
+        snprintf(mbuf, mcap,
+                 "Only Commodities of printed value %d or more may be committed or count in a "
+                 "Seize.",
+                 ev);
+        *market = mbuf;
+        break;
+    case DML_EV_UNION:
+        *player = "Affected players may not visit a Black Market.";
+        snprintf(mbuf, mcap,
+                 "Stock Commodities of printed value %d or more are worth 2 less as "
+                 "targets.",
+                 ev);
+        *market = mbuf;
+        break;
+    case DML_EV_CARNIVAL:
+        *player = "Every player has one more Action in their Market Phase.";
+        break;
+    case DML_EV_OPENING:
+        *player = "Every player has one more Action in their Market Phase.";
+        *market = "The Ten of the Event may be bought as a target of Value 10.";
+        break;
+    default: break;
+    }
+    if (mayhem) {
+        *player = NULL; /* Market Mayhem: no Player Effects, a Ten as Event does nothing */
+        if (o->event_type == DML_EV_OPENING) *market = NULL;
+    }
+}
+
+void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
+{
+    char mbuf[160];
+    const char *player, *market;
+    event_words(o, &player, &market, mbuf, sizeof mbuf);
+    int extra = o->variant != DML_V_MAYHEM &&
+                (o->event_type == DML_EV_CARNIVAL || o->event_type == DML_EV_OPENING);
+    cr_tb_printf(t, ",\"display\":{\"event\":{\"name\":");
+    if (o->event_type)
+        cr_tb_json_str(t, dml_event_type_name(o->event_type));
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"player_effect\":");
+    if (player)
+        cr_tb_json_str(t, player);
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"market_effect\":");
+    if (market)
+        cr_tb_json_str(t, market);
+    else
+        cr_tb_printf(t, "null");
+    cr_tb_printf(t, ",\"extra_actions\":%d}", extra);
+
+    /* every card this view can place that has a Value */
+    uint64_t visible = 0;
+    for (int z = 0; z < DML_NZONES; z++) visible |= o->zone[z];
+    cr_tb_printf(t, ",\"values\":{");
+    int first = 1;
+    for (uint64_t m = visible; m; m &= m - 1) {
+        int c = lowest_card(m), z = o->loc[c];
+        int in_front = z >= DML_Z_FRONT && z < DML_Z_FRONT + 4;
+        int opening = z == DML_Z_EVENT && o->event_type == DML_EV_OPENING;
+        int as_target = z == DML_Z_STOCK || in_front || opening;
+        if (!dml_is_commodity(c) && !in_front) continue;
+        int value = as_target ? dml_target_value(o, c) : dml_value(c);
+        cr_tb_printf(t, "%s\"%s\":{\"value\":%d,\"printed\":", first ? "" : ",", dml_card_code(c),
+                     value);
+        first = 0;
+        if (dml_is_commodity(c))
+            cr_tb_printf(t, "%d", dml_value(c));
+        else
+            cr_tb_printf(t, "null");
+        cr_tb_printf(t, ",\"as\":\"%s\"", as_target ? "target" : "printed");
+        if (dml_is_commodity(c))
+            cr_tb_printf(t, ",\"commit_ok\":%s",
+                         (dml_commit_filter(o, dml_suit(c)) & dml_bit(c)) ? "true" : "false");
+        cr_tb_printf(t, "}");
+    }
+    cr_tb_printf(t, "},\"rolls\":[");
+    first = 1;
+    int target, roller;
+    const char *what;
+    if (pending_check(o, &target, &roller, &what)) {
+        cr_tb_printf(t, "{\"what\":\"%s\",\"pending\":true,\"roller\":\"P%d\",", what, roller);
+        tb_roll_json(t, target);
+        cr_tb_printf(t, "}");
+        first = 0;
+    } else if (buying_target(o, &target)) {
+        cr_tb_printf(t, "{\"what\":\"buying roll\",\"pending\":false,\"roller\":\"P%d\",",
+                     o->active);
+        tb_roll_json(t, target);
+        cr_tb_printf(t, "}");
+        first = 0;
+    }
+    if (o->need == DML_NEED_DECISION && o->kind == DML_D_MARKET && market_rolls(g, o)) {
+        cr_tb_printf(t, "%s{\"what\":\"callback or visit\",\"pending\":false,\"roller\":\"P%d\",",
+                     first ? "" : ",", o->actor);
+        tb_roll_json(t, 7);
+        cr_tb_printf(t, "}");
+        first = 0;
+    }
+    if (o->need == DML_NEED_DECISION && o->kind >= DML_D_THIEF_MODE &&
+        o->kind <= DML_D_THIEF_PLAYER) {
+        cr_tb_printf(t, "%s{\"what\":\"thief\",\"pending\":false,\"roller\":\"P%d\",",
+                     first ? "" : ",", o->actor);
+        tb_roll_json(t, 7);
+        cr_tb_printf(t, "}");
+    }
+    cr_tb_printf(t, "]}");
+}
