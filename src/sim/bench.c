@@ -559,6 +559,11 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     cr_free(pool);
     cr_free(acts);
     cr_free(legal);
+    /* The game's own benchmarks (cr_game_parts.bench). */
+    if (cr_parts(g)->bench) {
+        fprintf(out, "\n%s's own figures:\n", def->name);
+        cr_parts(g)->bench(g, out, secs, seed);
+    }
     cr_game_free(g);
     return CR_OK;
 nomem:

@@ -30,5 +30,6 @@ const cr_game_parts dml_parts = {
     .heuristic = dml_heuristic,
     .lab = &dml_lab,
     .achievements = dml_achievements,
-    .help = dml_help, /* display.c */
+    .help = dml_help,   /* display.c */
+    .bench = dml_bench, /* bench.c */
 };

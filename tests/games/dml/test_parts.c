@@ -24,6 +24,8 @@ static void test_parts_present(void **state)
     assert_non_null(def->parts->lab);
     assert_true(def->parts->lab->max_actions > 0);
     assert_non_null(def->parts->achievements);
+    assert_non_null(def->parts->bench);
+    assert_non_null(def->parts->help);
 }
 
 static void test_achievements_follow_the_end(void **state)
