@@ -10,6 +10,8 @@
 # is never written, unless --update-corpus merges the inputs that found new
 # coverage back into it (libFuzzer -merge=1).
 #
+# fuzz/TARGET.dict, when present, is passed as the libFuzzer dictionary.
+#
 # A crash, a failed check, a leak or a timeout stops that target; its input is
 # saved under build-fuzz/run/TARGET/crashes/ and the script goes on with the
 # next target, then exits non-zero.  Reproduce with
@@ -67,10 +69,14 @@ for t in "$@"; do
     if [ -d "fuzz/corpus/$t" ]; then
         cp -R "fuzz/corpus/$t/." "$run/corpus/"
     fi
+    dict=()
+    if [ -f "fuzz/$t.dict" ]; then
+        dict=(-dict="fuzz/$t.dict")
+    fi
     echo "== $t: ${seconds}s on $(find "$run/corpus" -type f | wc -l) seed inputs =="
     # shellcheck disable=SC2086  # FUZZ_FLAGS is a list of flags
     if "$build/fuzz/$t" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
-        -artifact_prefix="$run/crashes/" ${FUZZ_FLAGS:-} "$run/corpus" \
+        -artifact_prefix="$run/crashes/" "${dict[@]}" ${FUZZ_FLAGS:-} "$run/corpus" \
         >"$run/log.txt" 2>&1; then
         tail -n 12 "$run/log.txt" | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+.*DONE)' || true
         if [ "$update" = 1 ]; then
@@ -79,8 +85,10 @@ for t in "$@"; do
             echo "$t: merged new coverage into fuzz/corpus/$t"
         fi
     else
-        grep -E 'ERROR|SUMMARY|fuzz check failed|runtime error|Test unit written' "$run/log.txt" |
-            head -n 20 >&2 || true
+        if ! grep -E 'ERROR|SUMMARY|fuzz check failed|runtime error|Test unit written' \
+            "$run/log.txt" | head -n 20 >&2; then
+            tail -n 5 "$run/log.txt" >&2
+        fi
         echo "$t: FAILED (log: $run/log.txt; input saved in $run/crashes/)" >&2
         failed+=("$t")
     fi
