@@ -2,9 +2,9 @@
  *
  * Input: a first line of up to three numbers, `TABLE SEED STEPS` (anything
  * that is not a digit separates them; a missing number is 0), then lines of
- * action text.  TABLE picks a table (fuzz_table, modulo their count); SEED
- * and STEPS (at most MAX_STEPS) play that many random actions from the
- * start to reach a state.  Each following line is then offered to
+ * action text (each cut to 255 characters).  TABLE picks a table
+ * (fuzz_table, modulo their count); SEED and STEPS (at most MAX_STEPS) play
+ * that many random actions from the start to reach a state.  Each following line is then offered to
  * g->def->str_to_action and to cr_apply_text, in turn, on the state the
  * previous lines left.
  *
@@ -18,7 +18,12 @@
 #include "croupier/alloc.h"
 #include "fuzz_common.h"
 
-enum { MAX_STEPS = 1000, MAX_LINES = 64, LINE_CAP = 4096 };
+/* LINE_CAP: cr_apply_text refuses a text of 256 characters or more after
+ * trimming ("action text too long", src/core/game.c), even one that
+ * str_to_action would read (words may be separated by any number of
+ * blanks); lines are cut to 255 characters so that limit is never taken
+ * for a disagreement between the two. */
+enum { MAX_STEPS = 1000, MAX_LINES = 64, LINE_CAP = 256 };
 
 /* Reads up to three numbers from the first line; returns where it ends. */
 static size_t read_header(const uint8_t *data, size_t size, uint64_t num[3])
