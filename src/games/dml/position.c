@@ -1098,6 +1098,18 @@ static int load_knowledge(loader *L, json_t *v)
     }
     for (int q = 0; q < L->n; q++) /* a seat left out knows what is public and its own */
         if (!(given & (1u << q)) && st->knowledge) dml_reset_knowledge(st, q);
+    /* The normal form the engine keeps (docs/rulings.md C7): a card known in
+     * a zone has no "maybe" anywhere, and a zone whose cards are all known
+     * (zone sizes are public) holds nothing else.  Positions written by
+     * croupier before that rule may carry such stale "maybe" bits. */
+    for (int q = 0; q < L->n; q++) {
+        uint64_t pinned = 0;
+        for (int z = 0; z < DML_NZONES; z++) pinned |= st->pin[q][z];
+        for (int z = 0; z < DML_NZONES; z++) {
+            st->may[q][z] &= ~pinned;
+            if (__builtin_popcountll(st->pin[q][z]) == st->zone_count[z]) st->may[q][z] = 0;
+        }
+    }
     return check_knowledge(L);
 }
 
