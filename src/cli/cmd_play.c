@@ -203,7 +203,8 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
         if (strcmp(s, "list") == 0 || strcmp(s, "?") == 0) {
             show_choices(t, who, n);
             printf("(answer with a number from 1 to %d or an action's notation; 'undo' takes back "
-                   "your last decision, 'help' explains this one, 'quit' stops)\n",
+                   "your last decision, 'help' explains this one, 'resign' gives up, 'quit' "
+                   "stops)\n",
                    n);
             continue;
         }
@@ -214,6 +215,14 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
                    "choices, 'undo' takes back your last decision, 'quit' stops)\n",
                    n);
             continue;
+        }
+        if (strcmp(s, "resign") == 0) {
+            if (cr_match_resign(t->m, who, NULL, err, sizeof err) != CR_OK) {
+                cli_say(stdout, "cannot resign: %s", err);
+                continue;
+            }
+            printf("P%d resigns.\n", who);
+            return ASK_MOVED;
         }
         if (strcmp(s, "undo") == 0) {
             if (cr_match_undo(t->m, who, err, sizeof err) != CR_OK) {
@@ -305,7 +314,17 @@ static int play_loop(table *t)
         save(t, 0);
         return rc;
     }
-    if (!stopped) {
+    if (!stopped && !cr_is_terminal(g, cr_match_state(t->m))) {
+        /* ended by the match: a resignation */
+        cr_result res;
+        cr_match_result(t->m, &res);
+        printf("\nthe game ends after %d actions: ", cr_match_record(t->m)->n_actions);
+        for (int s = 0, k = 0; s < g->num_players; s++)
+            if (res.winners >> s & 1) printf("%sP%d", k++ ? ", " : "", s);
+        printf(" share the win.\nranks:");
+        for (int s = 0; s < g->num_players; s++) printf(" P%d %d", s, (int)res.rank[s]);
+        printf("\n");
+    } else if (!stopped) {
         printf("\ngame over after %d actions.\n", cr_match_record(t->m)->n_actions);
         cli_print_result(stdout, g, cr_match_state(t->m));
     } else if (t->save_path != NULL) {

@@ -117,6 +117,12 @@ printf '1\n1\nquit\n' | "$cr" play dml --seed 21 --save "$tmp/u2.rec" >/dev/null
 grep -v '^#' "$tmp/u.rec" >"$tmp/u.a"
 grep -v '^#' "$tmp/u2.rec" >"$tmp/u2.a"
 cmp -s "$tmp/u.a" "$tmp/u2.a" || fail "undo then redo did not give the same game"
+# resign: the match ends, the others share the win, the record marks it
+printf '1\nresign\n' | "$cr" play dml --seed 5 --save "$tmp/r.rec" >"$tmp/r.out" || fail "resign"
+grep -q 'P0 resigns' "$tmp/r.out" || fail "resign not acknowledged"
+grep -q 'P1, P2, P3 share the win' "$tmp/r.out" || fail "resign result: $(tail -3 "$tmp/r.out")"
+grep -q '^! resign 0$' "$tmp/r.rec" && grep -q '^! end$' "$tmp/r.rec" || fail "resign not recorded"
+"$cr" replay "$tmp/r.rec" | grep -q 'the match ended' || fail "replay of a resigned game"
 # run --as: a seat's view, never the state
 "$cr" run dml --position "$fixtures/thief_gift.json" --as 1 >"$tmp/as.out" || fail "run --as 1"
 grep -q '== view ==' "$tmp/as.out" || fail "run --as prints no view"
