@@ -434,9 +434,15 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
             BAD("procedure[%d]: seat offset %d out of range", i, f->a);
         if (f->b != 0 && f->b != 1) BAD("procedure[%d]: deal half %d is not 0 or 1", i, f->b);
         break;
-    case DML_P_ROLLOFF:
+    case DML_P_ROLLOFF: /* rolls among the seats of rolloff.mask (none: no end) */
         if (f->a < 0 || f->a > n || !is_seat(s, f->b))
             BAD("procedure[%d]: roll-off arguments out of range", i);
+        if (!s->rolloff_mask || (s->rolloff_mask & ~s->alive) ||
+            (f->step == 2 && !((s->rolloff_mask >> f->b) & 1)))
+            BAD("rolloff.mask: the roll-off needs the seats still rolling (P%d among them)", f->b);
+        for (int p = 0; p < n; p++)
+            if (s->rolloff_total[p] < 0 || s->rolloff_total[p] > 12)
+                BAD("rolloff.totals[%d]: %d is no total of two dice", p, s->rolloff_total[p]);
         break;
     case DML_P_DICE:
     case DML_P_CHECK:

@@ -1589,7 +1589,9 @@ static int load_root(loader *L, json_t *root)
 cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t len, char *err,
                           size_t errcap)
 {
-    dml_state *st = vst;
+    /* built aside and copied out only when sound: a refused position leaves
+     * the caller's state as it was */
+    dml_state tmp, *st = &tmp;
     memset(st, 0, sizeof *st);
     if (err && errcap) err[0] = '\0';
     const char *nul = memchr(buf, '\0', len); /* jansson would read the text up to it */
@@ -1614,7 +1616,9 @@ cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t l
     memset(L.placed, 0xff, sizeof L.placed);
     int rc = load_root(&L, root);
     json_decref(root);
-    return rc ? CR_ERR_INVALID : CR_OK;
+    if (rc) return CR_ERR_INVALID;
+    memcpy(vst, st, sizeof *st);
+    return CR_OK;
 }
 
 /* ======================================================================
