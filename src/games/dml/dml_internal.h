@@ -358,8 +358,10 @@ DML_HIDDEN const char *dml_suit_name(int s); /* Iron Wood Slaves Spice */
 DML_HIDDEN int dml_declaration_value(const dml_state *s);
 
 /* rules.c: building states from position files */
-/* Checks the frame stack of a loaded state (procs, steps and arguments in
- * range, consistent with the zones); CR_OK or err filled. */
+/* Checks what the rules need of a loaded state's waiting decision or chance
+ * event (a Setup deal the pool can finish, a composition the decision
+ * builds, at least one option); CR_OK or err filled.  Call it on a state
+ * that passed dml_check_invariants (the frames' structure). */
 DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap);
 /* The Setup deal: how many cards of `rank` (King, 2 or 3) it has given
  * `seat` so far (0 or 1; 1 once the deal is over), and whether the pool still
