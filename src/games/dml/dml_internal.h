@@ -408,8 +408,10 @@ DML_HIDDEN int dml_target_value(const dml_state *s, int card);
 DML_HIDDEN uint64_t dml_commit_filter(const dml_state *s, int suit);
 
 /* rules.c: building states from position files */
-/* Checks the frame stack of a loaded state (procs, steps and arguments in
- * range, consistent with the zones); CR_OK or err filled. */
+/* Checks what the rules need of a loaded state's waiting decision or chance
+ * event (a Setup deal the pool can finish, a composition the decision
+ * builds, at least one option); CR_OK or err filled.  Call it on a state
+ * that passed dml_check_invariants (the frames' structure). */
 DML_HIDDEN cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap);
 /* The Setup deal: how many cards of `rank` (King, 2 or 3) it has given
  * `seat` so far (0 or 1; 1 once the deal is over), and whether the pool still
@@ -421,6 +423,17 @@ DML_HIDDEN int dml_setup_pool_ok(const dml_state *s);
  * "market" (the Active Player's Market options, budget as in the state),
  * "power" (start of the Power Phase).  CR_ERR_INVALID for other names. */
 DML_HIDDEN cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase);
+
+/* invariants.c: every structural invariant a state reached by play keeps
+ * (zones and loc[] agree, ordered piles, counts and zero bytes past them,
+ * frames nested as play nests them and the top one waiting for exactly
+ * need/kind/actor, the result, sound knowledge).  0 when sound, else
+ * nonzero with a message naming the broken invariant (by its position key)
+ * in err.  Allocates nothing; costs about one apply.  g may be NULL. */
+DML_HIDDEN int dml_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
+/* The part of it that needs no frames (table, zones, piles, knowledge): the
+ * loader checks it before the rules run on a position given by "phase". */
+DML_HIDDEN int dml_check_state(const cr_game *g, const void *st, char *err, size_t errcap);
 
 /* notation.c */
 DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf,
@@ -437,6 +450,10 @@ DML_HIDDEN size_t dml_prompt(const cr_game *g, const void *st, char *buf, size_t
 DML_HIDDEN size_t dml_serialize(const cr_game *g, const void *st, char *buf, size_t cap);
 DML_HIDDEN cr_status dml_deserialize(const cr_game *g, void *st, const char *buf, size_t len,
                                      char *err, size_t errcap);
+/* The position format's names: "buy", and "offer" (a decision) or "roll" (a
+ * chance kind); "?" when out of range. */
+DML_HIDDEN const char *dml_proc_name(int proc);
+DML_HIDDEN const char *dml_kind_name(int need, int kind);
 DML_HIDDEN size_t dml_obs_to_json(const cr_game *g, const void *obs, char *buf, size_t cap);
 DML_HIDDEN size_t dml_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
 

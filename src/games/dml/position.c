@@ -138,6 +138,19 @@ enum { N_CHANCE_NAMES = (int)(sizeof chance_names / sizeof chance_names[0]) };
 
 static const char *const end_names[] = {"none", "vp", "monopoly", "father", "last"};
 
+const char *dml_proc_name(int proc)
+{
+    return proc > 0 && proc < DML_P_COUNT ? proc_names[proc] : "?";
+}
+
+const char *dml_kind_name(int need, int kind)
+{
+    if (need == DML_NEED_DECISION && kind > 0 && kind < N_DECISION_NAMES)
+        return decision_names[kind];
+    if (need == DML_NEED_CHANCE && kind > 0 && kind < N_CHANCE_NAMES) return chance_names[kind];
+    return "?";
+}
+
 static const char suit_letters[] = "SCHD";
 
 static int bm_live(const dml_state *st, int k)
@@ -1431,17 +1444,16 @@ static int load_root(loader *L, json_t *root)
         if (get_card(L, json_array_get(disc, json_array_size(disc) - 1), "discard", &c)) return -1;
         st->discard_top = (int8_t)c;
     }
+    /* discard_top: a card of the Discard Pile that overrides the list's
+     * order, or null for an empty Pile (checked once the zones are placed) */
     json_t *dtop = json_object_get(root, "discard_top");
     if (dtop) {
         if (json_is_null(dtop)) {
             st->discard_top = -1;
-        } else if (json_is_string(dtop)) {
+        } else {
             int c = 0;
             if (get_card(L, dtop, "discard_top", &c)) return -1;
             st->discard_top = (int8_t)c;
-        } else {
-            if (get_int(L, dtop, "discard_top", -128, 127, -1, &x)) return -1;
-            st->discard_top = (int8_t)x;
         }
     }
     json_t *nest = json_object_get(root, "nest");
@@ -1499,8 +1511,14 @@ static int load_root(loader *L, json_t *root)
         if (st->stack_n || st->zone[DML_Z_STACK])
             return fail(L, "stack: Market Mayhem has no Stack");
     }
-    if (st->discard_top >= 0 && !(st->zone[DML_Z_DISCARD] & dml_bit(st->discard_top)) && !dtop)
-        return fail(L, "discard: inconsistent top card");
+    if (st->discard_top >= 0 && st->loc[st->discard_top] != DML_Z_DISCARD) {
+        char zb[32];
+        return fail(L, "discard_top: card %s is not in the Discard Pile (it lies in %s)",
+                    dml_card_code(st->discard_top),
+                    zone_key(st, st->loc[st->discard_top], zb, sizeof zb));
+    }
+    if (st->discard_top < 0 && st->zone[DML_Z_DISCARD])
+        return fail(L, "discard_top: null, but the Discard Pile is not empty");
 
     /* Black Market labels */
     int max_label = 0;
@@ -1546,15 +1564,18 @@ static int load_root(loader *L, json_t *root)
 
     json_t *proc = json_object_get(root, "procedure"), *phase = json_object_get(root, "phase");
     if (proc && phase) return fail(L, "phase: give either \"phase\" or \"procedure\", not both");
+    char msg[200] = "";
+    if (!proc && st->over)
+        return fail(L, "over: a finished game has no phase to start from (give \"procedure\" "
+                       "with need \"over\")");
+    if (!proc && dml_check_state(g, st, msg, sizeof msg)) /* before the rules run on it */
+        return fail(L, "%s", msg);
     if (proc) {
         if (load_procedure(L, proc) || load_waiting(L, root)) return -1;
         /* A saved state rests at a decision, a chance event or the end;
          * "run" is only a transient inside apply. */
         if (st->need == DML_NEED_RUN && st->nfr && !st->over)
             return fail(L, "need: \"run\" is not a resting state: give decision, chance or over");
-        char msg[200] = "";
-        if (dml_validate_procedure(st, msg, sizeof msg) != CR_OK)
-            return fail(L, "%s", msg); /* the message names its key */
     } else {
         if (json_object_get(root, "need") || json_object_get(root, "actor") ||
             json_object_get(root, "kind") || json_object_get(root, "karg"))
@@ -1572,15 +1593,27 @@ static int load_root(loader *L, json_t *root)
             return fail(L, "phase: cannot start at \"%s\" here", ph);
         if (st->need == DML_NEED_RUN) dml_run(g, st, NULL);
     }
+    /* a position is one that play can reach: the invariants play keeps,
+     * then what the rules need of the waiting decision (messages name the key) */
+    if (dml_check_invariants(g, st, msg, sizeof msg) ||
+        dml_validate_procedure(st, msg, sizeof msg) != CR_OK)
+        return fail(L, "%s", msg);
     return 0;
 }
 
 cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t len, char *err,
                           size_t errcap)
 {
-    dml_state *st = vst;
+    /* built aside and copied out only when sound: a refused position leaves
+     * the caller's state as it was */
+    dml_state tmp, *st = &tmp;
     memset(st, 0, sizeof *st);
     if (err && errcap) err[0] = '\0';
+    const char *nul = memchr(buf, '\0', len); /* jansson would read the text up to it */
+    if (nul) {
+        if (err && errcap) snprintf(err, errcap, "NUL byte at offset %zu", (size_t)(nul - buf));
+        return CR_ERR_PARSE;
+    }
     json_error_t jerr;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
@@ -1598,7 +1631,9 @@ cr_status dml_deserialize(const cr_game *g, void *vst, const char *buf, size_t l
     memset(L.placed, 0xff, sizeof L.placed);
     int rc = load_root(&L, root);
     json_decref(root);
-    return rc ? CR_ERR_INVALID : CR_OK;
+    if (rc) return CR_ERR_INVALID;
+    memcpy(vst, st, sizeof *st);
+    return CR_OK;
 }
 
 /* ======================================================================

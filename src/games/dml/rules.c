@@ -2193,39 +2193,6 @@ void dml_result(const cr_game *g, const void *st, cr_result *out)
 
 /* ------------------------------------------------------ positions' frames */
 
-/* Largest step number each procedure uses (for validating loaded frames). */
-static const uint8_t max_step[DML_P_COUNT] = {
-    [DML_P_GAME] = 6,     [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,  [DML_P_CHECK] = 1,
-    [DML_P_ROUND] = 3,    [DML_P_EVENT] = 5,   [DML_P_TURN] = 3,  [DML_P_RESTOCK] = 0,
-    [DML_P_SUPPLY] = 2,   [DML_P_MARKET] = 2,  [DML_P_BUY] = 9,   [DML_P_STACK] = 4,
-    [DML_P_POWER] = 8,    [DML_P_FM] = 2,      [DML_P_SIEGE] = 2, [DML_P_VISIT] = 6,
-    [DML_P_CALLBACK] = 2,
-};
-
-/* Which procedures each procedure runs inside (the pushes of the rules):
- * bit p of parent_ok[child] is set when frame p may hold frame child. */
-#define PB(p) (1u << DML_P_##p)
-static const uint32_t parent_ok[DML_P_COUNT] = {
-    [DML_P_ROLLOFF] = PB(GAME),
-    [DML_P_DICE] = PB(ROLLOFF) | PB(CHECK),
-    [DML_P_CHECK] = PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
-    [DML_P_ROUND] = PB(GAME),
-    [DML_P_EVENT] = PB(ROUND),
-    [DML_P_TURN] = PB(ROUND),
-    [DML_P_RESTOCK] = PB(GAME) | PB(TURN) | PB(POWER),
-    [DML_P_SUPPLY] = PB(TURN),
-    [DML_P_MARKET] = PB(TURN),
-    [DML_P_BUY] = PB(MARKET),
-    [DML_P_STACK] = PB(ROUND) | PB(MARKET),
-    [DML_P_POWER] = PB(STACK),
-    [DML_P_FM] =
-        PB(EVENT) | PB(RESTOCK) | PB(SUPPLY) | PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
-    [DML_P_SIEGE] = PB(BUY) | PB(CALLBACK) | PB(POWER) | PB(VISIT),
-    [DML_P_VISIT] = PB(MARKET),
-    [DML_P_CALLBACK] = PB(MARKET),
-};
-#undef PB
-
 int dml_setup_dealt(const dml_state *s, int seat, int rank)
 {
     const dml_frame *f = &s->fr[0];
@@ -2253,65 +2220,14 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         snprintf(err, errcap, __VA_ARGS__);                                                        \
         return CR_ERR_INVALID;                                                                     \
     } while (0)
+    /* the frames' structure (steps, nesting, arguments, the top frame
+     * waiting for need/kind) is dml_check_invariants' (invariants.c), which
+     * the loader runs first; here: what the rules need of the waiting state */
     if (s->over) return CR_OK;
     if (s->nfr < 1 || s->nfr > DML_MAX_FRAMES)
         FAIL("procedure: 1 to %d frames expected", DML_MAX_FRAMES);
-    if (s->fr[0].proc != DML_P_GAME)
-        FAIL("procedure: frame 0 must be the game (proc %d)", DML_P_GAME);
-    for (int i = 0; i < s->nfr; i++) {
-        const dml_frame *f = &s->fr[i];
-        if (f->proc < 1 || f->proc >= DML_P_COUNT)
-            FAIL("procedure: frame %d: unknown proc %d", i, f->proc);
-        if (i > 0 && f->proc == DML_P_GAME) FAIL("procedure: frame %d: a second game frame", i);
-        if (f->step > max_step[f->proc] && !(f->proc == DML_P_GAME))
-            FAIL("procedure: frame %d: step %d out of range for proc %d", i, f->step, f->proc);
-        if (i > 0 && !((parent_ok[f->proc] >> s->fr[i - 1].proc) & 1))
-            FAIL("procedure: frame %d (proc %d) cannot run inside frame %d (proc %d)", i, f->proc,
-                 i - 1, s->fr[i - 1].proc);
-        if (f->proc == DML_P_BUY && f->step >= 2 && f->step <= 8 &&
-            (s->buy_suit < 0 || s->buy_suit > 3))
-            FAIL("procedure: frame %d: a Buy past its Declaration needs a declared suit", i);
-        switch (f->proc) {
-        case DML_P_DICE:
-        case DML_P_CHECK:
-        case DML_P_TURN:
-            if (f->a < 0 || f->a >= s->n)
-                FAIL("procedure: frame %d: seat %d out of range", i, f->a);
-            break;
-        case DML_P_VISIT:
-            if (f->a < 0 || f->a >= DML_MAX_BM || (f->step < 3 && !live_bm(s, f->a)))
-                FAIL("procedure: frame %d: no Black Market in slot %d", i, f->a);
-            break;
-        case DML_P_POWER:
-            if (f->a < 0 || f->a >= DML_NCARDS || f->b < 0 || f->b >= s->n)
-                FAIL("procedure: frame %d: bad card or seat", i);
-            break;
-        case DML_P_CALLBACK:
-        case DML_P_FM:
-            if (f->a < -1 || f->a >= DML_NCARDS) FAIL("procedure: frame %d: bad card %d", i, f->a);
-            break;
-        case DML_P_STACK:
-            if (f->b < 0 || f->b >= s->n)
-                FAIL("procedure: frame %d: seat %d out of range", i, f->b);
-            break;
-        case DML_P_ROLLOFF: /* a: seats gone through (offset); b: a seat */
-        case DML_P_BUY:
-        case DML_P_SIEGE:
-            if (f->b < 0 || f->b >= s->n)
-                FAIL("procedure: frame %d: seat %d out of range", i, f->b);
-            /* fall through */
-        case DML_P_GAME:
-        case DML_P_ROUND:
-        case DML_P_EVENT:
-            if (f->a < 0 || f->a > s->n)
-                FAIL("procedure: frame %d: seat offset %d out of range", i, f->a);
-            if (f->proc == DML_P_GAME && f->step == 3 && f->b != 0 && f->b != 1)
-                FAIL("procedure: frame %d: deal half %d is not 0 or 1", i, f->b);
-            if (f->proc == DML_P_GAME && !dml_setup_pool_ok(s))
-                FAIL("procedure: frame %d: the pool lacks cards for the rest of the Setup deal", i);
-            break;
-        }
-    }
+    if (s->fr[0].proc == DML_P_GAME && s->fr[0].step <= 3 && !dml_setup_pool_ok(s))
+        FAIL("procedure: frame 0: the pool lacks cards for the rest of the Setup deal");
     if (s->need != DML_NEED_DECISION && s->sel_n)
         FAIL("selection: cards chosen with no decision waiting");
     if (s->need == DML_NEED_DECISION) {

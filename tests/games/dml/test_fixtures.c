@@ -264,8 +264,13 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         int want = 0;
         char tmp[128];
         snprintf(tmp, sizeof tmp, "%s", rest);
-        for (char *w = strtok(tmp, " "); w; w = strtok(NULL, " "))
-            if (strcmp(w, "-")) want |= 1 << parse_seat(w);
+        for (char *w = strtok(tmp, " "); w; w = strtok(NULL, " ")) {
+            if (!strcmp(w, "-")) continue;
+            int p = parse_seat(w);
+            if (p < 0 || p >= s->n)
+                return ffail(file, line, "%s: '%s' is not a seat of the game", word, w);
+            want |= 1 << p;
+        }
         int have = !strcmp(word, "alive") ? s->alive : s->affected;
         if (want != have) return ffail(file, line, "%s mask is 0x%x", word, have);
         return 1;
@@ -278,8 +283,10 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         return 1;
     }
     if (!strcmp(word, "vp")) {
-        int p = parse_seat(a1), v = s->over ? s->vp[p] : dml_vp(s, p);
-        if (p < 0 || v != atoi(a2)) return ffail(file, line, "vp of %s is %d", a1, v);
+        int p = parse_seat(a1);
+        if (p < 0 || p >= s->n) return ffail(file, line, "vp: '%s' is not a seat of the game", a1);
+        int v = s->over ? s->vp[p] : dml_vp(s, p);
+        if (v != atoi(a2)) return ffail(file, line, "vp of %s is %d", a1, v);
         return 1;
     }
     if (!strcmp(word, "top")) {
@@ -380,6 +387,33 @@ static void run_fixture(void **state)
     if (!ok) fail_msg("%s", failure);
 }
 
+/* A seat in an expectation that is no seat of the game ("P7", or P3 of a
+ * 3-player game) is a clear failure; it used to index vp[] with -1 or 3
+ * (and the Release build refused to compile it: -Werror=array-bounds). */
+static void bad_seat_in_expectation_fails(void **unused)
+{
+    (void)unused;
+    cr_params p = {.num_players = 3, .variant = "smackdown"};
+    char err[256];
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    assert_non_null(g);
+    dml_state *s = cr_alloc(g->state_size);
+    g->def->init(g, s);
+    static const char *const bad[] = {"vp P7 0", "vp P3 0", "vp x 0", "alive P0 P9", "affected P3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "%s", bad[i]);
+        failure[0] = 0;
+        assert_int_equal(expect(g, s, line, "test", 1), 0);
+        if (!strstr(failure, "is not a seat of the game"))
+            fail_msg("'%s' gave '%s'", bad[i], failure);
+    }
+    char ok[] = "vp P2 0";
+    assert_int_equal(expect(g, s, ok, "test", 1), 1);
+    cr_free(s);
+    cr_game_free(g);
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const fixture *)a)->name, ((const fixture *)b)->name);
@@ -397,7 +431,7 @@ int main(void)
         return 1;
     }
     struct dirent *de;
-    while ((de = readdir(d)) && n < 512) {
+    while ((de = readdir(d)) && n < 511) {
         size_t len = strlen(de->d_name);
         if (len < 5 || strcmp(de->d_name + len - 4, ".txt")) continue;
         snprintf(fx[n].path, sizeof fx[n].path, "%s/%s", dir, de->d_name);
@@ -409,5 +443,6 @@ int main(void)
     for (int i = 0; i < n; i++) {
         tests[i] = (struct CMUnitTest){fx[i].name, run_fixture, NULL, NULL, &fx[i]};
     }
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(bad_seat_in_expectation_fails);
     return _cmocka_run_group_tests("dml_fixtures", tests, (size_t)n, NULL, NULL);
 }
