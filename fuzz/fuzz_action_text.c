@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "croupier/alloc.h"
+#include "croupier/parts.h"
 #include "fuzz_common.h"
 
 /* LINE_CAP: cr_apply_text refuses a text of 256 characters or more after
@@ -110,6 +111,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             g->def->apply(g, expect, a, NULL);
             FUZZ_CHECK(memcmp(expect, st, g->state_size) == 0,
                        "cr_apply_text('%s') left a state other than apply(%d)", line, (int)a);
+            if (cr_parts(g)->check_invariants) {
+                char why[256];
+                FUZZ_CHECK(!cr_parts(g)->check_invariants(g, st, why, sizeof why),
+                           "after '%s': invariant broken: %s", line, why);
+            }
             FUZZ_CHECK(ev.dropped == 0, "apply dropped %d events", ev.dropped);
         } else {
             FUZZ_CHECK(!legal, "'%s' names legal action %d, but cr_apply_text refused it: %s", line,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "croupier/alloc.h"
+#include "croupier/parts.h"
 #include "croupier/record.h"
 #include "fuzz_common.h"
 
@@ -36,6 +37,11 @@ static char *serialize(const cr_game *g, const void *st, size_t *len)
 /* serialize -> deserialize -> serialize: same state, same text. */
 static void check_round_trip(const cr_game *g, const void *st, const char *when)
 {
+    if (cr_parts(g)->check_invariants) { /* every state the fuzzer reaches is sound */
+        char why[256];
+        FUZZ_CHECK(!cr_parts(g)->check_invariants(g, st, why, sizeof why),
+                   "%s: invariant broken: %s", when, why);
+    }
     size_t len1, len2;
     char *text1 = serialize(g, st, &len1);
     void *back = calloc(1, g->state_size);

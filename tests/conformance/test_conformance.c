@@ -54,6 +54,7 @@
 
 #include "croupier/alloc.h"
 #include "croupier/game.h"
+#include "croupier/parts.h"
 #include "croupier/rng.h"
 #include "games/dml/dml_internal.h"
 
@@ -602,9 +603,9 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         CHECK(memcmp(b->clone, b->st, g->state_size) == 0,
               "action %d applied to a clone (without events) gives a different state", a);
         if (t->is_dml) tracker_events(&trk, &ev);
-        if (t->is_dml) { /* invariants hook */
+        if (cr_parts(g)->check_invariants) { /* the game's invariants, every step */
             char why[256];
-            CHECK(!dml_check_invariants(g, b->st, why, sizeof why),
+            CHECK(!cr_parts(g)->check_invariants(g, b->st, why, sizeof why),
                   "after action %d: invariant broken: %s", a, why);
         }
         push_action(b, r.n_actions++, a);

@@ -29,6 +29,7 @@ static int dml_achievements(const cr_game *g, const void *st, int seat, const ch
 const cr_game_parts dml_parts = {
     .heuristic = dml_heuristic,
     .lab = &dml_lab,
+    .check_invariants = dml_check_invariants, /* invariants.c */
     .achievements = dml_achievements,
     .help = dml_help,   /* display.c */
     .bench = dml_bench, /* bench.c */

@@ -1716,7 +1716,7 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
         cr_tb_printf(t, ",\"offer\":");
         tb_json_cards(t, o->zone[DML_Z_OFFER + me]);
     }
-    cr_tb_printf(t, ",\"players\":[");
+    cr_tb_printf(t, ",\"seats\":["); /* "players" is the count, written above */
     for (int s = 0, first = 1; s < n; s++) {
         cr_tb_printf(t, "%s{\"seat\":\"P%d\",\"alive\":%s,\"hand_count\":%d,\"hand_known\":",
                      first ? "" : ",", s, o->alive & (1u << s) ? "true" : "false",

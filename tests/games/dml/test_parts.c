@@ -25,6 +25,7 @@ static void test_parts_present(void **state)
     assert_true(def->parts->lab->max_actions > 0);
     assert_non_null(def->parts->achievements);
     assert_non_null(def->parts->bench);
+    assert_non_null(def->parts->check_invariants);
     assert_non_null(def->parts->help);
 }
 

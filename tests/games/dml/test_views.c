@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "croupier/alloc.h"
 #include "croupier/game.h"
@@ -114,6 +115,18 @@ static void test_public_view_renders(void **state)
     assert_true(g->def->obs_to_text(g, o, buf, sizeof buf) < sizeof buf);
     g->def->observe(g, s, CR_SEAT_OMNISCIENT, o);
     assert_true(g->def->obs_to_json(g, o, buf, sizeof buf) < sizeof buf);
+    /* strict JSON: no key twice (the per-seat array once shared "players"
+     * with the player count) */
+    for (int seat = CR_SEAT_OMNISCIENT; seat < 4; seat++) {
+        g->def->observe(g, s, seat, o);
+        g->def->obs_to_json(g, o, buf, sizeof buf);
+        json_error_t jerr;
+        json_t *root = json_loads(buf, JSON_REJECT_DUPLICATES, &jerr);
+        if (root == NULL) fail_msg("view %d: %s", seat, jerr.text);
+        assert_true(json_is_integer(json_object_get(root, "players")));
+        assert_true(json_is_array(json_object_get(root, "seats")));
+        json_decref(root);
+    }
     cr_free(s);
     cr_free(o);
     cr_game_free(g);
