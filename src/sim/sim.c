@@ -361,9 +361,9 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
 cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    const cr_game_def *def = cr_registry_find(cfg->game);
+    const cr_game_def *def = cfg->def ? cfg->def : cr_registry_find(cfg->game);
     if (!def) {
-        snprintf(err, errcap, "unknown game: %s", cfg->game);
+        snprintf(err, errcap, "unknown game: %s", cfg->game ? cfg->game : "(none)");
         return CR_ERR_INVALID;
     }
     if (cfg->n_seats < 1 || cfg->n_seats > CR_MAX_PLAYERS) {
