@@ -242,6 +242,12 @@ struct cr_game {
     int num_actions; /* action ids are in [0, num_actions) */
     int max_legal;   /* proven bound on one legal list */
     int max_chance_outcomes;
+    /* Proven bound on the events one apply() writes (its cascade included):
+     * a buffer of max_events entries never drops one.  Every event buffer
+     * is sized from it (sim, bench, match, run), and the conformance suite
+     * asserts it after every apply.  cr_game_new refuses 0 or less and more
+     * than the core's list ceiling (4096). */
+    int max_events;
     size_t state_size;
     size_t obs_size;
     void *data;                  /* read-only data loaded by create (owned) */

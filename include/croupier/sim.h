@@ -30,7 +30,11 @@ enum { CR_SIM_PROGRESS_OFF = 0, CR_SIM_PROGRESS_ON = 1, CR_SIM_PROGRESS_AUTO = -
 enum { CR_SIM_MAX_COUNTERS = 32, CR_SIM_MAX_LABELS = 8, CR_SIM_MAX_ENDS = 8 };
 
 typedef struct cr_sim_config {
-    const char *game;                  /* registry name: "dml" */
+    const char *game; /* registry name: "dml" */
+    /* NULL: the registry's game named `game`.  Else this definition is
+     * played (a game not in the registry: one being written, a test
+     * double); `game` is then only a label. */
+    const cr_game_def *def;
     const char *variant;               /* NULL: the game's default */
     int num_players;                   /* 0: the number of seats given */
     const char *seats[CR_MAX_PLAYERS]; /* bot specs (bot.h), borrowed */

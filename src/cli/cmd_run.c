@@ -33,6 +33,10 @@ static int apply_actions(const cr_game *g, void *st, const char *path, const cha
         if (line[skip] == '\0' || line[skip] == '#') continue;
         if (cr_apply_text(g, st, line, ev, err, sizeof err) != CR_OK)
             return cli_error("%s line %d: %s", path, line_no, err);
+        if (ev->dropped > 0) /* the buffer holds max_events, the game's proven bound */
+            return cli_error("%s line %d: the action wrote %d events, more than the game's "
+                             "max_events (%d)",
+                             path, line_no, ev->len + ev->dropped, g->max_events);
         if (print_log) cli_print_events(stdout, g, ev, view, "", b);
         ev->len = ev->dropped = 0;
     }
@@ -136,7 +140,7 @@ int cmd_run(int argc, char **argv)
                              g->num_players - 1);
         goto out;
     }
-    ev.cap = 4096;
+    ev.cap = g->max_events; /* one apply's events: the game's proven bound */
     ev.buf = cr_alloc((size_t)ev.cap * sizeof *ev.buf);
     obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     if (ev.buf == NULL || obs == NULL) {

@@ -5,7 +5,9 @@
  *
  * Invariant: a cr_game returned by cr_game_new has a variant whose player
  * range holds num_players, and list bounds (max_legal, max_chance_outcomes)
- * within CR_CORE_MAX_LIST, so the checks here can use stack buffers. */
+ * within CR_CORE_MAX_LIST, so the checks here can use stack buffers; and a
+ * bound on the events of one apply (max_events) in 1..CR_CORE_MAX_LIST, so
+ * every caller can size its event buffer from it. */
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
@@ -350,6 +352,12 @@ cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size
         g->max_legal > CR_CORE_MAX_LIST || g->max_chance_outcomes < 0 ||
         g->max_chance_outcomes > CR_CORE_MAX_LIST) {
         cr_errf(err, errcap, "%s: create() reported impossible sizes", def->name);
+        cr_game_free(g);
+        return NULL;
+    }
+    if (g->max_events <= 0 || g->max_events > CR_CORE_MAX_LIST) {
+        cr_errf(err, errcap, "%s: create() reported max_events = %d (1 to %d expected)", def->name,
+                g->max_events, (int)CR_CORE_MAX_LIST);
         cr_game_free(g);
         return NULL;
     }

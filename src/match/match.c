@@ -17,7 +17,7 @@
 #include "croupier/match.h"
 #include "croupier/parts.h"
 
-enum { MATCH_EVENT_CAP = 4096, MATCH_TEXT = 256 };
+enum { MATCH_TEXT = 256 };
 
 struct cr_match {
     cr_game *g;
@@ -68,8 +68,8 @@ static cr_match *match_alloc(cr_game *g, uint64_t seed)
     m->st = cr_alloc(g->state_size);
     m->obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     m->prev = cr_alloc(g->state_size);
-    m->ev.buf = cr_alloc(MATCH_EVENT_CAP * sizeof *m->ev.buf);
-    m->ev.cap = MATCH_EVENT_CAP;
+    m->ev.buf = cr_alloc((size_t)g->max_events * sizeof *m->ev.buf); /* one apply's events */
+    m->ev.cap = g->max_events;
     m->legal = cr_alloc((size_t)g->max_legal * sizeof *m->legal);
     if (!m->st || !m->obs || !m->prev || !m->ev.buf || !m->legal) {
         m->g = NULL; /* the caller frees g */

@@ -26,7 +26,7 @@
 #include "croupier/bot.h"
 #include "sim/sim_internal.h"
 
-enum { SIM_EVENT_CAP = 4096, SIM_MAX_THREADS = 256 };
+enum { SIM_MAX_THREADS = 256 };
 
 uint64_t sim_mix(uint64_t seed, uint64_t a, uint64_t b)
 {
@@ -123,8 +123,11 @@ static void sim_fail(sim_shared *sh, const char *msg)
     pthread_mutex_unlock(&sh->err_lock);
 }
 
-static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, cr_action *legal,
-                     cr_events *ev)
+/* Plays game i.  The event buffer holds g->max_events, the game's proven
+ * bound on one apply; should an apply drop events all the same, the counts
+ * would be short, so the game fails the run (0: played; -1: err filled). */
+static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, cr_action *legal,
+                    cr_events *ev, char *err, size_t errcap)
 {
     sim_shared *sh = w->sh;
     const cr_game *g = sh->g;
@@ -160,9 +163,17 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, 
                 a = cr_bot_act(bots[p], o, legal, n);
             }
         }
-        ev->len = 0;
+        ev->len = ev->dropped = 0;
         g->def->apply(g, st, a, prof ? ev : NULL);
         actions++;
+        if (ev->dropped) {
+            snprintf(err, errcap,
+                     "game %ld (seed %llu): action %ld wrote %d events, more than the game's "
+                     "max_events (%d); its counts would be short",
+                     i, (unsigned long long)sh->cfg->seed, actions, ev->len + ev->dropped,
+                     g->max_events);
+            return -1;
+        }
         if (prof)
             for (int k = 0; k < ev->len; k++) prof->count(&ev->buf[k], w->counters);
     }
@@ -194,6 +205,7 @@ static void play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, 
     out->end = (uint8_t)(aborted ? n_ends : prof ? prof->end(g, st) : 0);
     out->rounds = prof && prof->rounds ? prof->rounds(g, st) : 0;
     out->actions = (uint32_t)actions;
+    return 0;
 }
 
 static void *worker_main(void *arg)
@@ -206,8 +218,8 @@ static void *worker_main(void *arg)
     void *st = cr_alloc(g->state_size);
     void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
-    cr_event *evbuf = cr_alloc(SIM_EVENT_CAP * sizeof *evbuf);
-    cr_events ev = {evbuf, SIM_EVENT_CAP, 0, 0};
+    cr_event *evbuf = cr_alloc((size_t)g->max_events * sizeof *evbuf);
+    cr_events ev = {evbuf, g->max_events, 0, 0};
     if (!st || !obs || !legal || !evbuf) {
         sim_fail(sh, "out of memory");
         goto out;
@@ -223,7 +235,10 @@ static void *worker_main(void *arg)
         if (atomic_load(&sh->failed)) break;
         long i = atomic_fetch_add(&sh->next, 1);
         if (i >= sh->cfg->games) break;
-        play_one(w, i, bots, st, obs, legal, &ev);
+        if (play_one(w, i, bots, st, obs, legal, &ev, err, sizeof err) != 0) {
+            sim_fail(sh, err);
+            break;
+        }
         atomic_fetch_add(&sh->done, 1);
     }
 out:
@@ -346,9 +361,9 @@ static int summarize(cr_sim_result *r, const sim_profile *prof)
 cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    const cr_game_def *def = cr_registry_find(cfg->game);
+    const cr_game_def *def = cfg->def ? cfg->def : cr_registry_find(cfg->game);
     if (!def) {
-        snprintf(err, errcap, "unknown game: %s", cfg->game);
+        snprintf(err, errcap, "unknown game: %s", cfg->game ? cfg->game : "(none)");
         return CR_ERR_INVALID;
     }
     if (cfg->n_seats < 1 || cfg->n_seats > CR_MAX_PLAYERS) {

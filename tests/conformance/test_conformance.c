@@ -11,6 +11,9 @@
  *     summing to 1; the sampled outcome is one of them;
  *   - clone (memcpy of state_size) equals the original, and applying the same
  *     action to both (one with an event buffer, one without) gives equal bytes;
+ *   - every apply writes at most g->max_events events (the game's proven
+ *     bound) into a buffer larger than that bound, and drops none; the
+ *     largest count seen is reported per table;
  *   - no allocation in legal_actions, chance_outcomes, apply and clone,
  *     counted both with cr_alloc_count() and by wrapping malloc/calloc/realloc
  *     at link time (-Wl,--wrap, see CMakeLists.txt);
@@ -432,6 +435,8 @@ typedef struct game_result {
     size_t n_actions;
     long steps;
     int ok;
+    int max_events; /* the most events one apply wrote */
+    int max_moves;  /* DML: the most card moves (DML_E_MOVE) in one apply */
 } game_result;
 
 static uint64_t actions_total;
@@ -457,7 +462,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
 {
     const cr_game *g = t->g;
     const cr_game_def *d = g->def;
-    game_result r = {0, 0, 0};
+    game_result r = {0, 0, 0, 0, 0};
     long step = 0;
     cr_rng rng, srng;
     cr_rng_seed(&rng, seed, 1);
@@ -600,6 +605,15 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         na = count_off(a0);
         CHECK(na == 0, "apply of action %d allocated %llu times", a, (unsigned long long)na);
         CHECK(ev.dropped == 0, "apply dropped %d events (buffer of %d)", ev.dropped, EVENT_CAP);
+        /* max_events is a proven bound (game.h): every apply stays within it */
+        CHECK(ev.len <= g->max_events, "action %d wrote %d events, more than max_events = %d", a,
+              ev.len, g->max_events);
+        if (ev.len > r.max_events) r.max_events = ev.len;
+        if (t->is_dml) {
+            int moves = 0;
+            for (int i = 0; i < ev.len; i++) moves += ev.buf[i].kind == DML_E_MOVE;
+            if (moves > r.max_moves) r.max_moves = moves;
+        }
         CHECK(memcmp(b->clone, b->st, g->state_size) == 0,
               "action %d applied to a clone (without events) gives a different state", a);
         if (t->is_dml) tracker_events(&trk, &ev);
@@ -729,6 +743,8 @@ static void test_every_game(void **unused)
                 assert_true(nt < MAX_TABLES);
                 tables[nt++] = (table){g, def->name, var->name, np, strcmp(def->name, "dml") == 0};
                 if (tables[nt - 1].is_dml) assert_true(g->state_size == sizeof(dml_state));
+                /* the buffer must outsize the bound, so an apply beyond it is seen */
+                assert_true(g->max_events > 0 && g->max_events < EVENT_CAP);
             }
         }
     }
@@ -746,17 +762,23 @@ static void test_every_game(void **unused)
         bufs b;
         bufs_init(&b, t->g);
         long before = n_failures, tsteps = 0;
+        int max_events = 0, max_moves = 0;
         for (long k = 0; k < share; k++) {
             uint64_t seed = ((uint64_t)ti << 32) ^ (uint64_t)(k * 2654435761u + 1);
             game_result r = play_checked(t, seed, k, &b);
             games++;
             steps += (uint64_t)r.steps;
             tsteps += r.steps;
+            if (r.max_events > max_events) max_events = r.max_events;
+            if (r.max_moves > max_moves) max_moves = r.max_moves;
             if (r.ok && !replay_same_seed(t, seed, &b, r.n_actions)) r.ok = 0;
             if (!r.ok) games_failed++;
         }
-        printf("conformance: %s/%s/%dp: %ld games, %ld actions%s\n", t->game, t->variant, t->np,
-               share, tsteps, n_failures > before ? " (FAILURES)" : "");
+        printf("conformance: %s/%s/%dp: %ld games, %ld actions, at most %d events in one apply "
+               "(max_events %d)",
+               t->game, t->variant, t->np, share, tsteps, max_events, t->g->max_events);
+        if (t->is_dml) printf(", of them at most %d moves", max_moves);
+        printf("%s\n", n_failures > before ? " (FAILURES)" : "");
         bufs_free(&b);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -220,12 +221,49 @@ static void test_sample_chance_follows_probabilities(void **state)
     cr_game_free(g);
 }
 
+/* A game whose create() leaves max_events out of 1..4096 is refused with
+ * the value named: every event buffer is sized from it. */
+static cr_status (*real_create)(cr_game *g, char *err, size_t errcap);
+static int forced_max_events;
+static cr_status create_with_max_events(cr_game *g, char *err, size_t errcap)
+{
+    cr_status s = real_create(g, err, errcap);
+    g->max_events = forced_max_events;
+    return s;
+}
+
+static void test_new_rejects_bad_max_events(void **state)
+{
+    (void)state;
+    const cr_game_def *dml = cr_registry_find("dml");
+    cr_game_def def = *dml;
+    real_create = dml->create;
+    def.create = create_with_max_events;
+    cr_params p = {.num_players = 4};
+    char err[256];
+    static const int bad[] = {0, -1, 4097};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        forced_max_events = bad[i];
+        err[0] = 0;
+        assert_null(cr_game_new(&def, &p, err, sizeof err));
+        char want[64];
+        snprintf(want, sizeof want, "max_events = %d", bad[i]);
+        assert_non_null(strstr(err, want));
+    }
+    forced_max_events = 4096; /* the ceiling itself is allowed */
+    cr_game *g = cr_game_new(&def, &p, err, sizeof err);
+    assert_non_null(g);
+    assert_int_equal(g->max_events, 4096);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_new_rejects_bad_params),
         cmocka_unit_test(test_new_defaults),
+        cmocka_unit_test(test_new_rejects_bad_max_events),
         cmocka_unit_test(test_checked_apply),
         cmocka_unit_test(test_sample_chance_follows_probabilities),
     };

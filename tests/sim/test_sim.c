@@ -1,6 +1,7 @@
 /* test_sim.c — the lab (src/sim) through sim.h: figures identical for a
  * fixed seed with 1 and 2 threads, the progress bar off when stderr is not
- * a terminal, spec lists split as documented, Wilson intervals. */
+ * a terminal, spec lists split as documented, Wilson intervals, and a run
+ * that fails loudly when an apply overflows its event buffer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "croupier/game.h"
 #include "croupier/sim.h"
 
 static void run(int threads, cr_sim_result *r, int progress)
@@ -54,6 +56,51 @@ static void test_same_figures_whatever_the_threads(void **state)
     assert_int_equal(wins + a.no_winner, a.games);
     cr_sim_result_fini(&a);
     cr_sim_result_fini(&b);
+}
+
+/* A copy of DML whose create() reports a max_events far below what its
+ * applies write: the lab sizes its buffer from max_events, so the first
+ * apply beyond it drops events, and the run must fail (naming the game and
+ * the seed) rather than report counts that are short. */
+static cr_status (*dml_create)(cr_game *g, char *err, size_t errcap);
+static cr_status create_small_bound(cr_game *g, char *err, size_t errcap)
+{
+    cr_status s = dml_create(g, err, errcap);
+    g->max_events = 2;
+    return s;
+}
+
+static void test_dropped_events_fail_the_run(void **state)
+{
+    (void)state;
+    const cr_game_def *dml = cr_registry_find("dml");
+    assert_non_null(dml);
+    cr_game_def small = *dml;
+    dml_create = dml->create;
+    small.create = create_small_bound;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.def = &small;
+    c.seats[0] = "random";
+    c.n_seats = 1;
+    c.num_players = 4;
+    c.games = 3;
+    c.threads = 1;
+    c.seed = 777;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result r;
+    char err[256] = "";
+    assert_int_equal(cr_sim_run(&c, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, "game 0 (seed 777)"));
+    assert_non_null(strstr(err, "max_events (2)"));
+    assert_null(r.per_game); /* nothing half-counted is handed back */
+
+    /* the same copy with DML's own bound plays through */
+    small.create = dml->create;
+    assert_int_equal(cr_sim_run(&c, &r, err, sizeof err), CR_OK);
+    assert_int_equal(r.games, 3);
+    cr_sim_result_fini(&r);
 }
 
 static void test_progress_off_when_stderr_is_not_a_terminal(void **state)
@@ -119,6 +166,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_specs),
         cmocka_unit_test(test_wilson),
+        cmocka_unit_test(test_dropped_events_fail_the_run),
         cmocka_unit_test(test_same_figures_whatever_the_threads),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),
     };

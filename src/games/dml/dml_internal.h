@@ -147,6 +147,68 @@ enum {
  * Chance: at most 54 cards (the Deck holds at most 38 + 2 Jokers) or 21 rolls. */
 enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
 
+/* Bound on the events of one apply (cr_game.max_events).  apply() answers
+ * the top frame and runs frames until the next open decision or chance node
+ * (run() in rules.c); call that the run R.  Facts the terms use:
+ *  F1 A roll has 21 outcomes and is never taken by run(): R holds at most
+ *     one roll, the apply's own action.  So at most one ROLL or DABO, one
+ *     CHECK, one check consequence (a Buy's Outcome, a Callback, a Visit's
+ *     draws or Hustled!, a Thief's own move) and one follow-up (Woot!'s
+ *     Foreign Merchant or Wyvern Eyes' Siege) per R.
+ *  F2 A Market of a remaining player always offers End plus Nothing or
+ *     Substitute, and a composition with a card to choose always has two
+ *     options: R closes at most one composition (the apply's own answer) and
+ *     starts at most one Turn, hence at most one Round, Event Phase and
+ *     Power Phase, each stopping at the next Market.
+ *  F3 Cards are played only by an answer, so R resolves at most the cards
+ *     of one Stack: at most 14 (J, Q, T, Jokers), each once; each J/Q Power
+ *     takes effect at most once; a Thief ends with a roll (F1).
+ *  F4 Sieges: at most 2 (Wyvern Eyes by F1, the Dragon Empress by F3).
+ *  F5 A draw from the Deck is forced only when the Deck holds one card, and
+ *     only Jokers enter the Deck (R4, Thief).  A Joker drawn brings the
+ *     Foreign Merchant, which puts it in a Black Market; it can leave one
+ *     again in R only by the Grand Inquisitor or the Prime Counsellor (a
+ *     Visit's draws come first in R, F1), each once (F3).  So at most
+ *     2 + 2 = 4 Joker draws, at most 5 Foreign Merchants (with Woot!), and
+ *     at most 1 + 1 + 4 = 6 draws (the answer, one forced, the Jokers').
+ *  F6 The Discard Pile holds only the 44 Commodities and J/Q (Eggs go to the
+ *     Nest, Jokers to the Deck, Kings never); a Foreign Merchant empties it.
+ *     A gathered card is gathered again only after leaving its Black Market
+ *     (F5: the Grand Inquisitor, all cards once; the Counsellor, one card).
+ * An R that begins with a Declaration's or an Offer's Done stops at the
+ * next open Offer, the exchange or the roll (F1, F2); it holds at most 50
+ * moves of the answer (a whole Hand; 50 = the non-King cards) + 50 Seize
+ * reveals + 50 moves back or to the commits + 3 forced OFFERs + OFFER +
+ * SEIZE + DECISION + DECLARE = 157 events.  Any other R holds no Seize:
+ *   MOVE <= 37   the answer (a Commit, 18; a Stack play, 14) or a Buy's
+ *                Outcome (targets, commits: Commodities + 1 Emblem, 36 + 1)
+ *        +  14   Stack entries to a Front or to Exile (F3)
+ *        +  50   Grand Inquisitor: the Stocks and Black Markets, each card once
+ *        +  18   other Powers: Vice 1, Counsellor 1, Tithes 3, Harlot 1,
+ *                Heiress 1, Archduchess 9 (one Stock), Thief 1 + its Joker 1
+ *        + 108   2 Sieges (F4), each moving every card at most once: 54
+ *        +   6   Event Phase (F2): the old Event, the new one, 4 Hated picks
+ *        +   4   check consequence other than a Buy's: a Visit's 1 + 3
+ *                Permission draws (F1)
+ *        +   6   draws (F5), one move each
+ *        +  99   Foreign Merchants: 5 Jokers and 5 Eggs (F5), the Discard
+ *                Pile: 44 + 44 + 1 cards in all (F6)
+ *        +   6   Setup: the deal's 3 forced last picks, 3 leftovers
+ *        = 348
+ *   BM_GONE <= 55: one per emptied Black Market, at most 50 (each holds a
+ *                non-King card) + 5 created in R
+ *   REVEAL  <= 204: 2 Sieges of every Hand (2 x 50), the end (50 + 4 Kings;
+ *                Monopoly or the VP end, once), a Counsellor's look (50)
+ *   others  <= 77: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
+ *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + SIEGE 2 +
+ *                ELIMINATED 4 + FOREIGN 5 + BM_NEW 5 + RESOLVE 14 +
+ *                DECISION 33 (a play: 14 cards + Play; 2 episodes of 4
+ *                forced passes; 8 Power choices; the Market or exchange
+ *                answer 2)
+ * = 348 + 55 + 204 + 77 = 684 >= 157.  Loose: random games stay under 120
+ * (the conformance suite prints the largest per table). */
+enum { DML_MAX_EVENTS = 684 };
+
 static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 {
     int i = 0;

@@ -2346,6 +2346,7 @@ static cr_status dml_create(cr_game *g, char *err, size_t errcap)
     g->num_actions = DML_NUM_ACTIONS;
     g->max_legal = DML_MAX_LEGAL;
     g->max_chance_outcomes = DML_MAX_CHANCE;
+    g->max_events = DML_MAX_EVENTS;
     g->state_size = sizeof(dml_state);
     g->obs_size = sizeof(dml_state);
     return CR_OK;
