@@ -9,9 +9,11 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # --- help and errors ---
-"$cr" --help | grep -q '^usage: croupier' || fail "--help"
+# (outputs are captured before grep -q reads them: with pipefail, a writer
+# still writing when grep -q has its match would die of SIGPIPE)
+grep -q '^usage: croupier' <<<"$("$cr" --help)" || fail "--help"
 for c in games play run replay; do
-    "$cr" "$c" --help | grep -q "^usage: croupier $c" || fail "$c --help"
+    grep -q "^usage: croupier $c" <<<"$("$cr" "$c" --help)" || fail "$c --help"
 done
 set +e
 "$cr" nosuch 2>"$tmp/err"; rc=$?
@@ -38,7 +40,7 @@ grep -q '^croupier: error: .*need: "run" is not a resting state' "$tmp/err" ||
     fail "running-position message: $(cat "$tmp/err")"
 
 # --- games ---
-"$cr" games | grep -q '^dml' || fail "games lists no dml"
+grep -q '^dml' <<<"$("$cr" games)" || fail "games lists no dml"
 
 # --- bots only: a whole game, twice with the same seed ---
 "$cr" play dml --seats random,random,random,random --seed 7 --save "$tmp/a.rec" >"$tmp/a.out"
@@ -122,7 +124,8 @@ printf '1\nresign\n' | "$cr" play dml --seed 5 --save "$tmp/r.rec" >"$tmp/r.out"
 grep -q 'P0 resigns' "$tmp/r.out" || fail "resign not acknowledged"
 grep -q 'P1, P2, P3 share the win' "$tmp/r.out" || fail "resign result: $(tail -3 "$tmp/r.out")"
 grep -q '^! resign 0$' "$tmp/r.rec" && grep -q '^! end$' "$tmp/r.rec" || fail "resign not recorded"
-"$cr" replay "$tmp/r.rec" | grep -q 'the match ended' || fail "replay of a resigned game"
+"$cr" replay "$tmp/r.rec" >"$tmp/r.replay" || fail "replay of a resigned game"
+grep -q 'the match ended' "$tmp/r.replay" || fail "replay of a resigned game: $(head -5 "$tmp/r.replay")"
 # run --as: a seat's view, never the state
 "$cr" run dml --position "$fixtures/thief_gift.json" --as 1 >"$tmp/as.out" || fail "run --as 1"
 grep -q '== view ==' "$tmp/as.out" || fail "run --as prints no view"
