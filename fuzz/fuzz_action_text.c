@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(err, 'x', sizeof err);
         err[sizeof err - 1] = '\0';
         cr_events ev = {.buf = evbuf, .cap = FUZZ_MAX_EVENTS};
-        cr_status rc = cr_apply_text(g, st, line, &ev, err, sizeof err);
+        cr_status rc = cr_apply_text(g, st, line, &(cr_ctx){.ev = &ev}, err, sizeof err);
         if (rc == CR_OK) {
             /* Accepted: the text names an action that is legal now, and the
              * state is what applying that action gives.  cr_apply_text trims

@@ -115,7 +115,7 @@ int fuzz_is_legal(const cr_game *g, const void *st, cr_action a)
             if (list[i] == a) return prob[i] > 0.0;
         return 0;
     }
-    int n = g->def->legal_actions(g, st, list);
+    int n = g->def->legal_actions(g, st, list, NULL);
     for (int i = 0; i < n; i++)
         if (list[i] == a) return 1;
     return 0;
@@ -132,7 +132,7 @@ int fuzz_random_walk(const cr_game *g, void *st, cr_rng *rng, int steps)
         if (who == CR_CHANCE) {
             a = cr_sample_chance(g, st, rng);
         } else {
-            int n = g->def->legal_actions(g, st, list);
+            int n = g->def->legal_actions(g, st, list, NULL);
             FUZZ_CHECK(n > 0 && n <= g->max_legal, "seat %d has %d legal actions", who, n);
             a = list[cr_rng_below(rng, (uint32_t)n)];
         }

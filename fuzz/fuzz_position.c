@@ -68,7 +68,7 @@ static int check_queries(const cr_game *g, const void *st, cr_action *list)
     int who = g->def->current_player(g, st);
     FUZZ_CHECK(who == CR_TERMINAL || who == CR_CHANCE || (who >= 0 && who < g->num_players),
                "current_player is %d", who);
-    int n = g->def->legal_actions(g, st, list);
+    int n = g->def->legal_actions(g, st, list, NULL);
     if (who == CR_CHANCE) {
         FUZZ_CHECK(n == 0, "%d legal actions at a chance node", n);
         double prob[FUZZ_MAX_LIST], sum = 0;
@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < n; i++) {
             memcpy(next, st, g->state_size);
             cr_events ev = {.buf = evbuf, .cap = FUZZ_MAX_EVENTS};
-            g->def->apply(g, next, list[i], &ev);
+            g->def->apply(g, next, list[i], &(cr_ctx){.ev = &ev});
             FUZZ_CHECK(ev.dropped == 0, "apply dropped %d events", ev.dropped);
             char line[512];
             for (int e = 0; e < ev.len; e++)

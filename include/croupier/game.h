@@ -132,6 +132,23 @@ typedef struct cr_events {
     int dropped; /* events that did not fit (the caller's buffer was too small) */
 } cr_events;
 
+/* --- The per-thread context ------------------------------------------------
+ * apply, legal_actions and sample receive a caller-owned context: the event
+ * sink apply reports into, and scratch memory of g->scratch_size bytes the
+ * game may use during the call (DML's sampler keeps its 9 KB matching
+ * there; 18Dracula's route search will keep its tables there).  A game
+ * keeps no memory of its own between calls (no globals, no thread-locals),
+ * so one context per thread is all threads need to share nothing.
+ * cr_ctx_new makes one for a game; a caller may also fill one itself.
+ * A game says which of its calls need the scratch (DML: sample only); a
+ * caller that knows nothing of the game passes a full context always.
+ * NULL is a context with no event sink and no scratch. */
+typedef struct cr_ctx {
+    cr_events *ev; /* where apply reports; NULL: nobody listens (search, rollouts) */
+    void *scratch; /* scratch_size bytes, or NULL */
+    size_t scratch_size;
+} cr_ctx;
+
 typedef struct cr_game cr_game;
 
 /* The function table of one game.  Every function receives the game
@@ -161,7 +178,7 @@ typedef struct cr_game_def {
     int (*current_player)(const cr_game *g, const void *st);
     /* Legal actions of the seat to act, ascending and unique, into
      * out[g->max_legal]; returns the count (0 at chance and terminal nodes). */
-    int (*legal_actions)(const cr_game *g, const void *st, cr_action *out);
+    int (*legal_actions)(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx);
     /* At a chance node: outcomes ascending into out[g->max_chance_outcomes],
      * probabilities (summing to 1) into prob; returns the count. */
     int (*chance_outcomes)(const cr_game *g, const void *st, cr_action *out, double *prob);
@@ -169,8 +186,9 @@ typedef struct cr_game_def {
      * the distribution chance_outcomes gives, without listing them.
      * cr_sample_chance uses it when present.  May be NULL. */
     cr_action (*sample_chance)(const cr_game *g, const void *st, cr_rng *rng);
-    /* Applies a legal action or chance outcome.  ev may be NULL. */
-    void (*apply)(const cr_game *g, void *st, cr_action a, cr_events *ev);
+    /* Applies a legal action or chance outcome, reporting events into
+     * cx->ev (none when cx or cx->ev is NULL). */
+    void (*apply)(const cr_game *g, void *st, cr_action a, cr_ctx *cx);
 
     /* At a terminal state: the utility of each seat for bots, out[num_players]:
      * 1 to a sole winner, 1/k to each of k shared winners, 0 to the others. */
@@ -190,7 +208,7 @@ typedef struct cr_game_def {
     size_t (*obs_to_text)(const cr_game *g, const void *obs, char *buf, size_t cap);
     /* Determinization: a full state consistent with the observation, drawn
      * with rng.  The sampled state's observation for that seat equals obs. */
-    cr_status (*sample)(const cr_game *g, const void *obs, cr_rng *rng, void *st_out);
+    cr_status (*sample)(const cr_game *g, const void *obs, cr_rng *rng, void *st_out, cr_ctx *cx);
     /* Marks a state as one that search and rollouts will play on and nobody
      * will observe: the game may stop keeping what only observations need
      * (DML: every seat's memory of cards it no longer sees).  observe() on
@@ -250,6 +268,7 @@ struct cr_game {
     int max_events;
     size_t state_size;
     size_t obs_size;
+    size_t scratch_size;         /* bytes of cr_ctx.scratch the game's calls may use */
     void *data;                  /* read-only data loaded by create (owned) */
     int32_t opt[CR_MAX_OPTIONS]; /* option values, by index in def->options */
     /* The CR_OPT_FILE option's file, read by the core before create(): its
@@ -290,6 +309,11 @@ static inline void cr_for_search(const cr_game *g, void *st)
     if (g->def->for_search) g->def->for_search(g, st);
 }
 
+/* A context for g on one thread: scratch of g->scratch_size bytes, no event
+ * sink (set cx->ev to listen).  NULL when out of memory. */
+cr_ctx *cr_ctx_new(const cr_game *g);
+void cr_ctx_free(cr_ctx *cx);
+
 /* Index of option `key` in g's game, or -1. */
 int cr_option_index(const cr_game_def *def, const char *key);
 /* The value of option `key` (its default if unset); asserts the key exists. */
@@ -305,7 +329,7 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
 
 /* Validates `a` against the legal list (or the chance outcomes) and applies
  * it; CR_ERR_ILLEGAL leaves st untouched. */
-cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev);
+cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_ctx *cx);
 
 /* Parses text submitted by `seat` as its action in st.  Refuses a seat that
  * is not to act before looking at the text ("not your turn: P2 is to act");
@@ -313,10 +337,10 @@ cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *e
  * so nothing in err depends on what `seat` may not see.  cr_match_submit
  * is built on it; the conformance suite's leak test checks it. */
 cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
-                        cr_action *out, char *err, size_t errcap);
+                        cr_action *out, cr_ctx *cx, char *err, size_t errcap);
 
 /* 1 if a is legal for the seat to act (or a possible chance outcome). */
-int cr_is_legal(const cr_game *g, const void *st, cr_action a);
+int cr_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx);
 
 /* Parses `text` as an action of the current state and applies it if legal.
  * err gets the reason (unknown notation, not legal now) and never describes
@@ -324,7 +348,7 @@ int cr_is_legal(const cr_game *g, const void *st, cr_action a);
  * tells about the acting seat's hidden cards, so text from a seat goes
  * through cr_seat_parse or cr_match_submit, which refuse a seat that is not
  * to act before parsing and explain from that seat's view. */
-cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events *ev, char *err,
+cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_ctx *cx, char *err,
                         size_t errcap);
 
 #ifdef __cplusplus

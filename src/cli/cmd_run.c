@@ -31,7 +31,7 @@ static int apply_actions(const cr_game *g, void *st, const char *path, const cha
         p = nl ? nl + 1 : p + len;
         size_t skip = strspn(line, " \t\r");
         if (line[skip] == '\0' || line[skip] == '#') continue;
-        if (cr_apply_text(g, st, line, ev, err, sizeof err) != CR_OK)
+        if (cr_apply_text(g, st, line, &(cr_ctx){.ev = ev}, err, sizeof err) != CR_OK)
             return cli_error("%s line %d: %s", path, line_no, err);
         if (ev->dropped > 0) /* the buffer holds max_events, the game's proven bound */
             return cli_error("%s line %d: the action wrote %d events, more than the game's "

@@ -37,9 +37,9 @@ CR_INTERNAL void cr_errf(char *err, size_t cap, const char *fmt, ...) CR_PRINTF(
  * state and checks it is legal now.  On failure err gets a one-line reason:
  * "unknown action 'x'", "'x' is not legal now (...)", "the game is over". */
 CR_INTERNAL cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text,
-                                           cr_action *out, char *err, size_t errcap);
+                                           cr_action *out, cr_ctx *cx, char *err, size_t errcap);
 
 /* 1 if a is a legal action (or a possible chance outcome) of st now. */
-CR_INTERNAL int cr_core_is_legal(const cr_game *g, const void *st, cr_action a);
+CR_INTERNAL int cr_core_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx);
 
 #endif

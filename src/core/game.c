@@ -263,6 +263,28 @@ static cr_status set_options(cr_game *g, const cr_params *p, char *err, size_t e
     return CR_OK;
 }
 
+cr_ctx *cr_ctx_new(const cr_game *g)
+{
+    cr_ctx *cx = cr_calloc(1, sizeof *cx);
+    if (cx == NULL) return NULL;
+    if (g->scratch_size > 0) {
+        cx->scratch = cr_alloc(g->scratch_size);
+        if (cx->scratch == NULL) {
+            cr_free(cx);
+            return NULL;
+        }
+        cx->scratch_size = g->scratch_size;
+    }
+    return cx;
+}
+
+void cr_ctx_free(cr_ctx *cx)
+{
+    if (cx == NULL) return;
+    cr_free(cx->scratch);
+    cr_free(cx);
+}
+
 int cr_event_visible(const cr_game *g, const cr_event *e, int seat)
 {
     if (seat == CR_SEAT_OMNISCIENT) return 1;
@@ -391,12 +413,12 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng)
     return out[0];
 }
 
-int cr_is_legal(const cr_game *g, const void *st, cr_action a)
+int cr_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx)
 {
-    return cr_core_is_legal(g, st, a);
+    return cr_core_is_legal(g, st, a, cx);
 }
 
-int cr_core_is_legal(const cr_game *g, const void *st, cr_action a)
+int cr_core_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx)
 {
     cr_action list[CR_CORE_MAX_LIST];
     int who = g->def->current_player(g, st), n;
@@ -411,16 +433,16 @@ int cr_core_is_legal(const cr_game *g, const void *st, cr_action a)
         return 0;
     }
     assert(g->max_legal <= CR_CORE_MAX_LIST);
-    n = g->def->legal_actions(g, st, list);
+    n = g->def->legal_actions(g, st, list, cx);
     for (int i = 0; i < n; i++)
         if (list[i] == a) return 1;
     return 0;
 }
 
-cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_events *ev)
+cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
 {
-    if (!cr_core_is_legal(g, st, a)) return CR_ERR_ILLEGAL;
-    g->def->apply(g, st, a, ev);
+    if (!cr_core_is_legal(g, st, a, cx)) return CR_ERR_ILLEGAL;
+    g->def->apply(g, st, a, cx);
     return CR_OK;
 }
 
@@ -437,7 +459,7 @@ static int trim_copy(const char *text, char *buf, size_t cap)
 }
 
 cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text, cr_action *out,
-                               char *err, size_t errcap)
+                               cr_ctx *cx, char *err, size_t errcap)
 {
     char s[CR_CORE_MAX_ACTION_TEXT];
     if (text == NULL || !trim_copy(text, s, sizeof s)) {
@@ -454,7 +476,7 @@ cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *tex
     }
     cr_action a = -1;
     cr_status rc = g->def->str_to_action(g, st, s, &a);
-    if (rc == CR_OK && !cr_core_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
+    if (rc == CR_OK && !cr_core_is_legal(g, st, a, cx)) rc = CR_ERR_ILLEGAL;
     if (rc != CR_OK) {
         /* Nothing of the state goes into the message: whoever typed the
          * text may not be the seat to act (cr_match_submit explains from
@@ -471,18 +493,18 @@ cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *tex
     return CR_OK;
 }
 
-cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_events *ev, char *err,
+cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_ctx *cx, char *err,
                         size_t errcap)
 {
     cr_action a;
-    cr_status rc = cr_core_parse_action(g, st, text, &a, err, errcap);
+    cr_status rc = cr_core_parse_action(g, st, text, &a, cx, err, errcap);
     if (rc != CR_OK) return rc;
-    g->def->apply(g, st, a, ev);
+    g->def->apply(g, st, a, cx);
     return CR_OK;
 }
 
 cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
-                        cr_action *out, char *err, size_t errcap)
+                        cr_action *out, cr_ctx *cx, char *err, size_t errcap)
 {
     int who = g->def->current_player(g, st);
     if (seat < 0 || seat >= g->num_players) {
@@ -511,7 +533,7 @@ cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *
     }
     cr_action a = -1;
     cr_status rc = g->def->str_to_action(g, st, s, &a);
-    if (rc == CR_OK && !cr_core_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
+    if (rc == CR_OK && !cr_core_is_legal(g, st, a, cx)) rc = CR_ERR_ILLEGAL;
     if (rc != CR_OK) {
         /* The seat's own decision, as it faces it: nothing of another seat.
          * The text is quoted as typed: escaping it for a terminal or a

@@ -142,7 +142,10 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
     cr_game *g = game_for(r, NULL, err, errcap);
     if (g == NULL) return CR_ERR_INVALID;
     void *st = cr_alloc(g->state_size);
-    if (st == NULL) {
+    cr_ctx *cx = cr_ctx_new(g);
+    if (st == NULL || cx == NULL) {
+        cr_free(st);
+        cr_ctx_free(cx);
         cr_game_free(g);
         cr_errf(err, errcap, "out of memory");
         return CR_ERR_NOMEM;
@@ -169,7 +172,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
     for (int i = 0; i < r->n_actions; i++) {
         write_marks(r, i, &next_mark, f);
         cr_action a = r->actions[i], back = -1;
-        if (!cr_core_is_legal(g, st, a)) {
+        if (!cr_core_is_legal(g, st, a, cx)) {
             cr_errf(err, errcap, "action %d (id %d) is not legal in its position", i + 1, (int)a);
             rc = CR_ERR_INVALID;
             break;
@@ -184,7 +187,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
             break;
         }
         fprintf(f, "%s\n", text);
-        g->def->apply(g, st, a, NULL);
+        g->def->apply(g, st, a, cx);
     }
     if (rc == CR_OK) write_marks(r, r->n_actions, &next_mark, f);
     if (rc == CR_OK) {
@@ -212,6 +215,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
         }
     }
     cr_free(st);
+    cr_ctx_free(cx);
     cr_game_free(g);
     return rc;
 }
@@ -560,8 +564,11 @@ cr_status cr_record_load(const char *text, size_t len, const cr_params *override
     }
 
     void *st = cr_alloc(g->state_size);
-    if (st == NULL) {
+    cr_ctx *cx = cr_ctx_new(g);
+    if (st == NULL || cx == NULL) {
         cr_errf(err, errcap, "out of memory");
+        cr_free(st);
+        cr_ctx_free(cx);
         cr_game_free(g);
         cr_record_fini(r);
         return CR_ERR_NOMEM;
@@ -585,15 +592,16 @@ cr_status cr_record_load(const char *text, size_t len, const cr_params *override
             break;
         }
         cr_action a;
-        rc = cr_core_parse_action(g, st, rd.buf, &a, why, sizeof why);
+        rc = cr_core_parse_action(g, st, rd.buf, &a, cx, why, sizeof why);
         if (rc == CR_OK) rc = cr_record_push(r, a);
         if (rc != CR_OK) {
             cr_errf(err, errcap, "line %d: %s", rd.line,
                     rc == CR_ERR_NOMEM ? "out of memory" : why);
             break;
         }
-        g->def->apply(g, st, a, NULL);
+        g->def->apply(g, st, a, cx);
     }
+    cr_ctx_free(cx);
     if (got < 0) rc = CR_ERR_PARSE;
     if (rc != CR_OK) {
         cr_free(st);

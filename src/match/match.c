@@ -34,6 +34,7 @@ struct cr_match {
     cr_match_event *log;
     uint32_t n_log, cap_log;
     cr_events ev;
+    cr_ctx *cx; /* the match's context: scratch, and ev as the event sink */
     cr_action *legal;
 };
 
@@ -70,8 +71,10 @@ static cr_match *match_alloc(cr_game *g, uint64_t seed)
     m->prev = cr_alloc(g->state_size);
     m->ev.buf = cr_alloc((size_t)g->max_events * sizeof *m->ev.buf); /* one apply's events */
     m->ev.cap = g->max_events;
+    m->cx = cr_ctx_new(g);
+    if (m->cx) m->cx->ev = &m->ev;
     m->legal = cr_alloc((size_t)g->max_legal * sizeof *m->legal);
-    if (!m->st || !m->obs || !m->prev || !m->ev.buf || !m->legal) {
+    if (!m->st || !m->obs || !m->prev || !m->ev.buf || !m->legal || !m->cx) {
         m->g = NULL; /* the caller frees g */
         cr_match_free(m);
         return NULL;
@@ -88,6 +91,7 @@ void cr_match_free(cr_match *m)
     cr_free(m->obs);
     cr_free(m->prev);
     cr_free(m->ev.buf);
+    cr_ctx_free(m->cx);
     cr_free(m->legal);
     cr_free(m->log);
     cr_free(m->who);
@@ -161,7 +165,7 @@ static cr_status do_apply(cr_match *m, int who, cr_action a)
     if (rc != CR_OK) return rc;
     m->ev.len = m->ev.dropped = 0;
     memcpy(m->prev, m->st, m->g->state_size);
-    m->g->def->apply(m->g, m->st, a, &m->ev);
+    m->g->def->apply(m->g, m->st, a, m->cx);
     return log_events(m, m->rec.n_actions - 1);
 }
 
@@ -176,7 +180,7 @@ static cr_status rebuild(cr_match *m, int n)
     for (int i = 0; i < n; i++) {
         cr_action a = m->rec.actions[i];
         int who = g->def->current_player(g, m->st);
-        if (who == CR_TERMINAL || !cr_is_legal(g, m->st, a)) return CR_ERR_INVALID;
+        if (who == CR_TERMINAL || !cr_is_legal(g, m->st, a, m->cx)) return CR_ERR_INVALID;
         m->rec.n_actions = i; /* do_apply pushes it back */
         cr_status rc = do_apply(m, who, a);
         if (rc != CR_OK) return rc;
@@ -336,7 +340,7 @@ cr_status cr_match_step(cr_match *m)
         cr_rng_seed(&r, mix(m->seed), (uint64_t)i);
         a = cr_sample_chance(g, m->st, &r);
     } else if (who >= 0 && who < g->num_players && m->bot[who] != NULL) {
-        int n = g->def->legal_actions(g, m->st, m->legal);
+        int n = g->def->legal_actions(g, m->st, m->legal, m->cx);
         if (n <= 0) return CR_ERR_INVALID;
         cr_bot *b = m->bot[who];
         cr_bot_reseed(b, mix(m->seed ^ mix((uint64_t)i)));
@@ -391,7 +395,7 @@ static int refuse_seat(const cr_match *m, int seat, char *err, size_t errcap)
 cr_status cr_match_submit_action(cr_match *m, int seat, cr_action a, char *err, size_t errcap)
 {
     if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;
-    if (!cr_is_legal(m->g, m->st, a)) {
+    if (!cr_is_legal(m->g, m->st, a, m->cx)) {
         set_err(err, errcap, "action %d is not legal now", (int)a);
         return CR_ERR_ILLEGAL;
     }
@@ -402,7 +406,7 @@ cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, si
 {
     if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;
     cr_action a;
-    cr_status rc = cr_seat_parse(m->g, m->st, seat, text, &a, err, errcap);
+    cr_status rc = cr_seat_parse(m->g, m->st, seat, text, &a, m->cx, err, errcap);
     if (rc != CR_OK) return rc;
     return do_apply(m, seat, a);
 }
@@ -417,7 +421,7 @@ void cr_match_observe(const cr_match *m, int seat, void *obs)
 int cr_match_legal(const cr_match *m, int seat, cr_action *out)
 {
     if (seat < 0 || cr_match_to_act(m) != seat) return 0;
-    return m->g->def->legal_actions(m->g, m->st, out);
+    return m->g->def->legal_actions(m->g, m->st, out, m->cx);
 }
 
 size_t cr_match_prompt(const cr_match *m, int seat, char *buf, size_t cap)

@@ -71,7 +71,8 @@ static cr_action pick_random(const cr_game *g, const void *st, const cr_action *
 
 /* Plays one random game to the end; returns the number of apply calls.
  * search: play a search state (cr_for_search), as rollouts do. */
-static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng *rng, int search)
+static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng *rng, int search,
+                            cr_ctx *cx)
 {
     uint64_t n_act = 0;
     g->def->init(g, st);
@@ -83,10 +84,10 @@ static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, rng);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, cx);
             a = pick_random(g, st, legal, n, rng);
         }
-        g->def->apply(g, st, a, NULL);
+        g->def->apply(g, st, a, cx);
         n_act++;
     }
     return n_act;
@@ -107,7 +108,8 @@ static void *playout_main(void *arg)
     const cr_game *g = j->g;
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
-    if (!st || !legal) {
+    cr_ctx *cx = cr_ctx_new(g); /* this thread's context: no events, as rollouts play */
+    if (!st || !legal || !cx) {
         j->failed = 1;
         goto out;
     }
@@ -117,14 +119,14 @@ static void *playout_main(void *arg)
             long i = atomic_fetch_add(j->next, 1);
             if (i >= j->games) break;
             cr_rng_seed(&rng, j->seed, (uint64_t)i);
-            j->n_actions += random_game(g, st, legal, &rng, j->search);
+            j->n_actions += random_game(g, st, legal, &rng, j->search, cx);
             j->n_games++;
         }
     } else {
         cr_rng_seed(&rng, j->seed, j->stream);
         do {
             for (int k = 0; k < 16; k++) {
-                j->n_actions += random_game(g, st, legal, &rng, j->search);
+                j->n_actions += random_game(g, st, legal, &rng, j->search, cx);
                 j->n_games++;
             }
         } while (sim_now() < j->deadline);
@@ -132,6 +134,7 @@ static void *playout_main(void *arg)
 out:
     cr_free(st);
     cr_free(legal);
+    cr_ctx_free(cx);
     j->cpu = cpu_now() - cpu0;
     return NULL;
 }
@@ -227,6 +230,7 @@ typedef struct percall_set {
     void *st;             /* the replayed state */
     unsigned char *batch; /* PERCALL_BATCH decision states */
     void *copy;           /* clone's destination */
+    cr_ctx *cx;           /* the context of the timed calls */
 } percall_set;
 
 static void percall_free(percall_set *pc)
@@ -235,6 +239,7 @@ static void percall_free(percall_set *pc)
     cr_free(pc->st);
     cr_free(pc->batch);
     cr_free(pc->copy);
+    cr_ctx_free(pc->cx);
     memset(pc, 0, sizeof *pc);
 }
 
@@ -246,8 +251,10 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
     pc->st = cr_alloc(g->state_size);
     pc->batch = cr_alloc((size_t)PERCALL_BATCH * g->state_size);
     pc->copy = cr_alloc(g->state_size);
+    pc->cx = cr_ctx_new(g);
+    cr_ctx *cx = pc->cx;
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
-    int ok = pc->acts && pc->st && pc->batch && pc->copy && legal;
+    int ok = pc->acts && pc->st && pc->batch && pc->copy && pc->cx && legal;
     cr_rng rng;
     cr_rng_seed(&rng, seed, 4242);
     for (int k = 0; ok && k < PERCALL_GAMES; k++) {
@@ -260,7 +267,8 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
             if (p == CR_CHANCE) {
                 a = cr_sample_chance(g, pc->st, &rng);
             } else {
-                a = pick_random(g, pc->st, legal, g->def->legal_actions(g, pc->st, legal), &rng);
+                a = pick_random(g, pc->st, legal, g->def->legal_actions(g, pc->st, legal, cx),
+                                &rng);
                 pc->n_decisions++;
             }
             if (pc->n_acts == cap) {
@@ -273,7 +281,7 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
                 cap *= 2;
             }
             pc->acts[pc->n_acts++] = a;
-            g->def->apply(g, pc->st, a, NULL);
+            g->def->apply(g, pc->st, a, cx);
         }
         pc->start[k + 1] = pc->n_acts;
         pc->n_games = k + 1;
@@ -288,6 +296,7 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
  * again until `budget` seconds have passed. */
 static double percall_apply(const cr_game *g, percall_set *pc, double budget)
 {
+    cr_ctx *cx = pc->cx;
     double timed = 0, begin = sim_now();
     long calls = 0;
     do {
@@ -298,7 +307,7 @@ static double percall_apply(const cr_game *g, percall_set *pc, double budget)
                 cr_for_search(g, pc->st);
                 const cr_action *a = pc->acts + pc->start[k], *end = pc->acts + pc->start[k + 1];
                 double t0 = sim_now();
-                for (; a < end; a++) g->def->apply(g, pc->st, *a, NULL);
+                for (; a < end; a++) g->def->apply(g, pc->st, *a, cx);
                 double t = sim_now() - t0;
                 if (t < best) best = t;
             }
@@ -315,15 +324,16 @@ static double percall_apply(const cr_game *g, percall_set *pc, double budget)
 static void percall_batch(const cr_game *g, percall_set *pc, int n, cr_action *legal,
                           double *t_legal, double *t_clone, volatile long *sink)
 {
+    cr_ctx *cx = pc->cx;
     size_t sz = g->state_size;
     for (int i = 0; i < n; i++)
-        *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal);
+        *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal, cx);
     double best_legal = 1e30, best_clone = 1e30;
     for (int rep = 0; rep < REPEATS; rep++) {
         double t0 = sim_now();
         for (int pass = 0; pass < PERCALL_PASSES; pass++)
             for (int i = 0; i < n; i++)
-                *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal);
+                *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal, cx);
         double t1 = sim_now();
         for (int pass = 0; pass < PERCALL_PASSES; pass++)
             for (int i = 0; i < n; i++) {
@@ -343,6 +353,7 @@ static void percall_batch(const cr_game *g, percall_set *pc, int n, cr_action *l
 static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *legal, double budget,
                                 double *legal_out, double *clone_out)
 {
+    cr_ctx *cx = pc->cx;
     volatile long sink = 0;
     double t_legal = 0, t_clone = 0, begin = sim_now();
     long calls = 0;
@@ -361,7 +372,7 @@ static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *le
                         n = 0;
                     }
                 }
-                g->def->apply(g, pc->st, pc->acts[i], NULL);
+                g->def->apply(g, pc->st, pc->acts[i], cx);
             }
             if (n) {
                 percall_batch(g, pc, n, legal, &t_legal, &t_clone, &sink);
@@ -380,8 +391,9 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
 {
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_ctx *cx = cr_ctx_new(g);
     int n = 0;
-    if (!st || !legal) goto out;
+    if (!st || !legal || !cx) goto out;
     cr_rng rng;
     cr_rng_seed(&rng, seed, 7777);
     while (n < cap) {
@@ -394,18 +406,19 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
             if (p == CR_CHANCE)
                 a = cr_sample_chance(g, st, &rng);
             else
-                a = pick_random(g, st, legal, g->def->legal_actions(g, st, legal), &rng);
+                a = pick_random(g, st, legal, g->def->legal_actions(g, st, legal, cx), &rng);
             /* keep about one state in eight, so the pool spans many games */
             if (n < cap && cr_rng_below(&rng, 8) == 0) {
                 memcpy(pool + (size_t)n * g->state_size, st, g->state_size);
                 acts[n++] = a;
             }
-            g->def->apply(g, st, a, NULL);
+            g->def->apply(g, st, a, cx);
         }
     }
 out:
     cr_free(st);
     cr_free(legal);
+    cr_ctx_free(cx);
     return n;
 }
 
@@ -581,6 +594,7 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
     snprintf(spec, sizeof spec, "ismcts:iters=%ld,threads=1%s%s", iters, *params ? "," : "",
              params);
     void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    cr_ctx *cx = cr_ctx_new(g);
     uint64_t it_total = 0;
     double it_secs = 0;
     int searches = 0;
@@ -596,7 +610,7 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
         const void *st = pool + (size_t)i * g->state_size;
         int p = g->def->current_player(g, st);
         if (p < 0) continue;
-        int k = g->def->legal_actions(g, st, legal);
+        int k = g->def->legal_actions(g, st, legal, cx);
         if (k < 2) continue;
         g->def->observe(g, st, p, obs);
         double c0 = cpu_now(); /* threads=1: the search runs on this thread */
@@ -620,5 +634,6 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
     cr_status rc = bots[np - 1] ? CR_OK : CR_ERR_INVALID;
     for (int s = 0; s < np; s++) cr_bot_free(bots[s]);
     cr_free(obs);
+    cr_ctx_free(cx);
     return rc;
 }

@@ -127,8 +127,10 @@ static void sim_fail(sim_shared *sh, const char *msg)
  * bound on one apply; should an apply drop events all the same, the counts
  * would be short, so the game fails the run (0: played; -1: err filled). */
 static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, cr_action *legal,
-                    cr_events *ev, char *err, size_t errcap)
+                    cr_ctx *cx, char *err, size_t errcap)
 {
+    cr_events *ev = cx->ev;
+    cr_ctx quiet = {.ev = NULL, .scratch = cx->scratch, .scratch_size = cx->scratch_size};
     sim_shared *sh = w->sh;
     const cr_game *g = sh->g;
     const sim_profile *prof = sh->prof;
@@ -151,7 +153,7 @@ static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, c
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, &chance);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, cx);
             if (n == 1) {
                 a = legal[0];
             } else {
@@ -164,7 +166,7 @@ static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, c
             }
         }
         ev->len = ev->dropped = 0;
-        g->def->apply(g, st, a, prof ? ev : NULL);
+        g->def->apply(g, st, a, prof ? cx : &quiet); /* events only when counted */
         actions++;
         if (ev->dropped) {
             snprintf(err, errcap,
@@ -220,7 +222,9 @@ static void *worker_main(void *arg)
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     cr_event *evbuf = cr_alloc((size_t)g->max_events * sizeof *evbuf);
     cr_events ev = {evbuf, g->max_events, 0, 0};
-    if (!st || !obs || !legal || !evbuf) {
+    cr_ctx *cx = cr_ctx_new(g); /* this thread's context */
+    if (cx) cx->ev = &ev;
+    if (!st || !obs || !legal || !evbuf || !cx) {
         sim_fail(sh, "out of memory");
         goto out;
     }
@@ -235,7 +239,7 @@ static void *worker_main(void *arg)
         if (atomic_load(&sh->failed)) break;
         long i = atomic_fetch_add(&sh->next, 1);
         if (i >= sh->cfg->games) break;
-        if (play_one(w, i, bots, st, obs, legal, &ev, err, sizeof err) != 0) {
+        if (play_one(w, i, bots, st, obs, legal, cx, err, sizeof err) != 0) {
             sim_fail(sh, err);
             break;
         }
@@ -247,6 +251,7 @@ out:
     cr_free(obs);
     cr_free(legal);
     cr_free(evbuf);
+    cr_ctx_free(cx);
     return NULL;
 }
 

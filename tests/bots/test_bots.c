@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "support/ctx.h"
+
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/game.h"
@@ -65,14 +67,14 @@ static void test_bot_cannot_tell_hidden_cards(void **state)
             if (p == CR_CHANCE) {
                 a = cr_sample_chance(g, st, &rng);
             } else {
-                int n = g->def->legal_actions(g, st, legal);
+                int n = g->def->legal_actions(g, st, legal, NULL);
                 if (n >= 2 && steps % 7 == 0) {
                     g->def->observe(g, st, p, obs);
-                    assert_int_equal(g->def->sample(g, obs, &srng, st2), CR_OK);
+                    assert_int_equal(g->def->sample(g, obs, &srng, st2, test_ctx(g)), CR_OK);
                     if (memcmp(st, st2, g->state_size) != 0) differed++;
                     g->def->observe(g, st2, p, obs2);
                     assert_memory_equal(obs, obs2, g->obs_size);
-                    int n2 = g->def->legal_actions(g, st2, legal2);
+                    int n2 = g->def->legal_actions(g, st2, legal2, NULL);
                     assert_int_equal(n, n2);
                     assert_memory_equal(legal, legal2, (size_t)n * sizeof *legal);
                     for (int k = 0; k < N_SPECS; k++) {
@@ -167,7 +169,7 @@ static long play_game(const cr_game *g, cr_bot **bots, uint64_t seed, cr_action 
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, &rng);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, NULL);
             g->def->observe(g, st, p, obs);
             a = cr_bot_act(bots[p], obs, legal, n);
             assert_true(in_list(legal, n, a));
@@ -241,7 +243,7 @@ static void *thread_game_main(void *arg)
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, &rng);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, NULL);
             g->def->observe(g, st, p, obs);
             a = cr_bot_act(bots[p], obs, legal, n);
             t->ok = in_list(legal, n, a);
@@ -311,7 +313,7 @@ static void test_ismcts_stats_without_search_are_zero(void **state)
             if (p == CR_CHANCE) {
                 a = cr_sample_chance(g, st, &rng);
             } else {
-                int n = g->def->legal_actions(g, st, legal), n_keep = 0;
+                int n = g->def->legal_actions(g, st, legal, NULL), n_keep = 0;
                 cr_action keep = -1;
                 for (int i = 0; i < n; i++)
                     if (!g->def->is_withdraw(g, st, legal[i])) {

@@ -55,6 +55,8 @@
 
 #include <cmocka.h>
 
+#include "support/ctx.h"
+
 #include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "croupier/parts.h"
@@ -507,7 +509,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
             for (int seat = 0; seat < g->num_players; seat++) {
                 d->observe(g, b->st, seat, b->obs);
                 if (d->sample) {
-                    cr_status rc = d->sample(g, b->obs, &srng, b->samp);
+                    cr_status rc = d->sample(g, b->obs, &srng, b->samp, test_ctx(g));
                     CHECK(rc == CR_OK, "sample failed for seat %d (status %d)", seat, (int)rc);
                     d->observe(g, b->samp, seat, b->obs2);
                     CHECK(memcmp(b->obs, b->obs2, g->obs_size) == 0,
@@ -553,7 +555,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
 
         cr_action a;
         count_on(&a0);
-        int n = d->legal_actions(g, b->st, b->legal);
+        int n = d->legal_actions(g, b->st, b->legal, NULL);
         uint64_t na = count_off(a0);
         CHECK(na == 0, "legal_actions allocated %llu times", (unsigned long long)na);
         if (who == CR_CHANCE) {
@@ -600,7 +602,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         ev.len = 0;
         ev.dropped = 0;
         count_on(&a0);
-        d->apply(g, b->st, a, &ev);
+        d->apply(g, b->st, a, &(cr_ctx){.ev = &ev});
         d->apply(g, b->clone, a, NULL);
         na = count_off(a0);
         CHECK(na == 0, "apply of action %d allocated %llu times", a, (unsigned long long)na);
@@ -630,7 +632,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
     {
         double ret[CR_MAX_PLAYERS], sum = 0.0;
         cr_result res;
-        int n = d->legal_actions(g, b->st, b->legal);
+        int n = d->legal_actions(g, b->st, b->legal, NULL);
         CHECK(n == 0, "legal_actions returned %d at the end", n);
         d->returns(g, b->st, ret);
         d->result(g, b->st, &res);
@@ -681,7 +683,7 @@ static int replay_same_seed(const table *t, uint64_t seed, bufs *b, size_t n_act
         if (who == CR_CHANCE) {
             a = cr_sample_chance(g, b->tmp, &rng);
         } else {
-            int n = d->legal_actions(g, b->tmp, b->legal);
+            int n = d->legal_actions(g, b->tmp, b->legal, NULL);
             CHECK(n >= 1, "no legal action in the second run");
             a = b->legal[cr_rng_below(&rng, (uint32_t)n)];
         }

@@ -37,6 +37,8 @@
 
 #include <cmocka.h>
 
+#include "support/ctx.h"
+
 #include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "croupier/parts.h"
@@ -51,7 +53,7 @@ typedef cr_status (*answer_fn)(const cr_game *g, const void *st, int seat, const
 static cr_status answer_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
                                    cr_action *out, char *err, size_t cap)
 {
-    return cr_seat_parse(g, st, seat, text, out, err, cap);
+    return cr_seat_parse(g, st, seat, text, out, NULL, err, cap);
 }
 
 typedef struct checker {
@@ -95,7 +97,8 @@ static void compare_views(checker *c, const void *st, const void *st2, int seat,
         d->prompt(g, st, c->a, TEXT);
         d->prompt(g, st2, c->b, TEXT);
         same(c, seat, "prompt");
-        int n = d->legal_actions(g, st, c->legal), n2 = d->legal_actions(g, st2, c->legal2);
+        int n = d->legal_actions(g, st, c->legal, NULL),
+            n2 = d->legal_actions(g, st2, c->legal2, NULL);
         snprintf(c->a, TEXT, "%d legal", n);
         snprintf(c->b, TEXT, "%d legal", n2);
         same(c, seat, "legal count");
@@ -120,7 +123,7 @@ static void compare_views(checker *c, const void *st, const void *st2, int seat,
         cr_action probe = (cr_action)cr_rng_below(rng, (uint32_t)g->num_actions);
         d->action_to_str(g, (k & 1) ? st2 : st, probe, text, sizeof text);
         if (who == seat && k == 0) {
-            int n = d->legal_actions(g, st, c->legal);
+            int n = d->legal_actions(g, st, c->legal, NULL);
             if (n > 0)
                 d->action_to_str(g, st, c->legal[cr_rng_below(rng, (uint32_t)n)], text,
                                  sizeof text);
@@ -188,7 +191,7 @@ static long check_game(const cr_game_def *def, long games, answer_fn answer, lon
                     for (int s = 0; s < g->num_players; s++) {
                         if (s != who && s != other) continue;
                         g->def->observe(g, st, s, c.obs);
-                        if (g->def->sample(g, c.obs, &rng, c.st2) != CR_OK) {
+                        if (g->def->sample(g, c.obs, &rng, c.st2, test_ctx(g)) != CR_OK) {
                             fail_msg("%s: sample failed for seat %d", def->name, s);
                         }
                         compare_views(&c, st, c.st2, s, &rng);
@@ -197,11 +200,11 @@ static long check_game(const cr_game_def *def, long games, answer_fn answer, lon
                     if (who == CR_CHANCE) {
                         a = cr_sample_chance(g, st, &rng);
                     } else {
-                        int n = g->def->legal_actions(g, st, legal);
+                        int n = g->def->legal_actions(g, st, legal, NULL);
                         a = legal[cr_rng_below(&rng, (uint32_t)n)];
                     }
                     cr_events ev = {.buf = evbuf, .cap = EVENTS};
-                    g->def->apply(g, st, a, &ev);
+                    g->def->apply(g, st, a, &(cr_ctx){.ev = &ev});
                     for (int i = 0; i < ev.len; i++) {
                         for (int s = 0; s < g->num_players; s++) check_event(&c, &ev.buf[i], s);
                         check_event(&c, &ev.buf[i], CR_SEAT_PUBLIC);
@@ -272,7 +275,7 @@ static cr_status old_apply_text_answer(const cr_game *g, const void *st, int sea
     (void)seat;
     cr_action a = -1;
     cr_status rc = g->def->str_to_action(g, st, text, &a);
-    if (rc == CR_OK && !cr_is_legal(g, st, a)) rc = CR_ERR_ILLEGAL;
+    if (rc == CR_OK && !cr_is_legal(g, st, a, NULL)) rc = CR_ERR_ILLEGAL;
     if (rc == CR_OK) {
         *out = a;
         return CR_OK;

@@ -120,7 +120,7 @@ static void test_checked_apply(void **state)
         if (cr_current_player(g, st) == CR_CHANCE) {
             a = cr_sample_chance(g, st, &rng);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, NULL);
             assert_true(n > 0 && n <= g->max_legal);
             /* Some id outside the legal list must be refused. */
             for (cr_action x = 0; x < g->num_actions; x++) {
@@ -209,7 +209,7 @@ static void test_sample_chance_follows_probabilities(void **state)
             }
             a = cr_sample_chance(g, st, &rng);
         } else {
-            int n = g->def->legal_actions(g, st, legal);
+            int n = g->def->legal_actions(g, st, legal, NULL);
             a = legal[cr_rng_below(&rng, (uint32_t)n)];
         }
         g->def->apply(g, st, a, NULL);

@@ -172,7 +172,7 @@ static void random_game(const cr_game *g, void *st, cr_record *r, uint64_t seed,
         if (cr_current_player(g, st) == CR_CHANCE) {
             a = cr_sample_chance(g, st, &rng);
         } else {
-            int k = g->def->legal_actions(g, st, legal);
+            int k = g->def->legal_actions(g, st, legal, NULL);
             assert_true(k > 0);
             a = legal[cr_rng_below(&rng, (uint32_t)k)];
         }

@@ -48,6 +48,7 @@ typedef struct ismcts_worker {
     cr_rng rng;
     void *st;         /* g->state_size bytes */
     cr_action *legal; /* g->max_legal */
+    cr_ctx *cx;       /* this worker's context: the game's scratch, no events */
     uint32_t *path;   /* tree.cap + 1 node indices */
     /* per search */
     const void *obs;
@@ -175,7 +176,7 @@ static void iterate(ismcts_worker *w)
     const cr_game *g = ib->g;
     mcts_tree *t = &w->tree;
     void *st = w->st;
-    if (g->def->sample(g, w->obs, &w->rng, st) != CR_OK) {
+    if (g->def->sample(g, w->obs, &w->rng, st, w->cx) != CR_OK) {
         w->sample_fail++;
         return;
     }
@@ -190,7 +191,7 @@ static void iterate(ismcts_worker *w)
         if (p == CR_TERMINAL) break;
         if (p == CR_CHANCE) {
             cr_action a = cr_sample_chance(g, st, &w->rng);
-            g->def->apply(g, st, a, NULL);
+            g->def->apply(g, st, a, w->cx);
             if (!ib->chance_nodes) /* open loop: the tree does not branch on chance */
                 continue;
             uint32_t child = mcts_tree_find(t, node, a, CR_CHANCE);
@@ -204,8 +205,8 @@ static void iterate(ismcts_worker *w)
             continue;
         }
         if (ib->opp_policy && p != ib->seat) { /* the others play the rollout policy */
-            int n = g->def->legal_actions(g, st, w->legal);
-            g->def->apply(g, st, ib->rollout(g, st, p, w->legal, n, &w->rng), NULL);
+            int n = g->def->legal_actions(g, st, w->legal, w->cx);
+            g->def->apply(g, st, ib->rollout(g, st, p, w->legal, n, &w->rng), w->cx);
             continue;
         }
         int n;
@@ -214,7 +215,7 @@ static void iterate(ismcts_worker *w)
             legal = w->root_legal;
             n = w->n_root;
         } else {
-            int raw = g->def->legal_actions(g, st, w->legal);
+            int raw = g->def->legal_actions(g, st, w->legal, w->cx);
             n = drop_withdraw(g, st, w->legal, raw, w->legal);
             legal = w->legal;
         }
@@ -235,7 +236,7 @@ static void iterate(ismcts_worker *w)
                     break;
                 }
             uint32_t child = mcts_tree_add(t, node, a, p);
-            g->def->apply(g, st, a, NULL);
+            g->def->apply(g, st, a, w->cx);
             if (child) w->path[depth++] = child;
             expanded = 1;
             break;
@@ -256,7 +257,7 @@ static void iterate(ismcts_worker *w)
                 pick = c;
             }
         }
-        g->def->apply(g, st, t->nodes[pick].action, NULL);
+        g->def->apply(g, st, t->nodes[pick].action, w->cx);
         node = pick;
         w->path[depth++] = node;
     }
@@ -270,10 +271,10 @@ static void iterate(ismcts_worker *w)
         if (p == CR_CHANCE) {
             a = cr_sample_chance(g, st, &w->rng);
         } else {
-            int n = g->def->legal_actions(g, st, w->legal);
+            int n = g->def->legal_actions(g, st, w->legal, w->cx);
             a = ib->rollout(g, st, p, w->legal, n, &w->rng);
         }
-        g->def->apply(g, st, a, NULL);
+        g->def->apply(g, st, a, w->cx);
         steps++;
     }
     w->rollout_actions += (uint64_t)steps;
@@ -396,6 +397,7 @@ static void ismcts_destroy(cr_bot *b)
         mcts_tree_fini(&ib->w[i].tree);
         cr_free(ib->w[i].st);
         cr_free(ib->w[i].legal);
+        cr_ctx_free(ib->w[i].cx);
         cr_free(ib->w[i].path);
     }
     cr_free(ib);
@@ -496,7 +498,9 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         w->st = cr_alloc(g->state_size);
         w->legal = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof(cr_action));
         w->path = cr_alloc(((size_t)ib->nodes + 2) * sizeof(uint32_t));
-        if (!w->st || !w->legal || !w->path || !mcts_tree_init(&w->tree, ib->nodes)) goto nomem;
+        w->cx = cr_ctx_new(g);
+        if (!w->st || !w->legal || !w->path || !w->cx || !mcts_tree_init(&w->tree, ib->nodes))
+            goto nomem;
     }
     return 1;
 nomem:

@@ -45,7 +45,7 @@ static int collect(const cr_game *g, uint64_t seed, dml_state *obs, dml_state *v
             if (who == CR_CHANCE) {
                 a = cr_sample_chance(g, &st, &rng);
             } else {
-                int k = g->def->legal_actions(g, &st, legal);
+                int k = g->def->legal_actions(g, &st, legal, NULL);
                 if (++step % 23 == 0) {
                     g->def->observe(g, &st, who, &obs[n]);
                     views[n] = st;
@@ -64,7 +64,8 @@ void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed)
     dml_state *obs = cr_alloc(DML_BENCH_OBS * sizeof *obs);
     dml_state *views = cr_alloc(DML_BENCH_OBS * sizeof *views);
     dml_state *tmp = cr_alloc(sizeof *tmp);
-    if (!obs || !views || !tmp) {
+    cr_ctx *cx = cr_ctx_new(g);
+    if (!obs || !views || !tmp || !cx) {
         fprintf(out, "  (out of memory)\n");
         goto out;
     }
@@ -79,7 +80,7 @@ void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed)
         long calls = 0;
         double t0 = cpu_seconds(), t;
         do {
-            for (int i = 0; i < n; i++) g->def->sample(g, &obs[i], &rng, tmp);
+            for (int i = 0; i < n; i++) g->def->sample(g, &obs[i], &rng, tmp, cx);
             calls += n;
             t = cpu_seconds() - t0;
         } while (t < per_run / 2);
@@ -88,7 +89,7 @@ void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed)
         t0 = cpu_seconds();
         do {
             for (int i = 0; i < n; i++) {
-                int k = g->def->legal_actions(g, &views[i], legal);
+                int k = g->def->legal_actions(g, &views[i], legal, cx);
                 int who = cr_current_player(g, &views[i]);
                 (void)dml_heuristic(g, &obs[i], who, legal, k, &rng);
             }
@@ -109,6 +110,7 @@ void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed)
             "the same observations; median of %d runs, spread %.0f%%)\n",
             mh * 1e6, DML_BENCH_RUNS, (heur[DML_BENCH_RUNS - 1] - heur[0]) / mh * 100);
 out:
+    cr_ctx_free(cx);
     cr_free(obs);
     cr_free(views);
     cr_free(tmp);

@@ -426,7 +426,7 @@ static void help_rolls(cr_tbuf *t, const dml_state *o, int target)
 static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
 {
     cr_action legal[DML_MAX_LEGAL];
-    int n = dml_legal(g, o, legal);
+    int n = dml_legal(g, o, legal, NULL);
     int callback = 0, visit = 0, buy = 0, play = 0, sub = 0, nothing = 0;
     for (int i = 0; i < n; i++) {
         cr_action a = legal[i];
@@ -600,7 +600,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
 static int market_rolls(const cr_game *g, const dml_state *o)
 {
     cr_action legal[DML_MAX_LEGAL];
-    int n = dml_legal(g, o, legal);
+    int n = dml_legal(g, o, legal, NULL);
     for (int i = 0; i < n; i++)
         if (legal[i] >= DML_A_CALLBACK && legal[i] < DML_A_VISIT + DML_MAX_BM) return 1;
     return 0;

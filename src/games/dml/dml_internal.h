@@ -416,9 +416,9 @@ DML_HIDDEN extern const cr_game_def dml_def;
 DML_HIDDEN extern const cr_variant dml_variants[DML_NVARIANTS];
 
 DML_HIDDEN int dml_current_player(const cr_game *g, const void *st);
-DML_HIDDEN int dml_legal(const cr_game *g, const void *st, cr_action *out);
+DML_HIDDEN int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx);
 DML_HIDDEN int dml_chance(const cr_game *g, const void *st, cr_action *out, double *prob);
-DML_HIDDEN void dml_apply(const cr_game *g, void *st, cr_action a, cr_events *ev);
+DML_HIDDEN void dml_apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx);
 DML_HIDDEN void dml_init(const cr_game *g, void *st);
 DML_HIDDEN void dml_returns(const cr_game *g, const void *st, double *out);
 DML_HIDDEN void dml_result(const cr_game *g, const void *st, cr_result *out);
@@ -537,6 +537,9 @@ DML_HIDDEN extern const struct cr_game_parts dml_parts;
 
 /* observe.c */
 DML_HIDDEN void dml_observe(const cr_game *g, const void *st, int seat, void *obs);
-DML_HIDDEN cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out);
+/* The sampler's scratch (cr_ctx.scratch): its b-matching, about 9 KB. */
+DML_HIDDEN size_t dml_sample_scratch(void);
+DML_HIDDEN cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out,
+                                cr_ctx *cx);
 
 #endif

@@ -175,47 +175,53 @@ static void setup_redeal(const dml_state *o, matcher *m, const int *cards, int n
     }
 }
 
-cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out)
+size_t dml_sample_scratch(void) { return sizeof(matcher); }
+
+/* The matching lives in the caller's context (cr_ctx.scratch, one per
+ * thread): 9 KB off the stack, and no memory of the game's own. */
+cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_out, cr_ctx *cx)
 {
     (void)g;
     const dml_state *o = obs;
     dml_state *s = st_out;
     if (o->obs_seat >= o->n) return CR_ERR_INVALID;
+    if (cx == NULL || cx->scratch == NULL || cx->scratch_size < sizeof(matcher))
+        return CR_ERR_INVALID; /* a caller bug: sample needs the context's scratch */
     int q = o->obs_seat;
     memcpy(s, o, sizeof *s);
 
-    static _Thread_local matcher m; /* 9 KB: kept off the stack, reused */
-    memset(&m, 0, sizeof m);
+    matcher *m = cx->scratch;
+    memset(m, 0, sizeof *m);
     uint64_t known = 0;
     for (int z = 0; z < DML_NZONES; z++) known |= o->zone[z];
     uint64_t unknown = cards_in_play(o) & ~known;
     int cards[DML_NCARDS], nc = 0;
     for (uint64_t u = unknown; u; u &= u - 1) cards[nc++] = __builtin_ctzll(u);
     for (int z = 0; z < DML_NZONES; z++) {
-        m.cap[z] = o->zone_count[z] - popc(o->zone[z]);
-        if (m.cap[z] < 0) return CR_ERR_INVALID;
-        m.may[z] = o->may[q][z] & unknown;
-        if (m.cap[z] > 0) m.zorder[m.nz++] = z;
+        m->cap[z] = o->zone_count[z] - popc(o->zone[z]);
+        if (m->cap[z] < 0) return CR_ERR_INVALID;
+        m->may[z] = o->may[q][z] & unknown;
+        if (m->cap[z] > 0) m->zorder[m->nz++] = z;
     }
-    for (int c = 0; c < DML_NCARDS; c++) m.assign[c] = -1;
+    for (int c = 0; c < DML_NCARDS; c++) m->assign[c] = -1;
     shuffle_ints(cards, nc, rng);
-    shuffle_ints(m.zorder, m.nz, rng);
+    shuffle_ints(m->zorder, m->nz, rng);
     for (int i = 0; i < nc; i++) {
-        memset(m.visited, 0, sizeof m.visited);
-        if (!augment(&m, cards[i])) return CR_ERR_INVALID;
+        memset(m->visited, 0, sizeof m->visited);
+        if (!augment(m, cards[i])) return CR_ERR_INVALID;
     }
     /* mix: swap two cards between zones where both fit */
     for (int it = 0; nc > 1 && it < 16 * nc; it++) {
         int a = cards[cr_rng_below(rng, (uint32_t)nc)], b = cards[cr_rng_below(rng, (uint32_t)nc)];
-        int za = m.assign[a], zb = m.assign[b];
-        if (za == zb || !(m.may[zb] & dml_bit(a)) || !(m.may[za] & dml_bit(b))) continue;
-        m.assign[a] = (int8_t)zb;
-        m.assign[b] = (int8_t)za;
+        int za = m->assign[a], zb = m->assign[b];
+        if (za == zb || !(m->may[zb] & dml_bit(a)) || !(m->may[za] & dml_bit(b))) continue;
+        m->assign[a] = (int8_t)zb;
+        m->assign[b] = (int8_t)za;
     }
     if (o->nfr && o->fr[0].proc == DML_P_GAME && o->fr[0].step <= 3)
-        setup_redeal(o, &m, cards, nc, rng);
+        setup_redeal(o, m, cards, nc, rng);
     for (int i = 0; i < nc; i++) {
-        int c = cards[i], z = m.assign[c];
+        int c = cards[i], z = m->assign[c];
         s->zone[z] |= dml_bit(c);
         s->loc[c] = (uint8_t)z;
     }

@@ -615,9 +615,10 @@ static int legal_cards(uint64_t m, int base, cr_action *out)
     return n;
 }
 
-int dml_legal(const cr_game *g, const void *st, cr_action *out)
+int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
 {
     (void)g;
+    (void)cx; /* legal lists need no scratch */
     const dml_state *s = st;
     if (s->need != DML_NEED_DECISION) return 0;
     int p = s->actor, n = 0;
@@ -2081,7 +2082,7 @@ static void run(ctx *c)
     while (!s->over && s->nfr) {
         cr_action ans = -1;
         if (s->need == DML_NEED_DECISION) {
-            if (surely_open(s) || dml_legal(c->g, s, buf) != 1) return;
+            if (surely_open(s) || dml_legal(c->g, s, buf, NULL) != 1) return;
             ans = buf[0];
         } else if (s->need == DML_NEED_CHANCE) {
             uint64_t pool = s->kind == DML_C_ROLL ? 0 : chance_pool(s);
@@ -2100,10 +2101,10 @@ void dml_run(const cr_game *g, dml_state *s, cr_events *ev)
     run(&c);
 }
 
-void dml_apply(const cr_game *g, void *st, cr_action a, cr_events *ev)
+void dml_apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
 {
     dml_state *s = st;
-    ctx c = {g, s, ev};
+    ctx c = {g, s, cx ? cx->ev : NULL};
     assert(s->need == DML_NEED_DECISION || s->need == DML_NEED_CHANCE);
     s->need = DML_NEED_RUN;
     s->n_applied++;
@@ -2259,7 +2260,7 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
                 cr_action want = k != DML_D_STACK         ? DML_A_CARD + card
                                  : (flag & DML_SF_EMBLEM) ? DML_A_EMBLEM + card
                                                           : DML_A_POWER + card;
-                int n = dml_legal(NULL, &t, buf), ok = 0;
+                int n = dml_legal(NULL, &t, buf, NULL), ok = 0;
                 for (int j = 0; j < n; j++) ok |= buf[j] == want;
                 if (!ok)
                     FAIL("selection: sel[%d] (%s) cannot be chosen there", i, dml_card_code(card));
@@ -2272,7 +2273,7 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
                 FAIL("selection: sel_targets is %d, the chosen cards make %d", s->sel_targets,
                      t.sel_targets);
         }
-        if (dml_legal(NULL, s, buf) < 1) FAIL("need: the decision has no legal option");
+        if (dml_legal(NULL, s, buf, NULL) < 1) FAIL("need: the decision has no legal option");
     } else if (s->need == DML_NEED_CHANCE) {
         if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST)
             FAIL("need: unknown chance kind %d", s->kind);
@@ -2349,6 +2350,7 @@ static cr_status dml_create(cr_game *g, char *err, size_t errcap)
     g->max_events = DML_MAX_EVENTS;
     g->state_size = sizeof(dml_state);
     g->obs_size = sizeof(dml_state);
+    g->scratch_size = dml_sample_scratch(); /* the sampler's matching; apply and legal need none */
     return CR_OK;
 }
 

@@ -146,7 +146,7 @@ static unsigned random_games(const char *variant, int players, int games, uint64
                 g->def->apply(g, s, cr_sample_chance(g, s, &rng), NULL);
                 continue;
             }
-            int n = g->def->legal_actions(g, s, legal);
+            int n = g->def->legal_actions(g, s, legal, NULL);
             assert_true(n > 0);
             for (int i = 0; i < n; i++) check_action_json(g, s, legal[i]);
             /* help: the seat to act gets words, every other view nothing */
@@ -401,9 +401,9 @@ static void roll_chances_exact(void **unused)
             memcpy(c, s, sizeof *c);
             cr_event evb[64];
             cr_events ev = {evb, 64, 0, 0};
-            g->def->apply(g, c, out[i], &ev);
+            g->def->apply(g, c, out[i], &(cr_ctx){.ev = &ev});
             dabo[i] = c->need == DML_NEED_DECISION && c->kind == DML_D_DABO;
-            if (dabo[i]) g->def->apply(g, c, DML_A_KEEP, &ev);
+            if (dabo[i]) g->def->apply(g, c, DML_A_KEEP, &(cr_ctx){.ev = &ev});
             ok[i] = -1;
             for (int e = 0; e < ev.len; e++)
                 if (evb[e].kind == DML_E_CHECK) ok[i] = evb[e].b;

@@ -75,7 +75,8 @@ static void test_end_cascade_within_the_bound(void **state)
     static cr_event buf[2 * DML_MAX_EVENTS];
     cr_events ev = {buf, 2 * DML_MAX_EVENTS, 0, 0};
     char err[256];
-    if (cr_apply_text(g, &s, "end", &ev, err, sizeof err) != CR_OK) fail_msg("end: %s", err);
+    if (cr_apply_text(g, &s, "end", &(cr_ctx){.ev = &ev}, err, sizeof err) != CR_OK)
+        fail_msg("end: %s", err);
     assert_int_equal(ev.dropped, 0);
     assert_true(ev.len <= g->max_events);
     assert_true(s.over);

@@ -147,7 +147,7 @@ static int check_legal(const cr_game *g, const dml_state *s, char *list, int mod
                        int line)
 {
     cr_action legal[DML_MAX_LEGAL];
-    int n = g->def->legal_actions(g, s, legal);
+    int n = g->def->legal_actions(g, s, legal, NULL);
     char names[DML_MAX_LEGAL][32];
     for (int i = 0; i < n; i++) g->def->action_to_str(g, s, legal[i], names[i], sizeof names[i]);
     int want = 0;

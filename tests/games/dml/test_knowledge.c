@@ -288,7 +288,7 @@ static cr_action pick(const cr_game *g, const void *st, cr_rng *rng)
 {
     if (cr_current_player(g, st) == CR_CHANCE) return cr_sample_chance(g, st, rng);
     cr_action legal[DML_MAX_LEGAL], keep[DML_MAX_LEGAL];
-    int n = g->def->legal_actions(g, st, legal), k = 0;
+    int n = g->def->legal_actions(g, st, legal, NULL), k = 0;
     assert_true(n > 0);
     for (int i = 0; i < n; i++)
         if (legal[i] != DML_A_UNDO) keep[k++] = legal[i];
@@ -318,7 +318,7 @@ static void play_games(const char *variant, int players, int games, uint64_t see
         for (int i = 0; i < MAX_ACTIONS && !cr_is_terminal(g, s); i++) {
             cr_events ev = {evbuf, EV_CAP, 0, 0};
             cr_action a = pick(g, s, &rng);
-            g->def->apply(g, s, a, &ev);
+            g->def->apply(g, s, a, &(cr_ctx){.ev = &ev});
             assert_int_equal(ev.dropped, 0);
             ty->actions++;
             snprintf(where, sizeof where, "%s/%dp game %d action %d", variant, players, gi, i);

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "support/ctx.h"
+
 #include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "games/dml/dml_internal.h"
@@ -316,8 +318,9 @@ static void hidden_cards_are_interchangeable(void **unused)
                  * sampler draws from its observation */
                 cr_action l1[DML_MAX_LEGAL], l2[DML_MAX_LEGAL];
                 g->def->observe(g, s, who, o);
-                assert_int_equal(g->def->sample(g, o, &rng, t), CR_OK);
-                int n1 = g->def->legal_actions(g, s, l1), n2 = g->def->legal_actions(g, t, l2);
+                assert_int_equal(g->def->sample(g, o, &rng, t, test_ctx(g)), CR_OK);
+                int n1 = g->def->legal_actions(g, s, l1, NULL),
+                    n2 = g->def->legal_actions(g, t, l2, NULL);
                 assert_int_equal(n1, n2);
                 assert_memory_equal(l1, l2, (size_t)n1 * sizeof l1[0]);
                 sampled++;
@@ -326,13 +329,13 @@ static void hidden_cards_are_interchangeable(void **unused)
             if (who == CR_CHANCE) {
                 a = cr_sample_chance(g, s, &rng);
             } else {
-                int n = g->def->legal_actions(g, s, legal);
+                int n = g->def->legal_actions(g, s, legal, NULL);
                 assert_true(n > 0);
                 a = legal[cr_rng_below(&rng, (uint32_t)n)];
             }
             cr_event evbuf[512];
             cr_events ev = {evbuf, 512, 0, 0};
-            g->def->apply(g, s, a, &ev);
+            g->def->apply(g, s, a, &(cr_ctx){.ev = &ev});
             assert_int_equal(ev.dropped, 0);
             /* an event's card hidden from a seat: its text and JSON for
              * that seat are the same whatever the card was */
@@ -483,7 +486,7 @@ static void setup_deal_beyond_the_pool_is_refused(void **unused)
         cr_action legal[DML_MAX_LEGAL];
         cr_action x = cr_current_player(g, a) == CR_CHANCE
                           ? cr_sample_chance(g, a, &rng)
-                          : legal[g->def->legal_actions(g, a, legal) - 1];
+                          : legal[g->def->legal_actions(g, a, legal, NULL) - 1];
         g->def->apply(g, a, x, NULL);
         assert_true(a->n_applied < 100);
     }
@@ -520,7 +523,7 @@ static void sample_of_search_state_in_setup_plays_out(void **unused)
     while (!(a->fr[0].step == 3 && a->fr[0].a == 1)) {
         cr_action x = cr_current_player(g, a) == CR_CHANCE
                           ? cr_sample_chance(g, a, &rng)
-                          : legal[g->def->legal_actions(g, a, legal) - 1];
+                          : legal[g->def->legal_actions(g, a, legal, NULL) - 1];
         g->def->apply(g, a, x, NULL);
     }
     for (int search = 0; search < 2; search++) {
@@ -528,7 +531,7 @@ static void sample_of_search_state_in_setup_plays_out(void **unused)
         g->def->observe(g, a, 2, o);
         int ok = 0;
         for (int i = 0; i < 100; i++) {
-            if (g->def->sample(g, o, &rng, b) != CR_OK) continue;
+            if (g->def->sample(g, o, &rng, b, test_ctx(g)) != CR_OK) continue;
             ok++;
             for (long k = 0; cr_current_player(g, b) != CR_TERMINAL; k++) {
                 assert_true(k < 100000);
@@ -537,7 +540,7 @@ static void sample_of_search_state_in_setup_plays_out(void **unused)
                     assert_true(g->def->chance_outcomes(g, b, out, NULL) > 0);
                     x = cr_sample_chance(g, b, &rng);
                 } else {
-                    int n = g->def->legal_actions(g, b, legal);
+                    int n = g->def->legal_actions(g, b, legal, NULL);
                     assert_true(n > 0);
                     x = legal[cr_rng_below(&rng, (uint32_t)n)];
                 }

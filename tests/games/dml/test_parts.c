@@ -50,7 +50,7 @@ static void test_achievements_follow_the_end(void **state)
                 if (cr_current_player(g, s) == CR_CHANCE) {
                     a = cr_sample_chance(g, s, &rng);
                 } else {
-                    int n = g->def->legal_actions(g, s, legal);
+                    int n = g->def->legal_actions(g, s, legal, NULL);
                     a = g->def->parts->heuristic(g, s, cr_current_player(g, s), legal, n, &rng);
                 }
                 g->def->apply(g, s, a, NULL);

@@ -220,7 +220,7 @@ static cr_action random_action(const cr_game *g, const dml_state *s, cr_rng *rng
 {
     if (cr_current_player(g, s) == CR_CHANCE) return cr_sample_chance(g, s, rng);
     cr_action legal[DML_MAX_LEGAL];
-    int n = g->def->legal_actions(g, s, legal);
+    int n = g->def->legal_actions(g, s, legal, NULL);
     assert_true(n >= 1);
     return legal[cr_rng_below(rng, (uint32_t)n)];
 }
@@ -391,7 +391,7 @@ static long survive_all_moves(const cr_game *g, const dml_state *s, const char *
     if (dml_check_invariants(g, s, err, sizeof err)) fail_msg("%s: accepted but %s", what, err);
     if (s->over) return 0;
     int n = cr_current_player(g, s) == CR_CHANCE ? g->def->chance_outcomes(g, s, acts, prob)
-                                                 : g->def->legal_actions(g, s, acts);
+                                                 : g->def->legal_actions(g, s, acts, NULL);
     if (n < 1) fail_msg("%s: accepted, but nothing can be played", what);
     for (int i = 0; i < n; i++) {
         memcpy(&t, s, sizeof t);

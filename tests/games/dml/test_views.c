@@ -39,7 +39,7 @@ static void random_prefix(const cr_game *g, dml_state *s, uint64_t seed, int n)
         if (cr_current_player(g, s) == CR_CHANCE) {
             a = cr_sample_chance(g, s, &rng);
         } else {
-            int k = g->def->legal_actions(g, s, legal);
+            int k = g->def->legal_actions(g, s, legal, NULL);
             a = legal[cr_rng_below(&rng, (uint32_t)k)];
         }
         g->def->apply(g, s, a, NULL);
