@@ -103,24 +103,49 @@ static void know_settle(dml_state *s, int q, int z)
 {
     uint64_t *pin = s->pin[q], *may = s->may[q];
     if (!may[z] || popc(pin[z]) != s->zone_count[z]) return;
-    int todo[DML_NCARDS + 1], n = 0; /* each card is pinned at most once below */
+    int todo[DML_NZONES + 1], n = 0; /* each zone is queued at most once per freed card set */
     todo[n++] = z;
     while (n) {
         z = todo[--n];
         uint64_t freed = may[z];
         if (!freed || popc(pin[z]) != s->zone_count[z]) continue;
         may[z] = 0;
-        for (; freed; freed &= freed - 1) {
-            uint64_t b = freed & -freed;
-            int only = -1, k = 0;
-            for (int y = 0; y < DML_NZONES && k < 2; y++)
-                if (may[y] & b) only = y, k++;
-            if (k != 1) continue;
-            may[only] &= ~b;
-            pin[only] |= b;
-            todo[n++] = only;
+        /* The freed cards left with one possible zone are known there: one
+         * pass finds the cards that appear in exactly one "maybe" (once and
+         * not twice), a second pins them.  Empty zones hold no "maybe"
+         * (know_forget), so only the fixed zones and the live Black Market
+         * slots are scanned. */
+        uint64_t once = 0, twice = 0;
+        for (int y = 0; y < DML_Z_BM; y++) {
+            uint64_t m = may[y] & freed;
+            twice |= once & m;
+            once |= m;
+        }
+        for (uint64_t live = s->bm_live; live; live &= live - 1) {
+            uint64_t m = may[DML_Z_BM + __builtin_ctzll(live)] & freed;
+            twice |= once & m;
+            once |= m;
+        }
+        uint64_t single = once & ~twice;
+        for (int y = 0; single && y < DML_NZONES; y++) {
+            uint64_t m = may[y] & single;
+            if (!m) continue;
+            may[y] &= ~m;
+            pin[y] |= m;
+            single &= ~m;
+            if (n < DML_NZONES) todo[n++] = y;
         }
     }
+}
+
+/* Clears the bits b from every zone of one seat's mask set: the fixed zones
+ * and the live Black Market slots (an empty zone holds neither pins, which
+ * are sound, nor "maybe", which settles when it empties). */
+static void know_forget(const dml_state *s, uint64_t *mask, uint64_t b)
+{
+    for (int y = 0; y < DML_Z_BM; y++) mask[y] &= ~b;
+    for (uint64_t live = s->bm_live; live; live &= live - 1)
+        mask[DML_Z_BM + __builtin_ctzll(live)] &= ~b;
 }
 
 /* q learns that card c lies in zone z. */
@@ -128,10 +153,8 @@ static void know_pin(dml_state *s, int q, int c, int z)
 {
     uint64_t b = dml_bit(c);
     if (s->pin[q][z] & b) return;
-    for (int y = 0; y < DML_NZONES; y++) {
-        s->pin[q][y] &= ~b;
-        s->may[q][y] &= ~b;
-    }
+    know_forget(s, s->pin[q], b);
+    know_forget(s, s->may[q], b);
     s->pin[q][z] |= b;
     know_settle(s, q, z);
 }
@@ -158,7 +181,7 @@ static void know_move(dml_state *s, int q, int c, int from, int to, int seen, ui
         b = p | m; /* only one candidate: q knows it anyway */
     }
     if (!(pin[from] & b)) /* it was not pinned: forget where it might have been */
-        for (int z = 0; z < DML_NZONES; z++) may[z] &= ~b;
+        know_forget(s, may, b);
     pin[from] &= ~b;
     pin[to] |= b;
     know_settle(s, q, from);
