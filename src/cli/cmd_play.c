@@ -327,10 +327,15 @@ static int play_loop(table *t)
     } else if (!stopped) {
         printf("\ngame over after %d actions.\n", cr_match_record(t->m)->n_actions);
         cli_print_result(stdout, g, cr_match_state(t->m));
-    } else if (t->save_path != NULL) {
+    }
+    uint64_t seed;
+    if (!stopped && cr_match_seed(t->m, &seed) && t->n_humans > 0) {
+        printf("seed %" PRIu64 " (croupier play --seed %" PRIu64 " deals this game again)\n", seed,
+               seed);
+    }
+    if (stopped && t->save_path != NULL)
         cli_say(stdout, "resume with: croupier play --load %s --save %s", t->save_path,
                 t->save_path);
-    }
     return save(t, 0);
 }
 
@@ -465,7 +470,9 @@ int cmd_play(int argc, char **argv)
         len += (size_t)snprintf(line + len, sizeof line - len, " P%d %s%s", s,
                                 cr_match_seat_spec(t.m, s), s + 1 < g->num_players ? "," : "");
     cli_say(stdout, "%s", line); /* seat specs may come from a record: escaped */
-    if (load_path == NULL)
+    /* The seed decides every future die: a secret while humans play (it
+     * is shown when the game ends).  A table of bots only may see it. */
+    if (load_path == NULL && t.n_humans == 0)
         printf("seed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
     /* --save is written now, before any action, so a path that cannot be
      * written fails at once instead of after a whole game. */
