@@ -131,6 +131,19 @@ int cr_match_left(const cr_match *m, int seat);
  * share first place and the win. */
 void cr_match_result(const cr_match *m, cr_result *out);
 
+/* --- The lab's mode ---------------------------------------------------------
+ * `croupier sim` plays millions of matches: CR_MATCH_LEAN keeps no event log
+ * and no copy for the last action's text (cr_match_events_since and
+ * cr_match_last_action_text then answer nothing); the events of the last
+ * apply are still at hand (cr_match_last_events) unless CR_MATCH_NO_EVENTS.
+ * cr_match_reset starts the same table and seats over with another seed,
+ * keeping every buffer and bot, so a match can be reused game after game. */
+enum { CR_MATCH_LEAN = 1u, CR_MATCH_NO_EVENTS = 2u };
+void cr_match_configure(cr_match *m, unsigned flags);
+cr_status cr_match_reset(cr_match *m, uint64_t seed);
+/* The events of the last apply (valid until the next change). */
+int cr_match_last_events(const cr_match *m, const cr_event **out);
+
 /* Writes the record (with seats and seed: the owner's copy) to f. */
 cr_status cr_match_save(const cr_match *m, FILE *f, char *err, size_t errcap) CR_MUST_CHECK;
 /* Same, atomically to a file (written to PATH.tmp, then renamed). */

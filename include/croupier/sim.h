@@ -1,9 +1,10 @@
 /* croupier/sim.h — the simulation lab: many games between bots, in
  * parallel, with the figures designers ask for; and the benchmarks.
  *
- * Reproducibility.  Game i draws its chance outcomes from a generator
- * seeded with (seed, i), and the bot in seat s of game i is seeded from
- * (seed, i, s).  Games are independent, results are stored by game index
+ * Reproducibility.  Each game is a match (match.h) of its own seed,
+ * cr_sim_game_seed(seed, i): its chance node k is drawn from (game seed, k)
+ * and a bot's choice at action k from (game seed, k, seat), exactly as
+ * `croupier play` draws them.  Games are independent, results are stored by game index
  * and every summary is computed from them in index order, so the figures
  * do not depend on the number of threads (timed bots, `ismcts:ms=...`,
  * excepted: they do less work on a busy machine).
@@ -103,6 +104,11 @@ typedef struct cr_sim_result {
     double seconds;                         /* wall time */
     uint64_t total_actions;
 } cr_sim_result;
+
+/* The seed of game i's match: every die and bot choice of that game follows
+ * from it (match.h), so `croupier play dml --seed X --seats ...` with the
+ * same seats plays game i of the lab again, move for move. */
+uint64_t cr_sim_game_seed(uint64_t seed, long i);
 
 /* Runs the games.  On success *out is filled (free it with
  * cr_sim_result_fini); on error err gets a one-line reason (unknown game,

@@ -25,9 +25,11 @@ struct cr_match {
     void *prev; /* the state before the last action (for its text) */
     cr_record rec;
     uint64_t seed;
-    int8_t *who; /* per action: the seat that chose it, or CR_CHANCE */
+    uint64_t seed_mix; /* mix(seed): chance node i draws from (seed_mix, i) */
+    int8_t *who;       /* per action: the seat that chose it, or CR_CHANCE */
     int who_cap;
     cr_bot *bot[CR_MAX_PLAYERS];
+    int wants_obs[CR_MAX_PLAYERS]; /* cr_bot_wants_obs of each bot seat */
     char spec[CR_MAX_PLAYERS][CR_RECORD_SPEC_MAX];
     int left[CR_MAX_PLAYERS]; /* CR_MARK_RESIGN / CR_MARK_TIMEOUT, 0 */
     int ended;                /* a `! end` mark */
@@ -36,6 +38,7 @@ struct cr_match {
     cr_events ev;
     cr_ctx *cx; /* the match's context: scratch, and ev as the event sink */
     cr_action *legal;
+    unsigned flags; /* CR_MATCH_LEAN, CR_MATCH_NO_EVENTS */
 };
 
 static void set_err(char *err, size_t cap, const char *fmt, ...)
@@ -65,6 +68,7 @@ static cr_match *match_alloc(cr_game *g, uint64_t seed)
     if (m == NULL) return NULL;
     m->g = g;
     m->seed = seed;
+    m->seed_mix = mix(seed);
     cr_record_init(&m->rec);
     m->st = cr_alloc(g->state_size);
     m->obs = cr_alloc(g->obs_size ? g->obs_size : 1);
@@ -119,6 +123,7 @@ static cr_status seat_spec(cr_match *m, int seat, const char *spec, char *err, s
     }
     cr_bot_free(m->bot[seat]);
     m->bot[seat] = b;
+    m->wants_obs[seat] = b != NULL && cr_bot_wants_obs(b);
     strcpy(m->spec[seat], spec);
     return CR_OK;
 }
@@ -140,8 +145,7 @@ static cr_status log_events(cr_match *m, int32_t index)
         e->action_index = index;
         e->ev = m->ev.buf[i];
     }
-    m->ev.len = 0;
-    return CR_OK;
+    return CR_OK; /* ev keeps the last apply's events (cr_match_last_events) */
 }
 
 static cr_status push_who(cr_match *m, int who)
@@ -164,6 +168,12 @@ static cr_status do_apply(cr_match *m, int who, cr_action a)
     if (rc == CR_OK) rc = cr_record_push(&m->rec, a);
     if (rc != CR_OK) return rc;
     m->ev.len = m->ev.dropped = 0;
+    if (m->flags & CR_MATCH_LEAN) {
+        /* the lab's mode: no copy for the last action's text, no log */
+        m->cx->ev = (m->flags & CR_MATCH_NO_EVENTS) ? NULL : &m->ev;
+        m->g->def->apply(m->g, m->st, a, m->cx);
+        return m->ev.dropped > 0 ? CR_ERR_INVALID : CR_OK;
+    }
     memcpy(m->prev, m->st, m->g->state_size);
     m->g->def->apply(m->g, m->st, a, m->cx);
     return log_events(m, m->rec.n_actions - 1);
@@ -274,6 +284,38 @@ cr_match *cr_match_load(const char *text, size_t len, const cr_params *overrides
     return m;
 }
 
+void cr_match_configure(cr_match *m, unsigned flags)
+{
+    m->flags = flags;
+    m->cx->ev = &m->ev;
+}
+
+cr_status cr_match_reset(cr_match *m, uint64_t seed)
+{
+    const cr_game *g = m->g;
+    g->def->init(g, m->st);
+    m->seed = seed;
+    m->seed_mix = mix(seed);
+    m->rec.seed = seed;
+    m->rec.has_seed = 1;
+    m->rec.n_actions = 0;
+    m->rec.n_marks = 0;
+    m->n_log = 0;
+    m->ev.len = m->ev.dropped = 0;
+    m->ended = 0;
+    for (int s = 0; s < g->num_players; s++) {
+        m->left[s] = 0;
+        strcpy(m->rec.seats[s], m->spec[s]);
+    }
+    return CR_OK;
+}
+
+int cr_match_last_events(const cr_match *m, const cr_event **out)
+{
+    *out = m->ev.buf;
+    return m->ev.len;
+}
+
 /* ---- reading ---- */
 
 const cr_game *cr_match_game(const cr_match *m) { return m->g; }
@@ -337,15 +379,16 @@ cr_status cr_match_step(cr_match *m)
     cr_action a;
     if (who == CR_CHANCE) {
         cr_rng r;
-        cr_rng_seed(&r, mix(m->seed), (uint64_t)i);
+        cr_rng_seed(&r, m->seed_mix, (uint64_t)i);
         a = cr_sample_chance(g, m->st, &r);
     } else if (who >= 0 && who < g->num_players && m->bot[who] != NULL) {
         int n = g->def->legal_actions(g, m->st, m->legal, m->cx);
         if (n <= 0) return CR_ERR_INVALID;
+        if (n == 1) return do_apply(m, who, m->legal[0]); /* nothing to choose */
         cr_bot *b = m->bot[who];
         cr_bot_reseed(b, mix(m->seed ^ mix((uint64_t)i)));
         const void *obs = NULL;
-        if (cr_bot_wants_obs(b)) {
+        if (m->wants_obs[who]) {
             g->def->observe(g, m->st, who, m->obs);
             obs = m->obs;
         }

@@ -210,17 +210,20 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
         return CR_ERR_IO;
     }
     int np = n ? r[0].num_players : 0;
-    fprintf(f, "config,game,winner,end,rounds,actions");
-    for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,label%d", s, s, s);
+    fprintf(f, "config,game,game_seed,winner,end,rounds,actions");
+    for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,rank%d,label%d", s, s, s, s);
     fprintf(f, "\n");
     for (int i = 0; i < n; i++) {
         const char *cfgname = vary_values ? vary_values[i] : "default";
         for (long k = 0; k < r[i].games; k++) {
             const cr_sim_game *gm = &r[i].per_game[k];
-            fprintf(f, "\"%s\",%ld,%d,\"%s\",%u,%u", cfgname, k, gm->winner,
+            /* game_seed: `croupier play --seed` with it and the same seats
+             * plays this game again, move for move */
+            fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", cfgname, k,
+                    (unsigned long long)cr_sim_game_seed(r[i].seed, k), gm->winner,
                     r[i].end_names[gm->end], gm->rounds, gm->actions);
             for (int s = 0; s < r[i].num_players; s++)
-                fprintf(f, ",%g,%d,%s", (double)gm->returns[s], gm->score[s],
+                fprintf(f, ",%g,%d,%d,%s", (double)gm->returns[s], gm->score[s], gm->rank[s],
                         gm->label[s] >= 0 && gm->label[s] < r[i].n_labels
                             ? r[i].label_names[gm->label[s]]
                             : "");

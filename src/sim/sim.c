@@ -24,6 +24,7 @@
 
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
+#include "croupier/match.h"
 #include "sim/sim_internal.h"
 
 enum { SIM_MAX_THREADS = 256 };
@@ -102,6 +103,7 @@ typedef struct sim_shared {
     const sim_profile *prof;
     cr_sim_result *res;
     const char *specs[CR_MAX_PLAYERS];
+    cr_params params; /* the table, for each worker's match */
     long max_actions;
     atomic_long next, done;
     atomic_int failed;
@@ -123,63 +125,51 @@ static void sim_fail(sim_shared *sh, const char *msg)
     pthread_mutex_unlock(&sh->err_lock);
 }
 
-/* Plays game i.  The event buffer holds g->max_events, the game's proven
- * bound on one apply; should an apply drop events all the same, the counts
- * would be short, so the game fails the run (0: played; -1: err filled). */
-static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, cr_action *legal,
-                    cr_ctx *cx, char *err, size_t errcap)
+/* The match of game i: its seed, from which every die and bot choice of
+ * the game follows (match.h).  `croupier play --seed` with this seed and the
+ * same seats plays game i again. */
+uint64_t cr_sim_game_seed(uint64_t seed, long i) { return sim_mix(seed, (uint64_t)i, 0); }
+
+/* Plays game i on the worker's match (reset to the game's seed).  The match
+ * keeps the events of each apply for the lab's counters; an apply that
+ * dropped some (beyond the game's proven max_events) would leave the counts
+ * short, so it fails the run (0: played; -1: err filled). */
+static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap)
 {
-    cr_events *ev = cx->ev;
-    cr_ctx quiet = {.ev = NULL, .scratch = cx->scratch, .scratch_size = cx->scratch_size};
     sim_shared *sh = w->sh;
-    const cr_game *g = sh->g;
+    const cr_game *g = cr_match_game(m);
     const sim_profile *prof = sh->prof;
     cr_sim_game *out = &sh->res->per_game[i];
-    cr_rng chance;
-    cr_rng_seed(&chance, sh->cfg->seed, (uint64_t)i);
-    for (int s = 0; s < g->num_players; s++)
-        cr_bot_reseed(bots[s], sim_mix(sh->cfg->seed, (uint64_t)i, (uint64_t)s + 1));
-    g->def->init(g, st);
+    cr_match_reset(m, cr_sim_game_seed(sh->cfg->seed, i));
     long actions = 0;
     int aborted = 0;
-    for (;;) {
-        int p = g->def->current_player(g, st);
-        if (p == CR_TERMINAL) break;
+    while (cr_match_to_act(m) != CR_TERMINAL) {
         if (actions >= sh->max_actions) {
             aborted = 1;
             break;
         }
-        cr_action a;
-        if (p == CR_CHANCE) {
-            a = cr_sample_chance(g, st, &chance);
-        } else {
-            int n = g->def->legal_actions(g, st, legal, cx);
-            if (n == 1) {
-                a = legal[0];
-            } else {
-                const void *o = NULL;
-                if (cr_bot_wants_obs(bots[p])) {
-                    g->def->observe(g, st, p, obs);
-                    o = obs;
-                }
-                a = cr_bot_act(bots[p], o, legal, n);
-            }
-        }
-        ev->len = ev->dropped = 0;
-        g->def->apply(g, st, a, prof ? cx : &quiet); /* events only when counted */
+        cr_status rc = cr_match_step(m);
         actions++;
-        if (ev->dropped) {
-            snprintf(err, errcap,
-                     "game %ld (seed %llu): action %ld wrote %d events, more than the game's "
-                     "max_events (%d); its counts would be short",
-                     i, (unsigned long long)sh->cfg->seed, actions, ev->len + ev->dropped,
-                     g->max_events);
+        if (rc != CR_OK) {
+            const cr_event *evs;
+            if (cr_match_last_events(m, &evs) >= g->max_events)
+                snprintf(err, errcap,
+                         "game %ld (seed %llu): action %ld wrote more events than the game's "
+                         "max_events (%d); its counts would be short",
+                         i, (unsigned long long)sh->cfg->seed, actions, g->max_events);
+            else
+                snprintf(err, errcap, "game %ld (seed %llu): action %ld could not be played (%s)",
+                         i, (unsigned long long)sh->cfg->seed, actions, cr_status_str(rc));
             return -1;
         }
-        if (prof)
-            for (int k = 0; k < ev->len; k++) prof->count(&ev->buf[k], w->counters);
+        if (prof) {
+            const cr_event *evs;
+            int n = cr_match_last_events(m, &evs);
+            for (int k = 0; k < n; k++) prof->count(&evs[k], w->counters);
+        }
     }
     w->actions += (uint64_t)actions;
+    const void *st = cr_match_state(m);
     memset(out, 0, sizeof *out);
     double ret[CR_MAX_PLAYERS] = {0};
     cr_result res;
@@ -210,48 +200,30 @@ static int play_one(sim_worker *w, long i, cr_bot **bots, void *st, void *obs, c
     return 0;
 }
 
+/* A worker plays on one match of its own (the lab's mode: no log, no
+ * record text), reset for each game. */
 static void *worker_main(void *arg)
 {
     sim_worker *w = arg;
     sim_shared *sh = w->sh;
-    const cr_game *g = sh->g;
     char err[256];
-    cr_bot *bots[CR_MAX_PLAYERS] = {0};
-    void *st = cr_alloc(g->state_size);
-    void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
-    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
-    cr_event *evbuf = cr_alloc((size_t)g->max_events * sizeof *evbuf);
-    cr_events ev = {evbuf, g->max_events, 0, 0};
-    cr_ctx *cx = cr_ctx_new(g); /* this thread's context */
-    if (cx) cx->ev = &ev;
-    if (!st || !obs || !legal || !evbuf || !cx) {
-        sim_fail(sh, "out of memory");
-        goto out;
+    cr_match *m = cr_match_new(sh->g->def, &sh->params, sh->specs, 0, err, sizeof err);
+    if (!m) {
+        sim_fail(sh, err);
+        return NULL;
     }
-    for (int s = 0; s < g->num_players; s++) {
-        bots[s] = cr_bot_new(g, sh->specs[s], s, 0, err, sizeof err);
-        if (!bots[s]) {
-            sim_fail(sh, err);
-            goto out;
-        }
-    }
+    cr_match_configure(m, CR_MATCH_LEAN | (sh->prof ? 0 : CR_MATCH_NO_EVENTS));
     for (;;) {
         if (atomic_load(&sh->failed)) break;
         long i = atomic_fetch_add(&sh->next, 1);
         if (i >= sh->cfg->games) break;
-        if (play_one(w, i, bots, st, obs, legal, cx, err, sizeof err) != 0) {
+        if (play_one(w, i, m, err, sizeof err) != 0) {
             sim_fail(sh, err);
             break;
         }
         atomic_fetch_add(&sh->done, 1);
     }
-out:
-    for (int s = 0; s < g->num_players; s++) cr_bot_free(bots[s]);
-    cr_free(st);
-    cr_free(obs);
-    cr_free(legal);
-    cr_free(evbuf);
-    cr_ctx_free(cx);
+    cr_match_free(m);
     return NULL;
 }
 
@@ -421,6 +393,7 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     memset(&sh, 0, sizeof sh);
     sh.cfg = cfg;
     sh.g = g;
+    sh.params = params;
     sh.prof = prof;
     sh.res = out;
     sh.max_actions = cfg->max_actions > 0            ? cfg->max_actions

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "croupier/game.h"
+#include "croupier/match.h"
 #include "croupier/sim.h"
 
 static void run(int threads, cr_sim_result *r, int progress)
@@ -103,6 +104,41 @@ static void test_dropped_events_fail_the_run(void **state)
     cr_sim_result_fini(&r);
 }
 
+/* Game i of the lab is the match of seed cr_sim_game_seed(seed, i): played
+ * again through the match layer (as `croupier play --seed` does), it ends
+ * the same, action for action. */
+static void test_lab_games_replay_as_matches(void **state)
+{
+    (void)state;
+    const char *seats[4] = {"heuristic", "random", "random", "random"};
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.n_seats = 4;
+    for (int s = 0; s < 4; s++) c.seats[s] = seats[s];
+    c.games = 6;
+    c.threads = 2;
+    c.seed = 99;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result r;
+    char err[256];
+    assert_int_equal(cr_sim_run(&c, &r, err, sizeof err), CR_OK);
+    for (long i = 0; i < c.games; i++) {
+        cr_params p = {.num_players = 4};
+        cr_match *m = cr_match_new(cr_registry_find("dml"), &p, seats, cr_sim_game_seed(c.seed, i),
+                                   err, sizeof err);
+        assert_non_null(m);
+        assert_int_equal(cr_match_run(m, 0), CR_TERMINAL);
+        cr_result res;
+        cr_match_result(m, &res);
+        assert_int_equal(cr_match_record(m)->n_actions, (int)r.per_game[i].actions);
+        for (int s = 0; s < 4; s++) assert_int_equal(res.score[s], r.per_game[i].score[s]);
+        assert_int_equal(res.winners, r.per_game[i].winners);
+        cr_match_free(m);
+    }
+    cr_sim_result_fini(&r);
+}
+
 static void test_progress_off_when_stderr_is_not_a_terminal(void **state)
 {
     (void)state;
@@ -168,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_wilson),
         cmocka_unit_test(test_dropped_events_fail_the_run),
         cmocka_unit_test(test_same_figures_whatever_the_threads),
+        cmocka_unit_test(test_lab_games_replay_as_matches),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
