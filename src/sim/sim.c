@@ -187,7 +187,10 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
             }
         out->winner = (int8_t)(n_win == 1 ? win : -1);
     }
-    for (int s = 0; s < g->num_players; s++) {
+    /* cr_game_new keeps num_players <= CR_MAX_PLAYERS; the bound is
+     * spelled out for the optimizer, which cannot see it */
+    int np = g->num_players < CR_MAX_PLAYERS ? g->num_players : CR_MAX_PLAYERS;
+    for (int s = 0; s < np; s++) {
         out->returns[s] = (float)ret[s];
         out->score[s] = res.score[s];
         out->rank[s] = res.rank[s];
