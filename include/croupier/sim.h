@@ -167,6 +167,8 @@ typedef struct cr_bench_config {
     long games;          /* > 0: also time exactly this many random games on all threads */
     long ismcts_iters;   /* per move in the ISMCTS measurement; 0: 2000 */
     uint64_t seed;
+    int n_options; /* table options (game.h), borrowed text */
+    cr_option_kv options[CR_MAX_OPTIONS];
 } cr_bench_config;
 
 /* Runs the benchmarks and prints the machine, the build and the figures. */

@@ -23,6 +23,8 @@ const char cmd_bench_usage[] =
     "  --iters N       ISMCTS iterations per search (default 2000)\n"
     "  --players N     player count (default: the variant's maximum)\n"
     "  --variant V     game variant\n"
+    "  --option K=V    a table option (croupier games lists them); repeatable\n"
+    "  --board FILE    the game's board file, for games that have one\n"
     "  --seed S        (default 1)\n";
 
 int cmd_bench(int argc, char **argv)
@@ -30,10 +32,13 @@ int cmd_bench(int argc, char **argv)
     cr_bench_config cfg;
     memset(&cfg, 0, sizeof cfg);
     const char *val, *game = NULL;
+    cr_params table = {0};
     for (int i = 1; i < argc; i++) {
         int r;
         long x;
-        if ((r = cli_opt(argc, argv, &i, "--seconds", &val))) {
+        if ((r = cli_table_opt(argc, argv, &i, &table))) {
+            if (r < 0) return 2;
+        } else if ((r = cli_opt(argc, argv, &i, "--seconds", &val))) {
             if (r < 0 || !cli_parse_int(val, 1, 3600, &x))
                 return cli_usage_error("bench", "--seconds needs whole seconds in 1..3600");
             cfg.seconds = (double)x;
@@ -70,6 +75,8 @@ int cmd_bench(int argc, char **argv)
     if (!game) return cli_usage_error("bench", "which game? (croupier games)");
     if (!cli_find_game(game)) return 1;
     cfg.game = game;
+    cfg.n_options = table.n_options;
+    for (int k = 0; k < table.n_options; k++) cfg.options[k] = table.options[k];
     char err[256];
     if (cr_bench_run(&cfg, stdout, err, sizeof err) != CR_OK) return cli_error("%s", err);
     return 0;

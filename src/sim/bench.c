@@ -441,6 +441,11 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         np = v->max_players;
     }
     cr_params params = {.num_players = np, .variant = cfg->variant};
+    for (int i = 0; i < cfg->n_options; i++)
+        if (cr_params_set(&params, cfg->options[i].key, cfg->options[i].value) != CR_OK) {
+            snprintf(err, errcap, "too many options");
+            return CR_ERR_INVALID;
+        }
     char gerr[256];
     cr_game *g = cr_game_new(def, &params, gerr, sizeof gerr);
     if (!g) {

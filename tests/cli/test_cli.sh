@@ -111,6 +111,11 @@ if "$cr" play dml --board "$tmp/none.board" </dev/null 2>"$tmp/err"; then fail "
 grep -q "no option 'board'" "$tmp/err" || fail "--board message: $(cat "$tmp/err")"
 if "$cr" play dml --option first-roller=7 </dev/null 2>"$tmp/err"; then fail "bad seat accepted"; fi
 grep -q "a seat from 0 to 3" "$tmp/err" || fail "bad option value message"
+for c in "sim dml --games 1" "bench dml" "replay $tmp/s.rec" "run dml --position $fixtures/thief_gift.json"; do
+    # shellcheck disable=SC2086  # c is a command and its arguments
+    if "$cr" $c --option colour=red >/dev/null 2>"$tmp/err"; then fail "$c accepted an unknown option"; fi
+    grep -q "no option 'colour'" "$tmp/err" || fail "$c --option message: $(cat "$tmp/err")"
+done
 # undo takes back the human's last decision; the same answers replay the same dice
 printf '1\n1\nundo\n1\nquit\n' | "$cr" play dml --seed 21 --save "$tmp/u.rec" >"$tmp/u.out" ||
     fail "play with undo"
