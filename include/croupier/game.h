@@ -331,6 +331,11 @@ cr_action cr_sample_chance(const cr_game *g, const void *st, cr_rng *rng);
  * it; CR_ERR_ILLEGAL leaves st untouched. */
 cr_status cr_apply_checked(const cr_game *g, void *st, cr_action a, cr_ctx *cx);
 
+/* CR_OK when `seat` is the seat to act in st; else CR_ERR_ILLEGAL with the
+ * reason in err ("no seat 9", "the game is over", "not your turn: P2 is to
+ * act"), which says only what every seat knows. */
+cr_status cr_seat_may_act(const cr_game *g, const void *st, int seat, char *err, size_t errcap);
+
 /* Parses text submitted by `seat` as its action in st.  Refuses a seat that
  * is not to act before looking at the text ("not your turn: P2 is to act");
  * a failure names only the text and the seat's own decision (its prompt),

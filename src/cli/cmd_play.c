@@ -39,8 +39,6 @@
 #include "croupier/record.h"
 #include "croupier/sim.h"
 
-enum { EVENT_CAP = 4096 };
-
 typedef struct seat {
     int human;
     char spec[128]; /* "human" or a bot spec */

@@ -458,11 +458,16 @@ static int trim_copy(const char *text, char *buf, size_t cap)
     return 1;
 }
 
-cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text, cr_action *out,
-                               cr_ctx *cx, char *err, size_t errcap)
+/* Trims text into s (CR_CORE_MAX_ACTION_TEXT bytes) and reads it as an
+ * action legal in st.  CR_OK: *out is the action.  A text too long or empty
+ * is refused here, err set and *told = 1; an unknown or illegal action
+ * (CR_ERR_PARSE, CR_ERR_ILLEGAL) is left for the caller to explain from its
+ * own view (*told = 0). */
+static cr_status read_legal(const cr_game *g, const void *st, const char *text, char *s,
+                            cr_action *out, cr_ctx *cx, char *err, size_t errcap, int *told)
 {
-    char s[CR_CORE_MAX_ACTION_TEXT];
-    if (text == NULL || !trim_copy(text, s, sizeof s)) {
+    *told = 1;
+    if (text == NULL || !trim_copy(text, s, CR_CORE_MAX_ACTION_TEXT)) {
         cr_errf(err, errcap, "action text too long");
         return CR_ERR_PARSE;
     }
@@ -470,27 +475,35 @@ cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *tex
         cr_errf(err, errcap, "empty action");
         return CR_ERR_PARSE;
     }
-    if (g->def->current_player(g, st) == CR_TERMINAL) {
-        cr_errf(err, errcap, "the game is over; no action '%s' can follow", s);
-        return CR_ERR_ILLEGAL;
-    }
+    *told = 0;
     cr_action a = -1;
     cr_status rc = g->def->str_to_action(g, st, s, &a);
     if (rc == CR_OK && !cr_core_is_legal(g, st, a, cx)) rc = CR_ERR_ILLEGAL;
-    if (rc != CR_OK) {
-        /* Nothing of the state goes into the message: whoever typed the
-         * text may not be the seat to act (cr_match_submit explains from
-         * the submitting seat's view). */
-        if (rc == CR_ERR_PARSE)
-            cr_errf(err, errcap, "unknown action '%s'", s);
-        else if (g->def->current_player(g, st) == CR_CHANCE)
-            cr_errf(err, errcap, "'%s' is not legal now (a chance outcome is expected)", s);
-        else
-            cr_errf(err, errcap, "'%s' is not legal now", s);
-        return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
+    if (rc == CR_OK) *out = a;
+    return rc == CR_OK || rc == CR_ERR_PARSE ? rc : CR_ERR_ILLEGAL;
+}
+
+cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text, cr_action *out,
+                               cr_ctx *cx, char *err, size_t errcap)
+{
+    char s[CR_CORE_MAX_ACTION_TEXT];
+    int who = g->def->current_player(g, st), told;
+    if (who == CR_TERMINAL && text != NULL && trim_copy(text, s, sizeof s) && s[0] != '\0') {
+        cr_errf(err, errcap, "the game is over; no action '%s' can follow", s);
+        return CR_ERR_ILLEGAL;
     }
-    *out = a;
-    return CR_OK;
+    cr_status rc = read_legal(g, st, text, s, out, cx, err, errcap, &told);
+    if (rc == CR_OK || told) return rc;
+    /* Nothing of the state goes into the message: whoever typed the text
+     * may not be the seat to act (cr_seat_parse explains from the
+     * submitting seat's view). */
+    if (rc == CR_ERR_PARSE)
+        cr_errf(err, errcap, "unknown action '%s'", s);
+    else if (who == CR_CHANCE)
+        cr_errf(err, errcap, "'%s' is not legal now (a chance outcome is expected)", s);
+    else
+        cr_errf(err, errcap, "'%s' is not legal now", s);
+    return rc;
 }
 
 cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_ctx *cx, char *err,
@@ -503,8 +516,7 @@ cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_ctx *cx
     return CR_OK;
 }
 
-cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
-                        cr_action *out, cr_ctx *cx, char *err, size_t errcap)
+cr_status cr_seat_may_act(const cr_game *g, const void *st, int seat, char *err, size_t errcap)
 {
     int who = g->def->current_player(g, st);
     if (seat < 0 || seat >= g->num_players) {
@@ -522,30 +534,24 @@ cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *
             cr_errf(err, errcap, "not your turn: P%d is to act", who);
         return CR_ERR_ILLEGAL;
     }
-    char s[CR_CORE_MAX_ACTION_TEXT];
-    if (text == NULL || !trim_copy(text, s, sizeof s)) {
-        cr_errf(err, errcap, "action text too long");
-        return CR_ERR_PARSE;
-    }
-    if (s[0] == '\0') {
-        cr_errf(err, errcap, "empty action");
-        return CR_ERR_PARSE;
-    }
-    cr_action a = -1;
-    cr_status rc = g->def->str_to_action(g, st, s, &a);
-    if (rc == CR_OK && !cr_core_is_legal(g, st, a, cx)) rc = CR_ERR_ILLEGAL;
-    if (rc != CR_OK) {
-        /* The seat's own decision, as it faces it: nothing of another seat.
-         * The text is quoted as typed: escaping it for a terminal or a
-         * protocol is the client's job at its output. */
-        char prompt[200] = "";
-        if (g->def->prompt != NULL) g->def->prompt(g, st, prompt, sizeof prompt);
-        cr_errf(err, errcap,
-                rc == CR_ERR_PARSE ? "unknown action '%.60s'%s%s%s"
-                                   : "'%.60s' is not legal now%s%s%s",
-                s, prompt[0] ? " (" : "", prompt, prompt[0] ? ")" : "");
-        return rc == CR_ERR_PARSE ? CR_ERR_PARSE : CR_ERR_ILLEGAL;
-    }
-    *out = a;
     return CR_OK;
+}
+
+cr_status cr_seat_parse(const cr_game *g, const void *st, int seat, const char *text,
+                        cr_action *out, cr_ctx *cx, char *err, size_t errcap)
+{
+    if (cr_seat_may_act(g, st, seat, err, errcap) != CR_OK) return CR_ERR_ILLEGAL;
+    char s[CR_CORE_MAX_ACTION_TEXT];
+    int told;
+    cr_status rc = read_legal(g, st, text, s, out, cx, err, errcap, &told);
+    if (rc == CR_OK || told) return rc;
+    /* The seat's own decision, as it faces it: nothing of another seat.
+     * The text is quoted as typed: escaping it for a terminal or a protocol
+     * is the client's job at its output. */
+    char prompt[200] = "";
+    if (g->def->prompt != NULL) g->def->prompt(g, st, prompt, sizeof prompt);
+    cr_errf(err, errcap,
+            rc == CR_ERR_PARSE ? "unknown action '%.60s'%s%s%s" : "'%.60s' is not legal now%s%s%s",
+            s, prompt[0] ? " (" : "", prompt, prompt[0] ? ")" : "");
+    return rc;
 }

@@ -13,10 +13,9 @@
 #include "croupier/alloc.h"
 #include "croupier/record.h"
 
-static cr_status header_error(char *err, size_t errcap, json_t *root, cr_status rc)
+/* A refusal of the header: the message is in err already. */
+static cr_status refuse(json_t *root, cr_status rc)
 {
-    (void)err;
-    (void)errcap;
     json_decref(root);
     return rc;
 }
@@ -41,27 +40,27 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
     }
     if (!json_is_object(root)) {
         cr_errf(err, errcap, "position: expected a JSON object");
-        return header_error(err, errcap, root, CR_ERR_PARSE);
+        return refuse(root, CR_ERR_PARSE);
     }
     /* game */
     json_t *jg = json_object_get(root, "game");
     if (jg != NULL && !json_is_string(jg)) {
         cr_errf(err, errcap, "game: expected a game name");
-        return header_error(err, errcap, root, CR_ERR_PARSE);
+        return refuse(root, CR_ERR_PARSE);
     }
     const char *name = jg ? json_string_value(jg) : game;
     if (name == NULL) {
         cr_errf(err, errcap, "game: missing (which game is this position of?)");
-        return header_error(err, errcap, root, CR_ERR_PARSE);
+        return refuse(root, CR_ERR_PARSE);
     }
     if (game != NULL && strcmp(name, game) != 0) {
         cr_errf(err, errcap, "game: the position is of %.40s, not %.40s", name, game);
-        return header_error(err, errcap, root, CR_ERR_INVALID);
+        return refuse(root, CR_ERR_INVALID);
     }
     const cr_game_def *def = cr_registry_find(name);
     if (def == NULL) {
         cr_errf(err, errcap, "game: unknown game '%.40s'", name);
-        return header_error(err, errcap, root, CR_ERR_INVALID);
+        return refuse(root, CR_ERR_INVALID);
     }
     /* rules: absent in hand-written positions, which then mean the current rules */
     json_t *jr = json_object_get(root, "rules");
@@ -73,13 +72,13 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
                     def->name, json_integer_value(jr), def->rules_version);
         else
             cr_errf(err, errcap, "rules: expected the rules version, an integer");
-        return header_error(err, errcap, root, CR_ERR_INVALID);
+        return refuse(root, CR_ERR_INVALID);
     }
     cr_params p = {0};
     json_t *jv = json_object_get(root, "variant");
     if (jv != NULL && !json_is_string(jv)) {
         cr_errf(err, errcap, "variant: expected a variant name");
-        return header_error(err, errcap, root, CR_ERR_PARSE);
+        return refuse(root, CR_ERR_PARSE);
     }
     p.variant = jv ? json_string_value(jv) : NULL;
     json_t *jp = json_object_get(root, "players");
@@ -90,7 +89,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
         p.num_players = (int)json_array_size(jp);
     else if (jp != NULL) {
         cr_errf(err, errcap, "players: expected a player count from 1 to %d", CR_MAX_PLAYERS);
-        return header_error(err, errcap, root, CR_ERR_PARSE);
+        return refuse(root, CR_ERR_PARSE);
     }
     /* options: strings, integers or booleans, as text for cr_game_new */
     char optbuf[CR_MAX_OPTIONS][64];
@@ -98,7 +97,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
     if (jo != NULL) {
         if (!json_is_object(jo)) {
             cr_errf(err, errcap, "options: expected an object of option values");
-            return header_error(err, errcap, root, CR_ERR_PARSE);
+            return refuse(root, CR_ERR_PARSE);
         }
         const char *key;
         json_t *val;
@@ -108,7 +107,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
             const char *text_val = NULL;
             if (k >= CR_MAX_OPTIONS) {
                 cr_errf(err, errcap, "options: more than %d options", CR_MAX_OPTIONS);
-                return header_error(err, errcap, root, CR_ERR_INVALID);
+                return refuse(root, CR_ERR_INVALID);
             }
             if (json_is_string(val))
                 text_val = json_string_value(val);
@@ -121,7 +120,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
             if (text_val == NULL) {
                 cr_errf(err, errcap, "options.%.40s: expected a string, an integer or a boolean",
                         key);
-                return header_error(err, errcap, root, CR_ERR_PARSE);
+                return refuse(root, CR_ERR_PARSE);
             }
             (void)cr_params_set(&p, key, text_val);
             k++;
@@ -132,7 +131,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
             if (cr_params_set(&p, overrides->options[i].key, overrides->options[i].value) !=
                 CR_OK) {
                 cr_errf(err, errcap, "options: too many");
-                return header_error(err, errcap, root, CR_ERR_INVALID);
+                return refuse(root, CR_ERR_INVALID);
             }
     if (overrides != NULL && overrides->variant != NULL) p.variant = overrides->variant;
     if (overrides != NULL && overrides->num_players > 0) p.num_players = overrides->num_players;
@@ -141,7 +140,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
     cr_game *g = cr_game_new(def, &p, why, sizeof why);
     if (g == NULL) {
         cr_errf(err, errcap, "%s", why);
-        return header_error(err, errcap, root, CR_ERR_INVALID);
+        return refuse(root, CR_ERR_INVALID);
     }
     /* data_hash */
     json_t *jh = json_object_get(root, "data_hash");
@@ -152,7 +151,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
         if (strlen(h) != 16 || strspn(h, "0123456789abcdef") != 16) {
             cr_errf(err, errcap, "data_hash: expected 16 lowercase hexadecimal digits");
             cr_game_free(g);
-            return header_error(err, errcap, root, CR_ERR_PARSE);
+            return refuse(root, CR_ERR_PARSE);
         }
         if (g->data_text == NULL || strcmp(h, mine) != 0) {
             cr_errf(err, errcap,
@@ -160,7 +159,7 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
                     g->data_text ? "the data given has hash " : "no data file is given",
                     g->data_text ? mine : "");
             cr_game_free(g);
-            return header_error(err, errcap, root, CR_ERR_INVALID);
+            return refuse(root, CR_ERR_INVALID);
         }
     }
     json_decref(root);

@@ -170,7 +170,6 @@ static cr_status do_apply(cr_match *m, int who, cr_action a)
     m->ev.len = m->ev.dropped = 0;
     if (m->flags & CR_MATCH_LEAN) {
         /* the lab's mode: no copy for the last action's text, no log */
-        m->cx->ev = (m->flags & CR_MATCH_NO_EVENTS) ? NULL : &m->ev;
         m->g->def->apply(m->g, m->st, a, m->cx);
         return m->ev.dropped > 0 ? CR_ERR_INVALID : CR_OK;
     }
@@ -287,7 +286,8 @@ cr_match *cr_match_load(const char *text, size_t len, const cr_params *overrides
 void cr_match_configure(cr_match *m, unsigned flags)
 {
     m->flags = flags;
-    m->cx->ev = &m->ev;
+    m->cx->ev = (flags & CR_MATCH_NO_EVENTS) ? NULL : &m->ev;
+    m->ev.len = m->ev.dropped = 0;
 }
 
 cr_status cr_match_reset(cr_match *m, uint64_t seed)
@@ -412,22 +412,11 @@ int cr_match_run(cr_match *m, long max_steps)
 /* Why `seat` may not move now, from what every seat knows; 0 if it may. */
 static int refuse_seat(const cr_match *m, int seat, char *err, size_t errcap)
 {
-    int who = cr_match_to_act(m);
-    if (seat < 0 || seat >= m->g->num_players) {
-        set_err(err, errcap, "no seat %d", seat);
-        return 1;
-    }
-    if (who == CR_TERMINAL) {
+    if (m->ended && seat >= 0 && seat < m->g->num_players) { /* the state may not know it */
         set_err(err, errcap, "the game is over");
         return 1;
     }
-    if (who != seat) {
-        if (who == CR_CHANCE)
-            set_err(err, errcap, "not your turn: chance acts next");
-        else
-            set_err(err, errcap, "not your turn: P%d is to act", who);
-        return 1;
-    }
+    if (cr_seat_may_act(m->g, m->st, seat, err, errcap) != CR_OK) return 1;
     if (m->bot[seat] != NULL) {
         set_err(err, errcap, "seat P%d is played by a bot", seat);
         return 1;

@@ -426,6 +426,28 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
                               int np, uint64_t seed, const unsigned char *pool, int n,
                               cr_action *legal, double secs, FILE *out, char *err, size_t errcap);
 
+/* RUNS timed playout runs of secs/RUNS each: the median rate in actions/s
+ * (one thread: its CPU time, since a shared machine's speed drifts; several:
+ * wall time), its spread and the actions per game.  0 when out of memory. */
+static int playout_runs(const cr_game *g, int threads, double secs, uint64_t seed, int search,
+                        double *median, double *spread, double *per_game)
+{
+    double rate[RUNS], n_games = 0, n_acts = 0;
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t ng, na;
+        double el, cpu;
+        if (!playouts(g, threads, secs / RUNS, 0, seed + 10 * (uint64_t)r, search, &ng, &na, &el,
+                      threads == 1 ? &cpu : NULL))
+            return 0;
+        rate[r] = (double)na / (threads == 1 ? cpu : el);
+        n_games += (double)ng;
+        n_acts += (double)na;
+    }
+    *per_game = n_acts / n_games;
+    *median = median_spread(rate, RUNS, spread);
+    return 1;
+}
+
 cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t errcap)
 {
     const cr_game_def *def = cr_registry_find(cfg->game);
@@ -470,33 +492,16 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
      * real game (the simulator, the CLI) plays. */
     /* One thread: five runs of secs/5 each, reported as median and best,
      * since a shared machine's speed drifts from second to second. */
-    double rate[RUNS], n_games = 0, n_acts = 0;
-    for (int r = 0; r < RUNS; r++) {
-        double cpu;
-        if (!playouts(g, 1, secs / RUNS, 0, seed + 10 * (uint64_t)r, 1, &ng, &na, &el, &cpu))
-            goto nomem;
-        rate[r] = (double)na / cpu;
-        n_games += (double)ng;
-        n_acts += (double)na;
-    }
-    double per_game = n_acts / n_games, spread;
-    double med = median_spread(rate, RUNS, &spread);
+    double per_game, spread, med;
+    if (!playout_runs(g, 1, secs, seed, 1, &med, &spread, &per_game)) goto nomem;
     fprintf(out,
             "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
             "(CPU time; median of %d runs, spread %.0f%%; %.1f actions/game; target >= 10M "
             "actions/s)\n",
             med / per_game, med / 1e6, RUNS, spread * 100, per_game);
-    double all_rate[RUNS], all_games = 0, all_acts = 0;
-    for (int r = 0; r < RUNS; r++) {
-        if (!playouts(g, threads, secs / RUNS, 0, seed + 1 + 10 * (uint64_t)r, 1, &ng, &na, &el,
-                      NULL))
-            goto nomem;
-        all_rate[r] = (double)na / el;
-        all_games += (double)ng;
-        all_acts += (double)na;
-    }
-    double all_per_game = all_acts / all_games, all_spread;
-    double all_med = median_spread(all_rate, RUNS, &all_spread);
+    double all_per_game, all_spread, all_med;
+    if (!playout_runs(g, threads, secs, seed + 1, 1, &all_med, &all_spread, &all_per_game))
+        goto nomem;
     fprintf(out,
             "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
             "(wall time; median of %d runs, spread %.0f%%; 1M games in ~%.1f s; target < 30 s)\n",
@@ -507,17 +512,7 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         fprintf(out, "%ld random games, %d threads: %.2f s (%.2fM actions/s)\n", cfg->games,
                 threads, el, (double)na / el / 1e6);
     }
-    n_games = n_acts = 0;
-    for (int r = 0; r < RUNS; r++) {
-        double cpu;
-        if (!playouts(g, 1, secs / RUNS, 0, seed + 3 + 10 * (uint64_t)r, 0, &ng, &na, &el, &cpu))
-            goto nomem;
-        rate[r] = (double)na / cpu;
-        n_games += (double)ng;
-        n_acts += (double)na;
-    }
-    per_game = n_acts / n_games;
-    med = median_spread(rate, RUNS, &spread);
+    if (!playout_runs(g, 1, secs, seed + 3, 0, &med, &spread, &per_game)) goto nomem;
     fprintf(out,
             "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s  "
             "(CPU time; median of %d runs, spread %.0f%%)\n",

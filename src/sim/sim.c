@@ -100,7 +100,7 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
 typedef struct sim_shared {
     const cr_sim_config *cfg;
     const cr_game *g;
-    const sim_profile *prof;
+    const cr_lab_profile *prof;
     cr_sim_result *res;
     const char *specs[CR_MAX_PLAYERS];
     cr_params params; /* the table, for each worker's match */
@@ -138,7 +138,7 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
 {
     sim_shared *sh = w->sh;
     const cr_game *g = cr_match_game(m);
-    const sim_profile *prof = sh->prof;
+    const cr_lab_profile *prof = sh->prof;
     cr_sim_game *out = &sh->res->per_game[i];
     cr_match_reset(m, cr_sim_game_seed(sh->cfg->seed, i));
     long actions = 0;
@@ -290,7 +290,7 @@ static void finish_rate(cr_sim_rate *r, double score_sum)
     r->mean_score = r->games ? score_sum / (double)r->games : 0;
 }
 
-static int summarize(cr_sim_result *r, const sim_profile *prof)
+static int summarize(cr_sim_result *r, const cr_lab_profile *prof)
 {
     long n = r->games;
     int np = r->num_players;
@@ -380,7 +380,7 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
         snprintf(err, errcap, "%s", gerr);
         return CR_ERR_INVALID;
     }
-    const sim_profile *prof = cr_parts(g)->lab;
+    const cr_lab_profile *prof = cr_parts(g)->lab;
 
     snprintf(out->game, sizeof out->game, "%s", def->name);
     snprintf(out->variant, sizeof out->variant, "%s", g->variant ? g->variant->name : "");

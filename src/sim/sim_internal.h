@@ -16,9 +16,6 @@
 #define SIM_HIDDEN
 #endif
 
-/* The lab reads a game's own profile (cr_game_parts.lab, parts.h). */
-typedef cr_lab_profile sim_profile;
-
 /* splitmix64: derives independent seeds from (seed, index, seat). */
 SIM_HIDDEN uint64_t sim_mix(uint64_t seed, uint64_t a, uint64_t b);
 SIM_HIDDEN double sim_now(void);

@@ -226,18 +226,11 @@ static void card_label(const act_ctx *x, int card, char *label, size_t cap, cons
         snprintf(label, cap, "Take %s from market %d", code, label_k);
         return;
     }
-    case DML_D_TITHE: {
-        int to = s->nfr ? s->fr[s->nfr - 1].b : -1;
-        if (to >= 0 && to < 4) {
-            obj_add(ob, "P%d", to);
-            snprintf(label, cap, "Give %s to P%d", code, to);
-        } else {
-            snprintf(label, cap, "Give %s", code);
-        }
-        return;
-    }
+    case DML_D_TITHE:
     case DML_D_THIEF_CARD: {
-        int to = s->nfr ? s->fr[s->nfr - 1].x : -1;
+        /* the receiver waits in the top frame: b for a Tithe, x for the gift */
+        const dml_frame *f = s->nfr ? &s->fr[s->nfr - 1] : NULL;
+        int to = f == NULL ? -1 : s->kind == DML_D_TITHE ? f->b : f->x;
         if (to >= 0 && to < 4) {
             obj_add(ob, "P%d", to);
             snprintf(label, cap, "Give %s to P%d", code, to);
@@ -341,27 +334,26 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         obj_card(&ob, a - DML_A_DRAW);
         snprintf(label, sizeof label, "Chance: %s", text);
     } else {
+        /* The options that carry no object: a fixed group and label. */
+        static const struct {
+            cr_action a;
+            const char *group, *label;
+        } fixed[] = {
+            {DML_A_BUY, "buy", "Buy: declare a target (1 Action)"},
+            {DML_A_PLAY, "play", "Play cards on a new Stack (1 Action)"},
+            {DML_A_SUBSTITUTE, "substitute", "Substitute: trade 1 Action for 1 Minor Action"},
+            {DML_A_NOTHING, "nothing", "Do nothing (1 Minor Action)"},
+            {DML_A_END, "end", "End your Market Phase"},
+            {DML_A_GIVE, "give", "Thief: give a card of your Hand to another player"},
+            {DML_A_TAKE, "take", "Thief: take a random card from another player's Hand"},
+        };
+        snprintf(label, sizeof label, "%s", text);
+        for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+            if (fixed[k].a == a) {
+                group = fixed[k].group;
+                snprintf(label, sizeof label, "%s", fixed[k].label);
+            }
         switch (a) {
-        case DML_A_BUY:
-            group = "buy";
-            snprintf(label, sizeof label, "Buy: declare a target (1 Action)");
-            break;
-        case DML_A_PLAY:
-            group = "play";
-            snprintf(label, sizeof label, "Play cards on a new Stack (1 Action)");
-            break;
-        case DML_A_SUBSTITUTE:
-            group = "substitute";
-            snprintf(label, sizeof label, "Substitute: trade 1 Action for 1 Minor Action");
-            break;
-        case DML_A_NOTHING:
-            group = "nothing";
-            snprintf(label, sizeof label, "Do nothing (1 Minor Action)");
-            break;
-        case DML_A_END:
-            group = "end";
-            snprintf(label, sizeof label, "End your Market Phase");
-            break;
         case DML_A_DONE:
             group = "done";
             snprintf(label, sizeof label, "%s", done_label(s));
@@ -384,15 +376,7 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
             group = "keep";
             snprintf(label, sizeof label, "Keep (%d,%d)", s->die[0], s->die[1]);
             break;
-        case DML_A_GIVE:
-            group = "give";
-            snprintf(label, sizeof label, "Thief: give a card of your Hand to another player");
-            break;
-        case DML_A_TAKE:
-            group = "take";
-            snprintf(label, sizeof label, "Thief: take a random card from another player's Hand");
-            break;
-        default: snprintf(label, sizeof label, "%s", text); break;
+        default: break;
         }
     }
 

@@ -381,6 +381,23 @@ typedef struct dml_state {
     uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
 } dml_state;
 
+/* Seats still in the game (I See Fire eliminates).  R69: "next" is the next
+ * remaining seat strictly after p, counter-clockwise; an anchor is p itself
+ * if it remains, else the next remaining seat. */
+static inline int dml_is_alive(const dml_state *s, int p) { return (s->alive >> p) & 1; }
+static inline int dml_next_alive(const dml_state *s, int p)
+{
+    for (int i = 1; i <= s->n; i++) {
+        int q = (p + i) % s->n;
+        if (dml_is_alive(s, q)) return q;
+    }
+    return p;
+}
+static inline int dml_anchor(const dml_state *s, int p)
+{
+    return dml_is_alive(s, p) ? p : dml_next_alive(s, p);
+}
+
 /* ---- events (cr_event.kind) ----
  * Every card movement is one DML_E_MOVE: card, from, to, seen_by (seats that
  * see which card it is; the others see "a card").  The rest: */
@@ -421,6 +438,9 @@ DML_HIDDEN int dml_chance(const cr_game *g, const void *st, cr_action *out, doub
 DML_HIDDEN void dml_apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx);
 DML_HIDDEN void dml_init(const cr_game *g, void *st);
 DML_HIDDEN void dml_returns(const cr_game *g, const void *st, double *out);
+/* The winner of a VP ending (11.2): the most VP among the remaining seats,
+ * ties broken by the eggs in Hand; -1 when still tied.  vp[seat]. */
+DML_HIDDEN int dml_vp_winner(const dml_state *s, const int *vp);
 DML_HIDDEN void dml_result(const cr_game *g, const void *st, cr_result *out);
 
 /* The rules version (cr_game_def.rules_version): bump it when a change to

@@ -50,19 +50,8 @@ bad(char *err, size_t errcap, const char *fmt, ...)
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
-static int is_alive(const dml_state *s, int p) { return (s->alive >> p) & 1; }
 static int is_seat(const dml_state *s, int p) { return p >= 0 && p < s->n; }
 static int is_card(int c) { return c >= 0 && c < DML_NCARDS; }
-
-static int next_alive(const dml_state *s, int p)
-{
-    for (int i = 1; i <= s->n; i++) {
-        int q = (p + i) % s->n;
-        if (is_alive(s, q)) return q;
-    }
-    return p;
-}
-static int anchor(const dml_state *s, int p) { return is_alive(s, p) ? p : next_alive(s, p); }
 
 /* The cards of the variant (Market Mayhem plays without J, Q, A, Jokers). */
 static uint64_t variant_cards(const dml_state *s)
@@ -302,21 +291,9 @@ static int check_counts(const dml_state *s, char *err, size_t errcap)
 /* The winner vp_end() finds: most VP, then most eggs; -1 on a tie. */
 static int vp_winner(const dml_state *s)
 {
-    int best = -1, best_eggs = -1, winner = -1, tie = 0;
-    for (int p = 0; p < s->n; p++)
-        if (is_alive(s, p) && s->vp[p] > best) best = s->vp[p];
-    for (int p = 0; p < s->n; p++) {
-        if (!is_alive(s, p) || s->vp[p] != best) continue;
-        int eggs = popc(s->zone[DML_Z_HAND + p] & dml_rank_mask[DML_A]);
-        if (eggs > best_eggs) {
-            best_eggs = eggs;
-            winner = p;
-            tie = 0;
-        } else if (eggs == best_eggs) {
-            tie = 1;
-        }
-    }
-    return tie ? -1 : winner;
+    int vp[4] = {0};
+    for (int p = 0; p < s->n && p < 4; p++) vp[p] = s->vp[p];
+    return dml_vp_winner(s, vp);
 }
 
 static int check_result(const dml_state *s, char *err, size_t errcap)
@@ -334,12 +311,12 @@ static int check_result(const dml_state *s, char *err, size_t errcap)
     }
     if (s->need != DML_NEED_OVER) BAD("need: the game is over, so need is \"over\"");
     if (s->end_reason == DML_END_NONE) BAD("end_reason: the game is over, but for no reason");
-    if (s->winner != -1 && (!is_seat(s, s->winner) || !is_alive(s, s->winner)))
+    if (s->winner != -1 && (!is_seat(s, s->winner) || !dml_is_alive(s, s->winner)))
         BAD("winner: P%d is not a seat in the game", s->winner);
     for (int p = 0; p < s->n; p++)
-        if (s->vp[p] != (is_alive(s, p) ? dml_vp(s, p) : 0))
+        if (s->vp[p] != (dml_is_alive(s, p) ? dml_vp(s, p) : 0))
             BAD("vp[%d]: %d, but P%d's cards score %d", p, s->vp[p], p,
-                is_alive(s, p) ? dml_vp(s, p) : 0);
+                dml_is_alive(s, p) ? dml_vp(s, p) : 0);
     uint64_t h = s->winner >= 0 ? s->zone[DML_Z_HAND + s->winner] : 0;
     switch (s->end_reason) {
     case DML_END_MONOPOLY: {
@@ -581,7 +558,7 @@ static int rests(const dml_state *s, const dml_frame *f, wait *w)
         return 0;
     case DML_P_EVENT:
         if (st == 1) CHANCE(DML_C_DECK, 0);
-        if (st == 3 && f->a >= 1) CHANCE(DML_C_HAND, (anchor(s, s->dealer) + f->a - 1) % n);
+        if (st == 3 && f->a >= 1) CHANCE(DML_C_HAND, (dml_anchor(s, s->dealer) + f->a - 1) % n);
         return 0;
     case DML_P_RESTOCK: CHANCE(DML_C_DECK, 0);
     case DML_P_SUPPLY:
@@ -676,7 +653,7 @@ static int check_frames(const dml_state *s, char *err, size_t errcap)
             if (s->actor != w.who)
                 BAD("actor: P%d, but the top frame (procedure[%d]) waits for P%d", s->actor, n - 1,
                     w.who);
-            if (!is_seat(s, s->actor) || !is_alive(s, s->actor))
+            if (!is_seat(s, s->actor) || !dml_is_alive(s, s->actor))
                 BAD("actor: P%d is not in the game", s->actor);
         } else {
             if (s->actor != -1) BAD("actor: a chance event has no actor");

@@ -49,20 +49,7 @@ static int lowest(uint64_t m) { return __builtin_ctzll(m); }
 
 static int is_mayhem(const dml_state *s) { return s->variant == DML_V_MAYHEM; }
 static int is_fire(const dml_state *s) { return s->variant == DML_V_FIRE; }
-static int is_alive(const dml_state *s, int p) { return (s->alive >> p) & 1; }
 static int n_alive(const dml_state *s) { return popc(s->alive); }
-
-/* next remaining seat strictly after p, ccw (R69) */
-static int next_alive(const dml_state *s, int p)
-{
-    for (int i = 1; i <= s->n; i++) {
-        int q = (p + i) % s->n;
-        if (is_alive(s, q)) return q;
-    }
-    return p;
-}
-/* p itself if remaining, else the next remaining seat (R69 anchors) */
-static int anchor(const dml_state *s, int p) { return is_alive(s, p) ? p : next_alive(s, p); }
 
 static uint64_t hand(const dml_state *s, int p) { return s->zone[DML_Z_HAND + p]; }
 static uint64_t front(const dml_state *s, int p) { return s->zone[DML_Z_FRONT + p]; }
@@ -255,7 +242,7 @@ static void end_game(ctx *c, int reason, int winner)
     s->need = DML_NEED_OVER;
     s->end_reason = (uint8_t)reason;
     s->winner = (int8_t)winner;
-    for (int p = 0; p < s->n; p++) s->vp[p] = is_alive(s, p) ? (int16_t)dml_vp(s, p) : 0;
+    for (int p = 0; p < s->n; p++) s->vp[p] = dml_is_alive(s, p) ? (int16_t)dml_vp(s, p) : 0;
     emit(c, DML_E_END, winner, -1, -1, -1, -1, reason, 0, ALL_SEEN);
 }
 
@@ -506,7 +493,7 @@ static uint64_t opponent_emblems(const dml_state *s, int p)
     if (is_mayhem(s)) return 0;
     uint64_t m = 0;
     for (int q = 0; q < s->n; q++)
-        if (q != p && is_alive(s, q)) m |= front(s, q);
+        if (q != p && dml_is_alive(s, q)) m |= front(s, q);
     return m;
 }
 
@@ -662,7 +649,7 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
     case DML_D_VICE: {
         uint64_t m = 0;
         for (int q = 0; q < s->n; q++)
-            if (is_alive(s, q)) m |= front(s, q);
+            if (dml_is_alive(s, q)) m |= front(s, q);
         return legal_cards(m, DML_A_CARD, out);
     }
     case DML_D_COUNSEL_BM:
@@ -686,7 +673,7 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         return n;
     case DML_D_THIEF_PLAYER:
         for (int q = 0; q < s->n; q++)
-            if (q != p && is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
+            if (q != p && dml_is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
         return n;
     }
     return 0;
@@ -1023,7 +1010,7 @@ static void vp_end(ctx *c)
 {
     dml_state *s = c->s;
     for (int p = 0; p < s->n; p++) {
-        if (!is_alive(s, p)) continue;
+        if (!dml_is_alive(s, p)) continue;
         reveal_hand(c, p);
         int k = s->zone[DML_Z_KING + p] ? lowest(s->zone[DML_Z_KING + p]) : -1;
         if (k >= 0) {
@@ -1031,16 +1018,22 @@ static void vp_end(ctx *c)
             emit(c, DML_E_REVEAL, p, -1, k, DML_Z_KING + p, DML_Z_KING + p, 0, 0, ALL_SEEN);
         }
     }
-    int best = -1, best_eggs = -1, winner = -1, tie = 0;
     int vp[4] = {0};
     for (int p = 0; p < s->n; p++) {
-        if (!is_alive(s, p)) continue;
+        if (!dml_is_alive(s, p)) continue;
         vp[p] = dml_vp(s, p);
         emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], 0, ALL_SEEN);
-        if (vp[p] > best) best = vp[p];
     }
+    end_game(c, DML_END_VP, dml_vp_winner(s, vp));
+}
+
+int dml_vp_winner(const dml_state *s, const int *vp)
+{
+    int best = -1, best_eggs = -1, winner = -1, tie = 0;
+    for (int p = 0; p < s->n; p++)
+        if (dml_is_alive(s, p) && vp[p] > best) best = vp[p];
     for (int p = 0; p < s->n; p++) {
-        if (!is_alive(s, p) || vp[p] != best) continue;
+        if (!dml_is_alive(s, p) || vp[p] != best) continue;
         int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
         if (eggs > best_eggs) {
             best_eggs = eggs;
@@ -1050,7 +1043,7 @@ static void vp_end(ctx *c)
             tie = 1;
         }
     }
-    end_game(c, DML_END_VP, tie ? -1 : winner);
+    return tie ? -1 : winner;
 }
 
 /* EVENT (5.1).  a: offset of the next player for The Hated People. */
@@ -1080,7 +1073,7 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
             s->affected = 0;
             if (!is_mayhem(s)) {
                 for (int p = 0; p < s->n; p++) {
-                    if (!is_alive(s, p)) continue;
+                    if (!dml_is_alive(s, p)) continue;
                     if (!suit_events(s) || s->zone_count[DML_Z_HAND + p] >= s->ev)
                         s->affected |= (uint8_t)(1u << p);
                 }
@@ -1105,9 +1098,9 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
             }
             f->step = 2;
             while (f->a < s->n) {
-                int p = (anchor(s, s->dealer) + f->a) % s->n;
+                int p = (dml_anchor(s, s->dealer) + f->a) % s->n;
                 f->a++;
-                if (is_alive(s, p) && ((s->affected >> p) & 1) && hand(s, p)) {
+                if (dml_is_alive(s, p) && ((s->affected >> p) & 1) && hand(s, p)) {
                     f->step = 3;
                     ask_chance(s, DML_C_HAND, p);
                     return;
@@ -1176,7 +1169,7 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
         }
     }
     /* step 1: the next option, unless the phase has ended by itself */
-    if (!is_alive(s, p) || (!s->actions && !s->minors)) { /* R65, R66, R68 */
+    if (!dml_is_alive(s, p) || (!s->actions && !s->minors)) { /* R65, R66, R68 */
         pop(s);
         return;
     }
@@ -1268,7 +1261,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
         case 2: /* Seize offers, ccw after the Active Player (7.2.1, R55) */
             while (f->a < s->n) {
                 int q = (p + f->a) % s->n;
-                if (!is_alive(s, q) || q == p) {
+                if (!dml_is_alive(s, q) || q == p) {
                     f->a++;
                     continue;
                 }
@@ -1424,7 +1417,10 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
 /* STACK episode (8.1, R29-R31, R71).  a: 1 for a Play Action (opened by the
  * Active Player, who must play), 0 for the Power Phase; b: seat holding
  * priority; x: passes in a row | STK_PLAYED | STK_MUST. */
-static void stack_next_holder(dml_state *s, dml_frame *f) { f->b = (int8_t)next_alive(s, f->b); }
+static void stack_next_holder(dml_state *s, dml_frame *f)
+{
+    f->b = (int8_t)dml_next_alive(s, f->b);
+}
 
 DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
 {
@@ -1436,14 +1432,14 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                 f->b = (int8_t)s->active;
                 f->x = STK_MUST;
             } else {
-                f->b = (int8_t)anchor(s, s->dealer);
+                f->b = (int8_t)dml_anchor(s, s->dealer);
                 f->x = 0;
                 emit(c, DML_E_POWER_PHASE, f->b, -1, -1, -1, -1, 0, 0, ALL_SEEN);
             }
             f->step = 1;
             break;
         case 1: /* priority */
-            if (!is_alive(s, f->b)) {
+            if (!dml_is_alive(s, f->b)) {
                 stack_next_holder(s, f);
                 break;
             }
@@ -1568,7 +1564,7 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
             emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, 0, 0, ALL_SEEN);
             int losers = 0;
             for (int p = 0; p < s->n; p++) {
-                if (!is_alive(s, p)) continue;
+                if (!dml_is_alive(s, p)) continue;
                 reveal_hand(c, p);
                 int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
                 if (eggs > count_vantage(s, p, DML_SUIT_S)) losers |= 1 << p; /* R12 */
@@ -1576,7 +1572,7 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
             /* x: losers (bits 0-3), the first seat of the order (bits 4-5,
              * fixed now: R67 removes losers one by one from the Dealer's
              * anchor, even when the Dealer is eliminated), cards to lose << 8 */
-            f->x = (int16_t)(losers | anchor(s, s->dealer) << 4);
+            f->x = (int16_t)(losers | dml_anchor(s, s->dealer) << 4);
             f->a = 0;
             f->step = 1;
             break;
@@ -1585,7 +1581,7 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
             while (f->a < s->n) {
                 int p = (((f->x >> 4) & 3) + f->a) % s->n;
                 f->a++;
-                if (!((f->x >> p) & 1) || !is_alive(s, p)) continue;
+                if (!((f->x >> p) & 1) || !dml_is_alive(s, p)) continue;
                 if (is_fire(s)) {
                     eliminate(c, p);
                     if (s->over) return;
@@ -1710,7 +1706,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         if (f->step == 0) {
             uint64_t m = 0;
             for (int q = 0; q < s->n; q++)
-                if (is_alive(s, q)) m |= front(s, q);
+                if (dml_is_alive(s, q)) m |= front(s, q);
             if (!m) {
                 pop(s);
                 return;
@@ -1769,7 +1765,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         }
         for (; f->x < s->n; f->x++) {
             int q = (p + f->x) % s->n;
-            if (is_alive(s, q) && hand(s, q)) {
+            if (dml_is_alive(s, q) && hand(s, q)) {
                 ask(s, q, DML_D_TITHE);
                 return;
             }
@@ -1938,7 +1934,7 @@ DML_NOINLINE static void p_turn(ctx *c, dml_frame *f)
         return;
     case 2:
         f->step = 3;
-        if (is_alive(s, f->a)) push(s, DML_P_MARKET, 0, 0, 0);
+        if (dml_is_alive(s, f->a)) push(s, DML_P_MARKET, 0, 0, 0);
         return;
     default: pop(s); return;
     }
@@ -1959,7 +1955,7 @@ DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
         while (f->a < s->n) { /* R69: the seats once each, ccw from the Dealer's seat */
             int p = (s->dealer + f->a) % s->n;
             f->a++;
-            if (is_alive(s, p)) {
+            if (dml_is_alive(s, p)) {
                 push(s, DML_P_TURN, p, 0, 0);
                 return;
             }
@@ -1971,7 +1967,7 @@ DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
         if (!is_mayhem(s)) push(s, DML_P_STACK, 0, 0, 0); /* the Power Phase (5.5) */
         return;
     default:
-        s->dealer = (uint8_t)next_alive(s, s->dealer); /* Cleanup */
+        s->dealer = (uint8_t)dml_next_alive(s, s->dealer); /* Cleanup */
         pop(s);
         return;
     }
@@ -2200,7 +2196,7 @@ void dml_result(const cr_game *g, const void *st, cr_result *out)
     const dml_state *s = st;
     memset(out, 0, sizeof *out);
     for (int p = 0; p < g->num_players; p++) {
-        out->score[p] = s->over ? s->vp[p] : (is_alive(s, p) ? dml_vp(s, p) : 0);
+        out->score[p] = s->over ? s->vp[p] : (dml_is_alive(s, p) ? dml_vp(s, p) : 0);
         out->rank[p] = 1;
     }
     if (!s->over || s->winner < 0) return;
@@ -2255,7 +2251,7 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
     if (s->need != DML_NEED_DECISION && s->sel_n)
         FAIL("selection: cards chosen with no decision waiting");
     if (s->need == DML_NEED_DECISION) {
-        if (s->actor < 0 || s->actor >= s->n || !is_alive(s, s->actor))
+        if (s->actor < 0 || s->actor >= s->n || !dml_is_alive(s, s->actor))
             FAIL("need: the deciding seat %d is not in the game", s->actor);
         if (s->kind < DML_D_DABO || s->kind > DML_D_THIEF_PLAYER)
             FAIL("need: unknown decision %d", s->kind);
@@ -2326,7 +2322,7 @@ cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
     if (!strcmp(phase, "event")) {
         push(s, DML_P_ROUND, 0, 0, 0);
     } else if (!strcmp(phase, "turn") || !strcmp(phase, "market")) {
-        if (!is_alive(s, s->active)) return CR_ERR_INVALID;
+        if (!dml_is_alive(s, s->active)) return CR_ERR_INVALID;
         push(s, DML_P_ROUND, turn_offset + 1, 0, 0);
         s->fr[1].step = 1;
         push(s, DML_P_TURN, s->active, 0, 0);

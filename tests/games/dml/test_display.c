@@ -22,39 +22,7 @@
 #include "croupier/game.h"
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
-
-#ifndef CR_TEST_FIXTURES_DIR
-#define CR_TEST_FIXTURES_DIR "tests/fixtures"
-#endif
-
-static cr_game *new_dml(const char *variant, int players)
-{
-    cr_params p = {.num_players = players, .variant = variant};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    if (!g) fail_msg("%s: %s", variant, err);
-    return g;
-}
-
-static void load(const cr_game *g, dml_state *s, const char *name)
-{
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/dml-positions/%s", CR_TEST_FIXTURES_DIR, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    buf[len] = 0;
-    fclose(f);
-    if (g->def->deserialize(g, s, buf, len, err, sizeof err) != CR_OK)
-        fail_msg("%s: %s", name, err);
-}
-
-static void play(const cr_game *g, dml_state *s, const char *text)
-{
-    char err[256];
-    if (cr_apply_text(g, s, text, NULL, err, sizeof err) != CR_OK) fail_msg("'%s': %s", text, err);
-}
+#include "games/dml/dml_test.h"
 
 static const char *const groups[] = {
     "card", "power", "emblem",     "callback", "visit", "counsel-market", "player", "stock",
@@ -129,7 +97,7 @@ static size_t help_of(const cr_game *g, const dml_state *s, int seat, dml_state 
 /* Plays random games; returns the decision kinds whose help was checked. */
 static unsigned random_games(const char *variant, int players, int games, uint64_t seed)
 {
-    cr_game *g = new_dml(variant, players);
+    cr_game *g = dml_test_game(variant, players);
     dml_state *s = cr_alloc(sizeof *s), *obs = cr_alloc(sizeof *obs);
     static char json[1 << 17];
     char help[4096];
@@ -244,9 +212,9 @@ static void check_values_match_engine(const dml_state *s, json_t *root)
 static void values_hated_people(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "display_hated.json");
+    dml_test_load(g, s, "display_hated.json");
     json_t *root = obs_json(g, s, 0);
     check_values_match_engine(s, root);
     /* spec 7.1.2 / R8: +2 for Stock Commodities of printed value <= 5 */
@@ -273,9 +241,9 @@ static void values_hated_people(void **unused)
 static void values_merchant_union(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "display_union.json");
+    dml_test_load(g, s, "display_union.json");
     json_t *root = obs_json(g, s, 0);
     check_values_match_engine(s, root);
     assert_int_equal(value_of(root, "4S"), 4); /* below EV 5: unchanged */
@@ -289,9 +257,9 @@ static void values_merchant_union(void **unused)
 static void commit_filter_fccc(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "display_fccc.json");
+    dml_test_load(g, s, "display_fccc.json");
     json_t *root = obs_json(g, s, 0);
     check_values_match_engine(s, root);
     json_t *values = display_of(root, "values");
@@ -352,13 +320,13 @@ static double best_by_iteration(const double ok[21], const int dabo[21], const d
 static void roll_chances_exact(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s), *c = cr_alloc(sizeof *c);
-    load(g, s, "display_hated.json");
+    dml_test_load(g, s, "display_hated.json");
     /* R8's fixture: Declaration 4S 5S 6S with 2D 9D committed: D 8; the
      * others have empty Hands, so the roll comes at once */
     const char *moves[] = {"buy", "4S", "5S", "6S", "2D", "9D", "done"};
-    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) play(g, s, moves[i]);
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) dml_test_play(g, s, moves[i]);
     assert_int_equal(g->def->current_player(g, s), CR_CHANCE);
     int fi = s->nfr - 1;
     while (fi >= 0 && s->fr[fi].proc != DML_P_CHECK) fi--;
@@ -419,7 +387,7 @@ static void roll_chances_exact(void **unused)
     }
     /* the help of the Dabo! decision quotes the check */
     s->fr[fi].x = 8;
-    play(g, s, "roll 3 3");
+    dml_test_play(g, s, "roll 3 3");
     assert_int_equal(s->kind, DML_D_DABO);
     char help[2048];
     g->def->observe(g, s, 0, c);
@@ -437,9 +405,9 @@ static void roll_chances_exact(void **unused)
 static void market_rolls_and_controls(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "display_union.json");
+    dml_test_load(g, s, "display_union.json");
     /* P0 is affected by Merchant Union (5 cards >= 5): no Visit, so no roll */
     json_t *root = obs_json(g, s, 0);
     assert_int_equal(json_array_size(display_of(root, "rolls")), 0);

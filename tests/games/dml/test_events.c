@@ -18,38 +18,16 @@
 
 #include "croupier/game.h"
 #include "games/dml/dml_internal.h"
+#include "games/dml/dml_test.h"
 
 #ifndef CR_TEST_FIXTURES_DIR
 #define CR_TEST_FIXTURES_DIR "tests/fixtures"
 #endif
 
-static cr_game *new_dml(void)
-{
-    cr_params p = {.num_players = 4, .variant = "full"};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    if (!g) fail_msg("%s", err);
-    return g;
-}
-
-static void load(const cr_game *g, dml_state *s, const char *name)
-{
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/dml-positions/%s", CR_TEST_FIXTURES_DIR, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    buf[len] = 0;
-    fclose(f);
-    if (g->def->deserialize(g, s, buf, len, err, sizeof err) != CR_OK)
-        fail_msg("%s: %s", name, err);
-}
-
 static void test_game_reports_the_bound(void **state)
 {
     (void)state;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     assert_int_equal(g->max_events, DML_MAX_EVENTS);
     cr_game_free(g);
 }
@@ -57,9 +35,9 @@ static void test_game_reports_the_bound(void **state)
 static void test_end_cascade_within_the_bound(void **state)
 {
     (void)state;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     static dml_state s;
-    load(g, &s, "events_vp_end.json");
+    dml_test_load(g, &s, "events_vp_end.json");
     assert_int_equal(s.need, DML_NEED_DECISION);
     assert_int_equal(s.actor, 3);
     assert_int_equal(s.zone_count[DML_Z_DECK], 0);

@@ -42,10 +42,7 @@
 #include "croupier/game.h"
 #include "croupier/rng.h"
 #include "games/dml/dml_internal.h"
-
-#ifndef CR_TEST_FIXTURES_DIR
-#define CR_TEST_FIXTURES_DIR "tests/fixtures"
-#endif
+#include "games/dml/dml_test.h"
 
 /* ------------------------------------------------------------ the tracker */
 
@@ -371,35 +368,6 @@ static void random_games_match_tracker(void **unused)
 
 /* ----------------------------------------------------- scripted positions */
 
-static cr_game *new_dml4(void)
-{
-    cr_params p = {.num_players = 4, .variant = "full"};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    assert_non_null(g);
-    return g;
-}
-
-static void load(const cr_game *g, dml_state *s, const char *name)
-{
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/dml-positions/%s", CR_TEST_FIXTURES_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    static char buf[1 << 16];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[len] = 0;
-    if (g->def->deserialize(g, s, buf, len, err, sizeof err) != CR_OK)
-        fail_msg("%s: %s", name, err);
-}
-
-static void play(const cr_game *g, dml_state *s, const char *text)
-{
-    char err[256];
-    if (cr_apply_text(g, s, text, NULL, err, sizeof err) != CR_OK) fail_msg("'%s': %s", text, err);
-}
-
 static uint64_t cards(const char *a, const char *b, const char *c)
 {
     uint64_t m = dml_bit(dml_parse_card(a)) | dml_bit(dml_parse_card(b));
@@ -415,23 +383,23 @@ static uint64_t cards(const char *a, const char *b, const char *c)
 static void siege_hand_survives_a_seize_offer(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml4();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "siege_then_seize.json");
+    dml_test_load(g, s, "siege_then_seize.json");
     const uint64_t p1 = cards("7C", "8H", "5D");
     for (int q = 0; q < 4; q++)
         if (q != 1) assert_int_equal(s->pin[q][DML_Z_HAND + 1], 0); /* not shown yet */
-    play(g, s, "play");
-    play(g, s, "power QS");
-    play(g, s, "done");
+    dml_test_play(g, s, "play");
+    dml_test_play(g, s, "power QS");
+    dml_test_play(g, s, "done");
     assert_int_equal(s->loc[dml_parse_card("QS")], DML_Z_EXILE); /* the Siege is over */
     for (int q = 0; q < 4; q++) assert_true(s->pin[q][DML_Z_HAND + 1] == p1);
-    play(g, s, "buy");
-    play(g, s, "9S");
-    play(g, s, "done");
+    dml_test_play(g, s, "buy");
+    dml_test_play(g, s, "9S");
+    dml_test_play(g, s, "done");
     assert_int_equal(s->actor, 1);
-    play(g, s, "7C");
-    play(g, s, "done");
+    dml_test_play(g, s, "7C");
+    dml_test_play(g, s, "done");
     /* while the offer is face-down, the others know the three cards are in
      * P1's Hand or offer, and not which is where */
     uint64_t off = s->zone[DML_Z_OFFER + 1];
@@ -441,7 +409,7 @@ static void siege_hand_survives_a_seize_offer(void **unused)
         assert_true(((s->pin[q][DML_Z_HAND + 1] | s->may[q][DML_Z_HAND + 1]) & p1) == p1);
         assert_true((s->pin[q][DML_Z_HAND + 1] & ~s->zone[DML_Z_HAND + 1]) == 0);
     }
-    play(g, s, "done");                         /* P2 passes; P3's empty Hand passes by itself */
+    dml_test_play(g, s, "done");                /* P2 passes; P3's empty Hand passes by itself */
     assert_int_equal(s->need, DML_NEED_CHANCE); /* no Seize: the roll */
     assert_true(s->zone[DML_Z_HAND + 1] == p1);
     for (int q = 0; q < 4; q++) {
@@ -462,19 +430,19 @@ static void siege_hand_survives_a_seize_offer(void **unused)
 static void new_market_in_reused_slot_starts_clean(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml4();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
-    load(g, s, "bm_reused_slot.json");
+    dml_test_load(g, s, "bm_reused_slot.json");
     for (int q = 1; q < 4; q++) assert_true(s->may[q][DML_Z_BM + 0] != 0); /* BM1's 5S is hidden */
-    play(g, s, "power JH");
-    play(g, s, "done");
-    play(g, s, "search BM1");
+    dml_test_play(g, s, "power JH");
+    dml_test_play(g, s, "done");
+    dml_test_play(g, s, "search BM1");
     assert_int_equal(s->zone_count[DML_Z_BM + 0], 0);
     for (int q = 0; q < 4; q++) {
         assert_true(s->may[q][DML_Z_BM + 0] == 0); /* a dead market holds nothing */
         assert_true(s->pin[q][DML_Z_BM + 0] == 0);
     }
-    play(g, s, "draw X1");
+    dml_test_play(g, s, "draw X1");
     assert_int_equal(s->bm_label[0], 4);
     const uint64_t bm4 = cards("X1", "JC", "AD");
     assert_true(s->zone[DML_Z_BM + 0] == bm4);

@@ -18,63 +18,24 @@
 #include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "games/dml/dml_internal.h"
-
-#ifndef CR_TEST_FIXTURES_DIR
-#define CR_TEST_FIXTURES_DIR "tests/fixtures"
-#endif
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    *len = fread(buf, 1, sizeof buf - 1, f);
-    buf[*len] = 0;
-    fclose(f);
-    return buf;
-}
-
-static cr_game *new_dml(void)
-{
-    cr_params p = {.num_players = 4, .variant = "full"};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    assert_non_null(g);
-    return g;
-}
-
-static void load(const cr_game *g, dml_state *s, const char *name)
-{
-    char path[512], err[512];
-    size_t len;
-    snprintf(path, sizeof path, "%s/dml-positions/%s", CR_TEST_FIXTURES_DIR, name);
-    const char *json = read_file(path, &len);
-    if (g->def->deserialize(g, s, json, len, err, sizeof err) != CR_OK)
-        fail_msg("%s: %s", name, err);
-}
-
-static void play(const cr_game *g, dml_state *s, const char *text)
-{
-    char err[256];
-    if (cr_apply_text(g, s, text, NULL, err, sizeof err) != CR_OK) fail_msg("'%s': %s", text, err);
-}
+#include "games/dml/dml_test.h"
 
 /* P0 plays the Thief in the Power Phase and gives P2 either 7S or 9C.
  * P1 and P3 must not be able to tell the two games apart at any point. */
 static void thief_gift_hidden_from_others(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     dml_state *oa = cr_alloc(sizeof *oa), *ob = cr_alloc(sizeof *ob);
-    load(g, a, "thief_gift.json");
+    dml_test_load(g, a, "thief_gift.json");
     const char *prefix[] = {"power X1", "done", "give", "P2"};
-    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++) play(g, a, prefix[i]);
+    for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++) dml_test_play(g, a, prefix[i]);
     assert_int_equal(a->need, DML_NEED_DECISION);
     assert_int_equal(a->kind, DML_D_THIEF_CARD);
     memcpy(b, a, sizeof *a);
-    play(g, a, "7S");
-    play(g, b, "9C");
+    dml_test_play(g, a, "7S");
+    dml_test_play(g, b, "9C");
     assert_true(a->loc[dml_parse_card("7S")] == DML_Z_HAND + 2);
     assert_true(b->loc[dml_parse_card("9C")] == DML_Z_HAND + 2);
     /* the same chance outcomes for both (the check roll, the draws that
@@ -111,13 +72,13 @@ static void thief_gift_hidden_from_others(void **unused)
 static void half_built_choice_is_private(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     dml_state *oa = cr_alloc(sizeof *oa), *ob = cr_alloc(sizeof *ob);
-    load(g, a, "thief_gift.json");
-    play(g, a, "power X1"); /* P0 has chosen a card, not yet "done" */
+    dml_test_load(g, a, "thief_gift.json");
+    dml_test_play(g, a, "power X1"); /* P0 has chosen a card, not yet "done" */
     memcpy(b, a, sizeof *a);
-    play(g, b, "undo");
+    dml_test_play(g, b, "undo");
     b->n_applied = a->n_applied; /* a public counter of requests, not the choice */
     for (int q = 1; q < 4; q++) {
         g->def->observe(g, a, q, oa);
@@ -212,7 +173,7 @@ static const char monopoly_fmt[] =
 static void monopoly_end_hides_losers_vp(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     static char ja[4096], jb[4096];
     snprintf(ja, sizeof ja, monopoly_fmt, "\"5C\",\"6C\"", "\"2C\",\"3C\"");
@@ -223,12 +184,12 @@ static void monopoly_end_hides_losers_vp(void **unused)
     for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
         for (int q = 0; q < 4; q++)
             if (q != 1) assert_same_view(g, a, b, q);
-        play(g, a, script[i]);
-        play(g, b, script[i]);
+        dml_test_play(g, a, script[i]);
+        dml_test_play(g, b, script[i]);
     }
     assert_int_equal(a->need, DML_NEED_CHANCE);
-    play(g, a, "roll 5 4");
-    play(g, b, "roll 5 4");
+    dml_test_play(g, a, "roll 5 4");
+    dml_test_play(g, b, "roll 5 4");
     assert_true(a->over && b->over);
     assert_int_equal(a->end_reason, DML_END_MONOPOLY);
     for (int q = 0; q < 4; q++)
@@ -376,7 +337,7 @@ static void hidden_cards_are_interchangeable(void **unused)
 static void unsound_knowledge_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     static char base[4096], json[8192];
     snprintf(base, sizeof base, monopoly_fmt, "\"5C\",\"6C\"", "\"2C\",\"3C\"");
@@ -409,13 +370,13 @@ static void unsound_knowledge_is_refused(void **unused)
 static void impossible_composition_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     static char json[4096], out[1 << 17], bad[1 << 17];
     snprintf(json, sizeof json, monopoly_fmt, "\"5C\",\"6C\"", "\"2C\",\"3C\"");
     load_text(g, a, json);
-    play(g, a, "buy");
-    play(g, a, "8S");
+    dml_test_play(g, a, "buy");
+    dml_test_play(g, a, "8S");
     g->def->serialize(g, a, out, sizeof out);
     assert_non_null(strstr(out, "\"sel\": [\"8S\"], \"sel_targets\": 1"));
     char err[512];
@@ -445,7 +406,7 @@ static void impossible_composition_is_refused(void **unused)
 static void misnested_frames_are_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     static char json[4096], out[1 << 17], bad[1 << 17];
     snprintf(json, sizeof json, monopoly_fmt, "\"5C\",\"6C\"", "\"2C\",\"3C\"");
@@ -474,7 +435,7 @@ static void misnested_frames_are_refused(void **unused)
 static void setup_deal_beyond_the_pool_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
     static char out[1 << 17];
     char err[512];
@@ -514,7 +475,7 @@ static void setup_deal_beyond_the_pool_is_refused(void **unused)
 static void sample_of_search_state_in_setup_plays_out(void **unused)
 {
     (void)unused;
-    cr_game *g = new_dml();
+    cr_game *g = dml_test_game("full", 4);
     dml_state *a = cr_alloc(sizeof *a), *o = cr_alloc(sizeof *o), *b = cr_alloc(sizeof *b);
     cr_action legal[DML_MAX_LEGAL], out[DML_MAX_CHANCE];
     cr_rng rng;

@@ -1,6 +1,6 @@
 /* test_parts.c — DML's game-owned parts (parts.h): the heuristic player and
  * lab profile are reached through the game, not by name; achievements
- * follow the end of the game. */
+ * follow the end of the game; ranks follow ruling C14. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +29,36 @@ static void test_parts_present(void **state)
     assert_non_null(def->parts->help);
 }
 
+/* docs/rulings.md C14: the winner ranks first; after a VP ending the others
+ * rank by their VP (equal VP share a place); after an instant win they
+ * share second place; with no winner every seat shares first. */
+static int vp_ranked = 0, instant_ranked = 0;
+static void check_ranks(const cr_game *g, const dml_state *s)
+{
+    cr_result r;
+    g->def->result(g, s, &r);
+    if (s->winner < 0) {
+        assert_int_equal(r.winners, 0);
+        for (int q = 0; q < g->num_players; q++) assert_int_equal(r.rank[q], 1);
+        return;
+    }
+    assert_int_equal(r.winners, 1u << s->winner);
+    assert_int_equal(r.rank[s->winner], 1);
+    for (int q = 0; q < g->num_players; q++) {
+        if (q == s->winner) continue;
+        int want = 2;
+        if (s->end_reason == DML_END_VP) {
+            for (int o = 0; o < g->num_players; o++)
+                if (o != q && o != s->winner && s->vp[o] > s->vp[q]) want++;
+            vp_ranked++;
+        } else {
+            instant_ranked++;
+        }
+        assert_int_equal(r.rank[q], want);
+        assert_int_equal(r.score[q], s->vp[q]);
+    }
+}
+
 static void test_achievements_follow_the_end(void **state)
 {
     (void)state;
@@ -55,6 +85,7 @@ static void test_achievements_follow_the_end(void **state)
                 }
                 g->def->apply(g, s, a, NULL);
             }
+            check_ranks(g, s);
             for (int q = 0; q < g->num_players; q++) {
                 const char *ach[8];
                 int n = g->def->parts->achievements(g, s, q, ach, 8), wins = 0;
@@ -83,7 +114,8 @@ static void test_achievements_follow_the_end(void **state)
         cr_free(s);
         cr_game_free(g);
     }
-    assert_int_equal(seen_kinds & 6, 6); /* VP wins and fire survivors do occur */
+    assert_int_equal(seen_kinds & 6, 6);              /* VP wins and fire survivors do occur */
+    assert_true(vp_ranked > 0 && instant_ranked > 0); /* C14: both kinds of end were ranked */
 }
 
 int main(void)

@@ -25,33 +25,13 @@
 #include "croupier/game.h"
 #include "croupier/rng.h"
 #include "games/dml/dml_internal.h"
+#include "games/dml/dml_test.h"
 
 #ifndef CR_TEST_FIXTURES_DIR
 #define CR_TEST_FIXTURES_DIR "tests/fixtures"
 #endif
 
 enum { TEXT_CAP = 1 << 17 };
-
-/* The whole file (NUL bytes included) in a static buffer; its length in *len. */
-static char *read_file(const char *path, size_t *len)
-{
-    static char buf[TEXT_CAP];
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    *len = fread(buf, 1, sizeof buf - 1, f);
-    buf[*len] = 0;
-    fclose(f);
-    return buf;
-}
-
-static cr_game *new_game(const char *variant, int players)
-{
-    cr_params p = {.num_players = players, .variant = variant};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    if (!g) fail_msg("%s/%d: %s", variant, players, err);
-    return g;
-}
 
 /* Loading text must fail with an error holding `msg`, and leave st as it was. */
 static void expect_refused_len(const cr_game *g, const char *text, size_t len, const char *msg)
@@ -93,7 +73,7 @@ static const char *repro(const char *name, size_t *len)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/dml-positions/repro/%s", CR_TEST_FIXTURES_DIR, name);
-    return read_file(path, len);
+    return dml_test_read(path, len);
 }
 
 /* ------------------------------------------------------ the reproducers */
@@ -103,7 +83,7 @@ static const char *repro(const char *name, size_t *len)
 static void game_step_mismatch_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("mayhem", 3);
+    cr_game *g = dml_test_game("mayhem", 3);
     size_t len;
     const char *t = repro("pos-game-step-mismatch.json", &len);
     expect_refused_len(g, t, len, "need/kind: chance \"roll\", but the top frame");
@@ -116,7 +96,7 @@ static void game_step_mismatch_is_refused(void **unused)
 static void dice_step_mismatch_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     size_t len;
     const char *t = repro("pos-dice-step-mismatch.json", &len);
     expect_refused_len(g, t, len, "round cannot run inside frame 0 (game at step 3)");
@@ -131,7 +111,7 @@ static void dice_step_mismatch_is_refused(void **unused)
 static void buy_step_mismatch_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("fire", 4);
+    cr_game *g = dml_test_game("fire", 4);
     size_t len;
     const char *t = repro("pos-buy-step-mismatch.json", &len);
     expect_refused_len(g, t, len, "need/kind: decision \"offer\", but the top frame");
@@ -146,7 +126,7 @@ static void buy_step_mismatch_is_refused(void **unused)
 static void discard_top_is_checked(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     size_t len;
     const char *t = repro("pos-discard_top-127.json", &len);
     expect_refused_len(g, t, len, "discard_top: expected a card code");
@@ -172,7 +152,7 @@ static void discard_top_is_checked(void **unused)
 static void resolving_mismatch_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     size_t len;
     const char *t = repro("pos-resolving-mismatch.json", &len);
     expect_refused_len(g, t, len, "resolving: X1 lies in the Stack outside its order");
@@ -182,7 +162,7 @@ static void resolving_mismatch_is_refused(void **unused)
 static void over_contradicting_the_phase_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     size_t len;
     const char *t = repro("pos-over-with-market-phase.json", &len);
     expect_refused_len(g, t, len, "over: a finished game has no phase to start from");
@@ -195,7 +175,7 @@ static void over_contradicting_the_phase_is_refused(void **unused)
 static void nul_byte_is_refused(void **unused)
 {
     (void)unused;
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     size_t len;
     const char *t = repro("pos-nul-byte-accepted.json", &len);
     const char *nul = memchr(t, 0, len);
@@ -233,7 +213,7 @@ static void played_states_load_and_round_trip(void **unused)
     static char text[TEXT_CAP];
     char err[512];
     for (size_t ti = 0; ti < sizeof tables / sizeof tables[0]; ti++) {
-        cr_game *g = new_game(tables[ti].variant, tables[ti].players);
+        cr_game *g = dml_test_game(tables[ti].variant, tables[ti].players);
         dml_state *s = cr_alloc(sizeof *s), *t = cr_alloc(sizeof *t);
         cr_rng rng;
         cr_rng_seed(&rng, 7 + ti, 1);
@@ -263,7 +243,7 @@ static void contradicting_results_are_refused(void **unused)
 {
     (void)unused;
     static char text[TEXT_CAP];
-    cr_game *g = new_game("full", 4);
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s);
     cr_rng rng;
     cr_rng_seed(&rng, 3, 3);
@@ -314,7 +294,8 @@ static int load_seeds(seed *seeds, int cap)
 {
     int n = 0;
     size_t len;
-    n = add_seed(seeds, n, read_file(CR_TEST_FIXTURES_DIR "/dml-positions/thief_gift.json", &len));
+    n = add_seed(seeds, n,
+                 dml_test_read(CR_TEST_FIXTURES_DIR "/dml-positions/thief_gift.json", &len));
     DIR *d = opendir(CR_TEST_FIXTURES_DIR "/dml");
     assert_non_null(d);
     struct dirent *de;
@@ -323,7 +304,7 @@ static int load_seeds(seed *seeds, int cap)
         if (l < 5 || strcmp(de->d_name + l - 4, ".txt")) continue;
         char path[512];
         snprintf(path, sizeof path, "%s/dml/%s", CR_TEST_FIXTURES_DIR, de->d_name);
-        char *t = read_file(path, &len);
+        char *t = dml_test_read(path, &len);
         char *a = strstr(t, "\nposition\n"), *b = a ? strstr(a, "\nend\n") : NULL;
         if (!a || !b) continue;
         *b = 0;
@@ -422,7 +403,7 @@ static void mutated_positions_keep_the_invariants(void **unused)
     char err[512], what[128];
     for (long r = 0; r < rounds; r++) {
         const seed *sd = &seeds[r % ns];
-        cr_game *g = new_game(sd->variant, sd->players);
+        cr_game *g = dml_test_game(sd->variant, sd->players);
         json_error_t jerr;
         json_t *root = json_loads(sd->text, 0, &jerr);
         assert_non_null(root);

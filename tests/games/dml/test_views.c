@@ -17,15 +17,7 @@
 #include "croupier/game.h"
 #include "croupier/rng.h"
 #include "games/dml/dml_internal.h"
-
-static cr_game *new_dml(int players, const char *variant)
-{
-    cr_params p = {.num_players = players, .variant = variant};
-    char err[256];
-    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-    assert_non_null(g);
-    return g;
-}
+#include "games/dml/dml_test.h"
 
 /* Plays n random actions from the start. */
 static void random_prefix(const cr_game *g, dml_state *s, uint64_t seed, int n)
@@ -46,12 +38,12 @@ static void random_prefix(const cr_game *g, dml_state *s, uint64_t seed, int n)
     }
 }
 
-/* The public view shows exactly what every seat has pinned, nothing of any
+/* docs/rulings.md C15: the public view shows exactly what every seat has pinned, nothing of any
  * seat's own memory; the omniscient view is the state. */
 static void test_public_is_what_all_seats_know(void **state)
 {
     (void)state;
-    cr_game *g = new_dml(4, "full");
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s), *o = cr_alloc(sizeof *o), *seat = cr_alloc(sizeof *seat);
     for (uint64_t seed = 1; seed <= 40; seed++) {
         random_prefix(g, s, seed, (int)(seed * 13));
@@ -85,7 +77,7 @@ static void test_public_is_what_all_seats_know(void **state)
 static void test_bad_seat_gets_public_view(void **state)
 {
     (void)state;
-    cr_game *g = new_dml(3, "smackdown");
+    cr_game *g = dml_test_game("smackdown", 3);
     dml_state *s = cr_alloc(sizeof *s), *o = cr_alloc(sizeof *o), *pub = cr_alloc(sizeof *pub);
     random_prefix(g, s, 7, 60);
     g->def->observe(g, s, CR_SEAT_PUBLIC, pub);
@@ -105,7 +97,7 @@ static void test_bad_seat_gets_public_view(void **state)
 static void test_public_view_renders(void **state)
 {
     (void)state;
-    cr_game *g = new_dml(4, "full");
+    cr_game *g = dml_test_game("full", 4);
     dml_state *s = cr_alloc(sizeof *s), *o = cr_alloc(sizeof *o);
     random_prefix(g, s, 3, 120);
     g->def->observe(g, s, CR_SEAT_PUBLIC, o);
