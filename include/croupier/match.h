@@ -68,6 +68,10 @@ const cr_record *cr_match_record(const cr_match *m);
  * a resignation or a timeout). */
 int cr_match_to_act(const cr_match *m);
 int cr_match_over(const cr_match *m);
+/* Who chose action `index` of the record: a seat or CR_CHANCE (public:
+ * every seat knows whose decision it was); CR_TERMINAL for an index out of
+ * range.  Clients group the log by it (a bot's turn, "since your last turn"). */
+int cr_match_actor(const cr_match *m, int index);
 /* The seed, once the match is over; 0 (and *seed untouched) before. */
 int cr_match_seed(const cr_match *m, uint64_t *seed);
 

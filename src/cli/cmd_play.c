@@ -33,6 +33,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "session.h"
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
@@ -72,12 +73,20 @@ typedef struct table {
     cr_match *m;
     const cr_game *g;
     void *obs;
-    int n_humans, the_human; /* the_human: the only human seat, if n_humans == 1 */
-    uint32_t shown;          /* events of the log already printed */
+    cli_session ses; /* what each seat has been shown; the hand-over between humans */
     cr_action *legal;
     const char *save_path;
     cli_buf text, aux;
+    cli_text out;
 } table;
+
+/* Prints and empties t->out. */
+static void flush_out(table *t)
+{
+    if (t->out.len > 0) fputs(t->out.p, stdout);
+    if (t->out.oom) printf("(out of memory: some lines are missing)\n");
+    cli_text_fini(&t->out);
+}
 
 static int save(table *t, int quiet)
 {
@@ -89,38 +98,6 @@ static int save(table *t, int quiet)
         cli_say(stdout, "game saved to %s (%d actions)", t->save_path,
                 cr_match_record(t->m)->n_actions);
     return 0;
-}
-
-static void print_event(table *t, const cr_match_event *e, int view, const char *prefix)
-{
-    char small[512];
-    size_t n = cr_match_event_text(t->m, e, view, small, sizeof small);
-    const char *text = small;
-    if (n >= sizeof small) text = cli_event_text(t->g, &e->ev, view, &t->text);
-    if (text[0] != '\0') printf("%s%s\n", prefix, text);
-}
-
-/* Events since the last call, to whoever may read them. */
-static void show_events(table *t)
-{
-    const cr_match_event *e;
-    int n = cr_match_events_since(t->m, t->shown, &e);
-    for (int i = 0; i < n; i++) {
-        if (t->n_humans == 0) {
-            print_event(t, &e[i], CR_SEAT_OMNISCIENT, "  ");
-        } else if (t->n_humans == 1) {
-            print_event(t, &e[i], t->the_human, "  ");
-        } else {
-            /* Hot seat: each human's view, labelled. */
-            for (int s = 0; s < t->g->num_players; s++) {
-                if (!cr_match_is_human(t->m, s)) continue;
-                char prefix[24];
-                snprintf(prefix, sizeof prefix, "  P%d| ", s);
-                print_event(t, &e[i], s, prefix);
-            }
-        }
-    }
-    t->shown = cr_match_event_count(t->m);
 }
 
 static void show_choices(table *t, int who, int n)
@@ -223,13 +200,15 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
             return ASK_MOVED;
         }
         if (strcmp(s, "undo") == 0) {
-            if (cr_match_undo(t->m, who, err, sizeof err) != CR_OK) {
+            int before = cr_match_record(t->m)->n_actions;
+            if (cli_session_undo(&t->ses, who, err, sizeof err) != CR_OK) {
                 cli_say(stdout, "cannot undo: %s", err);
                 continue;
             }
-            printf("P%d takes back the last decision: %d actions remain.\n", who,
-                   cr_match_record(t->m)->n_actions);
-            t->shown = cr_match_event_count(t->m);
+            int after = cr_match_record(t->m)->n_actions;
+            printf("P%d takes back the last decision (%d action%s taken back, the moves since "
+                   "included): %d actions remain.\n",
+                   who, before - after, before - after == 1 ? "" : "s", after);
             return ASK_UNDONE;
         }
         long k;
@@ -271,27 +250,63 @@ static uint64_t clock_seed(void)
     return x % 1000000000u;
 }
 
+/* Clears the screen between two humans' views: blank lines enough to push
+ * the last view out of a terminal's window, and on a terminal the escape
+ * sequences that clear the window and its scrollback too. */
+static void clear_screen(void)
+{
+    for (int i = 0; i < 60; i++) putchar('\n');
+    if (isatty(fileno(stdout))) printf("\033[H\033[2J\033[3J");
+}
+
+/* The privacy hand-over before human `who` sees the screen (hot seat):
+ * 1 to go on, 0 when the players stop (end of input, quit). */
+static int hand_over(table *t, int who, char **line, size_t *cap)
+{
+    char text[160];
+    clear_screen();
+    cli_session_handover_text(&t->ses, who, text, sizeof text);
+    printf("==== %s ====\n", text);
+    fflush(stdout);
+    for (;;) {
+        int got = read_line(line, cap);
+        if (got == 0) {
+            printf("\nend of input: the game stops here.\n");
+            return 0;
+        }
+        if (got > 0 && (strcmp(*line, "quit") == 0 || strcmp(*line, "q") == 0)) {
+            printf("the game stops here.\n");
+            return 0;
+        }
+        if (got > 0) break;
+    }
+    clear_screen();
+    cli_session_take_screen(&t->ses, who);
+    return 1;
+}
+
 static int play_loop(table *t)
 {
     const cr_game *g = t->g;
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, stopped = 0;
+    int last = CR_TERMINAL; /* with no human: the seat whose moves are being gathered */
     for (;;) {
         int who = cr_match_to_act(t->m);
         if (who == CR_TERMINAL) break;
         if (who == CR_CHANCE || !cr_match_is_human(t->m, who)) {
+            /* A table of bots only: one summary per seat's run of moves. */
+            if (t->ses.n_humans == 0 && who >= 0 && who != last) {
+                cli_session_table_lines(&t->ses, &t->out);
+                flush_out(t);
+                last = who;
+            }
             int i = cr_match_record(t->m)->n_actions;
             if (cr_match_step(t->m) != CR_OK) {
                 rc = cli_error("internal: the game cannot go on at action %d", i + 1);
                 break;
             }
-            if (who >= 0 && t->n_humans == 0) { /* an omniscient log: the bot's move in full */
-                char text[256];
-                cr_match_last_action_text(t->m, CR_SEAT_OMNISCIENT, text, sizeof text);
-                cli_say(stdout, "P%d (%s): %s", who, cr_match_seat_spec(t->m, who), text);
-            }
-            show_events(t);
             continue;
         }
         int n = cr_match_legal(t->m, who, t->legal);
@@ -300,12 +315,30 @@ static int play_loop(table *t)
             break;
         }
         if ((rc = save(t, 1)) != 0) break;
+        if (cli_session_needs_handover(&t->ses, who) && !hand_over(t, who, &line, &cap)) {
+            stopped = 1;
+            break;
+        }
+        cli_session_take_screen(&t->ses, who);
+        cli_session_catch_up(&t->ses, who, &t->out);
+        flush_out(t);
         int got = ask(t, who, n, &line, &cap);
         if (got == ASK_STOP) {
             stopped = 1;
             break;
         }
-        show_events(t);
+        /* What the decision did, to the seat that made it (it has the screen). */
+        uint32_t now = cr_match_event_count(t->m);
+        if (got == ASK_MOVED && t->ses.seen[who] < now) {
+            cli_summarize(t->m, t->ses.seen[who], now, who, t->ses.verbose, "", &t->out);
+            t->ses.seen[who] = now;
+            flush_out(t);
+        }
+    }
+    /* The rest (the last moves, the end) to the whole table. */
+    if (!stopped) {
+        cli_session_table_lines(&t->ses, &t->out);
+        flush_out(t);
     }
     free(line);
     if (rc != 0) {
@@ -327,13 +360,12 @@ static int play_loop(table *t)
         cli_print_result(stdout, g, cr_match_state(t->m));
     }
     uint64_t seed;
-    if (!stopped && cr_match_seed(t->m, &seed) && t->n_humans > 0) {
+    if (!stopped && cr_match_seed(t->m, &seed) && t->ses.n_humans > 0) {
         printf("seed %" PRIu64 " (croupier play --seed %" PRIu64 " deals this game again)\n", seed,
                seed);
     }
     if (stopped && t->save_path != NULL)
-        cli_say(stdout, "resume with: croupier play --load %s --save %s", t->save_path,
-                t->save_path);
+        cli_say(stdout, "resume with: croupier play --load %s", t->save_path);
     return save(t, 0);
 }
 
@@ -341,6 +373,7 @@ int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
     const char *first_s = NULL, *save_path = NULL, *load_path = NULL;
+    int verbose = 0;
     cr_params params = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -359,6 +392,8 @@ int cmd_play(int argc, char **argv)
             save_path = v;
         else if ((m = cli_opt(argc, argv, &i, "--load", &v)) != 0)
             load_path = v;
+        else if (strcmp(argv[i], "--verbose") == 0)
+            verbose = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         else if (game == NULL)
@@ -375,6 +410,9 @@ int cmd_play(int argc, char **argv)
 
     table t;
     memset(&t, 0, sizeof t);
+    /* A resumed game saves back to the file it came from unless --save
+     * names another: stopping and resuming never loses the moves since. */
+    if (save_path == NULL) save_path = load_path;
     t.save_path = save_path;
     uint64_t seed;
     if (seed_s != NULL) {
@@ -421,9 +459,9 @@ int cmd_play(int argc, char **argv)
                 cr_match_free(t.m);
                 return cli_error("%s", err);
             }
-        cli_say(stdout, "resuming %s: %s %s, %d players, %d actions so far", load_path,
-                t.g->def->name, t.g->variant->name, t.g->num_players,
-                cr_match_record(t.m)->n_actions);
+        cli_say(stdout, "resuming %s: %s %s, %d players, %d actions so far; saving to %s",
+                load_path, t.g->def->name, t.g->variant->name, t.g->num_players,
+                cr_match_record(t.m)->n_actions, save_path);
     } else {
         const cr_game_def *def = cli_find_game(game);
         if (def == NULL) return 1;
@@ -446,19 +484,13 @@ int cmd_play(int argc, char **argv)
 
     int rc = 0;
     const cr_game *g = t.g;
-    for (int s = 0; s < g->num_players; s++) {
-        if (cr_match_is_human(t.m, s)) {
-            t.n_humans++;
-            t.the_human = s;
-        }
-    }
+    cli_session_init(&t.ses, t.m, verbose);
     t.legal = cr_alloc((size_t)g->max_legal * sizeof *t.legal);
     t.obs = g->obs_size ? cr_alloc(g->obs_size) : NULL;
     if (t.legal == NULL || (g->obs_size && t.obs == NULL)) {
         rc = cli_error("out of memory");
         goto out;
     }
-    t.shown = cr_match_event_count(t.m);
 
     char line[1400];
     size_t len = (size_t)snprintf(
@@ -470,7 +502,7 @@ int cmd_play(int argc, char **argv)
     cli_say(stdout, "%s", line); /* seat specs may come from a record: escaped */
     /* The seed decides every future die: a secret while humans play (it
      * is shown when the game ends).  A table of bots only may see it. */
-    if (load_path == NULL && t.n_humans == 0)
+    if (load_path == NULL && t.ses.n_humans == 0)
         printf("seed %" PRIu64 " (the same seed replays the same dice, draws and bots)\n", seed);
     /* --save is written now, before any action, so a path that cannot be
      * written fails at once instead of after a whole game. */

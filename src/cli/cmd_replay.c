@@ -1,17 +1,26 @@
 /* cmd_replay.c — `croupier replay`: load a game record (every action checked
- * against the rules, see record.c) through the match layer and print where
- * it ends: a summary, the final position and the result, or all of it as
- * one JSON object.  The record's seed is shown only for a finished match
- * (match.h: the seed is a secret while a game runs). */
+ * against the rules, see record.c) through the match layer, then
+ *   --log     print the whole game in words, move by move (stepper.h);
+ *   a terminal (or --step): step through it, n(ext), p(rev), g(oto) N, q(uit);
+ *   --json    print where it ends as one JSON object;
+ *   otherwise print where it ends: a summary, the final position, the result.
+ * --as SEAT|public|open picks the view of --log and the stepper (default
+ * open: every card face up).  The record's seed is shown only for a
+ * finished match (match.h: the seed is a secret while a game runs).  No
+ * game is named here: any game's record replays through the match layer. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 #include "commands.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
+#include "session.h"
+#include "stepper.h"
 
 static json_t *options_json(const cr_record *r)
 {
@@ -70,10 +79,181 @@ static int print_json(const cr_match *m, cli_buf *b)
     return rc == 0 ? 0 : cli_error("cannot write JSON");
 }
 
+static int parse_view(const char *s, int *view)
+{
+    long k;
+    if (strcmp(s, "open") == 0 || strcmp(s, "all") == 0)
+        *view = CR_SEAT_OMNISCIENT;
+    else if (strcmp(s, "public") == 0)
+        *view = CR_SEAT_PUBLIC;
+    else if ((s[0] == 'P' && cli_parse_int(s + 1, 0, CR_MAX_PLAYERS - 1, &k)) ||
+             cli_parse_int(s, 0, CR_MAX_PLAYERS - 1, &k))
+        *view = (int)k;
+    else
+        return 0;
+    return 1;
+}
+
+static void print_text(cli_text *t)
+{
+    if (t->len > 0) fputs(t->p, stdout);
+    if (t->oom) printf("(out of memory: some lines are missing)\n");
+    cli_text_clear(t);
+    t->oom = 0;
+}
+
+static const char *view_name(int view, char *buf, size_t cap)
+{
+    if (view == CR_SEAT_OMNISCIENT) return "open view (every card face up)";
+    if (view == CR_SEAT_PUBLIC) return "public view (what every seat knows)";
+    snprintf(buf, cap, "P%d's view", view);
+    return buf;
+}
+
+static void print_header(const cr_match *m, int view)
+{
+    const cr_game *g = cr_match_game(m);
+    const cr_record *r = cr_match_record(m);
+    char vb[32];
+    printf("%s (%s), %d players, %d moves; %s\n", g->def->title ? g->def->title : r->game,
+           r->variant, g->num_players, r->n_actions, view_name(view, vb, sizeof vb));
+    char line[CR_MAX_PLAYERS * (CR_RECORD_SPEC_MAX + 8)];
+    size_t len = 0;
+    for (int s = 0; s < g->num_players && len < sizeof line; s++)
+        len += (size_t)snprintf(line + len, sizeof line - len, " P%d %s%s", s,
+                                r->n_seats > s ? r->seats[s] : "human",
+                                s + 1 < g->num_players ? "," : "");
+    cli_say(stdout, "seats:%s", line); /* a record's text: escaped */
+}
+
+/* How the record ends, for --log and the stepper's last move. */
+static void print_end(const cr_match *m)
+{
+    const cr_game *g = cr_match_game(m);
+    const void *st = cr_match_state(m);
+    int who = cr_match_to_act(m);
+    if (who == CR_TERMINAL && !cr_is_terminal(g, st)) {
+        cr_result res;
+        cr_match_result(m, &res);
+        printf("the match ended (a seat left); ranks:");
+        for (int s = 0; s < g->num_players; s++)
+            printf(" P%d %d%s", s, (int)res.rank[s], cr_match_left(m, s) ? " (left)" : "");
+        printf("\n");
+    } else if (who == CR_TERMINAL) {
+        printf("game over.\n");
+        cli_print_result(stdout, g, st);
+    } else if (who == CR_CHANCE) {
+        printf("the record stops here, unfinished: chance to act\n");
+    } else {
+        printf("the record stops here, unfinished: P%d to act\n", who);
+    }
+    uint64_t seed;
+    if (cr_match_seed(m, &seed)) printf("seed %" PRIu64 "\n", seed);
+}
+
+static int print_log(const cr_match *m, int view)
+{
+    cli_stepper sp;
+    if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
+    print_header(m, view);
+    cli_text t = {0};
+    for (int k = 1; k <= sp.n; k++) {
+        cli_stepper_goto(&sp, k);
+        cli_stepper_move(&sp, &t);
+        print_text(&t);
+    }
+    cli_stepper_tail_marks(&sp, &t);
+    print_text(&t);
+    print_end(m);
+    cli_text_fini(&t);
+    cli_stepper_fini(&sp);
+    return 0;
+}
+
+static void show_step(cli_stepper *sp, cli_text *t)
+{
+    printf("\n== move %d of %d ==\n", sp->at, sp->n);
+    if (sp->at == 0) printf("(the start: no move yet)\n");
+    cli_stepper_move(sp, t);
+    cli_stepper_tail_marks(sp, t);
+    cli_stepper_position(sp, t);
+    print_text(t);
+    if (sp->at == sp->n) print_end(sp->m);
+}
+
+/* The line-mode stepper: commands from stdin until q or end of input. */
+static int step_through(const cr_match *m, int view)
+{
+    cli_stepper sp;
+    if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
+    print_header(m, view);
+    printf("n (or Enter): next move, p: previous, g N: go to move N, e: the end, q: quit\n");
+    cli_text t = {0};
+    show_step(&sp, &t);
+    char *line = NULL;
+    size_t cap = 0;
+    int echo = !isatty(fileno(stdin));
+    for (;;) {
+        printf("replay %d/%d> ", sp.at, sp.n);
+        fflush(stdout);
+        ssize_t got = getline(&line, &cap, stdin);
+        if (got < 0) {
+            putchar('\n');
+            break;
+        }
+        if (memchr(line, '\0', (size_t)got) != NULL) {
+            printf("that line holds a NUL byte: ignored\n");
+            continue;
+        }
+        char *s = line, *e = line + got;
+        while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+        while (*s == ' ' || *s == '\t') s++;
+        if (echo) cli_say(stdout, "%s", s);
+        long k;
+        if (s[0] == '\0' || strcmp(s, "n") == 0 || strcmp(s, "next") == 0) {
+            if (sp.at == sp.n) {
+                printf("(this is the last move)\n");
+                continue;
+            }
+            cli_stepper_goto(&sp, sp.at + 1);
+        } else if (strcmp(s, "p") == 0 || strcmp(s, "prev") == 0) {
+            if (sp.at == 0) {
+                printf("(this is the start)\n");
+                continue;
+            }
+            cli_stepper_goto(&sp, sp.at - 1);
+        } else if (strcmp(s, "e") == 0 || strcmp(s, "end") == 0) {
+            cli_stepper_goto(&sp, sp.n);
+        } else if ((s[0] == 'g' && (s[1] == ' ' || isdigit((unsigned char)s[1])))) {
+            const char *num = s + 1;
+            while (*num == ' ') num++;
+            if (!cli_parse_int(num, 0, sp.n, &k)) {
+                cli_say(stdout, "no move '%s': go to a move from 0 to %d", num, sp.n);
+                continue;
+            }
+            cli_stepper_goto(&sp, (int)k);
+        } else if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) {
+            break;
+        } else {
+            cli_say(stdout,
+                    "unknown command '%s': n (or Enter) next, p previous, g N go to move N, "
+                    "e the end, q quit",
+                    s);
+            continue;
+        }
+        show_step(&sp, &t);
+    }
+    free(line);
+    cli_text_fini(&t);
+    cli_stepper_fini(&sp);
+    return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, log = 0, step = 0, view = CR_SEAT_OMNISCIENT;
+    const char *as_s = NULL;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {
         int m;
@@ -81,6 +261,12 @@ int cmd_replay(int argc, char **argv)
             if (m < 0) return 2;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--log") == 0) {
+            log = 1;
+        } else if (strcmp(argv[i], "--step") == 0) {
+            step = 1;
+        } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0) {
+            if (m < 0) return 2;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         } else if (path == NULL) {
@@ -90,6 +276,15 @@ int cmd_replay(int argc, char **argv)
         }
     }
     if (path == NULL) return cli_usage_error(argv[0], "which record file?");
+    if (json + log + step > 1)
+        return cli_usage_error(argv[0], "--json, --log and --step exclude each other");
+    if (as_s != NULL && !parse_view(as_s, &view))
+        return cli_usage_error(argv[0], "bad --as '%s': expected a seat (0, P1...), public or open",
+                               as_s);
+    if (as_s != NULL && json)
+        return cli_usage_error(argv[0], "--as picks the view of --log and the stepper, not --json");
+    /* On a terminal, replay steps through the game. */
+    if (!json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
     char err[512];
     size_t len;
@@ -104,8 +299,14 @@ int cmd_replay(int argc, char **argv)
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
     const cr_record *r = cr_match_record(m);
-    if (json) {
+    if (view >= g->num_players) {
+        rc = cli_usage_error(argv[0], "no seat P%d in a game of %d players", view, g->num_players);
+    } else if (json) {
         rc = print_json(m, &b);
+    } else if (log) {
+        rc = print_log(m, view);
+    } else if (step) {
+        rc = step_through(m, view);
     } else {
         printf("game: %s (%s), rules version %d, variant %s, %d players", r->game,
                g->def->title ? g->def->title : r->game, r->rules_version, r->variant,

@@ -23,8 +23,12 @@ static const cli_command commands[] = {
      "\n"
      "A line-oriented game: for each decision of a human seat it prints that seat's view,\n"
      "the decision and the legal actions, numbered; answer with a number or the action's\n"
-     "notation.  'list' shows them again, 'quit' (or end of input) stops the game, which\n"
-     "is saved first if --save was given.\n"
+     "notation.  'list' shows them again, 'help' explains the decision, 'undo' takes back\n"
+     "your previous decision (the bots' moves since included; the dice after stay the\n"
+     "same), 'quit' (or end of input) stops the game, which is saved first.  Before each\n"
+     "decision, 'since your last turn' sums up the others' moves, grouped by seat.  With\n"
+     "two or more humans the screen is cleared and handed over before each one's turn,\n"
+     "and each sees only what their seat may know.\n"
      "\n"
      "options:\n"
      "  --seats KINDS        comma-separated, one per seat: human or a bot: random,\n"
@@ -37,7 +41,9 @@ static const cli_command commands[] = {
      "  --save FILE          write the game record to FILE as the game starts (a path that\n"
      "                       cannot be written fails at once), after every human decision\n"
      "                       and at the end (also when the game is stopped)\n"
-     "  --load FILE          resume the game recorded in FILE\n"},
+     "  --load FILE          resume the game recorded in FILE, with its seats; it keeps\n"
+     "                       saving to FILE unless --save names another file\n"
+     "  --verbose            every event on its own line instead of the summaries\n"},
     {"run", cmd_run, "apply actions to a position and print the result",
      "usage: croupier run GAME --position P.json [--actions A.txt] [--json] [options]\n"
      "\n"
@@ -53,15 +59,22 @@ static const cli_command commands[] = {
      "  --variant V          the variant (default: the position's \"variant\" key, if any)\n"
      "  --players N          the player count (default: the position's \"players\" key)\n"
      "  --first-roller N     the first roller of the setup roll-off (default 0)\n"},
-    {"replay", cmd_replay, "replay a game record and print the final position and scores",
-     "usage: croupier replay FILE [--json]\n"
+    {"replay", cmd_replay, "replay a game record: step through it, or print it as a log",
+     "usage: croupier replay FILE [--log | --step | --json] [--as SEAT|public|open]\n"
      "\n"
-     "Reads a game record (docs/records.md), checks every action against the rules, and\n"
-     "prints a summary, the final position and the scores and returns.\n"
+     "Reads a game record (docs/records.md) and checks every action against the rules.\n"
+     "On a terminal it steps through the game: n (or Enter) next move, p previous,\n"
+     "g N go to move N, e the end, q quit.  Otherwise it prints a summary, the final\n"
+     "position and the scores.\n"
      "\n"
      "options:\n"
-     "  --json               print one JSON object: game, variant, players, first_roller,\n"
-     "                       seed, actions, over, to_act, scores, returns, position\n"},
+     "  --log                the whole game in words: numbered moves, who did what, the\n"
+     "                       chance results, the end\n"
+     "  --step               the stepper even when stdin is not a terminal\n"
+     "  --as VIEW            the view of --log and the stepper: open (default: every card\n"
+     "                       face up), public, or a seat (0, P1...): that seat's view\n"
+     "  --json               print one JSON object: game, variant, players, options,\n"
+     "                       seats, seed, actions, over, to_act, scores, returns, position\n"},
 #ifdef CR_HAVE_CMD_SIM
     {"sim", cmd_sim, "simulate many games between bots", cmd_sim_usage},
 #endif

@@ -330,6 +330,12 @@ int cr_match_to_act(const cr_match *m)
 
 int cr_match_over(const cr_match *m) { return cr_match_to_act(m) == CR_TERMINAL; }
 
+int cr_match_actor(const cr_match *m, int index)
+{
+    if (index < 0 || index >= m->rec.n_actions) return CR_TERMINAL;
+    return m->who[index];
+}
+
 int cr_match_seed(const cr_match *m, uint64_t *seed)
 {
     if (!cr_match_over(m)) return 0;
