@@ -18,7 +18,14 @@
  * Hidden information: the text of an action is printed only to the seat
  * that chose it (a random seat's face-down offer must not show); everything
  * else reaches a human through the events, rendered as that seat may know
- * them.  With no human at the table the log is omniscient.
+ * them, summarised by session.c: before each decision "since your last
+ * turn" in that seat's view, after it the decision's own events.  With two
+ * or more humans the screen is cleared and handed over before each one's
+ * view (hand_over).  With no human at the table the log is omniscient, one
+ * summary per seat's run of moves.
+ *
+ * A resumed game (--load FILE) saves back to FILE unless --save names
+ * another file.
  *
  * Seats: seats_parse() reads the seat list with the simulator's grammar
  * (cr_sim_split_specs: "human,heuristic,ismcts:iters=500,threads=2,random"),
