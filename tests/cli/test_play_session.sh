@@ -102,7 +102,8 @@ for want in '== move 1 of' '== move 20 of' '== move 19 of' "unknown command 'bog
     grep -q "$want" "$tmp/step.out" || fail "stepper: no '$want'"
 done
 grep -q 'Your hand (P0)' "$tmp/step.out" || fail "the stepper does not show P0's view"
-"$cr" replay "$tmp/g.rec" --json | grep -q '"actions"' || fail "replay --json"
+"$cr" replay "$tmp/g.rec" --json >"$tmp/g.json" || fail "replay --json"
+grep -q '"actions"' "$tmp/g.json" || fail "replay --json prints no record"
 if "$cr" replay "$tmp/g.rec" --log --as 7 2>"$tmp/err"; then fail "--as 7 accepted"; fi
 grep -q 'no seat P7' "$tmp/err" || fail "--as 7 message: $(cat "$tmp/err")"
 set +e
