@@ -525,6 +525,13 @@ static const broken cases[] = {
      .expect = "GHL is not a nurse type", .at_edit = 1, .rc = INV},
     {"bt_start_not_yellow_R58", E1("bt start BLK 1", "bt start BLK 3"),
      .expect = "a home or start space must be yellow (R58)", .at_edit = 1, .rc = INV},
+    {"bt_start_is_ll_start_14_1", E1("bt start BLK 1", "bt start BAL 1"),
+     .expect = "office space 1 of BAL is already the start space of ll", .at_edit = 1, .rc = INV},
+    /* a front listed after bt: the whole-file check finds the shared space */
+    {"front_after_bt_on_bt_start_14_1",
+     E1("front NBC \"Nightshade Bottling Co.\"  home RAV 1 offices 40 100 100", "# NBC moved"),
+     .append = "front NBC \"Nightshade Bottling Co.\" home BLK 1",
+     .expect = "front home: office space 1 of BLK is already the start space of bt", .rc = INV},
     /* cubes (R43, R44) */
     {"cubes_missing", E1("cubes 30 10 7 5", "# no cubes"), .expect = "no 'cubes' line", .rc = INV},
     {"cubes_yellow_includes_tracker_R44", E1("cubes 30 10 7 5", "cubes 0 10 7 5"),
