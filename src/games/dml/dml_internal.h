@@ -568,8 +568,9 @@ DML_HIDDEN size_t dml_help(const cr_game *g, const void *obs, char *buf, size_t 
 /* Of the 36 ordered rolls of 2d6: *succ make a check against target succeed,
  * *dabo_fail are Dabo! doubles that fail it (from dml_check_eval). */
 DML_HIDDEN void dml_roll_odds(int target, int *succ, int *dabo_fail);
-/* The guide (docs/play-dml.md, compiled in: dml_guide.c, generated) */
-DML_HIDDEN extern const char dml_guide[];
+/* The player's guide: docs/play-dml.md, compiled in by CMakeLists.txt
+ * (cmake/embed_text.cmake), NUL-terminated. */
+extern const char cr_guide_dml[];
 /* parts.c */
 DML_HIDDEN extern const struct cr_game_parts dml_parts;
 
