@@ -413,7 +413,8 @@ enum {
     DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep; b = the check's target (DML_NO_TARGET:
                        * the roll-off); other = the double, 10 * die + die */
     DML_E_CHECK,      /* seat, a = target, b = 1 success / 0 failure, other = 'W' / 'E' / 0 */
-    DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1 */
+    DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1;
+                       * b = the label of a visited or searched Black Market */
     DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
     DML_E_OFFER,      /* seat placed a cards face-down (0 = pass) */
     DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize);

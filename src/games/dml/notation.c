@@ -786,6 +786,19 @@ static const char *event_zone_name(const cr_event *e, int z, char *buf, size_t c
     return dml_zone_name(z, buf, cap);
 }
 
+/* The action of a DECISION event without a state: a Black Market by the
+ * label the event carries in b ("visit BM3"), like the menus. */
+static void decision_action_text(const cr_game *g, const cr_event *e, char *buf, size_t cap)
+{
+    int a = e->a;
+    int visit = a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM;
+    int search = a >= DML_A_BMPICK && a < DML_A_BMPICK + DML_MAX_BM;
+    if ((visit || search) && e->b > 0)
+        snprintf(buf, cap, "%s BM%d", visit ? "visit" : "search", (int)e->b);
+    else
+        dml_action_to_str(g, NULL, a, buf, cap);
+}
+
 /* "P1 holds 2 Dragon Eggs and 1 Shield: ..." (DML_E_SIEGE_SEAT) */
 static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
 {
@@ -873,7 +886,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             else
                 snprintf(act, sizeof act, "callback (a card)");
         } else {
-            dml_action_to_str(g, NULL, a, act, sizeof act);
+            decision_action_text(g, e, act, sizeof act);
         }
         cr_tb_printf(&t, "P%d: %s", e->seat, act);
         break;
@@ -1043,7 +1056,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         if (is_card_action && e->card >= 0 && card < 0) {
             cr_tb_printf(&t, ",\"action\":null");
         } else {
-            dml_action_to_str(g, NULL, a, act, sizeof act);
+            decision_action_text(g, e, act, sizeof act);
             cr_tb_printf(&t, ",\"action\":");
             cr_tb_json_str(&t, act);
             cr_tb_printf(&t, ",\"action_id\":%d", a);

@@ -1150,8 +1150,12 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
             int card = -1;
             if (ans >= DML_A_CALLBACK && ans < DML_A_CALLBACK + DML_NCARDS)
                 card = ans - DML_A_CALLBACK;
+            /* b: the label of a visited Black Market, for the log ("visit BM3") */
+            int bm = ans >= DML_A_VISIT && ans < DML_A_VISIT + DML_MAX_BM
+                         ? s->bm_label[ans - DML_A_VISIT]
+                         : 0;
             if (ans != DML_A_BUY && ans != DML_A_PLAY) /* those announce themselves when made */
-                emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, 0, ALL_SEEN);
+                emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, bm, ALL_SEEN);
             if (ans == DML_A_END) {
                 pop(s);
                 return;
@@ -1753,7 +1757,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         }
         case 1: {
             int k = ans - DML_A_BMPICK;
-            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, s->bm_label[k], ALL_SEEN);
             for (uint64_t m = s->zone[DML_Z_BM + k]; m; m &= m - 1) { /* a private look */
                 int x = lowest(m);
                 if (s->knowledge) know_pin(s, p, x, DML_Z_BM + k);

@@ -242,6 +242,7 @@ static void black_markets_are_bm_everywhere(void **unused)
     play(g, s, "search BM1", 0, own);
     play(g, s1, "search BM1", 1, other);
     has(own, "P0 looks privately at AD in BM1");
+    has(other, "P0: search BM1\n");
     has(other, "P0 looks privately at a card in BM1");
     assert_null(strstr(other, "AD"));
     assert_null(strstr(other, "reveals"));
