@@ -233,6 +233,7 @@ static void check_word(const char *w, size_t len, void *arg)
 }
 
 static long n_texts;
+static size_t max_help; /* the longest help seen (clients size buffers by it) */
 
 static void scan_text(scan *sc, const char *text)
 {
@@ -279,7 +280,9 @@ static void play_and_scan(const cr_game_def *def, const char *variant, int playe
         if (who < 0) continue;
         cr_match_prompt(m, who, buf, TEXT);
         scan_text(sc, buf);
-        cr_match_help(m, who, buf, TEXT);
+        size_t hl = cr_match_help(m, who, buf, TEXT);
+        assert_true(hl < TEXT);
+        if (hl > max_help) max_help = hl;
         scan_text(sc, buf);
         int n = cr_match_legal(m, who, legal);
         assert_true(n > 0);
@@ -337,7 +340,8 @@ static void every_term_is_in_the_glossary(void **unused)
         play_and_scan(def, tables[t].variant, tables[t].players, 1000 + (uint64_t)i, &sc);
     }
     report(&sc);
-    print_message("%ld games, %ld texts, %d glossary words\n", games, n_texts, glossary.n);
+    print_message("%ld games, %ld texts, %d glossary words, longest help %zu bytes\n", games,
+                  n_texts, glossary.n, max_help);
     assert_int_equal(sc.missing.n, 0);
 }
 
