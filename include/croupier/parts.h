@@ -72,6 +72,12 @@ typedef struct cr_game_parts {
     /* The current decision of the observing seat explained in words, from
      * its observation (obs: g->obs_size bytes), for the clients' help. */
     size_t (*help)(const cr_game *g, const void *obs, char *buf, size_t cap);
+    /* The player's guide: how to play, in Markdown, NUL-terminated, static
+     * (never freed).  Its "## Glossary" defines every term the game's
+     * prompts, labels, help and events use.  By convention the text of
+     * docs/play-GAME.md, compiled in by CMakeLists.txt as cr_guide_GAME;
+     * `croupier guide GAME` and the clients' `guide` show it. */
+    const char *guide;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

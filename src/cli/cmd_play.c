@@ -191,11 +191,16 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
             continue;
         }
         if (strcmp(s, "help") == 0) {
-            char help[2048];
+            char help[4096];
             if (cr_match_help(t->m, who, help, sizeof help) > 0) printf("%s\n", help);
             printf("(answer with a number from 1 to %d or an action's notation; 'list' shows the "
-                   "choices, 'undo' takes back your last decision, 'quit' stops)\n",
+                   "choices, 'guide' the player's guide, 'undo' takes back your last decision, "
+                   "'quit' stops)\n",
                    n);
+            continue;
+        }
+        if (strcmp(s, "guide") == 0) { /* the rules in short and the glossary (cmd_guide.c) */
+            cli_show_guide(t->g->def, 0);
             continue;
         }
         if (strcmp(s, "resign") == 0) {

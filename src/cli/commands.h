@@ -11,6 +11,8 @@
 #ifndef CROUPIER_CLI_COMMANDS_H
 #define CROUPIER_CLI_COMMANDS_H
 
+#include "croupier/game.h"
+
 typedef struct cli_command {
     const char *name;                      /* what the user types */
     int (*handler)(int argc, char **argv); /* argv[0] is the command name */
@@ -24,7 +26,13 @@ int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);   /* cmd_sim.c: joins the table when the file exists */
 int cmd_bench(int argc, char **argv); /* cmd_bench.c: likewise */
-extern const char cmd_sim_usage[];    /* --help texts of sim and bench */
+int cmd_guide(int argc, char **argv); /* cmd_guide.c */
+extern const char cmd_guide_usage[];
+/* Shows def's player's guide (cr_game_parts.guide) on stdout, through
+ * $PAGER at a terminal unless plain (cmd_guide.c); 0, or 1 after an error
+ * when the game has none. */
+int cli_show_guide(const cr_game_def *def, int plain);
+extern const char cmd_sim_usage[]; /* --help texts of sim and bench */
 extern const char cmd_bench_usage[];
 
 /* The table, for the help texts (main.c). */

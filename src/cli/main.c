@@ -75,6 +75,8 @@ static const cli_command commands[] = {
      "                       face up), public, or a seat (0, P1...): that seat's view\n"
      "  --json               print one JSON object: game, variant, players, options,\n"
      "                       seats, seed, actions, over, to_act, scores, returns, position\n"},
+    {"guide", cmd_guide, "show a game's player's guide (rules in short, glossary)",
+     cmd_guide_usage},
 #ifdef CR_HAVE_CMD_SIM
     {"sim", cmd_sim, "simulate many games between bots", cmd_sim_usage},
 #endif

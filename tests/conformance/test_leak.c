@@ -8,8 +8,8 @@
  * s's observation unchanged) and renders everything s would be shown in
  * both the true state st and st2:
  *   - the observation as JSON and as text;
- *   - when s is to act: the prompt, the legal list, every legal action's
- *     text and JSON;
+ *   - when s is to act: the prompt, the help, the legal list, every legal
+ *     action's text and JSON;
  *   - error messages for texts s might submit (cr_seat_parse, and
  *     cr_apply_text, which a careless server could forward), with the
  *     outcome (accepted or refused, and which action);
@@ -97,6 +97,12 @@ static void compare_views(checker *c, const void *st, const void *st2, int seat,
         d->prompt(g, st, c->a, TEXT);
         d->prompt(g, st2, c->b, TEXT);
         same(c, seat, "prompt");
+        const cr_game_parts *parts = cr_parts(g);
+        if (parts->help) { /* read from the observation: equal by construction, kept so */
+            parts->help(g, c->obs, c->a, TEXT);
+            parts->help(g, c->obs2, c->b, TEXT);
+            same(c, seat, "help");
+        }
         int n = d->legal_actions(g, st, c->legal, NULL),
             n2 = d->legal_actions(g, st2, c->legal2, NULL);
         snprintf(c->a, TEXT, "%d legal", n);

@@ -52,15 +52,21 @@ typedef struct roll_odds {
     int succ, dabo_fail;
 } roll_odds;
 
-static roll_odds odds(int target)
+void dml_roll_odds(int target, int *succ, int *dabo_fail)
 {
-    roll_odds r = {0, 0};
+    *succ = *dabo_fail = 0;
     for (int a = 1; a <= 6; a++)
         for (int b = 1; b <= 6; b++) {
             int special, ok = dml_check_eval(a, b, target, &special);
-            r.succ += ok;
-            if (!ok && dml_dabo_roll(a, b)) r.dabo_fail++;
+            *succ += ok;
+            if (!ok && dml_dabo_roll(a, b)) ++*dabo_fail;
         }
+}
+
+static roll_odds odds(int target)
+{
+    roll_odds r;
+    dml_roll_odds(target, &r.succ, &r.dabo_fail);
     return r;
 }
 
@@ -222,8 +228,8 @@ static void card_label(const act_ctx *x, int card, char *label, size_t cap, cons
     }
     case DML_D_COUNSEL_CARD: {
         int label_k = bm_label(s, s->karg);
-        obj_add(ob, "market %d", label_k);
-        snprintf(label, cap, "Take %s from market %d", code, label_k);
+        obj_add(ob, "BM%d", label_k);
+        snprintf(label, cap, "Take %s from BM%d", code, label_k);
         return;
     }
     case DML_D_TITHE:
@@ -303,12 +309,12 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         int k = a - (visit ? DML_A_VISIT : DML_A_BMPICK), l = bm_label(s, k);
         int count = s->zone_count[DML_Z_BM + k];
         group = visit ? "visit" : "counsel-market";
-        obj_add(&ob, "market %d", l);
+        obj_add(&ob, "BM%d", l);
         if (visit)
-            snprintf(label, sizeof label, "Visit market %d (%d %s): roll against 7", l, count,
+            snprintf(label, sizeof label, "Visit BM%d (%d %s): roll against 7", l, count,
                      count == 1 ? "card" : "cards");
         else
-            snprintf(label, sizeof label, "Search market %d (%d %s) and take one card", l, count,
+            snprintf(label, sizeof label, "Search BM%d (%d %s) and take one card", l, count,
                      count == 1 ? "card" : "cards");
     } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4) {
         int q = a - DML_A_PLAYER;
@@ -448,6 +454,86 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
     if (callback || visit) help_rolls(t, o, 7);
 }
 
+/* The seat's own cards that would count in its Seize offer now, and why
+ * the others do not. */
+static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
+{
+    int me = o->actor, prim = dml_prim(x);
+    if (o->event_type == DML_EV_FCCC && (o->affected >> me & 1)) {
+        cr_tb_printf(t, " FCCC Regulations affect you this Round: you must pass.");
+        return;
+    }
+    uint64_t hand = o->zone[DML_Z_HAND + me];
+    uint64_t of_suit = hand & DML_SUIT_MASK(prim);
+    uint64_t counting = of_suit & dml_commit_filter(o, prim);
+    int total = 0;
+    for (uint64_t m = counting; m; m &= m - 1) total += dml_value(lowest_card(m));
+    if (!counting) {
+        cr_tb_printf(t, " None of your cards would count: you hold no %s Commodity",
+                     suit_word(prim));
+        if (of_suit) cr_tb_printf(t, " that the Event lets you commit");
+        cr_tb_printf(t, ". Cards that do not count still go back to your Hand.");
+        return;
+    }
+    cr_tb_printf(t, " Your cards that would count:");
+    for (uint64_t m = counting; m; m &= m - 1)
+        cr_tb_printf(t, " %s (%d)", dml_card_code(lowest_card(m)), dml_value(lowest_card(m)));
+    cr_tb_printf(t, ", %d in all; offering all of them makes the Value %d + %d = %d.", total, o->D,
+                 total, o->D + total);
+    if (of_suit & ~counting) {
+        cr_tb_printf(t, " The Event forbids");
+        for (uint64_t m = of_suit & ~counting; m; m &= m - 1)
+            cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
+        cr_tb_printf(t, ": they would count 0.");
+    }
+}
+
+/* What each card of the seat's Hand would do on the Stack. */
+static const char *power_words(int c)
+{
+    if (dml_is_joker(c))
+        return "Thief: give a card of your Hand to another player or take a random card from "
+               "one; then roll against 7 to keep the Joker in play";
+    switch (dml_rank(c) * 4 + dml_suit(c)) {
+    case DML_J * 4 + DML_SUIT_S:
+        return "Grand Inquisitor: every card of the Stocks and Black Markets goes to the Discard "
+               "Pile, then the Stocks are refilled";
+    case DML_J * 4 + DML_SUIT_C:
+        return "Vice Minister: an Emblem of any Front goes back to its owner's Hand";
+    case DML_J * 4 + DML_SUIT_H:
+        return "Prime Counsellor: look at a Black Market privately and take one of its cards";
+    case DML_J * 4 + DML_SUIT_D:
+        return "Supreme Secretary of Tithes: each other player gives you a card of their choice";
+    case DML_Q * 4 + DML_SUIT_S: return "Dragon Empress: a Dragon Siege";
+    case DML_Q * 4 + DML_SUIT_C:
+        return "Harlot Queen: a card below her on the Stack leaves without resolving";
+    case DML_Q * 4 + DML_SUIT_H: return "Pampered Heiress: take the top Dragon Egg of the Nest";
+    case DML_Q * 4 + DML_SUIT_D: return "Archduchess: take a whole Stock into your Hand";
+    default: return NULL;
+    }
+}
+
+static void help_stack_cards(cr_tbuf *t, const dml_state *o)
+{
+    uint64_t hand = o->zone[DML_Z_HAND + o->actor];
+    int any = 0;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = lowest_card(m), r = dml_rank(c);
+        const char *pw = power_words(c);
+        int emblem = !dml_is_joker(c) && (r == DML_T || r == DML_J || r == DML_Q);
+        if (!pw && !emblem) continue;
+        cr_tb_printf(t, "%s %s:", any ? ";" : " Your playable cards:", dml_card_code(c));
+        if (pw) cr_tb_printf(t, " as a Power, %s", pw);
+        if (emblem)
+            cr_tb_printf(
+                t, "%s as an Emblem, -%d on your Buys of %s and a %s bonus", pw ? "," : "",
+                r == DML_Q ? 2 : 1, suit_word(dml_suit(c)),
+                (const char *[]){"Shield", "Tribute", "Permission", "Fortune"}[dml_suit(c)]);
+        any = 1;
+    }
+    cr_tb_printf(t, any ? "." : " You hold no card that can be played.");
+}
+
 size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
 {
     const dml_state *o = vobs;
@@ -500,6 +586,12 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "committed and raise the Value the buyer must roll; if the roll fails, the "
                      "winner takes the targets. Every other card goes back to its Hand.",
                      o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim(x)) : "none");
+        if (x >= 0) help_offer_count(t, o, x);
+        if (x >= 0) {
+            cr_tb_printf(t, " If nobody seizes, P%d rolls against %d: ", o->active, o->D);
+            tb_roll_words(t, o->D);
+            cr_tb_printf(t, ".");
+        }
         break;
     case DML_D_COMMIT_ACT:
         cr_tb_printf(t,
@@ -524,6 +616,10 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                         "Jack, Queen or Joker) or an Emblem (a Jack, Queen or Ten); the last card "
                         "played resolves first. Or pass: the Stack resolves once everyone else "
                         "has passed in a row.");
+        if (o->event_type == DML_EV_CUSTOMS && (o->affected >> o->actor & 1))
+            cr_tb_printf(t, " Customs Crackdown affects you this Round: you may only pass.");
+        else
+            help_stack_cards(t, o);
         break;
     case DML_D_VICE:
         cr_tb_printf(t, "Vice Minister: choose an Emblem in any Front; it goes back to its "
@@ -535,7 +631,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
         break;
     case DML_D_COUNSEL_CARD:
         cr_tb_printf(t,
-                     "Prime Counsellor: you see the cards of market %d; take one into your "
+                     "Prime Counsellor: you see the cards of BM%d; take one into your "
                      "Hand.",
                      bm_label(o, o->karg));
         break;

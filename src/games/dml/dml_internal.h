@@ -199,15 +199,16 @@ enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
  *                non-King card) + 5 created in R
  *   REVEAL  <= 204: 2 Sieges of every Hand (2 x 50), the end (50 + 4 Kings;
  *                Monopoly or the VP end, once), a Counsellor's look (50)
- *   others  <= 77: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
+ *   others  <= 85: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
  *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + SIEGE 2 +
+ *                SIEGE_SEAT 8 (2 Sieges, one per seat holding eggs) +
  *                ELIMINATED 4 + FOREIGN 5 + BM_NEW 5 + RESOLVE 14 +
  *                DECISION 33 (a play: 14 cards + Play; 2 episodes of 4
  *                forced passes; 8 Power choices; the Market or exchange
  *                answer 2)
- * = 348 + 55 + 204 + 77 = 684 >= 157.  Loose: random games stay under 120
+ * = 348 + 55 + 204 + 85 = 692 >= 157.  Loose: random games stay under 120
  * (the conformance suite prints the largest per table). */
-enum { DML_MAX_EVENTS = 684 };
+enum { DML_MAX_EVENTS = 692 };
 
 static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 {
@@ -402,31 +403,44 @@ static inline int dml_anchor(const dml_state *s, int p)
  * Every card movement is one DML_E_MOVE: card, from, to, seen_by (seats that
  * see which card it is; the others see "a card").  The rest: */
 enum {
-    DML_E_MOVE = 1, /* card from -> to */
+    DML_E_MOVE = 1, /* card from -> to; a = label of the Black Market it leaves or enters */
     DML_E_ROUND,    /* a = round number, seat = Dealer */
     DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask */
     DML_E_TURN,     /* seat = Active Player */
     DML_E_BUDGET,   /* seat, a = Actions, b = Minor Actions */
     DML_E_POWER_PHASE,
     DML_E_ROLL,       /* seat rolled a,b */
-    DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep */
+    DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep; b = the check's target (DML_NO_TARGET:
+                       * the roll-off); other = the double, 10 * die + die */
     DML_E_CHECK,      /* seat, a = target, b = 1 success / 0 failure, other = 'W' / 'E' / 0 */
-    DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1 */
+    DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1;
+                       * b = the label of a visited or searched Black Market */
     DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
     DML_E_OFFER,      /* seat placed a cards face-down (0 = pass) */
-    DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize) */
+    DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize);
+                       * b = the suit that counted; other = cards placed in all */
     DML_E_VALUE,      /* a = D, b = P during the exchange */
     DML_E_BM_NEW,     /* a = label, b = cards */
     DML_E_BM_GONE,    /* a = label */
-    DML_E_SIEGE,      /* a Dragon Siege begins */
-    DML_E_REVEAL,     /* seat's card is shown to everyone (Siege, end, instant win) */
+    DML_E_SIEGE,      /* a Dragon Siege begins; a = its cause (DML_SIEGE_*, 0 unknown) */
+    DML_E_REVEAL,     /* seat's card is shown to everyone (Siege, end, instant win), or to
+                       * seat alone (from a Black Market: a = its label) */
     DML_E_ELIMINATED, /* seat is out (I See Fire) */
     DML_E_FOREIGN,    /* the Foreign Merchant arrives */
     DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
     DML_E_VP,         /* seat scores a Victory Points */
     DML_E_END,        /* a = end reason, seat = winner or -1 */
     DML_E_SETUP,      /* seat is the Dealer after the roll-off */
+    DML_E_SIEGE_SEAT, /* a Siege finds seat's a eggs against b & 0xff Shields; other = the
+                       * other cards of the Hand; b & DML_SIEGE_FIRE: I See Fire */
 };
+
+/* What started a Dragon Siege (DML_E_SIEGE's a), the I See Fire flag of
+ * DML_E_SIEGE_SEAT's b, and the target of a roll that is no check (the
+ * Dealer roll-off; a check's target is never this low: 12 minus all 54
+ * cards' values is above -400). */
+enum { DML_SIEGE_WYVERN = 1, DML_SIEGE_EMPRESS = 2, DML_SIEGE_FIRE = 0x100 };
+enum { DML_NO_TARGET = -1000 };
 
 /* ---- shared functions ---- */
 DML_HIDDEN extern const cr_game_def dml_def;
@@ -552,6 +566,12 @@ DML_HIDDEN void dml_display_json(const cr_game *g, struct cr_tbuf *t, const dml_
 /* cr_game_parts.help: the decision of the observing seat, in words ("" when
  * it is not to act, and for the public view). */
 DML_HIDDEN size_t dml_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* Of the 36 ordered rolls of 2d6: *succ make a check against target succeed,
+ * *dabo_fail are Dabo! doubles that fail it (from dml_check_eval). */
+DML_HIDDEN void dml_roll_odds(int target, int *succ, int *dabo_fail);
+/* The player's guide: docs/play-dml.md, compiled in by CMakeLists.txt
+ * (cmake/embed_text.cmake), NUL-terminated. */
+extern const char cr_guide_dml[];
 /* parts.c */
 DML_HIDDEN extern const struct cr_game_parts dml_parts;
 

@@ -529,14 +529,34 @@ static int declaration_value(const dml_state *st, int *suit_out)
     return sum;
 }
 
+/* "Dabo! — (3,3) against 8 fails; keep it, or re-roll: 41.7% to succeed" */
+static void prompt_dabo(cr_tbuf *t, const dml_state *st)
+{
+    int d0 = st->die[0], d1 = st->die[1], target = DML_NO_TARGET;
+    for (int i = st->nfr - 1; i >= 0 && i < DML_MAX_FRAMES; i--)
+        if (st->fr[i].proc == DML_P_CHECK) {
+            target = st->fr[i].x;
+            break;
+        }
+    cr_tb_printf(t, "Dabo! \xe2\x80\x94 re-roll or keep (%d,%d)", d0, d1);
+    if (target == DML_NO_TARGET) {
+        cr_tb_printf(t, " (Dealer roll-off: total %d)", d0 + d1);
+        return;
+    }
+    int sp, ok = dml_check_eval(d0, d1, target, &sp), succ, dabo_fail;
+    dml_roll_odds(target, &succ, &dabo_fail);
+    cr_tb_printf(t,
+                 ": against %d it %s; re-rolling (and again on every failing Dabo! double) "
+                 "succeeds %.1f%% of the time",
+                 target, ok ? "succeeds" : "fails", 100.0 * succ / (36 - dabo_fail));
+}
+
 static void prompt_decision(cr_tbuf *t, const dml_state *st)
 {
     int s = st->actor;
     cr_tb_printf(t, "P%d: ", s);
     switch (st->kind) {
-    case DML_D_DABO:
-        cr_tb_printf(t, "Dabo! \xe2\x80\x94 re-roll or keep (%d,%d)", st->die[0], st->die[1]);
-        break;
+    case DML_D_DABO: prompt_dabo(t, st); break;
     case DML_D_MARKET:
         cr_tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
                      plural(st->actions, "Action", "Actions"), st->minors,
@@ -724,6 +744,7 @@ static const char *event_kind_name(int k)
         [DML_E_VP] = "vp",
         [DML_E_END] = "end",
         [DML_E_SETUP] = "setup",
+        [DML_E_SIEGE_SEAT] = "siege_seat",
     };
     if (k > 0 && k < (int)(sizeof names / sizeof names[0]) && names[k]) return names[k];
     return "unknown";
@@ -754,6 +775,49 @@ static void tb_seat_list(cr_tbuf *t, unsigned mask)
     if (first) cr_tb_printf(t, "nobody");
 }
 
+/* A zone of an event as the log names it: a Black Market by its label
+ * ("BM3", carried in the event) as the menus do, else dml_zone_name. */
+static const char *event_zone_name(const cr_event *e, int z, char *buf, size_t cap)
+{
+    if (z >= DML_Z_BM && z < DML_NZONES && e->a > 0) {
+        snprintf(buf, cap, "BM%d", (int)e->a);
+        return buf;
+    }
+    return dml_zone_name(z, buf, cap);
+}
+
+/* The action of a DECISION event without a state: a Black Market by the
+ * label the event carries in b ("visit BM3"), like the menus. */
+static void decision_action_text(const cr_game *g, const cr_event *e, char *buf, size_t cap)
+{
+    int a = e->a;
+    int visit = a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM;
+    int search = a >= DML_A_BMPICK && a < DML_A_BMPICK + DML_MAX_BM;
+    if ((visit || search) && e->b > 0)
+        snprintf(buf, cap, "%s BM%d", visit ? "visit" : "search", (int)e->b);
+    else
+        dml_action_to_str(g, NULL, a, buf, cap);
+}
+
+/* "P1 holds 2 Dragon Eggs and 1 Shield: ..." (DML_E_SIEGE_SEAT) */
+static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
+{
+    int eggs = e->a, shields = e->b & 0xff, rest = e->other;
+    int fire = (e->b & DML_SIEGE_FIRE) != 0;
+    cr_tb_printf(t, "P%d holds %d Dragon %s and has %d Shield%s (Iron Emblems in the Front)",
+                 e->seat, eggs, plural(eggs, "Egg", "Eggs"), shields, plural(shields, "", "s"));
+    if (shields >= eggs)
+        cr_tb_printf(t, ": enough Shields, the Siege takes nothing");
+    else if (fire)
+        cr_tb_printf(t, ": too few Shields, so I See Fire eliminates P%d", e->seat);
+    else
+        cr_tb_printf(t,
+                     ": too few Shields, so the %s to the Nest and %d of the %d other %s "
+                     "(half, rounded up) %s to the Discard Pile",
+                     plural(eggs, "Egg goes", "Eggs go"), (rest + 1) / 2, rest,
+                     plural(rest, "card", "cards"), plural((rest + 1) / 2, "goes", "go"));
+}
+
 static const char *special_word(int sp)
 {
     return sp == 'W' ? "Woot!" : sp == 'E' ? "Wyvern Eyes" : NULL;
@@ -768,8 +832,8 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     const char *code = card >= 0 ? dml_card_code(card) : "a card";
     switch (e->kind) {
     case DML_E_MOVE:
-        cr_tb_printf(&t, "%s moves from %s to %s", code, dml_zone_name(e->from, z1, sizeof z1),
-                     dml_zone_name(e->to, z2, sizeof z2));
+        cr_tb_printf(&t, "%s moves from %s to %s", code, event_zone_name(e, e->from, z1, sizeof z1),
+                     event_zone_name(e, e->to, z2, sizeof z2));
         break;
     case DML_E_ROUND: cr_tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
     case DML_E_EVENT:
@@ -789,9 +853,18 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         break;
     case DML_E_POWER_PHASE: cr_tb_printf(&t, "Power Phase"); break;
     case DML_E_ROLL: cr_tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
-    case DML_E_DABO:
-        cr_tb_printf(&t, e->a ? "P%d re-rolls (Dabo!)" : "P%d keeps the roll", e->seat);
+    case DML_E_DABO: {
+        int d0 = e->other / 10, d1 = e->other % 10;
+        cr_tb_printf(&t, "P%d %s the Dabo! double (%d,%d)", e->seat, e->a ? "re-rolls" : "keeps",
+                     d0, d1);
+        if (e->b == DML_NO_TARGET) {
+            cr_tb_printf(&t, " in the Dealer roll-off");
+        } else {
+            int sp, ok = dml_check_eval(d0, d1, e->b, &sp);
+            cr_tb_printf(&t, ": against %d it %s", e->b, ok ? "succeeds" : "fails");
+        }
         break;
+    }
     case DML_E_CHECK: {
         cr_tb_printf(&t, "P%d's check against %d %s", e->seat, e->a, e->b ? "succeeds" : "fails");
         const char *sp = special_word(e->other);
@@ -813,7 +886,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             else
                 snprintf(act, sizeof act, "callback (a card)");
         } else {
-            dml_action_to_str(g, NULL, a, act, sizeof act);
+            decision_action_text(g, e, act, sizeof act);
         }
         cr_tb_printf(&t, "P%d: %s", e->seat, act);
         break;
@@ -829,10 +902,18 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
                          plural(e->a, "card", "cards"));
         break;
     case DML_E_SEIZE:
-        if (e->seat < 0)
-            cr_tb_printf(&t, "Nobody seizes");
+        if (e->seat >= 0)
+            cr_tb_printf(&t,
+                         "P%d wins the Seize with %d (the %s Commodities offered that may be "
+                         "committed)",
+                         e->seat, e->a, dml_suit_name(e->b));
+        else if (e->other <= 0)
+            cr_tb_printf(&t, "Nobody seizes: every other player passed");
         else
-            cr_tb_printf(&t, "P%d wins the Seize with %d", e->seat, e->a);
+            cr_tb_printf(&t,
+                         "Nobody seizes: of the %d %s offered, none is a %s Commodity that may "
+                         "be committed, so none counts",
+                         e->other, plural(e->other, "card", "cards"), dml_suit_name(e->b));
         break;
     case DML_E_VALUE: cr_tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
     case DML_E_BM_NEW:
@@ -840,8 +921,23 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
                      plural(e->b, "card", "cards"));
         break;
     case DML_E_BM_GONE: cr_tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
-    case DML_E_SIEGE: cr_tb_printf(&t, "Dragon Siege!"); break;
-    case DML_E_REVEAL: cr_tb_printf(&t, "P%d reveals %s", e->seat, code); break;
+    case DML_E_SIEGE:
+        cr_tb_printf(&t, "Dragon Siege!");
+        if (e->a == DML_SIEGE_WYVERN)
+            cr_tb_printf(&t, " (Wyvern Eyes were rolled): every Hand is shown; whoever holds "
+                             "more Dragon Eggs than Shields loses");
+        else if (e->a == DML_SIEGE_EMPRESS)
+            cr_tb_printf(&t, " (the Dragon Empress's Power): every Hand is shown; whoever holds "
+                             "more Dragon Eggs than Shields loses");
+        break;
+    case DML_E_SIEGE_SEAT: tb_siege_seat(&t, e); break;
+    case DML_E_REVEAL:
+        if (e->from >= DML_Z_BM && e->from < DML_NZONES)
+            cr_tb_printf(&t, "P%d looks privately at %s in %s", e->seat, code,
+                         event_zone_name(e, e->from, z1, sizeof z1));
+        else
+            cr_tb_printf(&t, "P%d reveals %s", e->seat, code);
+        break;
     case DML_E_ELIMINATED: cr_tb_printf(&t, "P%d is eliminated", e->seat); break;
     case DML_E_FOREIGN: cr_tb_printf(&t, "The Foreign Merchant arrives"); break;
     case DML_E_RESOLVE:
@@ -869,7 +965,7 @@ static void tb_json_seat(cr_tbuf *t, const char *key, int seat)
         cr_tb_printf(t, ",\"%s\":null", key);
 }
 
-static void tb_json_zone(cr_tbuf *t, const char *key, int z)
+static void tb_json_zone(cr_tbuf *t, const char *key, const cr_event *e, int z)
 {
     char zb[32];
     if (z < 0) {
@@ -877,7 +973,7 @@ static void tb_json_zone(cr_tbuf *t, const char *key, int z)
         return;
     }
     cr_tb_printf(t, ",\"%s\":", key);
-    cr_tb_json_str(t, dml_zone_name(z, zb, sizeof zb));
+    cr_tb_json_str(t, event_zone_name(e, z, zb, sizeof zb));
 }
 
 size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
@@ -901,8 +997,8 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     }
     switch (e->kind) {
     case DML_E_MOVE:
-        tb_json_zone(&t, "from", e->from);
-        tb_json_zone(&t, "to", e->to);
+        tb_json_zone(&t, "from", e, e->from);
+        tb_json_zone(&t, "to", e, e->to);
         cr_tb_printf(&t, ",\"from_id\":%d,\"to_id\":%d", e->from, e->to);
         if (e->seat >= 0) tb_json_seat(&t, "seat", e->seat);
         break;
@@ -934,7 +1030,12 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_DABO:
         tb_json_seat(&t, "seat", e->seat);
-        cr_tb_printf(&t, ",\"reroll\":%s", e->a ? "true" : "false");
+        cr_tb_printf(&t, ",\"reroll\":%s,\"dice\":[%d,%d],\"target\":", e->a ? "true" : "false",
+                     e->other / 10, e->other % 10);
+        if (e->b == DML_NO_TARGET)
+            cr_tb_printf(&t, "null");
+        else
+            cr_tb_printf(&t, "%d", e->b);
         break;
     case DML_E_CHECK: {
         tb_json_seat(&t, "seat", e->seat);
@@ -955,7 +1056,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         if (is_card_action && e->card >= 0 && card < 0) {
             cr_tb_printf(&t, ",\"action\":null");
         } else {
-            dml_action_to_str(g, NULL, a, act, sizeof act);
+            decision_action_text(g, e, act, sizeof act);
             cr_tb_printf(&t, ",\"action\":");
             cr_tb_json_str(&t, act);
             cr_tb_printf(&t, ",\"action_id\":%d", a);
@@ -977,12 +1078,30 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_SEIZE:
         tb_json_seat(&t, "seat", e->seat);
-        cr_tb_printf(&t, ",\"total\":%d", e->a);
+        cr_tb_printf(&t, ",\"total\":%d,\"counts\":\"%c\",\"placed\":%d", e->a,
+                     e->b >= 0 && e->b < 4 ? suit_letters[e->b] : '?', e->other);
+        break;
+    case DML_E_SIEGE:
+        cr_tb_printf(&t, ",\"cause\":%s",
+                     e->a == DML_SIEGE_WYVERN    ? "\"wyvern eyes\""
+                     : e->a == DML_SIEGE_EMPRESS ? "\"dragon empress\""
+                                                 : "null");
+        break;
+    case DML_E_SIEGE_SEAT:
+        tb_json_seat(&t, "seat", e->seat);
+        cr_tb_printf(&t, ",\"eggs\":%d,\"shields\":%d,\"other_cards\":%d,\"fire\":%s", e->a,
+                     e->b & 0xff, e->other, (e->b & DML_SIEGE_FIRE) ? "true" : "false");
         break;
     case DML_E_VALUE: cr_tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b); break;
     case DML_E_BM_NEW: cr_tb_printf(&t, ",\"label\":%d,\"count\":%d", e->a, e->b); break;
     case DML_E_BM_GONE: cr_tb_printf(&t, ",\"label\":%d", e->a); break;
-    case DML_E_REVEAL: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_REVEAL:
+        tb_json_seat(&t, "seat", e->seat);
+        if (e->from >= DML_Z_BM && e->from < DML_NZONES) {
+            cr_tb_printf(&t, ",\"private\":true");
+            tb_json_zone(&t, "from", e, e->from);
+        }
+        break;
     case DML_E_RESOLVE:
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"as\":\"%s\"", e->a ? "emblem" : "power");
@@ -998,7 +1117,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     default: break;
     }
-    char text[160];
+    char text[400];
     dml_event_to_str(g, e, seat, text, sizeof text);
     cr_tb_printf(&t, ",\"text\":");
     cr_tb_json_str(&t, text);

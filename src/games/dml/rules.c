@@ -309,7 +309,10 @@ DML_NOINLINE static void move_notify(ctx *c, int card, int from, int to, uint32_
     dml_state *s = c->s;
     if (s->knowledge)
         for (int q = 0; q < s->n; q++) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
-    emit(c, DML_E_MOVE, -1, -1, card, from, to, 0, 0, seen);
+    /* a: the label of the Black Market the card leaves or enters (0: none),
+     * so the log names it as the menus do ("BM3") */
+    int bm = from >= DML_Z_BM ? from : to >= DML_Z_BM ? to : -1;
+    emit(c, DML_E_MOVE, -1, -1, card, from, to, bm >= 0 ? s->bm_label[bm - DML_Z_BM] : 0, 0, seen);
     if (from >= DML_Z_BM && s->zone_count[from] == 0)
         emit(c, DML_E_BM_GONE, -1, -1, -1, from, -1, s->bm_label[from - DML_Z_BM], 0, ALL_SEEN);
 }
@@ -797,8 +800,13 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
         }
         pop(s);
         return;
-    case 2:
-        emit(c, DML_E_DABO, f->a, -1, -1, -1, -1, ans == DML_A_REROLL, 0, ALL_SEEN);
+    case 2: {
+        /* b: the target of the check the roll is for (DML_NO_TARGET in the
+         * Dealer roll-off); other: the double, 10 * die + die */
+        int target = DML_NO_TARGET;
+        if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) target = s->fr[s->nfr - 2].x;
+        emit(c, DML_E_DABO, f->a, 10 * s->die[0] + s->die[1], -1, -1, -1, ans == DML_A_REROLL,
+             target, ALL_SEEN);
         if (ans == DML_A_REROLL) {
             f->step = 1;
             ask_chance(s, DML_C_ROLL, 0);
@@ -806,6 +814,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
         }
         pop(s);
         return;
+    }
     }
 }
 
@@ -834,7 +843,7 @@ static void push_followup(dml_state *s)
     if (s->check_special == 'W')
         push(s, DML_P_FM, -1, 0, 0);
     else
-        push(s, DML_P_SIEGE, 0, 0, 0);
+        push(s, DML_P_SIEGE, 0, DML_SIEGE_WYVERN, 0);
 }
 
 /* ROLLOFF (3.2, R46). a: next offset to examine, b: seat that last rolled */
@@ -1141,8 +1150,12 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
             int card = -1;
             if (ans >= DML_A_CALLBACK && ans < DML_A_CALLBACK + DML_NCARDS)
                 card = ans - DML_A_CALLBACK;
+            /* b: the label of a visited Black Market, for the log ("visit BM3") */
+            int bm = ans >= DML_A_VISIT && ans < DML_A_VISIT + DML_MAX_BM
+                         ? s->bm_label[ans - DML_A_VISIT]
+                         : 0;
             if (ans != DML_A_BUY && ans != DML_A_PLAY) /* those announce themselves when made */
-                emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, 0, ALL_SEEN);
+                emit(c, DML_E_DECISION, p, -1, card, -1, -1, ans, bm, ALL_SEEN);
             if (ans == DML_A_END) {
                 pop(s);
                 return;
@@ -1298,11 +1311,12 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             f->step = 2;
             break;
         case 4: { /* reveal and award the Seize (7.2.2-7.2.6, R16, R63) */
-            int prim = dml_prim(s->buy_suit), best = 0, winner = -1;
+            int prim = dml_prim(s->buy_suit), best = 0, winner = -1, placed = 0;
             uint64_t win_cards = 0;
             for (int i = 1; i < s->n; i++) {
                 int q = (p + i) % s->n;
                 uint64_t off = s->zone[DML_Z_OFFER + q];
+                placed += popc(off);
                 for (uint64_t m = off; m; m &= m - 1) {
                     if (s->knowledge) know_reveal(s, lowest(m));
                     emit(c, DML_E_REVEAL, q, -1, lowest(m), DML_Z_OFFER + q, DML_Z_OFFER + q, 0, 0,
@@ -1326,7 +1340,9 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             if (s->over) return;
             s->seizer = (int8_t)winner;
             s->P = (int16_t)best;
-            emit(c, DML_E_SEIZE, winner, -1, -1, -1, -1, best, 0, ALL_SEEN);
+            /* b: the suit that counts (Primary), other: cards placed in all,
+             * so the log can say why nobody seized */
+            emit(c, DML_E_SEIZE, winner, placed, -1, -1, -1, best, prim, ALL_SEEN);
             s->xchg_turn = 0;
             sel_clear(s);
             if (winner < 0) {
@@ -1561,13 +1577,20 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
     for (;;) {
         switch (f->step) {
         case 0: {
-            emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            /* b: what started the Siege (DML_SIEGE_*), until step 1 reuses it */
+            emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, f->b, 0, ALL_SEEN);
             int losers = 0;
             for (int p = 0; p < s->n; p++) {
                 if (!dml_is_alive(s, p)) continue;
                 reveal_hand(c, p);
                 int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
-                if (eggs > count_vantage(s, p, DML_SUIT_S)) losers |= 1 << p; /* R12 */
+                int shields = count_vantage(s, p, DML_SUIT_S);
+                if (eggs > shields) losers |= 1 << p; /* R12 */
+                /* why the Siege takes what it takes: eggs, Shields, and the
+                 * other cards of the Hand (half of them go, rounded up) */
+                if (eggs)
+                    emit(c, DML_E_SIEGE_SEAT, p, s->zone_count[DML_Z_HAND + p] - eggs, -1, -1, -1,
+                         eggs, shields | (is_fire(s) ? DML_SIEGE_FIRE : 0), ALL_SEEN);
             }
             /* x: losers (bits 0-3), the first seat of the order (bits 4-5,
              * fixed now: R67 removes losers one by one from the Dealer's
@@ -1734,11 +1757,12 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         }
         case 1: {
             int k = ans - DML_A_BMPICK;
-            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, s->bm_label[k], ALL_SEEN);
             for (uint64_t m = s->zone[DML_Z_BM + k]; m; m &= m - 1) { /* a private look */
                 int x = lowest(m);
                 if (s->knowledge) know_pin(s, p, x, DML_Z_BM + k);
-                emit(c, DML_E_REVEAL, p, -1, x, DML_Z_BM + k, DML_Z_BM + k, 0, 0, SEEN(p));
+                emit(c, DML_E_REVEAL, p, -1, x, DML_Z_BM + k, DML_Z_BM + k, s->bm_label[k], 0,
+                     SEEN(p));
             }
             f->x = (int16_t)k;
             s->karg = (int8_t)k;
@@ -1776,7 +1800,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
     if (rank == DML_Q && suit == DML_SUIT_S) { /* Dragon Empress */
         if (f->step == 0) {
             f->step = 1;
-            push(s, DML_P_SIEGE, 0, 0, 0);
+            push(s, DML_P_SIEGE, 0, DML_SIEGE_EMPRESS, 0);
             return;
         }
         pop(s);

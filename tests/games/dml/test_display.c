@@ -68,7 +68,7 @@ static void check_action_json(const cr_game *g, const dml_state *s, cr_action a)
         int c = dml_parse_card(o);
         if (c < 0) {
             int k;
-            assert_true(sscanf(o, "P%d", &k) == 1 || sscanf(o, "market %d", &k) == 1 ||
+            assert_true(sscanf(o, "P%d", &k) == 1 || sscanf(o, "BM%d", &k) == 1 ||
                         !strncmp(o, "stock ", 6));
             continue;
         }
@@ -425,8 +425,7 @@ static void market_rolls_and_controls(void **unused)
     json_t *a = json_loads(buf, 0, NULL);
     assert_non_null(a);
     assert_string_equal(json_string_value(json_object_get(a, "group")), "visit");
-    assert_string_equal(json_string_value(json_array_get(json_object_get(a, "objects"), 0)),
-                        "market 1");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(a, "objects"), 0)), "BM1");
     json_decref(a);
     cr_free(s);
     cr_game_free(g);

@@ -324,7 +324,8 @@ static void test_prompts(void **unused)
     st.kind = DML_D_DABO;
     st.die[0] = st.die[1] = 3;
     dml_prompt(NULL, &st, buf, sizeof buf);
-    assert_string_equal(buf, "P0: Dabo! \xe2\x80\x94 re-roll or keep (3,3)");
+    assert_string_equal(buf,
+                        "P0: Dabo! \xe2\x80\x94 re-roll or keep (3,3) (Dealer roll-off: total 6)");
     st.actor = 2;
     st.kind = DML_D_OFFER;
     st.buy_suit = DML_SUIT_S;

@@ -1,0 +1,373 @@
+/* test_glossary.c — every game term the program shows a DML player is
+ * defined in the Glossary of the player's guide (docs/play-dml.md).
+ *
+ * Random games of every variant run through the match layer with every
+ * seat human, and the test answers for them at random.  For every seat it
+ * collects what a player reads: the prompt, each legal action's label (the
+ * action JSON), the help, and every event as each seat and the public view
+ * see it.  From each text it takes the terms:
+ *   - every word that starts with a capital letter ("Seize", "Emblem",
+ *     "Khitamar"), sentence starts included, with a trailing 's / s / es
+ *     tried off for plurals;
+ *   - the jargon tokens, whatever their case: a lone D, P or V (the two
+ *     sides of a Buy's Value), the exclaimed calls (Dabo!, Woot!,
+ *     Hustled!), Black Market names (BM1, BM12: looked up as "BMn").
+ * Card codes (7S, TD, X1) and seats (P0..P3) are the notation, not terms.
+ * A capitalised word of plain English ("Choose", "The", "If") is listed in
+ * `plain` below; anything else must be one of the words of a bold term
+ * (**Dragon Siege**) of the guide's "## Glossary" section, compared without
+ * case.  A term missing from the glossary fails the test, named with a text
+ * that used it.
+ *
+ * The guide is read at test time from CR_DOCS_DIR (CMakeLists.txt), the
+ * file the program compiles in.  CR_GLOSSARY_GAMES=N sets the number of
+ * games (default 200).
+ */
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "croupier/game.h"
+#include "croupier/match.h"
+#include "croupier/parts.h"
+#include "croupier/rng.h"
+
+enum { MAX_WORDS = 1024, WORD_LEN = 48, MAX_MISSING = 64, TEXT = 1 << 14 };
+
+typedef struct word_set {
+    char w[MAX_WORDS][WORD_LEN];
+    int n;
+} word_set;
+
+static void lower_copy(char *out, const char *in, size_t len)
+{
+    if (len >= WORD_LEN) len = WORD_LEN - 1;
+    for (size_t i = 0; i < len; i++) out[i] = (char)tolower((unsigned char)in[i]);
+    out[len] = '\0';
+}
+
+static int set_has(const word_set *s, const char *w)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->w[i], w)) return 1;
+    return 0;
+}
+
+static void set_add(word_set *s, const char *w)
+{
+    if (set_has(s, w)) return;
+    assert_true(s->n < MAX_WORDS);
+    snprintf(s->w[s->n++], WORD_LEN, "%s", w);
+}
+
+/* A word's characters: letters, digits, UTF-8 bytes (Smårgon), '!' (Dabo!)
+ * and the apostrophe (Dragon's).  A hyphen splits ("3-Player": 3, Player). */
+static int word_char(unsigned char c) { return isalnum(c) || c >= 0x80 || c == '!' || c == '\''; }
+
+/* Calls fn on each word of text (a pointer and a length). */
+typedef void (*word_fn)(const char *w, size_t len, void *arg);
+static void each_word(const char *text, word_fn fn, void *arg)
+{
+    const char *p = text;
+    while (*p) {
+        while (*p && !word_char((unsigned char)*p)) p++;
+        const char *start = p;
+        while (*p && word_char((unsigned char)*p)) p++;
+        size_t len = (size_t)(p - start);
+        /* a closing quote or a possessive is not part of the word */
+        while (len > 0 && start[len - 1] == '\'') len--;
+        if (len >= 2 && start[len - 2] == '\'' && start[len - 1] == 's') len -= 2;
+        if (len > 0) fn(start, len, arg);
+    }
+}
+
+/* ---- the glossary ---- */
+
+static void add_glossary_word(const char *w, size_t len, void *arg)
+{
+    char low[WORD_LEN];
+    lower_copy(low, w, len);
+    set_add(arg, low);
+}
+
+/* The words of every **bold term** on the lines of the "## Glossary"
+ * section of the guide. */
+static void read_glossary(const char *path, word_set *out)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) fail_msg("cannot open %s", path);
+    char line[1024];
+    int in = 0, terms = 0;
+    out->n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3)) in = !strncmp(line, "## Glossary", 11);
+        if (!in || strncmp(line, "- **", 4)) continue;
+        /* the bold terms of the entry: before the first ':' outside them */
+        for (char *p = line; (p = strstr(p, "**")) != NULL;) {
+            char *end = strstr(p + 2, "**");
+            if (end == NULL) break;
+            *end = '\0';
+            each_word(p + 2, add_glossary_word, out);
+            terms++;
+            p = end + 2;
+            if (*p == ':') break;
+        }
+    }
+    fclose(f);
+    if (terms == 0) fail_msg("%s: no \"## Glossary\" section with **terms**", path);
+}
+
+/* ---- the terms of a text ---- */
+
+/* Capitalised words of plain English the program starts sentences or
+ * labels with: not game terms. */
+static const char *const plain[] = {
+    "a",      "all",    "an",    "and",    "any",     "as",     "at",      "bring",  "both",
+    "by",     "choose", "close", "decide", "declare", "dice",   "do",      "each",   "either",
+    "every",  "from",   "give",  "have",   "if",      "in",     "it",      "its",    "keep",
+    "look",   "nobody", "none",  "not",    "now",     "of",     "on",      "one",    "only",
+    "or",     "pass",   "place", "put",    "remove",  "return", "roll",    "search", "so",
+    "take",   "the",    "their", "then",   "these",   "this",   "those",   "to",     "too",
+    "trade",  "turn",   "use",   "when",   "while",   "who",    "whoever", "with",   "without",
+    "you",    "your",   "game",  "over",   "chance",  "far",    "commit",  "exile",  "rolls",
+    "reroll", "begins", "open",  "call",   "back",    "pay",    "hold",    "there",  "they",
+    "what",   "which",  "after", "before", "another", "other",  "same",    "no",     "re",
+    "card",   "cards",
+};
+
+static int is_plain(const char *low)
+{
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (!strcmp(plain[i], low)) return 1;
+    return 0;
+}
+
+static int is_card_code(const char *w, size_t len)
+{
+    if (len == 2 && w[0] == 'X' && (w[1] == '1' || w[1] == '2')) return 1;
+    return len == 2 && strchr("23456789TJQKA", w[0]) && strchr("SCHD", w[1]);
+}
+
+/* A suit letter of the notation ("stock S"); D is also the buyer's side of
+ * a Buy, a term (checked as jargon). */
+static int is_suit_letter(const char *w, size_t len) { return len == 1 && strchr("SCH", w[0]); }
+
+static int is_seat(const char *w, size_t len)
+{
+    return len == 2 && w[0] == 'P' && w[1] >= '0' && w[1] <= '3';
+}
+
+typedef struct scan {
+    const word_set *glossary;
+    const char *text; /* the text being scanned, for the report */
+    word_set missing;
+    char example[MAX_MISSING][256];
+} scan;
+
+static int defined(const word_set *g, const char *low)
+{
+    if (set_has(g, low)) return 1;
+    size_t n = strlen(low);
+    char stem[WORD_LEN];
+    snprintf(stem, sizeof stem, "%s", low);
+    if (n > 2 && low[n - 1] == 's') { /* plurals: Emblems, Actions, Eggs */
+        stem[n - 1] = '\0';
+        if (set_has(g, stem)) return 1;
+        if (n > 3 && low[n - 2] == 'e') {
+            stem[n - 2] = '\0';
+            if (set_has(g, stem)) return 1;
+        }
+    }
+    /* Committed, Committing: the verb, its last consonant undoubled */
+    size_t cut = n > 4 && !strcmp(low + n - 2, "ed")    ? 2
+                 : n > 5 && !strcmp(low + n - 3, "ing") ? 3
+                                                        : 0;
+    if (cut) {
+        snprintf(stem, sizeof stem, "%.*s", (int)(n - cut), low);
+        if (set_has(g, stem)) return 1;
+        size_t m = n - cut;
+        if (m > 2 && stem[m - 1] == stem[m - 2]) {
+            stem[m - 1] = '\0';
+            if (set_has(g, stem)) return 1;
+        }
+    }
+    /* Siege!: an exclamation on a defined word */
+    if (n > 1 && low[n - 1] == '!') {
+        snprintf(stem, sizeof stem, "%.*s", (int)(n - 1), low);
+        if (set_has(g, stem)) return 1;
+    }
+    return 0;
+}
+
+static void check_word(const char *w, size_t len, void *arg)
+{
+    scan *sc = arg;
+    char low[WORD_LEN];
+    if (is_card_code(w, len) || is_seat(w, len) || is_suit_letter(w, len)) return;
+    if (isdigit((unsigned char)w[0])) return; /* numbers, "3-Player" aside: see below */
+    int jargon = 0;
+    if (len == 1 && strchr("DPV", w[0])) jargon = 1; /* D 5, P 3, V = D + P */
+    if (w[len - 1] == '!') jargon = 1;               /* Dabo!, Woot!, Hustled! */
+    if (len >= 3 && w[0] == 'B' && w[1] == 'M' && isdigit((unsigned char)w[2])) {
+        if (!defined(sc->glossary, "bmn"))
+            fail_msg("Black Market names (BM1) are used but \"BMn\" is not in the glossary");
+        return;
+    }
+    if (!jargon && !isupper((unsigned char)w[0])) return;
+    lower_copy(low, w, len);
+    if (!jargon && is_plain(low)) return;
+    if (defined(sc->glossary, low)) return;
+    if (set_has(&sc->missing, low)) return;
+    if (sc->missing.n < MAX_MISSING) {
+        snprintf(sc->example[sc->missing.n], sizeof sc->example[0], "%s", sc->text);
+        set_add(&sc->missing, low);
+    }
+}
+
+static long n_texts;
+static size_t max_help; /* the longest help seen (clients size buffers by it) */
+
+static void scan_text(scan *sc, const char *text)
+{
+    n_texts++;
+    sc->text = text;
+    each_word(text, check_word, sc);
+}
+
+/* ---- the games ---- */
+
+static long n_games(void)
+{
+    const char *s = getenv("CR_GLOSSARY_GAMES");
+    long n = s ? strtol(s, NULL, 10) : 200;
+    return n > 0 ? n : 200;
+}
+
+static void play_and_scan(const cr_game_def *def, const char *variant, int players, uint64_t seed,
+                          scan *sc)
+{
+    cr_params p = {.num_players = players, .variant = variant};
+    char err[256];
+    cr_match *m = cr_match_new(def, &p, NULL, seed, err, sizeof err);
+    if (m == NULL) fail_msg("cr_match_new %s/%d: %s", variant, players, err);
+    const cr_game *g = cr_match_game(m);
+    cr_action *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    char *buf = malloc(TEXT);
+    assert_non_null(legal);
+    assert_non_null(buf);
+    cr_rng rng;
+    cr_rng_seed(&rng, seed, 7);
+    uint32_t seen = 0;
+    for (long steps = 0; steps < 20000 && !cr_match_over(m); steps++) {
+        int who = cr_match_run(m, 0);
+        const cr_match_event *ev;
+        int ne = cr_match_events_since(m, seen, &ev);
+        for (int i = 0; i < ne; i++) {
+            for (int v = -1; v < g->num_players; v++) {
+                cr_match_event_text(m, &ev[i], v < 0 ? CR_SEAT_PUBLIC : v, buf, TEXT);
+                scan_text(sc, buf);
+            }
+        }
+        seen += (uint32_t)ne;
+        if (who < 0) continue;
+        cr_match_prompt(m, who, buf, TEXT);
+        scan_text(sc, buf);
+        size_t hl = cr_match_help(m, who, buf, TEXT);
+        assert_true(hl < TEXT);
+        if (hl > max_help) max_help = hl;
+        scan_text(sc, buf);
+        int n = cr_match_legal(m, who, legal);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++) {
+            cr_match_action_json(m, who, legal[i], buf, TEXT);
+            json_t *a = json_loads(buf, 0, NULL);
+            assert_non_null(a);
+            const char *label = json_string_value(json_object_get(a, "label"));
+            assert_non_null(label);
+            scan_text(sc, label);
+            json_decref(a);
+        }
+        cr_action pick = cr_policy_random(g, cr_match_state(m), who, legal, n, &rng);
+        if (cr_match_submit_action(m, who, pick, err, sizeof err) != CR_OK)
+            fail_msg("submit: %s", err);
+    }
+    if (!cr_match_over(m))
+        fail_msg("%s/%d seed %llu: no end", variant, players, (unsigned long long)seed);
+    /* the end: results and the last events */
+    const cr_match_event *ev;
+    int ne = cr_match_events_since(m, seen, &ev);
+    for (int i = 0; i < ne; i++) {
+        cr_match_event_text(m, &ev[i], CR_SEAT_OMNISCIENT, buf, TEXT);
+        scan_text(sc, buf);
+    }
+    free(buf);
+    free(legal);
+    cr_match_free(m);
+}
+
+static void report(const scan *sc)
+{
+    for (int i = 0; i < sc->missing.n; i++)
+        print_error("not in the glossary of docs/play-dml.md: \"%s\", e.g. in: %s\n",
+                    sc->missing.w[i], sc->example[i]);
+}
+
+static void every_term_is_in_the_glossary(void **unused)
+{
+    (void)unused;
+    static scan sc;
+    static word_set glossary;
+    read_glossary(CR_DOCS_DIR "/play-dml.md", &glossary);
+    memset(&sc, 0, sizeof sc);
+    sc.glossary = &glossary;
+    const cr_game_def *def = cr_registry_find("dml");
+    assert_non_null(def);
+    static const struct {
+        const char *variant;
+        int players;
+    } tables[] = {{"full", 4}, {"smackdown", 3}, {"mayhem", 4}, {"mayhem", 3}, {"fire", 4}};
+    long games = n_games();
+    for (long i = 0; i < games; i++) {
+        size_t t = (size_t)i % (sizeof tables / sizeof tables[0]);
+        play_and_scan(def, tables[t].variant, tables[t].players, 1000 + (uint64_t)i, &sc);
+    }
+    report(&sc);
+    print_message("%ld games, %ld texts, %d glossary words, longest help %zu bytes\n", games,
+                  n_texts, glossary.n, max_help);
+    assert_int_equal(sc.missing.n, 0);
+}
+
+/* The rule can fail: a text with an undefined term is caught, plain words
+ * and notation are not. */
+static void the_rule_catches_an_undefined_term(void **unused)
+{
+    (void)unused;
+    static scan sc;
+    static word_set glossary;
+    read_glossary(CR_DOCS_DIR "/play-dml.md", &glossary);
+    memset(&sc, 0, sizeof sc);
+    sc.glossary = &glossary;
+    scan_text(&sc, "P1: Choose 7S for the Seize offer; D 5, P 3; Dabo! in BM4");
+    assert_int_equal(sc.missing.n, 0);
+    scan_text(&sc, "Place the card in the Frobnicator, then Kaboom!");
+    assert_int_equal(sc.missing.n, 2);
+    assert_string_equal(sc.missing.w[0], "frobnicator");
+    assert_string_equal(sc.missing.w[1], "kaboom!");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_rule_catches_an_undefined_term),
+        cmocka_unit_test(every_term_is_in_the_glossary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
