@@ -20,6 +20,10 @@
  * else reaches a human through the events, rendered as that seat may know
  * them.  With no human at the table the log is omniscient.
  *
+ * In a terminal (stdin and stdout both ttys, no --plain) the game is
+ * played in the full-screen client instead (src/tui, tui_play); the table,
+ * seats, record and the end are the same.
+ *
  * Seats: seats_parse() reads the seat list with the simulator's grammar
  * (cr_sim_split_specs: "human,heuristic,ismcts:iters=500,threads=2,random"),
  * seats_make_bots() turns each spec into a bot, seat_choose() asks it. */
@@ -38,6 +42,7 @@
 #include "croupier/match.h"
 #include "croupier/record.h"
 #include "croupier/sim.h"
+#include "tui/tui.h"
 
 typedef struct seat {
     int human;
@@ -271,9 +276,10 @@ static uint64_t clock_seed(void)
     return x % 1000000000u;
 }
 
+static int play_end(table *t, int stopped);
+
 static int play_loop(table *t)
 {
-    const cr_game *g = t->g;
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, stopped = 0;
@@ -312,6 +318,14 @@ static int play_loop(table *t)
         save(t, 0);
         return rc;
     }
+    return play_end(t, stopped);
+}
+
+/* What line mode prints when a game ends or stops (also after the
+ * full-screen client): the result, the seed, how to resume; saves. */
+static int play_end(table *t, int stopped)
+{
+    const cr_game *g = t->g;
     if (!stopped && !cr_is_terminal(g, cr_match_state(t->m))) {
         /* ended by the match: a resignation */
         cr_result res;
@@ -340,7 +354,8 @@ static int play_loop(table *t)
 int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
-    const char *first_s = NULL, *save_path = NULL, *load_path = NULL;
+    const char *first_s = NULL, *save_path = NULL, *load_path = NULL, *pace_s = NULL;
+    int plain = 0, ascii = 0;
     cr_params params = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -359,6 +374,12 @@ int cmd_play(int argc, char **argv)
             save_path = v;
         else if ((m = cli_opt(argc, argv, &i, "--load", &v)) != 0)
             load_path = v;
+        else if ((m = cli_opt(argc, argv, &i, "--pace", &v)) != 0)
+            pace_s = v;
+        else if (strcmp(argv[i], "--plain") == 0)
+            plain = 1;
+        else if (strcmp(argv[i], "--ascii") == 0)
+            ascii = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         else if (game == NULL)
@@ -372,6 +393,13 @@ int cmd_play(int argc, char **argv)
     /* --first-roller N: kept as a short form of --option first-roller=N */
     if (first_s != NULL && cr_params_set(&params, "first-roller", first_s) != CR_OK)
         return cli_usage_error(argv[0], "too many options");
+
+    long pace = 400;
+    if (pace_s != NULL && !cli_parse_int(pace_s, 0, 10000, &pace))
+        return cli_usage_error(argv[0], "bad --pace '%s': milliseconds from 0 to 10000", pace_s);
+    /* The full-screen client when both ends are a terminal; line mode for
+     * pipes, files and --plain (every scripted use). */
+    int full_screen = !plain && isatty(fileno(stdin)) && isatty(fileno(stdout));
 
     table t;
     memset(&t, 0, sizeof t);
@@ -475,7 +503,14 @@ int cmd_play(int argc, char **argv)
     /* --save is written now, before any action, so a path that cannot be
      * written fails at once instead of after a whole game. */
     if ((rc = save(&t, 1)) != 0) goto out;
-    rc = play_loop(&t);
+    if (full_screen) {
+        tui_options o = {.ascii = ascii, .pace_ms = (int)pace, .save_path = save_path};
+        char terr[512];
+        int r = tui_play(t.m, &o, terr, sizeof terr);
+        rc = r == TUI_FAILED ? cli_error("%s", terr) : play_end(&t, r == TUI_STOPPED);
+    } else {
+        rc = play_loop(&t);
+    }
 
 out:
     cli_buf_fini(&t.text);

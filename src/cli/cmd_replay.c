@@ -1,17 +1,21 @@
 /* cmd_replay.c — `croupier replay`: load a game record (every action checked
  * against the rules, see record.c) through the match layer and print where
  * it ends: a summary, the final position and the result, or all of it as
- * one JSON object.  The record's seed is shown only for a finished match
- * (match.h: the seed is a secret while a game runs). */
+ * one JSON object.  In a terminal (no --json, no --plain) it opens the
+ * full-screen viewer instead (tui_replay: move by move, forwards and
+ * backwards, the open view or one seat's, --as).  The record's seed is shown only for a finished
+ * match (match.h: the seed is a secret while a game runs). */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 #include "commands.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
+#include "tui/tui.h"
 
 static json_t *options_json(const cr_record *r)
 {
@@ -72,8 +76,8 @@ static int print_json(const cr_match *m, cli_buf *b)
 
 int cmd_replay(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
+    const char *path = NULL, *as = NULL;
+    int json = 0, plain = 0, ascii = 0;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {
         int m;
@@ -81,6 +85,12 @@ int cmd_replay(int argc, char **argv)
             if (m < 0) return 2;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--plain") == 0) {
+            plain = 1;
+        } else if (strcmp(argv[i], "--ascii") == 0) {
+            ascii = 1;
+        } else if ((m = cli_opt(argc, argv, &i, "--as", &as)) != 0) {
+            if (m < 0) return 2;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         } else if (path == NULL) {
@@ -98,6 +108,25 @@ int cmd_replay(int argc, char **argv)
     cr_match *m = cr_match_load(text, len, &overrides, 0, err, sizeof err);
     free(text);
     if (m == NULL) return cli_error("%s: %s", path, err);
+
+    int view = CR_SEAT_PUBLIC;
+    if (as != NULL && strcmp(as, "public") != 0) {
+        long seat;
+        int last = cr_match_game(m)->num_players - 1;
+        if (!cli_parse_int(as[0] == 'P' ? as + 1 : as, 0, last, &seat)) {
+            cr_match_free(m);
+            return cli_usage_error(argv[0], "bad --as '%s': a seat from 0 to %d, or public", as,
+                                   last);
+        }
+        view = (int)seat;
+    }
+    /* In a terminal: the step-by-step viewer (src/tui); else the summary. */
+    if (!json && !plain && isatty(fileno(stdin)) && isatty(fileno(stdout))) {
+        tui_options o = {.ascii = ascii};
+        int r = tui_replay(m, view, &o, err, sizeof err);
+        cr_match_free(m);
+        return r == TUI_FAILED ? cli_error("%s", err) : 0;
+    }
 
     int rc = 0;
     cli_buf b = {0};

@@ -552,6 +552,9 @@ DML_HIDDEN void dml_display_json(const cr_game *g, struct cr_tbuf *t, const dml_
 /* cr_game_parts.help: the decision of the observing seat, in words ("" when
  * it is not to act, and for the public view). */
 DML_HIDDEN size_t dml_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* table.c: cr_game_parts.panels, the table for the full-screen client */
+DML_HIDDEN size_t dml_panels(const cr_game *g, const void *obs, unsigned flags, char *buf,
+                             size_t cap);
 /* parts.c */
 DML_HIDDEN extern const struct cr_game_parts dml_parts;
 

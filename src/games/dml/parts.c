@@ -1,6 +1,6 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
  * its hand-written player, its lab profile, its achievements, the clients'
- * help. */
+ * help, the full-screen client's table (table.c). */
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
@@ -31,6 +31,7 @@ const cr_game_parts dml_parts = {
     .lab = &dml_lab,
     .check_invariants = dml_check_invariants, /* invariants.c */
     .achievements = dml_achievements,
-    .help = dml_help,   /* display.c */
-    .bench = dml_bench, /* bench.c */
+    .help = dml_help,     /* display.c */
+    .bench = dml_bench,   /* bench.c */
+    .panels = dml_panels, /* table.c */
 };
