@@ -146,6 +146,21 @@ static int next_char(const tui *t, const char *s, size_t len, int markup, char o
         return 1;
     }
     int w = wcwidth(wc);
+    if (!t->utf8) { /* ASCII: the common punctuation and symbols by their look-alikes */
+        static const struct {
+            wchar_t wc;
+            const char *ascii;
+        } fold[] = {{0x2014, "-"}, {0x2013, "-"}, {0x2212, "-"},  {0x00b7, "|"},  {0x2026, "..."},
+                    {0x2018, "'"}, {0x2019, "'"}, {0x201c, "\""}, {0x201d, "\""}, {0x2660, "S"},
+                    {0x2663, "C"}, {0x2665, "H"}, {0x2666, "D"},  {0x2192, "->"}, {0x00e5, "a"},
+                    {0x00e4, "a"}, {0x00f6, "o"}, {0x00e9, "e"}};
+        for (size_t k = 0; k < sizeof fold / sizeof fold[0]; k++)
+            if (fold[k].wc == wc) {
+                strcpy(out, fold[k].ascii);
+                *width = (int)strlen(out);
+                return (int)n;
+            }
+    }
     if (!t->utf8 || w < 1 || n > 4 || (wc >= 0x202a && wc <= 0x202e) ||
         (wc >= 0x2066 && wc <= 0x2069)) {
         strcpy(out, "?");
@@ -344,14 +359,22 @@ static const char *view_name(int view, char *buf, size_t cap)
 static void draw_header(tui *t, int view, const char *extra)
 {
     int W = COLS;
-    char line[600], vb[32];
+    char seats[400], line[600], vb[32];
     const cr_game *g = t->g;
-    size_t n = (size_t)snprintf(
-        line, sizeof line, " %s %s %s %s", g->def->title ? g->def->title : g->def->name,
-        t->utf8 ? "\xc2\xb7" : "|", view_name(view, vb, sizeof vb), extra ? extra : "");
-    for (int s = 0; s < g->num_players && n < sizeof line; s++)
-        n += (size_t)snprintf(line + n, sizeof line - n, "%s P%d %s", s ? "," : "  seats:", s,
-                              cr_match_seat_spec(t->m, s));
+    const char *dot = t->utf8 ? "\xc2\xb7" : "|";
+    size_t n = 0;
+    seats[0] = '\0';
+    for (int s = 0; s < g->num_players && n < sizeof seats; s++)
+        n += (size_t)snprintf(seats + n, sizeof seats - n, "%sP%d %s", s ? ", " : "", s,
+                              s == view ? "you" : cr_match_seat_spec(t->m, s));
+    /* the title when it fits, else the game's short name */
+    const char *title = g->def->title ? g->def->title : g->def->name;
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(line, sizeof line, " %s %s %s %s %s %s", title, dot,
+                 view_name(view, vb, sizeof vb), dot, seats, extra ? extra : "");
+        if ((int)strlen(line) <= W) break;
+        title = g->def->name;
+    }
     fill_row(0, 0, W, A_REVERSE);
     draw_str(t, 0, 0, W, line, A_REVERSE);
 }
@@ -982,12 +1005,12 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             break;
         }
         uint32_t now = cr_match_event_count(m);
-        if (d == DEC_UNDONE) {
+        if (d == DEC_UNDONE) { /* the seat is back in a turn of its own: keep its anchor */
             for (int s = 0; s < CR_MAX_PLAYERS; s++) {
                 if (t.anchor[s] > now) t.anchor[s] = now;
                 if (t.last_sub[s] > now) t.last_sub[s] = now;
             }
-            t.prev_actor = -99;
+            t.prev_actor = who;
             continue;
         }
         t.last_sub[who] = now;
@@ -1100,11 +1123,13 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             char who[16] = "";
             if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
             snprintf(line, sizeof line,
-                     "move %d: %s%s  | Right/n next, Left/p back, v view, l log, q quits", k, who,
-                     at[0] ? at : "(see the log)");
+                     "move %d of %d: %s%s  | Right/n next, Left/p back, v view, l log, q quits", k,
+                     n, who, at[0] ? at : "(see the log)");
         } else {
             snprintf(line, sizeof line,
-                     "the start  | Right/n next, Left/p back, Home/End, v view, q quits");
+                     "move 0 of %d: the start  | Right/n next, Left/p back, Home/End, v view, "
+                     "q quits",
+                     n);
         }
         fill_row(H - 1, 0, W, A_NORMAL);
         draw_str(&t, H - 1, 0, W, line, A_DIM);
