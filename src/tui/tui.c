@@ -75,6 +75,7 @@ typedef struct tui {
     int prev_actor;                    /* who made the last move (seat, CR_CHANCE, -99 none) */
     char msg[512];                     /* one-shot message for the last row */
     int replay;                        /* replay mode: no menu */
+    int bot;                           /* the bot seat whose move is shown */
 } tui;
 
 /* ------------------------------------------------------------------ text */
@@ -297,41 +298,84 @@ static size_t table_text(tui *t, const void *obs)
     return 0;
 }
 
-/* Draws the panels of text[0..len) in the box (y, x, w, h) from logical line
- * `skip` on; returns 1 when something was cut. */
-static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w, int h, int skip)
+/* Height of the panel starting at text[i] (up to the next title) in
+ * columns of width w; *end gets the offset after it. */
+static int panel_rows(const tui *t, const char *text, size_t len, size_t i, int w, size_t *end)
 {
-    int row = 0, line = 0, cut = 0;
-    size_t i = 0;
-    while (i < len) {
+    int rows = 0;
+    for (int first = 1; i < len; first = 0) {
+        if (!first && text[i] == CR_PANEL_TITLE) break;
         const char *nl = memchr(text + i, '\n', len - i);
         size_t e = nl ? (size_t)(nl - text) : len;
         const char *s = text + i;
         size_t n = e - i;
+        if (n && s[0] == CR_PANEL_TITLE) s++, n--;
+        rows += draw_text(t, -1, 0, w, 1000, s, n, 1, A_NORMAL, 2);
         i = e + 1;
-        if (line++ < skip) continue;
-        int is_title = n > 0 && s[0] == CR_PANEL_TITLE;
-        if (is_title) {
-            s++;
-            n--;
-        }
-        int need = draw_text(t, -1, x, w, 1000, s, n, 1, A_NORMAL, 2);
-        if (row + need > h) {
-            cut = 1;
-            break;
-        }
-        if (is_title)
-            draw_text(t, y + row, x, w, need, s, n, 1, A_BOLD | A_UNDERLINE, 2);
-        else
-            draw_text(t, y + row, x, w, need, s, n, 1, A_NORMAL, 2);
-        row += need;
     }
-    for (; row < h; row++) fill_row(y + row, x, w, A_NORMAL);
+    *end = i < len ? i : len;
+    return rows;
+}
+
+/* Draws the panels of text[0..len) in the box (y, x, w, h), in `cols`
+ * columns: a panel goes whole into the first column with room after the
+ * previous one; the last column takes what it can and says what was cut.
+ * Returns 1 when something was cut. */
+static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w, int h, int cols)
+{
+    if (cols < 1) cols = 1;
+    if (cols > 1) { /* more columns only when one column of the whole width is too short */
+        int total = 0;
+        for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
+        if (total <= h) cols = 1;
+    }
+    int cw = cols > 1 ? (w - (cols - 1)) / cols : w;
+    int col = 0, row = 0, cut = 0;
+    for (int c = 0; c < cols; c++)
+        for (int r = 0; r < h; r++) fill_row(y + r, x + c * (cw + 1), cw, A_NORMAL);
+    for (size_t i = 0; i < len && !cut;) {
+        size_t end;
+        int need = panel_rows(t, text, len, i, cw, &end);
+        if (row > 0 && row + need > h && col + 1 < cols) { /* the next column */
+            col++;
+            row = 0;
+        }
+        int cx = x + col * (cw + 1);
+        while (i < end) {
+            const char *nl = memchr(text + i, '\n', end - i);
+            size_t e = nl ? (size_t)(nl - text) : end;
+            const char *s = text + i;
+            size_t n = e - i;
+            i = e + 1;
+            int is_title = n > 0 && s[0] == CR_PANEL_TITLE;
+            if (is_title) s++, n--;
+            int rows = draw_text(t, -1, cx, cw, 1000, s, n, 1, A_NORMAL, 2);
+            if (row + rows > h) {
+                cut = 1;
+                break;
+            }
+            draw_text(t, y + row, cx, cw, rows, s, n, 1, is_title ? A_BOLD | A_UNDERLINE : A_NORMAL,
+                      2);
+            row += rows;
+        }
+    }
     if (cut && h > 0) {
-        fill_row(y + h - 1, x, w, A_NORMAL);
-        draw_str(t, y + h - 1, x, w, "  ... more: press t for the whole table", A_DIM);
+        int cx = x + col * (cw + 1);
+        fill_row(y + h - 1, cx, cw, A_NORMAL);
+        draw_str(t, y + h - 1, cx, cw, "  ... more: press t for the whole table", A_DIM);
     }
     return cut;
+}
+
+/* The table's width and its columns on a screen W wide: at 80 columns 46 of
+ * them; wide screens give the log and menu 44 and the table two columns. */
+static int table_width(int W, int *cols)
+{
+    int left = W * 58 / 100;
+    if (left < MIN_LEFT) left = W < MIN_LEFT + 20 ? W / 2 : MIN_LEFT;
+    if (W >= 130) left = W - 44;
+    *cols = left >= 2 * MIN_LEFT + 1 ? 2 : 1;
+    return left;
 }
 
 /* ----------------------------------------------------------------- views */
@@ -511,13 +555,12 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     int W = COLS, H = LINES;
     erase();
     draw_header(t, view, extra);
-    int left = W * 58 / 100;
-    if (left < MIN_LEFT) left = W < MIN_LEFT + 20 ? W / 2 : MIN_LEFT;
+    int cols, left = table_width(W, &cols);
     int rx = left + 1, rw = W - rx;
     int body = H - 2;
     cr_match_observe(t->m, view, t->obs);
     size_t len = table_text(t, t->obs);
-    draw_panels(t, t->text, len, 1, 0, left, body, 0);
+    draw_panels(t, t->text, len, 1, 0, left, body, cols);
     attrset(A_DIM);
     for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
     attrset(A_NORMAL);
@@ -538,9 +581,9 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
             line[0] = '\0';
         draw_footer(t, line);
     } else {
-        char line[128];
-        snprintf(line, sizeof line, "bots play: %d ms a move (+ slower, - faster, q quit)",
-                 t->pace_ms);
+        char line[256];
+        snprintf(line, sizeof line, "P%d (%.40s) played; %d ms a move (+ slower, - faster, q quit)",
+                 t->bot, cr_match_seat_spec(t->m, t->bot >= 0 ? t->bot : 0), t->pace_ms);
         draw_footer(t, t->replay ? NULL : line);
     }
     refresh();
@@ -972,10 +1015,9 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             if (who >= 0 && t.pace_ms > 0) {
                 int view = viewer_between(&t);
                 if (t.n_humans >= 2) shown_to = -1; /* the next human gets the privacy screen */
-                char extra[64];
-                snprintf(extra, sizeof extra, "(P%d is playing)", who);
+                t.bot = who;
                 draw_screen(&t, view, -1, view >= 0 ? t.anchor[view] : 0,
-                            view >= 0 ? "Since your last turn" : "What happens", extra);
+                            view >= 0 ? "Since your last turn" : "What happens", NULL);
                 if (pace_wait(&t)) {
                     rc = TUI_STOPPED;
                     break;
@@ -1079,11 +1121,10 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         char extra[64];
         snprintf(extra, sizeof extra, "(replay: move %d of %d)", k, n);
         draw_header(&t, view, extra);
-        int W = COLS, H = LINES, left = W * 58 / 100;
-        if (left < MIN_LEFT) left = W < MIN_LEFT + 20 ? W / 2 : MIN_LEFT;
+        int W = COLS, H = LINES, cols, left = table_width(W, &cols);
         g->def->observe(g, st, view, t.obs);
         size_t len = table_text(&t, t.obs);
-        draw_panels(&t, t.text, len, 1, 0, left, H - 2, 0);
+        draw_panels(&t, t.text, len, 1, 0, left, H - 2, cols);
         attrset(A_DIM);
         for (int y = 1; y <= H - 2; y++) mvaddch(y, left, ACS_VLINE);
         attrset(A_NORMAL);
