@@ -64,10 +64,14 @@ wait_for() {
     done
     fail "'$text' did not appear within ${limit}s"
 }
+# wait_dead: waits for the program to end, which must be with status 0 (a
+# sanitizer's report, a leak or a crash is not)
 wait_dead() {
-    local i
-    for ((i = 0; i < 400; i++)); do dead && return 0; sleep 0.05; done
-    fail "the program did not exit"
+    local i st
+    for ((i = 0; i < 400; i++)); do dead && break; sleep 0.05; done
+    dead || fail "the program did not exit"
+    st=$(exit_status)
+    [ "$st" = 0 ] || fail "the program ended with status '$st'"
 }
 # The exit status of the program, once it has ended.
 exit_status() { screen | grep -oE '\[exit status [0-9]+\]|Pane is dead \(status [0-9]+' | head -1 | grep -oE '[0-9]+'; }
