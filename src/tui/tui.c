@@ -1118,9 +1118,7 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         replay_to(g, r, st, cx, k);
         /* the table at step k, in the view's eyes */
         erase();
-        char extra[64];
-        snprintf(extra, sizeof extra, "(replay: move %d of %d)", k, n);
-        draw_header(&t, view, extra);
+        draw_header(&t, view, "(replay)");
         int W = COLS, H = LINES, cols, left = table_width(W, &cols);
         g->def->observe(g, st, view, t.obs);
         size_t len = table_text(&t, t.obs);
