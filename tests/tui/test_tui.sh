@@ -17,6 +17,8 @@
 #     with the same bots and dice: its record equals the uninterrupted game's.
 #  5. undo: after `u` and the same choice again the screen (log and table) is
 #     what it was: the same dice.
+#  6. the bots' pace: a bot's move stays on the screen; '-' shortens it.
+#  7. the replay viewer: forwards, backwards, the open view and a seat's.
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -263,7 +265,30 @@ wait_for "Quit the game?"
 keys y
 wait_dead
 echo "ok 5 - undo: the same dice afterwards"
-# ---- 6. replay viewer --------------------------------------------------------
+# ---- 6. bots' pace -------------------------------------------------------------
+# --pace 3000: a bot's move stays on the screen, named on the last row; '-'
+# halves the pause, a key typed ahead ends it and is kept for the decision.
+start pace play dml --seats heuristic,human,heuristic,heuristic --seed 7 --pace 3000
+for ((i = 0; i < 400; i++)); do
+    s=$(screen)
+    grep -q "played; 3000 ms a move" <<<"$s" && break
+    if grep -q "Your move, P1" <<<"$s"; then
+        keys Enter
+        for ((j = 0; j < 100; j++)); do [ "$(screen)" != "$s" ] && break; sleep 0.05; done
+    fi
+    sleep 0.05
+done
+wait_for "played; 3000 ms a move"
+screen | head -1 | grep -q "P1's view" || fail "between decisions the only human's view is not shown"
+keys -
+wait_for "played; 1500 ms a move"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+echo "ok 6 - the bots' pace: shown, adjustable"
+
+# ---- 7. replay viewer --------------------------------------------------------
 start replay replay bots.txt
 wait_for "move 0 of 511"
 keys Right Right Right
@@ -281,5 +306,5 @@ wait_for "move 510 of 511"
 keys q
 wait_dead
 [ "$(exit_status)" = 0 ] || fail "replay: exit status $(exit_status)"
-echo "ok 6 - replay: forwards, backwards, the open view and P0's"
+echo "ok 7 - replay: forwards, backwards, the open view and P0's"
 echo "all tui tests passed"
