@@ -507,10 +507,14 @@ int cmd_play(int argc, char **argv)
         tui_options o = {.ascii = ascii, .pace_ms = (int)pace, .save_path = save_path};
         char terr[512];
         int r = tui_play(t.m, &o, terr, sizeof terr);
-        rc = r == TUI_FAILED ? cli_error("%s", terr) : play_end(&t, r == TUI_STOPPED);
-    } else {
-        rc = play_loop(&t);
+        if (r == TUI_NO_TERM) { /* e.g. TERM names no known terminal: line mode */
+            cli_say(stderr, "croupier: %s: line mode", terr);
+            full_screen = 0;
+        } else {
+            rc = r == TUI_FAILED ? cli_error("%s", terr) : play_end(&t, r == TUI_STOPPED);
+        }
     }
+    if (!full_screen) rc = play_loop(&t);
 
 out:
     cli_buf_fini(&t.text);

@@ -124,8 +124,11 @@ int cmd_replay(int argc, char **argv)
     if (!json && !plain && isatty(fileno(stdin)) && isatty(fileno(stdout))) {
         tui_options o = {.ascii = ascii};
         int r = tui_replay(m, view, &o, err, sizeof err);
-        cr_match_free(m);
-        return r == TUI_FAILED ? cli_error("%s", err) : 0;
+        if (r != TUI_NO_TERM) {
+            cr_match_free(m);
+            return r == TUI_FAILED ? cli_error("%s", err) : 0;
+        }
+        cli_say(stderr, "croupier: %s: printing the summary", err); /* and go on below */
     }
 
     int rc = 0;

@@ -995,7 +995,7 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
     }
     if (!term_start(&t, opt, err, errcap)) {
         tui_fini(&t);
-        return TUI_FAILED;
+        return TUI_NO_TERM;
     }
     int rc = TUI_OVER, shown_to = -1;
     for (;;) {
@@ -1107,7 +1107,7 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         cr_free(before);
         cr_ctx_free(cx);
         tui_fini(&t);
-        return TUI_FAILED;
+        return TUI_NO_TERM;
     }
     t.replay = 1;
     const cr_match_event *all;

@@ -27,9 +27,10 @@ typedef struct tui_options {
 } tui_options;
 
 enum {
-    TUI_OVER = 0,    /* the match ended (the final screen was shown) */
-    TUI_STOPPED = 1, /* the user quit; the match goes on from its record */
-    TUI_FAILED = -1, /* err says why (the terminal could not be used, a save failed) */
+    TUI_OVER = 0,     /* the match ended (the final screen was shown) */
+    TUI_STOPPED = 1,  /* the user quit; the match goes on from its record */
+    TUI_FAILED = -1,  /* err says why (a save failed, the game could not go on) */
+    TUI_NO_TERM = -2, /* the terminal cannot be driven (err says why); nothing was done */
 };
 
 /* Plays m at the terminal until it ends or the user quits.  Owns the

@@ -19,6 +19,7 @@
 #     what it was: the same dice.
 #  6. the bots' pace: a bot's move stays on the screen; '-' shortens it.
 #  7. the replay viewer: forwards, backwards, the open view and a seat's.
+#  8. a TERM ncurses does not know: line mode, with a note.
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -51,7 +52,7 @@ start() {
     # sh prints the exit status after the program; the arguments reach it as
     # its argv ("$0" "$@"), never as script text
     tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
-        sh -c '"$0" "$@"; echo "[exit status $?]"' "$BIN" "$@"
+        sh -c '"$0" "$@"; echo "[exit status $?]"' env ${START_ENV:-} "$BIN" "$@"
 }
 screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
 keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
@@ -307,4 +308,14 @@ keys q
 wait_dead
 [ "$(exit_status)" = 0 ] || fail "replay: exit status $(exit_status)"
 echo "ok 7 - replay: forwards, backwards, the open view and P0's"
+# ---- 8. a terminal ncurses cannot drive: line mode --------------------------------
+START_ENV=TERM=no-such-terminal start noterm play dml --seats human,random,random,random --seed 7
+wait_for "P0>"
+tmux -L "$SOCK" capture-pane -p -S - -t "$SESSION" |
+    grep -qF "cannot use the terminal (TERM=no-such-terminal): line mode" ||
+    fail "no note that the terminal cannot be used"
+keys quit Enter
+wait_for "the game stops here."
+wait_dead
+echo "ok 8 - an unknown terminal falls back to line mode"
 echo "all tui tests passed"
