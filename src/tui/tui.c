@@ -29,6 +29,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <ncurses.h>
+#include <term.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -829,6 +830,15 @@ static int term_start(tui *t, const tui_options *opt, char *err, size_t errcap)
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     t->utf8 = !opt->ascii && cs != NULL && strcmp(cs, "UTF-8") == 0;
+    /* Ask terminfo first: a newterm() that fails keeps what it allocated
+     * (LeakSanitizer sees it), setupterm() with an error code does not. */
+    int term_err = 0;
+    if (setupterm(NULL, fileno(stdout), &term_err) != OK) {
+        snprintf(err, errcap, "cannot use the terminal (TERM=%s)",
+                 getenv("TERM") ? getenv("TERM") : "unset");
+        return 0;
+    }
+    del_curterm(cur_term);
     if (newterm(NULL, stdout, stdin) == NULL) {
         snprintf(err, errcap, "cannot use the terminal (TERM=%s)",
                  getenv("TERM") ? getenv("TERM") : "unset");
