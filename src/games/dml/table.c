@@ -4,8 +4,9 @@
  * once the game is over, the table's state (Round, Dealer, whose turn, the
  * step, the Event and its effects), the seat's own cards, the purchase under
  * way with its running target and the chance to roll it (or the choice the
- * seat is composing), the Stocks with each card's current Value, the other
- * players, the Stack, the Black Markets and the piles.
+ * seat is composing), the Stack, the Stocks with each card's current Value,
+ * the other players and the Black Markets.  The piles (Deck, Discard top,
+ * Nest, Exile) are one line of the table's panel.
  *
  * Nothing here states a rule: the Values, the Event's effects in words and
  * the roll chances are those of the observation's JSON "display" object
@@ -127,6 +128,24 @@ static void panel_result(pctx *p)
     }
 }
 
+/* One line: the Deck, the Discard Pile and its top, the Nest, Exile (when
+ * it holds cards). */
+static void piles(pctx *p)
+{
+    const dml_state *o = p->o;
+    cr_tb_printf(p->t, "Deck %d %s Discard %d", o->zone_count[DML_Z_DECK], p->dot,
+                 o->zone_count[DML_Z_DISCARD]);
+    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) {
+        cr_tb_printf(p->t, " (top ");
+        card(p, o->discard_top);
+        cr_tb_printf(p->t, ")");
+    }
+    cr_tb_printf(p->t, " %s Nest %d", p->dot, o->zone_count[DML_Z_NEST]);
+    int exiled = o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING];
+    if (exiled) cr_tb_printf(p->t, " %s Exile %d", p->dot, exiled); /* rare: said when it happens */
+    cr_tb_printf(p->t, "\n");
+}
+
 static void panel_table(pctx *p)
 {
     const dml_state *o = p->o;
@@ -144,6 +163,7 @@ static void panel_table(pctx *p)
         cr_tb_printf(p->t, " %s %d %s, %d minor\n", p->dot, o->actions,
                      o->actions == 1 ? "Action" : "Actions", o->minors);
     }
+    piles(p);
     /* the Event and its effects in words (display.c) */
     json_t *ev = json_object_get(p->display, "event");
     cr_tb_printf(p->t, "Event: ");
@@ -156,7 +176,7 @@ static void panel_table(pctx *p)
     cr_tb_printf(p->t, "%s", o->event_type ? dml_event_type_name(o->event_type) : "none");
     style(p, '0');
     if (o->ev) cr_tb_printf(p->t, " (value %d)", o->ev);
-    if (o->event_type) {
+    if (o->event_type && o->affected) {
         cr_tb_printf(p->t, " %s affects ", p->dot);
         seats_of(p, o->affected);
     }
@@ -341,21 +361,6 @@ static void panel_markets(pctx *p)
     }
 }
 
-static void panel_piles(pctx *p)
-{
-    const dml_state *o = p->o;
-    title(p, "%s", "Piles");
-    cr_tb_printf(p->t, "Deck %d %s Discard %d", o->zone_count[DML_Z_DECK], p->dot,
-                 o->zone_count[DML_Z_DISCARD]);
-    if (o->discard_top >= 0 && o->discard_top < DML_NCARDS) {
-        cr_tb_printf(p->t, " (top ");
-        card(p, o->discard_top);
-        cr_tb_printf(p->t, ")");
-    }
-    cr_tb_printf(p->t, " %s Nest %d %s Exile %d\n", p->dot, o->zone_count[DML_Z_NEST], p->dot,
-                 o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING]);
-}
-
 /* The observation's "display" object, parsed; NULL when it cannot be had. */
 static json_t *display_json(const cr_game *g, const dml_state *o)
 {
@@ -396,7 +401,6 @@ size_t dml_panels(const cr_game *g, const void *obs, unsigned flags, char *buf, 
     panel_stocks(&p);
     panel_players(&p);
     panel_markets(&p);
-    panel_piles(&p);
     json_decref(root);
     return tb.len;
 }
