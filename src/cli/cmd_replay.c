@@ -110,13 +110,15 @@ int cmd_replay(int argc, char **argv)
     if (m == NULL) return cli_error("%s: %s", path, err);
 
     int view = CR_SEAT_PUBLIC;
-    if (as != NULL && strcmp(as, "public") != 0) {
+    if (as != NULL && (strcmp(as, "open") == 0 || strcmp(as, "all") == 0)) {
+        view = CR_SEAT_OMNISCIENT;
+    } else if (as != NULL && strcmp(as, "public") != 0) {
         long seat;
         int last = cr_match_game(m)->num_players - 1;
         if (!cli_parse_int(as[0] == 'P' ? as + 1 : as, 0, last, &seat)) {
             cr_match_free(m);
-            return cli_usage_error(argv[0], "bad --as '%s': a seat from 0 to %d, or public", as,
-                                   last);
+            return cli_usage_error(argv[0], "bad --as '%s': a seat from 0 to %d, public or open",
+                                   as, last);
         }
         view = (int)seat;
     }

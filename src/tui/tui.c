@@ -393,9 +393,9 @@ static int viewer_between(const tui *t)
 static const char *view_name(int view, char *buf, size_t cap)
 {
     if (view == CR_SEAT_PUBLIC)
-        snprintf(buf, cap, "open view");
+        snprintf(buf, cap, "public view");
     else if (view == CR_SEAT_OMNISCIENT)
-        snprintf(buf, cap, "all cards");
+        snprintf(buf, cap, "open view (all cards)");
     else
         snprintf(buf, cap, "P%d's view", view);
     return buf;
@@ -1198,13 +1198,16 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         else if (c == KEY_END)
             k = n;
         else if (c == 'v') {
-            /* open view -> P0 -> P1 ... -> open view */
-            if (view == CR_SEAT_PUBLIC || view == CR_SEAT_OMNISCIENT)
+            /* public view -> P0 -> P1 ... -> open view (a record is its
+             * owner's: every card may be shown) -> public view */
+            if (view == CR_SEAT_PUBLIC)
                 view = 0;
+            else if (view == CR_SEAT_OMNISCIENT)
+                view = CR_SEAT_PUBLIC;
             else if (view + 1 < g->num_players)
                 view++;
             else
-                view = CR_SEAT_PUBLIC;
+                view = CR_SEAT_OMNISCIENT;
         } else if (c == 'l') {
             log_window(&t, view);
         }

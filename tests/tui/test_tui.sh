@@ -18,7 +18,8 @@
 #  5. undo: after `u` and the same choice again the screen (log and table) is
 #     what it was: the same dice.
 #  6. the bots' pace: a bot's move stays on the screen; '-' shortens it.
-#  7. the replay viewer: forwards, backwards, the open view and a seat's.
+#  7. the replay viewer: forwards, backwards, the public view, a seat's and
+#     the open view (all cards).
 #  8. a TERM ncurses does not know: line mode, with a note.
 set -euo pipefail
 
@@ -294,20 +295,35 @@ start replay replay bots.txt
 wait_for "move 0 of 511"
 keys Right Right Right
 wait_for "move 3 of 511"
-screen | head -1 | grep -q "open view" || fail "the replay does not start in the open view"
-screen | grep -q "^Hand: " && fail "the open view shows a Hand"
+screen | head -1 | grep -q "public view" || fail "the replay does not start in the public view"
+screen | grep -q "^Hand: " && fail "the public view shows a Hand"
 keys v
 wait_for "P0's view"
 screen | grep -q "^Hand: " || fail "P0's view in the replay shows no Hand"
+keys v v v v
+wait_for "open view (all cards)"
+keys v
+wait_for "public view"
 keys End
 wait_for "move 511 of 511"
 wait_for "P2 wins on Victory Points"
 keys Left
 wait_for "move 510 of 511"
+# at move 100 the open view shows P0's Hand, the public view does not
+keys Home
+wait_for "move 0 of 511"
+for ((i = 0; i < 10; i++)); do keys PageDown; done
+wait_for "move 100 of 511"
+public_p0=$(screen | grep -E "^P0 [0-9]+ card")
+keys v v v v v
+wait_for "open view (all cards)"
+open_p0=$(screen | grep -E "^P0 [0-9]+ card")
+grep -q "known: " <<<"$open_p0" || fail "the open view does not show P0's Hand: $open_p0"
+[ "$open_p0" != "$public_p0" ] || fail "the public view shows what the open view shows: $public_p0"
 keys q
 wait_dead
 [ "$(exit_status)" = 0 ] || fail "replay: exit status $(exit_status)"
-echo "ok 7 - replay: forwards, backwards, the open view and P0's"
+echo "ok 7 - replay: forwards, backwards; the public view, P0's and the open view"
 # ---- 8. a terminal ncurses cannot drive: line mode --------------------------------
 START_ENV=TERM=no-such-terminal start noterm play dml --seats human,random,random,random --seed 7
 wait_for "P0>"
