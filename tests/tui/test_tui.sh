@@ -12,7 +12,8 @@
 #  2. --ascii: no suit symbols, cards as codes.
 #  3. hot seat (two humans): a privacy screen between them shows no table;
 #     while one acts, no card of the other's Hand, King or offer that the
-#     acting seat does not know appears anywhere on the screen.
+#     acting seat does not know appears anywhere on the screen; `u` never
+#     takes back the other human's decision.
 #  4. save, quit, resume: a game stopped and resumed from its record plays on
 #     with the same bots and dice: its record equals the uninterrupted game's.
 #  5. undo: after `u` and the same choice again the screen (log and table) is
@@ -153,6 +154,7 @@ echo "ok 2 - --ascii, resize"
 # ---- 3. hot seat -------------------------------------------------------------
 start hot play dml --seats human,human,random,random --seed 5 --pace 0 --ascii --save hot.txt
 checked=0 privacy=0
+declare -a decided
 for ((step = 0; step < 40; step++)); do
     for ((i = 0; i < 200; i++)); do
         s=$(screen)
@@ -183,12 +185,23 @@ for ((step = 0; step < 40; step++)); do
         if grep -qw -- "$c" <<<"$visible"; then fail "P$me's screen shows $c, a card of P$other it does not know"; fi
     done
     checked=$((checked + 1))
+    # undo never takes back the other human's decision: once each seat has
+    # decided and the other decided after, `u` is refused
+    if [ "${decided[$me]:-0}" = 1 ] && [ "${last_human:-}" = "$other" ] && [ "${undo_checked:-0}" = 0 ]; then
+        keys u
+        wait_for "cannot undo: P$other decided since your last decision"
+        undo_checked=1
+        s=$(screen)
+    fi
+    decided[$me]=1
+    last_human=$me
     keys Enter
     # wait until the screen changed (next decision, privacy screen)
     for ((i = 0; i < 200; i++)); do [ "$(screen)" != "$s" ] && break; sleep 0.05; done
     screen | grep -q "Final scores:" && break
 done
 [ "$privacy" -ge 2 ] || fail "only $privacy privacy screens in $checked decisions"
+[ "${undo_checked:-0}" = 1 ] || fail "the undo across humans was never tried"
 keys q
 for ((i = 0; i < 100; i++)); do screen | grep -qE "Quit the game|Final scores" && break; sleep 0.05; done
 screen | grep -q "Quit the game" && keys y
