@@ -54,6 +54,28 @@ typedef struct cr_lab_profile {
     long max_actions;
 } cr_lab_profile;
 
+/* --- Panels: the table as a full-screen client lays it out ------------------
+ * A game's `panels` part writes what the observing seat sees as titled
+ * panels of styled lines, most important first; the client (src/tui) places
+ * them on the screen, wraps long lines and drops what does not fit (a game
+ * without the part gets its obs_to_text in one panel).  The text is built
+ * from the observation only, so it shows nothing the seat may not see.
+ *
+ * Format (bytes below 0x20 are markup; game text never holds them):
+ *   CR_PANEL_TITLE title '\n'     starts a panel
+ *   line '\n'                     one line of the panel
+ * Inside a line, CR_PANEL_STYLE followed by one style byte sets the style
+ * of what follows, until the next style or the end of the line:
+ *   '0' plain   'e' emphasis   'd' dim   '+' good   '-' bad   '!' attention
+ *   '1' '2' '3' '4'  the game's four accent colours (DML: its suits)
+ * flags: CR_PANEL_UTF8 allows non-ASCII symbols (suit symbols); without it
+ * the game writes them as ASCII (the client also replaces any other
+ * non-ASCII character in that mode). */
+enum { CR_PANEL_TITLE = 0x01, CR_PANEL_STYLE = 0x02 };
+enum { CR_PANEL_UTF8 = 1u };
+typedef size_t (*cr_panels_fn)(const cr_game *g, const void *obs, unsigned flags, char *buf,
+                               size_t cap);
+
 typedef struct cr_game_parts {
     /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
     cr_policy_fn heuristic;
@@ -78,6 +100,10 @@ typedef struct cr_game_parts {
      * docs/play-GAME.md, compiled in by CMakeLists.txt as cr_guide_GAME;
      * `croupier guide GAME` and the clients' `guide` show it. */
     const char *guide;
+    /* The table for full-screen clients, from an observation (obs:
+     * g->obs_size bytes; a seat's, CR_SEAT_PUBLIC's or the omniscient one):
+     * see "Panels" above.  snprintf semantics. */
+    cr_panels_fn panels;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

@@ -27,6 +27,10 @@
  * A resumed game (--load FILE) saves back to FILE unless --save names
  * another file.
  *
+ * In a terminal (stdin and stdout both ttys, no --plain) the game is
+ * played in the full-screen client instead (src/tui, tui_play); the table,
+ * seats, record and the end are the same.
+ *
  * Seats: seats_parse() reads the seat list with the simulator's grammar
  * (cr_sim_split_specs: "human,heuristic,ismcts:iters=500,threads=2,random"),
  * seats_make_bots() turns each spec into a bot, seat_choose() asks it. */
@@ -46,6 +50,7 @@
 #include "croupier/match.h"
 #include "croupier/record.h"
 #include "croupier/sim.h"
+#include "tui/tui.h"
 
 typedef struct seat {
     int human;
@@ -296,10 +301,10 @@ static int hand_over(table *t, int who, char **line, size_t *cap)
     cli_session_take_screen(&t->ses, who);
     return 1;
 }
+static int play_end(table *t, int stopped);
 
 static int play_loop(table *t)
 {
-    const cr_game *g = t->g;
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, stopped = 0;
@@ -357,6 +362,14 @@ static int play_loop(table *t)
         save(t, 0);
         return rc;
     }
+    return play_end(t, stopped);
+}
+
+/* What line mode prints when a game ends or stops (also after the
+ * full-screen client): the result, the seed, how to resume; saves. */
+static int play_end(table *t, int stopped)
+{
+    const cr_game *g = t->g;
     if (!stopped && !cr_is_terminal(g, cr_match_state(t->m))) {
         /* ended by the match: a resignation */
         cr_result res;
@@ -384,8 +397,8 @@ static int play_loop(table *t)
 int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
-    const char *first_s = NULL, *save_path = NULL, *load_path = NULL;
-    int verbose = 0;
+    const char *first_s = NULL, *save_path = NULL, *load_path = NULL, *pace_s = NULL;
+    int verbose = 0, plain = 0, ascii = 0;
     cr_params params = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -406,6 +419,12 @@ int cmd_play(int argc, char **argv)
             load_path = v;
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
+        else if ((m = cli_opt(argc, argv, &i, "--pace", &v)) != 0)
+            pace_s = v;
+        else if (strcmp(argv[i], "--plain") == 0)
+            plain = 1;
+        else if (strcmp(argv[i], "--ascii") == 0)
+            ascii = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         else if (game == NULL)
@@ -419,6 +438,13 @@ int cmd_play(int argc, char **argv)
     /* --first-roller N: kept as a short form of --option first-roller=N */
     if (first_s != NULL && cr_params_set(&params, "first-roller", first_s) != CR_OK)
         return cli_usage_error(argv[0], "too many options");
+
+    long pace = 400;
+    if (pace_s != NULL && !cli_parse_int(pace_s, 0, 10000, &pace))
+        return cli_usage_error(argv[0], "bad --pace '%s': milliseconds from 0 to 10000", pace_s);
+    /* The full-screen client when both ends are a terminal; line mode for
+     * pipes, files and --plain (every scripted use). */
+    int full_screen = !plain && isatty(fileno(stdin)) && isatty(fileno(stdout));
 
     table t;
     memset(&t, 0, sizeof t);
@@ -519,7 +545,18 @@ int cmd_play(int argc, char **argv)
     /* --save is written now, before any action, so a path that cannot be
      * written fails at once instead of after a whole game. */
     if ((rc = save(&t, 1)) != 0) goto out;
-    rc = play_loop(&t);
+    if (full_screen) {
+        tui_options o = {.ascii = ascii, .pace_ms = (int)pace, .save_path = save_path};
+        char terr[512];
+        int r = tui_play(t.m, &o, terr, sizeof terr);
+        if (r == TUI_NO_TERM) { /* e.g. TERM names no known terminal: line mode */
+            cli_say(stderr, "croupier: %s: line mode", terr);
+            full_screen = 0;
+        } else {
+            rc = r == TUI_FAILED ? cli_error("%s", terr) : play_end(&t, r == TUI_STOPPED);
+        }
+    }
+    if (!full_screen) rc = play_loop(&t);
 
 out:
     cli_buf_fini(&t.text);

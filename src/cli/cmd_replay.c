@@ -7,7 +7,10 @@
  * --as SEAT|public|open picks the view of --log and the stepper (default
  * open: every card face up).  The record's seed is shown only for a
  * finished match (match.h: the seed is a secret while a game runs).  No
- * game is named here: any game's record replays through the match layer. */
+ * game is named here: any game's record replays through the match layer.
+ * In a terminal (no --json, --plain, --log or --step) it opens the
+ * full-screen viewer instead (tui_replay: move by move, forwards and
+ * backwards, the public view, one seat's or the open view; default public). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -21,6 +24,7 @@
 #include "croupier/match.h"
 #include "session.h"
 #include "stepper.h"
+#include "tui/tui.h"
 
 static json_t *options_json(const cr_record *r)
 {
@@ -252,7 +256,7 @@ static int step_through(const cr_match *m, int view)
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0, log = 0, step = 0, view = CR_SEAT_OMNISCIENT;
+    int json = 0, log = 0, step = 0, plain = 0, ascii = 0, view = CR_SEAT_OMNISCIENT;
     const char *as_s = NULL;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {
@@ -265,6 +269,10 @@ int cmd_replay(int argc, char **argv)
             log = 1;
         } else if (strcmp(argv[i], "--step") == 0) {
             step = 1;
+        } else if (strcmp(argv[i], "--plain") == 0) {
+            plain = 1;
+        } else if (strcmp(argv[i], "--ascii") == 0) {
+            ascii = 1;
         } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0) {
             if (m < 0) return 2;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -283,8 +291,8 @@ int cmd_replay(int argc, char **argv)
                                as_s);
     if (as_s != NULL && json)
         return cli_usage_error(argv[0], "--as picks the view of --log and the stepper, not --json");
-    /* On a terminal, replay steps through the game. */
-    if (!json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
+    /* On a terminal with --plain, replay steps through the game in line mode. */
+    if (plain && !json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
     char err[512];
     size_t len;
@@ -293,6 +301,26 @@ int cmd_replay(int argc, char **argv)
     cr_match *m = cr_match_load(text, len, &overrides, 0, err, sizeof err);
     free(text);
     if (m == NULL) return cli_error("%s: %s", path, err);
+
+    /* In a terminal: the full-screen step-by-step viewer (src/tui), in the
+     * public view unless --as says otherwise; the line stepper when ncurses
+     * cannot drive the terminal. */
+    if (!json && !log && !step && !plain && isatty(fileno(stdin)) && isatty(fileno(stdout))) {
+        int tview = as_s != NULL ? view : CR_SEAT_PUBLIC;
+        if (tview >= cr_match_game(m)->num_players) {
+            int np = cr_match_game(m)->num_players;
+            cr_match_free(m);
+            return cli_usage_error(argv[0], "no seat P%d in a game of %d players", tview, np);
+        }
+        tui_options o = {.ascii = ascii};
+        int r = tui_replay(m, tview, &o, err, sizeof err);
+        if (r != TUI_NO_TERM) {
+            cr_match_free(m);
+            return r == TUI_FAILED ? cli_error("%s", err) : 0;
+        }
+        cli_say(stderr, "croupier: %s: line mode", err);
+        step = 1;
+    }
 
     int rc = 0;
     cli_buf b = {0};

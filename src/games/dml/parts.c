@@ -1,6 +1,6 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
  * its hand-written player, its lab profile, its achievements, the clients'
- * help and the player's guide. */
+ * help, the player's guide and the full-screen client's table (table.c). */
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
@@ -34,4 +34,5 @@ const cr_game_parts dml_parts = {
     .help = dml_help,      /* display.c */
     .bench = dml_bench,    /* bench.c */
     .guide = cr_guide_dml, /* docs/play-dml.md, compiled in */
+    .panels = dml_panels,  /* table.c */
 };

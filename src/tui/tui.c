@@ -1,0 +1,1257 @@
+/* tui.c — the full-screen client over the match layer (see tui.h).
+ *
+ * Screen (80x24 and larger):
+ *
+ *   row 0        header: the game, the seats, whose screen this is
+ *   left pane    the table: the game's panels, flowed top to bottom; what
+ *                does not fit is cut and `t` shows it whole
+ *   right pane   the log ("since your last turn") above the menu of legal
+ *                actions (prompt, numbered labels, group letters)
+ *   last row     the highlighted action's full label, a message, or keys
+ *
+ * Text.  All text drawn goes through draw_text(), which wraps at spaces,
+ * understands the panels' markup (parts.h) only where asked, shows every
+ * other control character, invalid UTF-8 and zero-width or bidirectional
+ * character as '?', and in ASCII mode any non-ASCII character as '?' too.
+ * So text a record brought (seat specs) cannot move the cursor or reorder
+ * the screen.
+ *
+ * Views.  A screen is drawn for one `view`: the human seat to act, or
+ * between decisions the only human, the public view when two or more
+ * humans share the screen (a privacy screen stands between their turns),
+ * and the omniscient view at a table of bots only.  The log of a seat
+ * starts at its anchor: the event count when its previous turn ended.
+ */
+#include "tui/tui.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <ncurses.h>
+#include <term.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "croupier/alloc.h"
+#include "croupier/parts.h"
+
+const char tui_keys_text[] =
+    "Up/Down, PgUp/PgDn, Home/End  move in the menu\n"
+    "Enter                         play the highlighted action\n"
+    "1..9 (digits)                 highlight action number N (Enter plays it)\n"
+    "letters shown in the menu     next action of that kind (e.g. c: card)\n"
+    "?                             explain this decision (the game's help)\n"
+    "u                             undo: back to your previous decision\n"
+    "s                             save the game (--save FILE, or asks for a file)\n"
+    "l                             the whole log;  t: the whole table\n"
+    "+ / -                         bots play slower / faster\n"
+    "q                             quit (asks first; saves with --save)\n";
+
+enum { MIN_LEFT = 44, LOG_MIN_ROWS = 4, LABEL_MAX = 200, GROUP_MAX = 24 };
+
+typedef struct item {
+    char label[LABEL_MAX];
+    char group[GROUP_MAX];
+} item;
+
+typedef struct tui {
+    cr_match *m;
+    const cr_game *g;
+    void *obs;
+    cr_action *legal;
+    item *items;
+    int n_items, sel;
+    char letter_of_group[64][GROUP_MAX]; /* letter -> group, by index below */
+    char letters[64];                    /* letters assigned, in menu order */
+    int n_letters;
+    char *text; /* panels / scratch */
+    size_t text_cap;
+    int utf8, color, pace_ms, n_humans;
+    char save_path[1024];
+    uint32_t anchor[CR_MAX_PLAYERS];   /* a seat's log starts here */
+    uint32_t last_sub[CR_MAX_PLAYERS]; /* event count after the seat's last decision */
+    int prev_actor;                    /* who made the last move (seat, CR_CHANCE, -99 none) */
+    char msg[512];                     /* one-shot message for the last row */
+    int replay;                        /* replay mode: no menu */
+    int bot;                           /* the bot seat whose move is shown */
+} tui;
+
+/* ------------------------------------------------------------------ text */
+
+enum { ST_PLAIN = 0, ST_EMPH, ST_DIM, ST_GOOD, ST_BAD, ST_ATTN, ST_A1, ST_A2, ST_A3, ST_A4 };
+
+static int style_index(int b)
+{
+    switch (b) {
+    case 'e': return ST_EMPH;
+    case 'd': return ST_DIM;
+    case '+': return ST_GOOD;
+    case '-': return ST_BAD;
+    case '!': return ST_ATTN;
+    case '1': return ST_A1;
+    case '2': return ST_A2;
+    case '3': return ST_A3;
+    case '4': return ST_A4;
+    default: return ST_PLAIN;
+    }
+}
+
+static attr_t style_attr(const tui *t, int st)
+{
+    static const short pair_of[] = {0, 0, 0, 1, 2, 3, 4, 1, 2, 5};
+    attr_t a = A_NORMAL;
+    if (st == ST_EMPH || st == ST_ATTN) a |= A_BOLD;
+    if (st == ST_DIM) a |= A_DIM;
+    if (st < (int)(sizeof pair_of / sizeof pair_of[0]) && pair_of[st] && t->color)
+        a |= COLOR_PAIR(pair_of[st]);
+    else if (st >= ST_A1)
+        a |= A_BOLD; /* no colours: the suits stand out at least */
+    return a;
+}
+
+/* The next character of s[0..len): its byte length, its display width and
+ * what to draw (`out`, NUL-terminated); markup bytes are reported as width
+ * -1 with *markup set. */
+static int next_char(const tui *t, const char *s, size_t len, int markup, char out[8], int *width,
+                     int *is_markup)
+{
+    unsigned char c = (unsigned char)s[0];
+    *is_markup = 0;
+    if (markup && (c == CR_PANEL_STYLE) && len >= 2) {
+        *is_markup = 1;
+        out[0] = s[1];
+        out[1] = '\0';
+        *width = 0;
+        return 2;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        strcpy(out, "?");
+        *width = 1;
+        return 1;
+    }
+    if (c < 0x80) {
+        out[0] = (char)c;
+        out[1] = '\0';
+        *width = 1;
+        return 1;
+    }
+    mbstate_t ps;
+    memset(&ps, 0, sizeof ps);
+    wchar_t wc;
+    size_t n = mbrtowc(&wc, s, len, &ps);
+    if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+        strcpy(out, "?");
+        *width = 1;
+        return 1;
+    }
+    int w = wcwidth(wc);
+    if (!t->utf8) { /* ASCII: the common punctuation and symbols by their look-alikes */
+        static const struct {
+            wchar_t wc;
+            const char *ascii;
+        } fold[] = {{0x2014, "-"}, {0x2013, "-"}, {0x2212, "-"},  {0x00b7, "|"},  {0x2026, "..."},
+                    {0x2018, "'"}, {0x2019, "'"}, {0x201c, "\""}, {0x201d, "\""}, {0x2660, "S"},
+                    {0x2663, "C"}, {0x2665, "H"}, {0x2666, "D"},  {0x2192, "->"}, {0x00e5, "a"},
+                    {0x00e4, "a"}, {0x00f6, "o"}, {0x00e9, "e"}};
+        for (size_t k = 0; k < sizeof fold / sizeof fold[0]; k++)
+            if (fold[k].wc == wc) {
+                strcpy(out, fold[k].ascii);
+                *width = (int)strlen(out);
+                return (int)n;
+            }
+    }
+    if (!t->utf8 || w < 1 || n > 4 || (wc >= 0x202a && wc <= 0x202e) ||
+        (wc >= 0x2066 && wc <= 0x2069)) {
+        strcpy(out, "?");
+        *width = 1;
+        return (int)n;
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+    *width = w;
+    return (int)n;
+}
+
+/* Draws one logical line s[0..len) wrapped into `width` columns at (y, x),
+ * at most max_rows rows (continuation rows indented by `indent`); returns
+ * the rows it takes (drawn or not: y < 0 only counts).  base: attributes
+ * added to every style; markup: honour CR_PANEL_STYLE. */
+static int draw_text(const tui *t, int y, int x, int width, int max_rows, const char *s, size_t len,
+                     int markup, attr_t base, int indent)
+{
+    if (width <= indent + 4) indent = 0;
+    int rows = 0, st = ST_PLAIN;
+    size_t i = 0;
+    while (rows < max_rows) {
+        int w = rows == 0 ? width : width - indent;
+        int x0 = rows == 0 ? x : x + indent;
+        /* find where this row ends: the last space that fits, or a hard cut */
+        size_t j = i, brk = 0;
+        int col = 0, have_brk = 0;
+        while (j < len) {
+            char ch[8];
+            int cw, mk;
+            int n = next_char(t, s + j, len - j, markup, ch, &cw, &mk);
+            if (!mk && col + cw > w) break;
+            if (!mk && ch[0] == ' ') {
+                brk = j;
+                have_brk = 1;
+            }
+            col += cw;
+            j += (size_t)n;
+        }
+        size_t end = j;
+        if (j < len && have_brk && brk > i) end = brk;
+        if (y >= 0) {
+            move(y + rows, x0);
+            int c2 = 0;
+            for (size_t k = i; k < end;) {
+                char ch[8];
+                int cw, mk;
+                int n = next_char(t, s + k, len - k, markup, ch, &cw, &mk);
+                if (mk) {
+                    st = style_index(ch[0]);
+                } else {
+                    attrset(base | style_attr(t, st));
+                    addstr(ch);
+                    c2 += cw;
+                }
+                k += (size_t)n;
+            }
+            attrset(base);
+            for (; c2 < w; c2++) addch(' ');
+            attrset(A_NORMAL);
+        } else {
+            for (size_t k = i; k < end;) { /* keep the style across rows */
+                char ch[8];
+                int cw, mk;
+                int n = next_char(t, s + k, len - k, markup, ch, &cw, &mk);
+                if (mk) st = style_index(ch[0]);
+                k += (size_t)n;
+            }
+        }
+        rows++;
+        i = end;
+        while (i < len && s[i] == ' ') i++;
+        if (i >= len) break;
+    }
+    return rows;
+}
+
+static void fill_row(int y, int x, int w, attr_t a)
+{
+    attrset(a);
+    move(y, x);
+    for (int i = 0; i < w; i++) addch(' ');
+    attrset(A_NORMAL);
+}
+
+static void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
+{
+    draw_text(t, y, x, w, 1, s, strlen(s), 0, a, 0);
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+/* Grows t->text to hold n + 1 bytes; 0 when out of memory. */
+static int text_reserve(tui *t, size_t n)
+{
+    if (n + 1 <= t->text_cap) return 1;
+    size_t cap = t->text_cap ? t->text_cap : 4096;
+    while (cap < n + 1) cap *= 2;
+    char *p = cr_alloc(cap);
+    if (p == NULL) return 0;
+    cr_free(t->text);
+    t->text = p;
+    t->text_cap = cap;
+    return 1;
+}
+
+/* The view's table as panel text in t->text; its length. */
+static size_t table_text(tui *t, const void *obs)
+{
+    const cr_game *g = t->g;
+    const cr_game_parts *parts = cr_parts(g);
+    for (int tries = 0; tries < 6; tries++) {
+        size_t n = 0;
+        if (t->text_cap == 0 && !text_reserve(t, 8192)) return 0;
+        if (parts->panels) {
+            n = parts->panels(g, obs, t->utf8 ? CR_PANEL_UTF8 : 0, t->text, t->text_cap);
+        } else if (g->def->obs_to_text) {
+            const char *head = "\x01Table\n";
+            size_t h = strlen(head);
+            if (t->text_cap > h) {
+                memcpy(t->text, head, h);
+                n = h + g->def->obs_to_text(g, obs, t->text + h, t->text_cap - h);
+            } else {
+                n = h;
+            }
+        } else {
+            n = (size_t)snprintf(t->text, t->text_cap, "\x01Table\n(this game shows no table)\n");
+        }
+        if (n < t->text_cap) return n;
+        if (!text_reserve(t, n)) break;
+    }
+    if (t->text_cap) t->text[0] = '\0';
+    return 0;
+}
+
+/* Height of the panel starting at text[i] (up to the next title) in
+ * columns of width w; *end gets the offset after it. */
+static int panel_rows(const tui *t, const char *text, size_t len, size_t i, int w, size_t *end)
+{
+    int rows = 0;
+    for (int first = 1; i < len; first = 0) {
+        if (!first && text[i] == CR_PANEL_TITLE) break;
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t e = nl ? (size_t)(nl - text) : len;
+        const char *s = text + i;
+        size_t n = e - i;
+        if (n && s[0] == CR_PANEL_TITLE) s++, n--;
+        rows += draw_text(t, -1, 0, w, 1000, s, n, 1, A_NORMAL, 2);
+        i = e + 1;
+    }
+    *end = i < len ? i : len;
+    return rows;
+}
+
+/* Draws the panels of text[0..len) in the box (y, x, w, h), in `cols`
+ * columns: a panel goes whole into the first column with room after the
+ * previous one; the last column takes what it can and says what was cut.
+ * Returns 1 when something was cut. */
+static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w, int h, int cols)
+{
+    if (cols < 1) cols = 1;
+    if (cols > 1) { /* more columns only when one column of the whole width is too short */
+        int total = 0;
+        for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
+        if (total <= h) cols = 1;
+    }
+    int cw = cols > 1 ? (w - (cols - 1)) / cols : w;
+    int col = 0, row = 0, cut = 0;
+    for (int c = 0; c < cols; c++)
+        for (int r = 0; r < h; r++) fill_row(y + r, x + c * (cw + 1), cw, A_NORMAL);
+    for (size_t i = 0; i < len && !cut;) {
+        size_t end;
+        int need = panel_rows(t, text, len, i, cw, &end);
+        if (row > 0 && row + need > h && col + 1 < cols) { /* the next column */
+            col++;
+            row = 0;
+        }
+        int cx = x + col * (cw + 1);
+        while (i < end) {
+            const char *nl = memchr(text + i, '\n', end - i);
+            size_t e = nl ? (size_t)(nl - text) : end;
+            const char *s = text + i;
+            size_t n = e - i;
+            i = e + 1;
+            int is_title = n > 0 && s[0] == CR_PANEL_TITLE;
+            if (is_title) s++, n--;
+            int rows = draw_text(t, -1, cx, cw, 1000, s, n, 1, A_NORMAL, 2);
+            if (row + rows > h) {
+                cut = 1;
+                break;
+            }
+            draw_text(t, y + row, cx, cw, rows, s, n, 1, is_title ? A_BOLD | A_UNDERLINE : A_NORMAL,
+                      2);
+            row += rows;
+        }
+    }
+    if (cut && h > 0) {
+        int cx = x + col * (cw + 1);
+        fill_row(y + h - 1, cx, cw, A_NORMAL);
+        draw_str(t, y + h - 1, cx, cw, "  ... more: press t for the whole table", A_DIM);
+    }
+    return cut;
+}
+
+/* The table's width and its columns on a screen W wide: at 80 columns 46 of
+ * them; wide screens give the log and menu 44 and the table two columns. */
+static int table_width(int W, int *cols)
+{
+    int left = W * 58 / 100;
+    if (left < MIN_LEFT) left = W < MIN_LEFT + 20 ? W / 2 : MIN_LEFT;
+    if (W >= 130) left = W - 44;
+    *cols = left >= 2 * MIN_LEFT + 1 ? 2 : 1;
+    return left;
+}
+
+/* ----------------------------------------------------------------- views */
+
+static int viewer_between(const tui *t)
+{
+    if (t->n_humans == 0) return CR_SEAT_OMNISCIENT;
+    if (t->n_humans == 1)
+        for (int s = 0; s < t->g->num_players; s++)
+            if (cr_match_is_human(t->m, s)) return s;
+    return CR_SEAT_PUBLIC;
+}
+
+static const char *view_name(int view, char *buf, size_t cap)
+{
+    if (view == CR_SEAT_PUBLIC)
+        snprintf(buf, cap, "public view");
+    else if (view == CR_SEAT_OMNISCIENT)
+        snprintf(buf, cap, "open view (all cards)");
+    else
+        snprintf(buf, cap, "P%d's view", view);
+    return buf;
+}
+
+static void draw_header(tui *t, int view, const char *extra)
+{
+    int W = COLS;
+    char seats[400], line[600], vb[32];
+    const cr_game *g = t->g;
+    const char *dot = t->utf8 ? "\xc2\xb7" : "|";
+    size_t n = 0;
+    seats[0] = '\0';
+    for (int s = 0; s < g->num_players && n < sizeof seats; s++)
+        n += (size_t)snprintf(seats + n, sizeof seats - n, "%sP%d %s", s ? ", " : "", s,
+                              s == view ? "you" : cr_match_seat_spec(t->m, s));
+    /* the title when it fits, else the game's short name */
+    const char *title = g->def->title ? g->def->title : g->def->name;
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(line, sizeof line, " %s %s %s %s %s %s", title, dot,
+                 view_name(view, vb, sizeof vb), dot, seats, extra ? extra : "");
+        if ((int)strlen(line) <= W) break;
+        title = g->def->name;
+    }
+    fill_row(0, 0, W, A_REVERSE);
+    draw_str(t, 0, 0, W, line, A_REVERSE);
+}
+
+/* The log pane: events from `from` for `view`, the newest at the bottom. */
+static void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, int w, int h)
+{
+    if (h <= 0) return;
+    for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
+    const cr_match_event *ev;
+    int n = cr_match_events_since(t->m, from, &ev);
+    char head[96];
+    snprintf(head, sizeof head, "%s (%d)", title, n);
+    draw_str(t, y, x, w, head, A_BOLD | A_UNDERLINE);
+    int rows = h - 1, used = 0;
+    /* walk back from the newest event until the pane is full */
+    int first = n;
+    char buf[1024];
+    while (first > 0) {
+        size_t len = cr_match_event_text(t->m, &ev[first - 1], view, buf, sizeof buf);
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        if (len == 0) {
+            first--;
+            continue;
+        }
+        int need = draw_text(t, -1, x, w, 1000, buf, len, 0, A_NORMAL, 2);
+        if (used + need > rows) break;
+        used += need;
+        first--;
+    }
+    int row = y + 1 + (rows - used);
+    for (int i = first; i < n; i++) {
+        size_t len = cr_match_event_text(t->m, &ev[i], view, buf, sizeof buf);
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        if (len == 0) continue;
+        row += draw_text(t, row, x, w, 1000, buf, len, 0, A_NORMAL, 2);
+    }
+}
+
+/* -------------------------------------------------------------- the menu */
+
+static int reserved_key(int c) { return strchr("qsultvn?+-", c) != NULL; }
+
+/* Reads the legal actions of `seat` into items[] (label, group) and gives
+ * each group a letter. */
+static void build_menu(tui *t, int seat)
+{
+    int n = cr_match_legal(t->m, seat, t->legal);
+    t->n_items = n;
+    t->sel = 0;
+    t->n_letters = 0;
+    char buf[1024];
+    for (int i = 0; i < n; i++) {
+        item *it = &t->items[i];
+        it->label[0] = it->group[0] = '\0';
+        size_t len = cr_match_action_json(t->m, seat, t->legal[i], buf, sizeof buf);
+        json_t *o = len > 0 && len < sizeof buf ? json_loadb(buf, len, 0, NULL) : NULL;
+        const char *label = json_string_value(json_object_get(o, "label"));
+        const char *group = json_string_value(json_object_get(o, "group"));
+        if (label)
+            snprintf(it->label, sizeof it->label, "%s", label);
+        else
+            cr_match_action_text(t->m, seat, t->legal[i], it->label, sizeof it->label);
+        snprintf(it->group, sizeof it->group, "%s", group ? group : "");
+        json_decref(o);
+        if (it->group[0] == '\0') continue;
+        int known = 0;
+        for (int k = 0; k < t->n_letters; k++)
+            if (strcmp(t->letter_of_group[k], it->group) == 0) known = 1;
+        if (known || t->n_letters >= 64) continue;
+        /* the first letter of the group's name that is free */
+        for (const char *p = it->group; *p; p++) {
+            int c = tolower((unsigned char)*p);
+            if (!islower(c) || reserved_key(c) || memchr(t->letters, c, (size_t)t->n_letters))
+                continue;
+            t->letters[t->n_letters] = (char)c;
+            snprintf(t->letter_of_group[t->n_letters], GROUP_MAX, "%s", it->group);
+            t->n_letters++;
+            break;
+        }
+    }
+}
+
+static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
+{
+    for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
+    if (h < 3) return;
+    char head[64];
+    snprintf(head, sizeof head, "Your move, P%d", seat);
+    draw_str(t, y, x, w, head, A_BOLD | A_UNDERLINE);
+    int row = y + 1;
+    char prompt[1024];
+    size_t pl = cr_match_prompt(t->m, seat, prompt, sizeof prompt);
+    if (pl >= sizeof prompt) pl = sizeof prompt - 1;
+    int prow = draw_text(t, -1, x, w, 3, prompt, pl, 0, A_NORMAL, 0);
+    if (prow > h - 3) prow = h - 3;
+    if (prow > 0) row += draw_text(t, row, x, w, prow, prompt, pl, 0, A_NORMAL, 0);
+    /* the group letters */
+    char legend[256];
+    size_t ln = 0;
+    legend[0] = '\0';
+    for (int k = 0; k < t->n_letters && ln < sizeof legend; k++)
+        ln += (size_t)snprintf(legend + ln, sizeof legend - ln, "%s%c:%s", k ? " " : "",
+                               t->letters[k], t->letter_of_group[k]);
+    int legend_rows = t->n_letters ? 1 : 0;
+    int list_rows = y + h - row - legend_rows;
+    if (list_rows < 1) list_rows = 1;
+    int top = 0;
+    if (t->sel >= list_rows) top = t->sel - list_rows + 1;
+    for (int i = 0; i < list_rows && top + i < t->n_items; i++) {
+        int k = top + i;
+        char line[LABEL_MAX + 16];
+        snprintf(line, sizeof line, "%2d %s", k + 1, t->items[k].label);
+        draw_str(t, row + i, x, w, line, k == t->sel ? A_REVERSE : A_NORMAL);
+    }
+    if (legend_rows) draw_str(t, y + h - 1, x, w, legend, A_DIM);
+}
+
+static void draw_footer(tui *t, const char *fallback)
+{
+    int y = LINES - 1;
+    fill_row(y, 0, COLS, A_NORMAL);
+    if (t->msg[0]) {
+        draw_str(t, y, 0, COLS, t->msg, A_BOLD);
+    } else if (fallback) {
+        draw_str(t, y, 0, COLS, fallback, A_DIM);
+    }
+}
+
+/* The whole screen for `view`; seat_to_decide >= 0 draws its menu. */
+static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
+                        const char *log_title, const char *extra)
+{
+    int W = COLS, H = LINES;
+    erase();
+    draw_header(t, view, extra);
+    int cols, left = table_width(W, &cols);
+    int rx = left + 1, rw = W - rx;
+    int body = H - 2;
+    cr_match_observe(t->m, view, t->obs);
+    size_t len = table_text(t, t->obs);
+    draw_panels(t, t->text, len, 1, 0, left, body, cols);
+    attrset(A_DIM);
+    for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
+    attrset(A_NORMAL);
+    int menu_rows = 0;
+    if (seat_to_decide >= 0) {
+        menu_rows = t->n_items + 5;
+        if (menu_rows > body - LOG_MIN_ROWS) menu_rows = body - LOG_MIN_ROWS;
+        if (menu_rows < 4) menu_rows = body > 4 ? 4 : body;
+    }
+    draw_log(t, view, log_from, log_title, 1, rx, rw, body - menu_rows);
+    if (seat_to_decide >= 0) {
+        draw_menu(t, seat_to_decide, 1 + body - menu_rows, rx, rw, menu_rows);
+        char line[LABEL_MAX + 64];
+        if (t->n_items > 0)
+            snprintf(line, sizeof line, "%d: %.180s   (Enter plays it, ? explains, q quits)",
+                     t->sel + 1, t->items[t->sel].label);
+        else
+            line[0] = '\0';
+        draw_footer(t, line);
+    } else {
+        char line[256];
+        snprintf(line, sizeof line, "P%d (%.40s) played; %d ms a move (+ slower, - faster, q quit)",
+                 t->bot, cr_match_seat_spec(t->m, t->bot >= 0 ? t->bot : 0), t->pace_ms);
+        draw_footer(t, t->replay ? NULL : line);
+    }
+    refresh();
+}
+
+/* --------------------------------------------------------------- windows */
+
+/* A full-screen text window with a title: scrolls with the arrows, closes
+ * on any other key.  markup: the text is panel text. */
+static void text_window(tui *t, const char *title, const char *text, size_t len, int markup,
+                        int start_at_end)
+{
+    int skip = -1;
+    for (;;) {
+        int W = COLS, H = LINES, w = W - 2;
+        erase();
+        fill_row(0, 0, W, A_REVERSE);
+        draw_str(t, 0, 0, W, title, A_REVERSE);
+        /* count wrapped rows of every line */
+        int total = 0;
+        for (size_t i = 0; i < len;) {
+            const char *nl = memchr(text + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - text) : len;
+            const char *s = text + i;
+            size_t n = e - i;
+            if (markup && n && s[0] == CR_PANEL_TITLE) s++, n--;
+            total += draw_text(t, -1, 1, w, 1000, s, n, markup, A_NORMAL, 2);
+            i = e + 1;
+        }
+        int rows = H - 2;
+        int max_skip = total > rows ? total - rows : 0;
+        if (skip < 0) skip = start_at_end ? max_skip : 0;
+        if (skip > max_skip) skip = max_skip;
+        int row = 0, y = 1;
+        for (size_t i = 0; i < len && y < H - 1;) {
+            const char *nl = memchr(text + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - text) : len;
+            const char *s = text + i;
+            size_t n = e - i;
+            int title_line = markup && n && s[0] == CR_PANEL_TITLE;
+            if (title_line) s++, n--;
+            int need = draw_text(t, -1, 1, w, 1000, s, n, markup, A_NORMAL, 2);
+            if (row >= skip) {
+                int can = H - 1 - y;
+                int got = draw_text(t, y, 1, w, need < can ? need : can, s, n, markup,
+                                    title_line ? A_BOLD | A_UNDERLINE : A_NORMAL, 2);
+                y += got;
+            } else if (row + need > skip) {
+                /* a wrapped line cut at the top: start it on the next line */
+            }
+            row += need;
+            i = e + 1;
+        }
+        fill_row(H - 1, 0, W, A_NORMAL);
+        draw_str(t, H - 1, 0, W, "Up/Down/PgUp/PgDn scroll, any other key closes", A_DIM);
+        refresh();
+        int c = getch();
+        if (c == KEY_RESIZE) continue;
+        if (c == KEY_UP)
+            skip--;
+        else if (c == KEY_DOWN)
+            skip++;
+        else if (c == KEY_PPAGE)
+            skip -= rows;
+        else if (c == KEY_NPAGE)
+            skip += rows;
+        else if (c == KEY_HOME)
+            skip = 0;
+        else if (c == KEY_END)
+            skip = max_skip;
+        else
+            break;
+        if (skip < 0) skip = 0;
+    }
+}
+
+/* The whole log of `view` in a window. */
+static void log_window(tui *t, int view)
+{
+    const cr_match_event *ev;
+    int n = cr_match_events_since(t->m, 0, &ev);
+    size_t len = 0;
+    char buf[1024];
+    for (int i = 0; i < n; i++) {
+        size_t k = cr_match_event_text(t->m, &ev[i], view, buf, sizeof buf);
+        if (k >= sizeof buf) k = sizeof buf - 1;
+        if (k == 0) continue;
+        if (!text_reserve(t, len + k + 2)) break;
+        memcpy(t->text + len, buf, k);
+        len += k;
+        t->text[len++] = '\n';
+    }
+    char title[64], vb[32];
+    snprintf(title, sizeof title, " The log (%s)", view_name(view, vb, sizeof vb));
+    /* t->text is reused by the table: copy the log out first */
+    char *copy = cr_alloc(len + 1);
+    if (copy == NULL) return;
+    memcpy(copy, t->text, len);
+    copy[len] = '\0';
+    text_window(t, title, copy, len, 0, 1);
+    cr_free(copy);
+}
+
+static void table_window(tui *t, int view)
+{
+    cr_match_observe(t->m, view, t->obs);
+    size_t len = table_text(t, t->obs);
+    char *copy = cr_alloc(len + 1);
+    if (copy == NULL) return;
+    memcpy(copy, t->text, len);
+    copy[len] = '\0';
+    text_window(t, " The table", copy, len, 1, 0);
+    cr_free(copy);
+}
+
+static void help_window(tui *t, int seat)
+{
+    size_t cap = 16384;
+    char *buf = cr_alloc(cap);
+    if (buf == NULL) return;
+    size_t n = cr_match_help(t->m, seat, buf, cap);
+    if (n >= cap) n = cap - 1;
+    buf[n] = '\0';
+    size_t k = (size_t)snprintf(buf + n, cap - n, "%s\nKeys:\n%s", n ? "\n" : "", tui_keys_text);
+    if (k >= cap - n) k = cap - n - 1;
+    text_window(t, " Help: this decision", buf, n + k, 0, 0);
+    cr_free(buf);
+}
+
+/* Asks a yes/no question on the last row. */
+static int confirm(tui *t, const char *question)
+{
+    for (;;) {
+        fill_row(LINES - 1, 0, COLS, A_NORMAL);
+        draw_str(t, LINES - 1, 0, COLS, question, A_BOLD);
+        refresh();
+        int c = getch();
+        if (c == 'y' || c == 'Y') return 1;
+        if (c == 'n' || c == 'N' || c == 27) return 0;
+    }
+}
+
+/* Reads a line on the last row (a file name); 0 when cancelled. */
+static int ask_line(tui *t, const char *question, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (;;) {
+        char line[1400];
+        snprintf(line, sizeof line, "%s%s_", question, out);
+        fill_row(LINES - 1, 0, COLS, A_NORMAL);
+        draw_str(t, LINES - 1, 0, COLS, line, A_BOLD);
+        refresh();
+        int c = getch();
+        if (c == '\n' || c == KEY_ENTER || c == '\r') return n > 0;
+        if (c == 27) return 0;
+        if ((c == KEY_BACKSPACE || c == 127 || c == 8) && n > 0) {
+            out[--n] = '\0';
+        } else if (c >= 0x20 && c < 0x7f && n + 1 < cap) {
+            out[n++] = (char)c;
+            out[n] = '\0';
+        }
+    }
+}
+
+static int do_save(tui *t)
+{
+    if (t->save_path[0] == '\0' && !ask_line(t, "save to file (Enter saves, Esc cancels): ",
+                                             t->save_path, sizeof t->save_path)) {
+        t->save_path[0] = '\0';
+        snprintf(t->msg, sizeof t->msg, "not saved");
+        return 0;
+    }
+    char err[256];
+    if (cr_match_save_file(t->m, t->save_path, err, sizeof err) != CR_OK) {
+        snprintf(t->msg, sizeof t->msg, "cannot save to %.200s: %.200s", t->save_path, err);
+        return -1;
+    }
+    snprintf(t->msg, sizeof t->msg, "saved to %.300s (%d actions)", t->save_path,
+             cr_match_record(t->m)->n_actions);
+    return 1;
+}
+
+/* Between two humans: nothing of the table shows until the next one is there. */
+static int privacy_screen(tui *t, int seat)
+{
+    for (;;) {
+        erase();
+        char line[128];
+        snprintf(line, sizeof line, "Pass to P%d %s press Enter", seat,
+                 t->utf8 ? "\xe2\x80\x94" : "-");
+        draw_str(t, LINES / 2 - 1,
+                 (COLS - (int)strlen(line)) / 2 > 0 ? (COLS - (int)strlen(line)) / 2 : 0, COLS,
+                 line, A_BOLD);
+        snprintf(line, sizeof line, "(the table stays hidden until P%d is at the screen; q quits)",
+                 seat);
+        draw_str(t, LINES / 2 + 1, 2, COLS - 2, line, A_DIM);
+        refresh();
+        int c = getch();
+        if (c == '\n' || c == '\r' || c == KEY_ENTER) return 1;
+        if (c == 'q' && confirm(t, "Quit the game? (y/n)")) return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- pacing */
+
+/* Waits the pace after a bot's move; + and - change it, q asks to quit, any
+ * other key is kept for the next decision and ends the wait (typing ahead
+ * skips the show).  0: go on; 1: quit. */
+static int pace_wait(tui *t)
+{
+    if (t->pace_ms <= 0) return 0;
+    int left = t->pace_ms;
+    while (left > 0) {
+        int step = left < 50 ? left : 50;
+        timeout(step);
+        int c = getch();
+        timeout(-1);
+        if (c == ERR) {
+            left -= step;
+            continue;
+        }
+        if (c == '+') {
+            t->pace_ms = t->pace_ms < 5000 ? t->pace_ms * 2 + 50 : t->pace_ms;
+            return 0;
+        }
+        if (c == '-') {
+            t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0;
+            return 0;
+        }
+        if (c == 'q') return confirm(t, "Quit the game? (y/n)");
+        if (c == KEY_RESIZE) continue;
+        ungetch(c);
+        return 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- terminal */
+
+static int term_start(tui *t, const tui_options *opt, char *err, size_t errcap)
+{
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    t->utf8 = !opt->ascii && cs != NULL && strcmp(cs, "UTF-8") == 0;
+    /* Ask terminfo first: a newterm() that fails keeps what it allocated
+     * (LeakSanitizer sees it), setupterm() with an error code does not. */
+    int term_err = 0;
+    if (setupterm(NULL, fileno(stdout), &term_err) != OK) {
+        snprintf(err, errcap, "cannot use the terminal (TERM=%s)",
+                 getenv("TERM") ? getenv("TERM") : "unset");
+        return 0;
+    }
+    del_curterm(cur_term);
+    if (newterm(NULL, stdout, stdin) == NULL) {
+        snprintf(err, errcap, "cannot use the terminal (TERM=%s)",
+                 getenv("TERM") ? getenv("TERM") : "unset");
+        return 0;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(50);
+    t->color = has_colors();
+    if (t->color) {
+        start_color();
+        use_default_colors();
+        init_pair(1, COLOR_CYAN, -1);
+        init_pair(2, COLOR_GREEN, -1);
+        init_pair(3, COLOR_RED, -1);
+        init_pair(4, COLOR_YELLOW, -1);
+        init_pair(5, COLOR_MAGENTA, -1);
+    }
+    return 1;
+}
+
+static int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size_t errcap)
+{
+    memset(t, 0, sizeof *t);
+    t->m = m;
+    t->g = cr_match_game(m);
+    t->pace_ms = opt->pace_ms;
+    t->prev_actor = -99;
+    if (opt->save_path) snprintf(t->save_path, sizeof t->save_path, "%s", opt->save_path);
+    t->obs = cr_alloc(t->g->obs_size ? t->g->obs_size : 1);
+    t->legal = cr_alloc((size_t)t->g->max_legal * sizeof *t->legal);
+    t->items = cr_alloc((size_t)t->g->max_legal * sizeof *t->items);
+    if (t->obs == NULL || t->legal == NULL || t->items == NULL || !text_reserve(t, 16384)) {
+        snprintf(err, errcap, "out of memory");
+        return 0;
+    }
+    for (int s = 0; s < t->g->num_players; s++) t->n_humans += cr_match_is_human(m, s) != 0;
+    return 1;
+}
+
+static void tui_fini(tui *t)
+{
+    cr_free(t->obs);
+    cr_free(t->legal);
+    cr_free(t->items);
+    cr_free(t->text);
+}
+
+/* ------------------------------------------------------------------ play */
+
+enum { DEC_MOVED, DEC_UNDONE, DEC_QUIT };
+
+/* With humans sharing the screen, undo must not take back another human's
+ * decision: the human seat (other than `seat`) that decided after `seat`'s
+ * last decision, or -1.  Replays the record to learn who made each move. */
+static int other_human_since(tui *t, int seat)
+{
+    const cr_game *g = t->g;
+    const cr_record *r = cr_match_record(t->m);
+    void *st = cr_alloc(g->state_size);
+    cr_ctx *cx = cr_ctx_new(g);
+    int found = -1, last_mine = -1;
+    if (st != NULL && cx != NULL) {
+        g->def->init(g, st);
+        for (int i = 0; i < r->n_actions; i++) {
+            int actor = g->def->current_player(g, st);
+            if (actor == seat) {
+                last_mine = i;
+                found = -1;
+            } else if (actor >= 0 && last_mine >= 0 && cr_match_is_human(t->m, actor)) {
+                found = actor;
+            }
+            if (cr_apply_checked(g, st, r->actions[i], cx) != CR_OK) break;
+        }
+    }
+    cr_free(st);
+    cr_ctx_free(cx);
+    return found;
+}
+
+static int decide(tui *t, int seat)
+{
+    build_menu(t, seat);
+    int number = 0; /* digits typed so far */
+    for (;;) {
+        draw_screen(t, seat, seat, t->anchor[seat], "Since your last turn", NULL);
+        int c = getch();
+        if (c != ERR && !isdigit(c)) number = 0;
+        if (c != ERR && c != KEY_RESIZE) t->msg[0] = '\0';
+        switch (c) {
+        case KEY_UP: t->sel = t->sel > 0 ? t->sel - 1 : t->n_items - 1; break;
+        case KEY_DOWN: t->sel = t->sel + 1 < t->n_items ? t->sel + 1 : 0; break;
+        case KEY_PPAGE: t->sel = t->sel > 8 ? t->sel - 8 : 0; break;
+        case KEY_NPAGE: t->sel = t->sel + 8 < t->n_items ? t->sel + 8 : t->n_items - 1; break;
+        case KEY_HOME: t->sel = 0; break;
+        case KEY_END: t->sel = t->n_items - 1; break;
+        case '\n':
+        case '\r':
+        case KEY_ENTER: {
+            char err[512];
+            if (t->n_items <= 0) break;
+            if (cr_match_submit_action(t->m, seat, t->legal[t->sel], err, sizeof err) != CR_OK) {
+                snprintf(t->msg, sizeof t->msg, "%s", err);
+                break;
+            }
+            return DEC_MOVED;
+        }
+        case '?': help_window(t, seat); break;
+        case 'l': log_window(t, seat); break;
+        case 't': table_window(t, seat); break;
+        case 's': do_save(t); break;
+        case '+': t->pace_ms = t->pace_ms < 5000 ? t->pace_ms * 2 + 50 : t->pace_ms; break;
+        case '-': t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0; break;
+        case 'u': {
+            char err[512];
+            int other = t->n_humans >= 2 ? other_human_since(t, seat) : -1;
+            if (other >= 0) {
+                snprintf(t->msg, sizeof t->msg,
+                         "cannot undo: P%d decided since your last decision (undo takes back "
+                         "only your own moves)",
+                         other);
+                break;
+            }
+            if (cr_match_undo(t->m, seat, err, sizeof err) != CR_OK) {
+                snprintf(t->msg, sizeof t->msg, "cannot undo: %.400s", err);
+                break;
+            }
+            snprintf(t->msg, sizeof t->msg, "took back your last decision (%d actions remain)",
+                     cr_match_record(t->m)->n_actions);
+            return DEC_UNDONE;
+        }
+        case 'q':
+            if (confirm(t, t->save_path[0] ? "Quit the game? It is saved first. (y/n)"
+                                           : "Quit the game? It is not saved (s saves). (y/n)"))
+                return DEC_QUIT;
+            break;
+        default:
+            if (c >= '0' && c <= '9') {
+                int k = number * 10 + (c - '0');
+                if (k < 1 || k > t->n_items) k = c - '0';
+                if (k >= 1 && k <= t->n_items) {
+                    number = k;
+                    t->sel = k - 1;
+                } else {
+                    number = 0;
+                }
+            } else if (c > 0 && c < 128 && islower(c)) {
+                for (int k = 0; k < t->n_letters; k++) {
+                    if (t->letters[k] != c) continue;
+                    for (int d = 1; d <= t->n_items; d++) {
+                        int i = (t->sel + d) % t->n_items;
+                        if (strcmp(t->items[i].group, t->letter_of_group[k]) == 0) {
+                            t->sel = i;
+                            break;
+                        }
+                    }
+                }
+            }
+            break;
+        }
+    }
+}
+
+static void end_screen(tui *t)
+{
+    int view = viewer_between(t);
+    cr_result res;
+    cr_match_result(t->m, &res);
+    char line[512];
+    size_t n = (size_t)snprintf(line, sizeof line, "Final scores:");
+    for (int s = 0; s < t->g->num_players && n < sizeof line; s++)
+        n +=
+            (size_t)snprintf(line + n, sizeof line - n, " P%d %d (rank %d)%s", s, (int)res.score[s],
+                             (int)res.rank[s], res.winners >> s & 1 ? " wins" : "");
+    for (;;) {
+        snprintf(t->msg, sizeof t->msg, "%s", line);
+        t->replay = 1; /* no pace line */
+        draw_screen(t, view, -1, view >= 0 ? t->anchor[view] : 0,
+                    view >= 0 ? "Since your last turn" : "Log", "(game over)");
+        int y = LINES - 2;
+        fill_row(y, 0, COLS, A_NORMAL);
+        draw_str(t, y, 0, COLS, "Game over. q leaves, l shows the whole log, t the table.", A_BOLD);
+        refresh();
+        int c = getch();
+        if (c == 'q' || c == 27) break;
+        if (c == 'l') log_window(t, view);
+        if (c == 't') table_window(t, view);
+    }
+    t->msg[0] = '\0';
+}
+
+int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
+{
+    tui t;
+    if (!tui_init(&t, m, opt, err, errcap)) {
+        tui_fini(&t);
+        return TUI_FAILED;
+    }
+    if (!term_start(&t, opt, err, errcap)) {
+        tui_fini(&t);
+        return TUI_NO_TERM;
+    }
+    int rc = TUI_OVER, shown_to = -1;
+    for (;;) {
+        int who = cr_match_to_act(m);
+        if (who == CR_TERMINAL) {
+            end_screen(&t);
+            break;
+        }
+        if (who == CR_CHANCE || !cr_match_is_human(m, who)) {
+            int i = cr_match_record(m)->n_actions;
+            if (cr_match_step(m) != CR_OK) {
+                snprintf(err, errcap, "internal: the game cannot go on at action %d", i + 1);
+                rc = TUI_FAILED;
+                break;
+            }
+            t.prev_actor = who;
+            if (who >= 0 && t.pace_ms > 0) {
+                int view = viewer_between(&t);
+                if (t.n_humans >= 2) shown_to = -1; /* the next human gets the privacy screen */
+                t.bot = who;
+                draw_screen(&t, view, -1, view >= 0 ? t.anchor[view] : 0,
+                            view >= 0 ? "Since your last turn" : "What happens", NULL);
+                if (pace_wait(&t)) {
+                    rc = TUI_STOPPED;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (t.n_humans >= 2 && shown_to != who) {
+            if (!privacy_screen(&t, who)) {
+                rc = TUI_STOPPED;
+                break;
+            }
+        }
+        shown_to = who;
+        if (t.prev_actor != who) t.anchor[who] = t.last_sub[who];
+        if (t.save_path[0] && opt->save_path) {
+            char e2[256];
+            if (cr_match_save_file(m, t.save_path, e2, sizeof e2) != CR_OK) {
+                snprintf(err, errcap, "cannot save to %s: %s", t.save_path, e2);
+                rc = TUI_FAILED;
+                break;
+            }
+        }
+        int d = decide(&t, who);
+        if (d == DEC_QUIT) {
+            rc = TUI_STOPPED;
+            break;
+        }
+        uint32_t now = cr_match_event_count(m);
+        if (d == DEC_UNDONE) { /* the seat is back in a turn of its own: keep its anchor */
+            for (int s = 0; s < CR_MAX_PLAYERS; s++) {
+                if (t.anchor[s] > now) t.anchor[s] = now;
+                if (t.last_sub[s] > now) t.last_sub[s] = now;
+            }
+            t.prev_actor = who;
+            continue;
+        }
+        t.last_sub[who] = now;
+        t.prev_actor = who;
+    }
+    endwin();
+    if (rc != TUI_FAILED && t.save_path[0]) {
+        char e2[256];
+        if (cr_match_save_file(m, t.save_path, e2, sizeof e2) != CR_OK) {
+            snprintf(err, errcap, "cannot save to %s: %s", t.save_path, e2);
+            rc = TUI_FAILED;
+        }
+    }
+    tui_fini(&t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- replay */
+
+/* Replays the first k actions of the record into st. */
+static int replay_to(const cr_game *g, const cr_record *r, void *st, cr_ctx *cx, int k)
+{
+    g->def->init(g, st);
+    for (int i = 0; i < k && i < r->n_actions; i++) {
+        if (cx->ev) cx->ev->len = 0; /* the match's log has the events: drop these */
+        if (cr_apply_checked(g, st, r->actions[i], cx) != CR_OK) return i;
+    }
+    return k;
+}
+
+int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t errcap)
+{
+    tui t;
+    if (!tui_init(&t, m, opt, err, errcap)) {
+        tui_fini(&t);
+        return TUI_FAILED;
+    }
+    const cr_game *g = t.g;
+    const cr_record *r = cr_match_record(m);
+    void *st = cr_alloc(g->state_size), *before = cr_alloc(g->state_size);
+    cr_ctx *cx = cr_ctx_new(g);
+    if (st == NULL || before == NULL || cx == NULL) {
+        snprintf(err, errcap, "out of memory");
+        cr_free(st);
+        cr_free(before);
+        cr_ctx_free(cx);
+        tui_fini(&t);
+        return TUI_FAILED;
+    }
+    if (!term_start(&t, opt, err, errcap)) {
+        cr_free(st);
+        cr_free(before);
+        cr_ctx_free(cx);
+        tui_fini(&t);
+        return TUI_NO_TERM;
+    }
+    t.replay = 1;
+    const cr_match_event *all;
+    int n_events = cr_match_events_since(m, 0, &all);
+    int k = 0, n = r->n_actions;
+    for (;;) {
+        replay_to(g, r, before, cx, k > 0 ? k - 1 : 0);
+        replay_to(g, r, st, cx, k);
+        /* the table at step k, in the view's eyes */
+        erase();
+        draw_header(&t, view, "(replay)");
+        int W = COLS, H = LINES, cols, left = table_width(W, &cols);
+        g->def->observe(g, st, view, t.obs);
+        size_t len = table_text(&t, t.obs);
+        draw_panels(&t, t.text, len, 1, 0, left, H - 2, cols);
+        attrset(A_DIM);
+        for (int y = 1; y <= H - 2; y++) mvaddch(y, left, ACS_VLINE);
+        attrset(A_NORMAL);
+        /* the log up to move k: events of actions before k, the last move's first */
+        int upto = 0, last_from = 0;
+        while (upto < n_events && all[upto].action_index < k) upto++;
+        last_from = upto;
+        while (last_from > 0 && all[last_from - 1].action_index == k - 1) last_from--;
+        int rx = left + 1, rw = W - rx, rows = H - 3, y = 1;
+        for (int row = 0; row < rows + 1; row++) fill_row(1 + row, rx, rw, A_NORMAL);
+        draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
+        /* the newest events that fit, the last move's in bold */
+        char buf[1024];
+        int first = upto, used = 0;
+        while (first > 0) {
+            size_t l = cr_match_event_text(m, &all[first - 1], view, buf, sizeof buf);
+            if (l >= sizeof buf) l = sizeof buf - 1;
+            int need = l ? draw_text(&t, -1, rx, rw, 1000, buf, l, 0, A_NORMAL, 2) : 0;
+            if (used + need > rows) break;
+            used += need;
+            first--;
+        }
+        y += rows - used;
+        for (int i = first; i < upto; i++) {
+            size_t l = cr_match_event_text(m, &all[i], view, buf, sizeof buf);
+            if (l >= sizeof buf) l = sizeof buf - 1;
+            if (l == 0) continue;
+            y += draw_text(&t, y, rx, rw, 1000, buf, l, 0, i >= last_from ? A_BOLD : A_NORMAL, 2);
+        }
+        /* the move itself, when the view may read it */
+        char line[512] = "";
+        if (k > 0) {
+            int actor = g->def->current_player(g, before);
+            char at[256] = "";
+            if (view == CR_SEAT_OMNISCIENT || actor == view || actor == CR_CHANCE)
+                g->def->action_to_str(g, before, r->actions[k - 1], at, sizeof at);
+            char who[16] = "";
+            if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
+            snprintf(line, sizeof line,
+                     "move %d of %d: %s%s  | Right/n next, Left/p back, v view, l log, q quits", k,
+                     n, who, at[0] ? at : "(see the log)");
+        } else {
+            snprintf(line, sizeof line,
+                     "move 0 of %d: the start  | Right/n next, Left/p back, Home/End, v view, "
+                     "q quits",
+                     n);
+        }
+        fill_row(H - 1, 0, W, A_NORMAL);
+        draw_str(&t, H - 1, 0, W, line, A_DIM);
+        refresh();
+        int c = getch();
+        if (c == 'q' || c == 27) break;
+        if (c == KEY_RIGHT || c == 'n' || c == ' ')
+            k = k < n ? k + 1 : n;
+        else if (c == KEY_LEFT || c == 'p' || c == 'b')
+            k = k > 0 ? k - 1 : 0;
+        else if (c == KEY_NPAGE)
+            k = k + 10 < n ? k + 10 : n;
+        else if (c == KEY_PPAGE)
+            k = k > 10 ? k - 10 : 0;
+        else if (c == KEY_HOME)
+            k = 0;
+        else if (c == KEY_END)
+            k = n;
+        else if (c == 'v') {
+            /* public view -> P0 -> P1 ... -> open view (a record is its
+             * owner's: every card may be shown) -> public view */
+            if (view == CR_SEAT_PUBLIC)
+                view = 0;
+            else if (view == CR_SEAT_OMNISCIENT)
+                view = CR_SEAT_PUBLIC;
+            else if (view + 1 < g->num_players)
+                view++;
+            else
+                view = CR_SEAT_OMNISCIENT;
+        } else if (c == 'l') {
+            log_window(&t, view);
+        }
+    }
+    endwin();
+    cr_free(st);
+    cr_free(before);
+    cr_ctx_free(cx);
+    tui_fini(&t);
+    return TUI_OVER;
+}

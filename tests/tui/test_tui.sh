@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# tests/tui/test_tui.sh CROUPIER — drives the full-screen client in tmux, as a
+# player would: a real terminal of 80x24 (tmux new-session -x 80 -y 24), keys
+# sent with send-keys, the screen read with capture-pane.  Every wait polls
+# the screen until the text appears (or fails after a timeout, printing the
+# screen); nothing sleeps a fixed time.
+#
+#  1. against three bots: the screen shows the seat's Hand (the same cards as
+#     the seat's observation from `croupier run --as`), the Stocks with each
+#     card's Value, the Event; Enter to the end; the final scores are those
+#     of `croupier replay` of the saved record; the program exits with 0.
+#  2. --ascii: no suit symbols, cards as codes.
+#  3. hot seat (two humans): a privacy screen between them shows no table;
+#     while one acts, no card of the other's Hand, King or offer that the
+#     acting seat does not know appears anywhere on the screen; `u` never
+#     takes back the other human's decision.
+#  4. save, quit, resume: a game stopped and resumed from its record plays on
+#     with the same bots and dice: its record equals the uninterrupted game's.
+#  5. undo: after `u` and the same choice again the screen (log and table) is
+#     what it was: the same dice.
+#  6. the bots' pace: a bot's move stays on the screen; '-' shortens it.
+#  7. the replay viewer: forwards, backwards, the public view, a seat's and
+#     the open view (all cards).
+#  8. a TERM ncurses does not know: line mode, with a note.
+set -euo pipefail
+
+BIN=$(readlink -f "$1")
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
+TMP=$(mktemp -d)
+SOCK="croupier-tui-$$"
+cleanup() {
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+cd "$TMP"
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+
+fail() {
+    echo "FAIL: $*"
+    [ -n "${SESSION:-}" ] && { echo "--- screen ---"; screen; echo "--------------"; }
+    exit 1
+}
+
+# start NAME ARGS...: runs croupier ARGS in a new 80x24 window (no shell:
+# tmux runs the argument vector itself); the pane stays after the exit.
+start() {
+    SESSION=$1
+    shift
+    if ! tmux -L "$SOCK" has-session 2>/dev/null; then
+        tmux -L "$SOCK" new-session -d -x 80 -y 24 -s idle sleep 3600
+        tmux -L "$SOCK" set-option -g remain-on-exit on
+    fi
+    # sh prints the exit status after the program; the arguments reach it as
+    # its argv ("$0" "$@"), never as script text
+    tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
+        sh -c '"$0" "$@"; echo "[exit status $?]"' env ${START_ENV:-} "$BIN" "$@"
+}
+screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
+keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
+dead() { [ "$(tmux -L "$SOCK" display-message -p -t "$SESSION" '#{pane_dead}')" = 1 ]; }
+
+# wait_for TEXT [SECONDS]: polls the screen until it shows TEXT (fixed string).
+wait_for() {
+    local text=$1 limit=${2:-20} i
+    for ((i = 0; i < limit * 20; i++)); do
+        screen | grep -qF -- "$text" && return 0
+        sleep 0.05
+    done
+    fail "'$text' did not appear within ${limit}s"
+}
+# wait_dead: waits for the program to end, which must be with status 0 (a
+# sanitizer's report, a leak or a crash is not)
+wait_dead() {
+    local i st
+    for ((i = 0; i < 400; i++)); do dead && break; sleep 0.05; done
+    dead || fail "the program did not exit"
+    st=$(exit_status)
+    [ "$st" = 0 ] || fail "the program ended with status '$st'"
+}
+# The exit status of the program, once it has ended.
+exit_status() { screen | grep -oE '\[exit status [0-9]+\]|Pane is dead \(status [0-9]+' | head -1 | grep -oE '[0-9]+'; }
+
+# The position of a saved record, and what seat S sees of it (JSON).
+position_of() { "$BIN" replay "$1" --plain | awk '/^position:/{p=1;next} /^(scores|ranks):/{p=0} p' >"$2"; }
+view_of() { "$BIN" run dml --position "$1" --as "$2"; }
+# From a seat's observation: its own Hand, King and offer (card codes, one a line).
+own_cards() {
+    awk '/^  "(hand|offer)": \[\]/{next}
+         /^  "(hand|offer)": \[/{p=1;next} p&&/^  \]/{p=0;next}
+         p{gsub(/[",[:space:]]/,"");print}
+         /^  "king": "/{gsub(/.*: "|",?$/,"");print}'
+}
+# From a seat's observation: the cards of seat $1's Hand and offer it knows.
+known_of() {
+    awk -v S="$1" '$0 ~ "\"seat\": \"" S "\"" {f=1}
+         f&&/"(hand|offer)_known": \[\]/{next}
+         f&&/"(hand|offer)_known": \[/{p=1;next} p&&/\]/{p=0;next}
+         p{gsub(/[",[:space:]]/,"");print}
+         f&&/"king": "/{gsub(/.*: "|",?$/,"");print}
+         f&&/^    }/{exit}'
+}
+# A card code as the UTF-8 screen shows it: 7S -> 7♠.
+utf8_card() { sed -e 's/S$/♠/' -e 's/C$/♣/' -e 's/H$/♥/' -e 's/D$/♦/' <<<"$1"; }
+
+# ---- 1. three bots, to the end ---------------------------------------------
+start bots play dml --seats human,heuristic,heuristic,heuristic --seed 7 --pace 0 --save bots.txt
+wait_for "Your move, P0"
+s=$(screen)
+head -1 <<<"$s" | grep -q "P0's view · P0 you, P1 heuristic" || fail "the header does not name the view and the seats"
+grep -q "^Hand: " <<<"$s" || fail "no Hand on the screen"
+grep -q "Event: " <<<"$s" || fail "no Event on the screen"
+grep -q "Stocks (card=Value now)" <<<"$s" || fail "no Stocks panel"
+grep -Eq "^(Iron|Wood|Slaves|Spice) +.*[0-9TJQKA][♠♣♥♦]=[0-9]+" <<<"$s" || fail "no Stock card with its Value"
+# the Hand shown is the seat's Hand
+position_of bots.txt pos.json
+view_of pos.json 0 >view0.json
+want=$(own_cards <view0.json | grep -v '^K' | while read -r c; do utf8_card "$c"; done | sort | tr '\n' ' ')
+got=$(grep "^Hand: " <<<"$s" | sed 's/^Hand: //; s/ *│.*//' | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
+[ "$want" = "$got" ] || fail "the Hand shows '$got', the seat holds '$want'"
+# play by keys to the end: Enter plays the highlighted action
+for ((round = 0; round < 200; round++)); do
+    screen | grep -q "Final scores:" && break
+    keys Enter Enter Enter Enter Enter
+    sleep 0.05
+done
+wait_for "Final scores:" 60
+shown=$(screen | grep -o "Final scores:.*" | grep -oE "P[0-3] -?[0-9]+" | tr '\n' ' ')
+keys q
+wait_dead
+[ "$(exit_status)" = 0 ] || fail "exit status $(exit_status) after the game"
+want=$("$BIN" replay bots.txt --plain | grep '^scores:' | grep -oE "P[0-3] -?[0-9]+" | tr '\n' ' ')
+[ -n "$want" ] && [ "$shown" = "$want" ] || fail "final scores shown '$shown', the record says '$want'"
+screen | grep -q "game over after" || fail "no summary after the client closed"
+echo "ok 1 - three bots: Hand, Stocks with Values, Event; played to the end: $shown"
+
+# ---- 2. ASCII ----------------------------------------------------------------
+start ascii play dml --seats human,random,random,random --seed 7 --pace 0 --ascii
+wait_for "Your move, P0"
+s=$(screen)
+grep -q "[♠♣♥♦·—]" <<<"$s" && fail "--ascii shows non-ASCII symbols"
+grep -Eq "^Hand: ([2-9TJQKA][SCHD]|X[12])" <<<"$s" || fail "--ascii: no Hand as card codes"
+# a larger window: the screen is laid out again (KEY_RESIZE)
+tmux -L "$SOCK" resize-window -t "$SESSION" -x 120 -y 40
+for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "Enter plays it" && break; sleep 0.05; done
+screen | sed -n 40p | grep -q "Enter plays it" || fail "after a resize to 120x40 the last row is not the footer"
+tmux -L "$SOCK" resize-window -t "$SESSION" -x 80 -y 24
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+echo "ok 2 - --ascii, resize"
+
+# ---- 3. hot seat -------------------------------------------------------------
+start hot play dml --seats human,human,random,random --seed 5 --pace 0 --ascii --save hot.txt
+checked=0 privacy=0
+declare -a decided
+for ((step = 0; step < 40; step++)); do
+    for ((i = 0; i < 200; i++)); do
+        s=$(screen)
+        grep -qE "Pass to P[01]|Your move, P[01]" <<<"$s" && break
+        sleep 0.05
+    done
+    if grep -q "Pass to P" <<<"$s"; then
+        grep -Eq "Hand:|Stocks|Since your last turn|Event:" <<<"$s" && fail "the privacy screen shows the table"
+        privacy=$((privacy + 1))
+        keys Enter
+        wait_for "Your move, P"
+        s=$(screen)
+    fi
+    me=$(grep -oE "Your move, P[01]" <<<"$s" | grep -oE "[01]$")
+    other=$((1 - me))
+    grep -q "P${me}'s view" <<<"$s" || fail "P$me acts on a screen that is not P$me's view"
+    # the record is saved before each human decision: what is hidden from me now?
+    position_of hot.txt pos.json
+    view_of pos.json "$other" >their-view.json
+    view_of pos.json "$me" >my-view.json
+    own_cards <their-view.json | sort -u >theirs.txt
+    known_of "P$other" <my-view.json | sort -u >known.txt
+    [ -s theirs.txt ] || fail "P$other's view lists no card of its own"
+    # (a Black Market's "may hold" list names cards the seat cannot rule out:
+    # its own reasoning, which may well name a card that is elsewhere)
+    visible=$(sed 's/may hold [^│]*//' <<<"$s")
+    for c in $(comm -23 theirs.txt known.txt); do
+        if grep -qw -- "$c" <<<"$visible"; then fail "P$me's screen shows $c, a card of P$other it does not know"; fi
+    done
+    checked=$((checked + 1))
+    # undo never takes back the other human's decision: once each seat has
+    # decided and the other decided after, `u` is refused
+    if [ "${decided[$me]:-0}" = 1 ] && [ "${last_human:-}" = "$other" ] && [ "${undo_checked:-0}" = 0 ]; then
+        keys u
+        wait_for "cannot undo: P$other decided since your last decision"
+        undo_checked=1
+        s=$(screen)
+    fi
+    decided[$me]=1
+    last_human=$me
+    keys Enter
+    # wait until the screen changed (next decision, privacy screen)
+    for ((i = 0; i < 200; i++)); do [ "$(screen)" != "$s" ] && break; sleep 0.05; done
+    screen | grep -q "Final scores:" && break
+done
+[ "$privacy" -ge 2 ] || fail "only $privacy privacy screens in $checked decisions"
+[ "${undo_checked:-0}" = 1 ] || fail "the undo across humans was never tried"
+keys q
+for ((i = 0; i < 100; i++)); do screen | grep -qE "Quit the game|Final scores" && break; sleep 0.05; done
+screen | grep -q "Quit the game" && keys y
+wait_dead
+echo "ok 3 - hot seat: $checked decisions checked, $privacy privacy screens"
+
+# ---- 4. save, quit, resume ---------------------------------------------------
+start whole play dml --seats human,heuristic,random,heuristic --seed 11 --pace 0 --save whole.txt
+wait_for "Your move, P0"
+keys Enter Enter Enter Enter Enter Enter s
+wait_for "saved to whole.txt"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+start part play dml --seats human,heuristic,random,heuristic --seed 11 --pace 0 --save part.txt
+wait_for "Your move, P0"
+keys Enter Enter Enter q
+wait_for "Quit the game?"
+keys y
+wait_dead
+screen | grep -q "resume with: croupier play --load part.txt" || fail "no resume hint"
+start resumed play --load part.txt --pace 0
+wait_for "Your move, P0"
+screen | head -1 | grep -q "P0 you, P1 heuristic, P2 random, P3 heuristic" || fail "the resumed game lost its seats"
+keys Enter Enter Enter s
+wait_for "saved to part.txt"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+cmp -s whole.txt part.txt || {
+    diff whole.txt part.txt | head -20
+    fail "the resumed game differs from the uninterrupted one"
+}
+grep -q "heuristic" part.txt || fail "the record lost its seats"
+echo "ok 4 - save, quit, resume: the same opponents and dice ($(grep -c . part.txt) record lines)"
+
+# ---- 5. undo -----------------------------------------------------------------
+# Play until dice were rolled since the seat's last decision, then take that
+# decision back and make it again: the same dice come (the log and the table
+# are the same), and the record is the same.
+start undo play dml --seats human,heuristic,heuristic,heuristic --seed 13 --pace 0 --save undo.txt
+wait_for "Your move, P0"
+# decide: Enter, then s; waits until the save of this decision shows
+decide() {
+    local prev
+    prev=$(screen)
+    keys "$@" s
+    for ((i = 0; i < 400; i++)); do
+        s=$(screen)
+        [ "$s" != "$prev" ] && grep -q "saved to undo.txt" <<<"$s" && return 0
+        sleep 0.05
+    done
+    fail "no save after the keys $*"
+}
+rolled=0
+for ((k = 0; k < 60; k++)); do
+    decide Enter
+    if screen | grep -q " rolls ("; then rolled=1; break; fi
+done
+[ "$rolled" = 1 ] || fail "no dice were rolled between two decisions in 60 decisions"
+before=$(screen | sed '$d')
+cp undo.txt undo-before.txt
+keys u
+wait_for "took back your last decision"
+decide Enter
+after=$(screen | sed '$d')
+[ "$before" = "$after" ] || {
+    diff <(echo "$before") <(echo "$after") || true
+    fail "after undo and the same choice the screen differs"
+}
+cmp -s undo.txt undo-before.txt || fail "after undo and the same choice the record differs"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+echo "ok 5 - undo: the same dice afterwards"
+# ---- 6. bots' pace -------------------------------------------------------------
+# --pace 3000: a bot's move stays on the screen, named on the last row; '-'
+# halves the pause, a key typed ahead ends it and is kept for the decision.
+start pace play dml --seats heuristic,human,heuristic,heuristic --seed 7 --pace 3000
+for ((i = 0; i < 400; i++)); do
+    s=$(screen)
+    grep -q "played; 3000 ms a move" <<<"$s" && break
+    if grep -q "Your move, P1" <<<"$s"; then
+        keys Enter
+        for ((j = 0; j < 100; j++)); do [ "$(screen)" != "$s" ] && break; sleep 0.05; done
+    fi
+    sleep 0.05
+done
+wait_for "played; 3000 ms a move"
+screen | head -1 | grep -q "P1's view" || fail "between decisions the only human's view is not shown"
+keys -
+wait_for "played; 1500 ms a move"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+echo "ok 6 - the bots' pace: shown, adjustable"
+
+# ---- 7. replay viewer --------------------------------------------------------
+start replay replay bots.txt
+wait_for "move 0 of 511"
+keys Right Right Right
+wait_for "move 3 of 511"
+screen | head -1 | grep -q "public view" || fail "the replay does not start in the public view"
+screen | grep -q "^Hand: " && fail "the public view shows a Hand"
+keys v
+wait_for "P0's view"
+screen | grep -q "^Hand: " || fail "P0's view in the replay shows no Hand"
+keys v v v v
+wait_for "open view (all cards)"
+keys v
+wait_for "public view"
+keys End
+wait_for "move 511 of 511"
+wait_for "P2 wins on Victory Points"
+keys Left
+wait_for "move 510 of 511"
+# at move 100 the open view shows P0's Hand, the public view does not
+keys Home
+wait_for "move 0 of 511"
+for ((i = 0; i < 10; i++)); do keys PageDown; done
+wait_for "move 100 of 511"
+public_p0=$(screen | grep -E "^P0 [0-9]+ card")
+keys v v v v v
+wait_for "open view (all cards)"
+open_p0=$(screen | grep -E "^P0 [0-9]+ card")
+grep -q "known: " <<<"$open_p0" || fail "the open view does not show P0's Hand: $open_p0"
+[ "$open_p0" != "$public_p0" ] || fail "the public view shows what the open view shows: $public_p0"
+keys q
+wait_dead
+[ "$(exit_status)" = 0 ] || fail "replay: exit status $(exit_status)"
+echo "ok 7 - replay: forwards, backwards; the public view, P0's and the open view"
+# ---- 8. a terminal ncurses cannot drive: line mode --------------------------------
+START_ENV=TERM=no-such-terminal start noterm play dml --seats human,random,random,random --seed 7
+wait_for "P0>"
+tmux -L "$SOCK" capture-pane -p -S - -t "$SESSION" |
+    grep -qF "cannot use the terminal (TERM=no-such-terminal): line mode" ||
+    fail "no note that the terminal cannot be used"
+keys quit Enter
+wait_for "the game stops here."
+wait_dead
+echo "ok 8 - an unknown terminal falls back to line mode"
+echo "all tui tests passed"
