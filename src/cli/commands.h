@@ -34,6 +34,8 @@ extern const char cmd_guide_usage[];
 int cli_show_guide(const cr_game_def *def, int plain);
 extern const char cmd_sim_usage[]; /* --help texts of sim and bench */
 extern const char cmd_bench_usage[];
+int cmd_serve(int argc, char **argv); /* cmd_serve.c: the server (src/server/) */
+extern const char cmd_serve_usage[];
 
 /* The table, for the help texts (main.c). */
 const cli_command *cli_find_command(const char *name);
