@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcmocka-dev libjansson-dev gnuplot-nox
-          clang-format git ca-certificates)
+          clang-format git ca-certificates libcivetweb-dev libsodium-dev libsqlite3-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,162 @@
+/* server/store.h — where the server keeps its games: every game is its record
+ * (game, variant, options, data hash, rules version, secret seed, seats and
+ * the list of actions and marks), plus its seat tokens (hashed) and, once it
+ * ends, its result.  Backends: SQLite (store_sqlite.c, "sqlite:PATH") and
+ * PostgreSQL ("postgres://..." or "postgresql://...", store_pg.c).
+ *
+ * A store is a table of functions (Redis connection.h) behind an opaque
+ * handle.  Every function is safe to call from several threads at once
+ * (the backend serializes what it must).  Text fields are borrowed by the
+ * calls that take them and copied by the calls that return them.
+ *
+ * Durability: cr_store_append returns CR_OK only once the entries are
+ * committed (SQLite: WAL with synchronous=FULL; PostgreSQL: a committed
+ * transaction), so an acknowledged action survives kill -9.
+ *
+ * Ownership across processes: claim/release.  A game is played by one
+ * server process at a time.  cr_store_claim takes the game for this
+ * process (PostgreSQL: a session advisory lock on the game's key, dropped
+ * by the database when the process dies; SQLite: one process owns the
+ * file, so a claim always succeeds).  A process appends only to games it
+ * holds.  Appends also carry the index they expect to write at, so two
+ * writers can never interleave one game's actions.
+ */
+#ifndef CR_SERVER_STORE_H
+#define CR_SERVER_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "croupier/game.h"
+#include "croupier/status.h"
+
+enum {
+    CR_STORE_ID_LEN = 32,    /* a game id: 32 lowercase hex digits (128 bits) */
+    CR_STORE_HASH_LEN = 32,  /* a token's hash: BLAKE2b-256 */
+    CR_STORE_SPEC_MAX = 128, /* a seat spec, as in records */
+    CR_STORE_TEXT_MAX = 2048 /* options_json, config_json, result_json */
+};
+
+/* Status of a stored game. */
+typedef enum cr_store_status {
+    CR_STORE_RUNNING = 1,  /* being played (some seats may still be free) */
+    CR_STORE_FINISHED = 2, /* over: result_json is set */
+    CR_STORE_OUTDATED = 3  /* made under another rules version: kept, never resumed */
+} cr_store_status;
+
+/* One game's header.  options_json: {"key": "value", ...} as the table
+ * set them; seats[i]: "human", "invite" or a bot spec as created (the
+ * current spec of each seat follows from the SEAT marks); config_json: the
+ * server's per-game settings (clock, webhook), opaque to the store. */
+typedef struct cr_store_game {
+    char id[CR_STORE_ID_LEN + 1];
+    char game[32];
+    char variant[32];
+    int players;
+    int rules_version;
+    uint64_t data_hash;
+    int has_data_hash;
+    uint64_t seed;
+    char seats[CR_MAX_PLAYERS][CR_STORE_SPEC_MAX];
+    char options_json[CR_STORE_TEXT_MAX];
+    char config_json[CR_STORE_TEXT_MAX];
+    cr_store_status status;
+    int64_t created_ms, updated_ms; /* Unix time in milliseconds */
+    int n_entries;                  /* entries stored (filled by list and load) */
+    uint32_t taken;                 /* bit s: seat s has a token (filled by list and load) */
+    /* Once finished: the result (the server's JSON) and the winners' bits. */
+    char result_json[CR_STORE_TEXT_MAX];
+    uint32_t winners;
+} cr_store_game;
+
+/* One entry of a game's record, in order: an action, or a mark. */
+typedef enum cr_store_kind {
+    CR_STORE_ACTION = 0, /* value: the action id; seat: who chose it (CR_CHANCE for chance) */
+    CR_STORE_RESIGN = 1, /* seat resigned (value unused) */
+    CR_STORE_TIMEOUT = 2,
+    CR_STORE_SEAT = 3, /* seat is now played by spec */
+    CR_STORE_END = 4   /* the match ended here (seat -1) */
+} cr_store_kind;
+
+typedef struct cr_store_entry {
+    cr_store_kind kind;
+    int32_t value;
+    int32_t seat;
+    char spec[CR_STORE_SPEC_MAX]; /* CR_STORE_SEAT only; "" otherwise */
+} cr_store_entry;
+
+/* Per-title statistics over finished games. */
+typedef struct cr_store_stats {
+    char game[32];
+    int64_t finished;
+    double avg_entries;
+    int players_max; /* the largest seat count seen */
+    int64_t seat_games[CR_MAX_PLAYERS];
+    int64_t seat_wins[CR_MAX_PLAYERS];
+} cr_store_stats;
+
+typedef struct cr_store cr_store;
+
+/* The backend's table.  err/errcap: a one-line reason on failure (never
+ * quoting a token).  Every function returns CR_OK, or:
+ *   CR_ERR_INVALID  no such game / bad argument
+ *   CR_ERR_ILLEGAL  a conflict (append at the wrong index, a seat already
+ *                   holding a token, a claim held by another process)
+ *   CR_ERR_IO       the database failed (nothing was written) */
+typedef struct cr_store_ops {
+    const char *name; /* "sqlite", "postgres" */
+    void (*close)(cr_store *s);
+    /* Stores a new game (status, n_entries, taken, result are ignored). */
+    cr_status (*create_game)(cr_store *s, const cr_store_game *g, char *err, size_t errcap);
+    /* Appends n entries at index `at` (= the game's entry count now), in one
+     * transaction, durably; CR_ERR_ILLEGAL if the game holds another count. */
+    cr_status (*append)(cr_store *s, const char *id, int at, const cr_store_entry *e, int n,
+                        char *err, size_t errcap);
+    /* Marks the game finished with its result. */
+    cr_status (*finish)(cr_store *s, const char *id, const char *result_json, uint32_t winners,
+                        char *err, size_t errcap);
+    /* Sets the status (e.g. CR_STORE_OUTDATED). */
+    cr_status (*set_status)(cr_store *s, const char *id, cr_store_status st, char *err,
+                            size_t errcap);
+    /* Loads one game's header and entries; *entries (malloc'd, caller frees)
+     * gets g->n_entries entries. */
+    cr_status (*load)(cr_store *s, const char *id, cr_store_game *g, cr_store_entry **entries,
+                      char *err, size_t errcap);
+    /* Calls fn for each game with this status (0: any), newest first, at most
+     * `limit`; fn returns non-zero to stop. */
+    cr_status (*list)(cr_store *s, int status, int limit,
+                      int (*fn)(void *arg, const cr_store_game *g), void *arg, char *err,
+                      size_t errcap);
+    /* Binds a token hash to a seat; CR_ERR_ILLEGAL when the seat already has one. */
+    cr_status (*add_token)(cr_store *s, const char *id, int seat,
+                           const uint8_t hash[CR_STORE_HASH_LEN], char *err, size_t errcap);
+    /* The seat a token hash opens in game id: *seat, or CR_ERR_INVALID. */
+    cr_status (*find_token)(cr_store *s, const char *id, const uint8_t hash[CR_STORE_HASH_LEN],
+                            int *seat, char *err, size_t errcap);
+    /* Per-title statistics: fn once per title. */
+    cr_status (*stats)(cr_store *s, int (*fn)(void *arg, const cr_store_stats *st), void *arg,
+                       char *err, size_t errcap);
+    /* Takes / gives back this process's ownership of a game (see above). */
+    cr_status (*claim)(cr_store *s, const char *id, char *err, size_t errcap);
+    void (*release)(cr_store *s, const char *id);
+} cr_store_ops;
+
+/* Every backend's handle starts with its table. */
+struct cr_store {
+    const cr_store_ops *ops;
+};
+
+/* Opens a store by URL: "sqlite:PATH" (the file is created on first use)
+ * or "postgres://..." / "postgresql://..." (when built with libpq).  NULL
+ * with a reason in err. */
+cr_store *cr_store_open(const char *url, char *err, size_t errcap);
+/* The backends' own openers (url without the "sqlite:" prefix for SQLite). */
+cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap);
+cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap);
+
+static inline void cr_store_close(cr_store *s)
+{
+    if (s) s->ops->close(s);
+}
+
+#endif
