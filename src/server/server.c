@@ -249,7 +249,6 @@ static void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const c
     sb_free(&b);
 }
 
-
 /* ---- tokens ---- */
 
 static void sv_token_hash(const char *token, uint8_t out[CR_STORE_HASH_LEN])
@@ -547,10 +546,12 @@ static int sv_table_add(sv_game *g)
     return 1;
 }
 
-/* A game from memory, or loaded from the store (a finished game, or one
- * left outdated).  NULL if there is none. */
-static sv_game *sv_find_game(const char *id)
+/* Loads a game from the store into the table (built from its record, or
+ * marked outdated); *added: this call put it there (another thread may have
+ * loaded it meanwhile).  NULL if there is none. */
+static sv_game *sv_load_game(const char *id, int *added)
 {
+    *added = 0;
     sv_game *g = sv_find_loaded(id);
     if (g) return g;
     char err[256];
@@ -587,6 +588,7 @@ static sv_game *sv_find_game(const char *id)
         sv_game_free(g);
         return NULL;
     }
+    *added = 1;
     return g;
 }
 
@@ -662,6 +664,89 @@ static int sv_flush(sv_game *g, char *err, size_t errcap)
     }
     return 0;
 }
+
+/* ---- taking running games over (docs/server.md, "Past one machine") ----
+ * With a store shared by several server processes (PostgreSQL), each
+ * running game is played by the one process that holds its claim.  A
+ * process takes over a running game it does not have in memory only after
+ * claiming it: at start, every sweep (--claim-interval-ms), and when a
+ * client asks for it.  The game is then rebuilt from its record, exactly as
+ * after a restart. */
+
+static void sv_after_change(sv_game *g);
+
+/* Counts a freshly loaded running game, plays its chance and lets its bots
+ * go on; marks an outdated one in the store.  1: resumed. */
+static int sv_resume_game(sv_game *g)
+{
+    char err[256];
+    int resumed = 0;
+    pthread_mutex_lock(&g->mu);
+    if (g->outdated) {
+        sv->store->ops->set_status(sv->store, g->meta.id, CR_STORE_OUTDATED, err, sizeof err);
+    } else if (!g->finished) {
+        int bots = 0;
+        for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
+        g->bot_seats = bots;
+        pthread_mutex_lock(&sv->table_mu);
+        sv->n_running++;
+        sv->n_bots += bots;
+        pthread_mutex_unlock(&sv->table_mu);
+        sv_run_chance(g);
+        sv_flush(g, err, sizeof err);
+        sv_after_change(g);
+        resumed = 1;
+    }
+    pthread_mutex_unlock(&g->mu);
+    return resumed;
+}
+
+/* Claims the running game id (not in memory) and resumes it.  NULL when
+ * another process holds it (*elsewhere = 1), the server is full, or it
+ * cannot be loaded. */
+static sv_game *sv_take_over(const char *id, int *elsewhere)
+{
+    char err[256];
+    *elsewhere = 0;
+    pthread_mutex_lock(&sv->table_mu);
+    int full = sv->n_running >= sv->cfg.max_games;
+    pthread_mutex_unlock(&sv->table_mu);
+    if (full) return NULL;
+    cr_status rc = sv->store->ops->claim(sv->store, id, err, sizeof err);
+    if (rc != CR_OK) {
+        *elsewhere = rc == CR_ERR_ILLEGAL;
+        if (rc != CR_ERR_ILLEGAL) sv_log("game %.40s: cannot claim: %s", id, err);
+        return NULL;
+    }
+    int added = 0;
+    sv_game *g = sv_load_game(id, &added);
+    if (g && added) sv_resume_game(g);
+    return g;
+}
+
+/* A game from memory; or a finished or outdated one loaded from the store;
+ * or a running one this process claims and takes over.  NULL if there is
+ * none, or another server process plays it (*elsewhere, may be NULL). */
+static sv_game *sv_find_game_where(const char *id, int *elsewhere)
+{
+    int other = 0;
+    sv_game *g = sv_find_loaded(id);
+    if (!g) {
+        char err[256];
+        cr_store_game meta;
+        cr_store_entry *e = NULL;
+        if (sv->store->ops->load(sv->store, id, &meta, &e, err, sizeof err) == CR_OK) {
+            free(e);
+            int added = 0;
+            g = meta.status == CR_STORE_RUNNING ? sv_take_over(meta.id, &other)
+                                                : sv_load_game(meta.id, &added);
+        }
+    }
+    if (elsewhere) *elsewhere = other;
+    return g;
+}
+
+static sv_game *sv_find_game(const char *id) { return sv_find_game_where(id, NULL); }
 
 /* ---- views ---- */
 
@@ -1186,7 +1271,6 @@ static void sv_invite(char *out, size_t cap, const char *id, int seat, const cha
     snprintf(out, cap, "#game=%s&seat=%d&token=%s", id, seat, token);
 }
 
-
 static void sv_h_create(sv_conn *c, const sv_msg *m)
 {
     char err[256];
@@ -1417,11 +1501,22 @@ static json_t *sv_stats_json(void)
     return json_pack("{s:i,s:s,s:o}", "v", 1, "type", "stats", "titles", arr);
 }
 
+/* The game is running on another server process (a shared store). */
+static void sv_send_elsewhere(sv_conn *c, const sv_msg *m)
+{
+    sv_send_error(c, m, "elsewhere",
+                  "another server process plays this game; connect to that one (docs/server.md)");
+}
+
 static void sv_h_join(sv_conn *c, const sv_msg *m)
 {
-    sv_game *g = sv_find_game(m->game_id);
+    int elsewhere = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
     if (!g) {
-        sv_send_error(c, m, "no_game", "no such game");
+        if (elsewhere)
+            sv_send_elsewhere(c, m);
+        else
+            sv_send_error(c, m, "no_game", "no such game");
         return;
     }
     sv_detach(c);
@@ -1470,9 +1565,14 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
 {
-    sv_game *g = sv_find_game(m->game_id);
+    int elsewhere = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
     int seat = CR_SEAT_PUBLIC;
     char err[256];
+    if (elsewhere) {
+        sv_send_elsewhere(c, m);
+        return;
+    }
     if (!spectate) {
         uint8_t h[CR_STORE_HASH_LEN];
         sv_token_hash(m->token, h);
@@ -1848,6 +1948,7 @@ void sv_config_defaults(sv_config *c)
     c->bot_deadline_ms = 2000;
     c->bot_memory_mb = 64;
     c->webhooks = 1;
+    c->claim_ms = 1000;
 }
 
 typedef struct sv_idlist {
@@ -1869,39 +1970,36 @@ static int sv_collect_id(void *arg, const cr_store_game *g)
     return 0;
 }
 
-/* Resumes every running game of the store (replaying its record); a game
- * stored under another rules version is marked outdated, never replayed. */
-static void sv_resume_all(void)
+/* Takes over every running game of the store that no process holds
+ * (replaying its record); a game stored under another rules version is
+ * marked outdated, never replayed.  At start this resumes the server's own
+ * games after a restart; later sweeps (a shared store only) take the games
+ * of a server process that stopped or died. */
+static void sv_claim_sweep(int at_start)
 {
     sv_idlist l = {0};
     char err[256];
     sv->store->ops->list(sv->store, CR_STORE_RUNNING, 1 << 30, sv_collect_id, &l, err, sizeof err);
     int resumed = 0, outdated = 0;
     for (int i = 0; i < l.n; i++) {
-        if (sv->store->ops->claim(sv->store, l.ids[i], err, sizeof err) != CR_OK) continue;
-        sv_game *g = sv_find_game(l.ids[i]);
+        if (sv_find_loaded(l.ids[i])) continue;
+        int elsewhere = 0;
+        sv_game *g = sv_take_over(l.ids[i], &elsewhere);
         if (!g) continue;
         pthread_mutex_lock(&g->mu);
-        if (g->outdated) {
-            sv->store->ops->set_status(sv->store, g->meta.id, CR_STORE_OUTDATED, err, sizeof err);
-            outdated++;
-        } else {
-            int bots = 0;
-            for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
-            g->bot_seats = bots;
-            pthread_mutex_lock(&sv->table_mu);
-            sv->n_running++;
-            sv->n_bots += bots;
-            pthread_mutex_unlock(&sv->table_mu);
-            sv_run_chance(g);
-            sv_flush(g, err, sizeof err);
-            sv_after_change(g);
-            resumed++;
-        }
+        int out = g->outdated;
         pthread_mutex_unlock(&g->mu);
+        if (out)
+            outdated++;
+        else
+            resumed++;
     }
     free(l.ids);
-    if (l.n) sv_log("resumed %d games (%d outdated, kept as stored)", resumed, outdated);
+    if (at_start && l.n)
+        sv_log("resumed %d games (%d outdated, kept as stored)", resumed, outdated);
+    else if (resumed + outdated)
+        sv_log("took over %d running games no server held (%d outdated)", resumed + outdated,
+               outdated);
 }
 
 int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
@@ -1931,7 +2029,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     for (int i = 0; i < S->n_workers; i++) pthread_create(&S->workers[i], NULL, sv_worker, NULL);
     pthread_create(&S->clock_thread, NULL, sv_clock_main, NULL);
     pthread_create(&S->hook_thread, NULL, sv_hook_main, NULL);
-    sv_resume_all();
+    sv_claim_sweep(1);
 
     char threads[16];
     snprintf(threads, sizeof threads, "%d", cfg->max_conns + 4);
@@ -1973,9 +2071,17 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     printf("croupier serve: listening on http://%s:%d/ (store: %s)\n", colon ? host : "0.0.0.0",
            np > 0 ? ports[0].port : 0, S->store->ops->name);
     fflush(stdout);
+    /* A shared store: look for games no server holds every claim_ms
+     * (a SQLite file has one server, which resumed them all at start). */
+    int sweep = cfg->claim_ms > 0 && strcmp(S->store->ops->name, "sqlite") != 0;
+    double next_sweep = sv_mono() + cfg->claim_ms / 1000.0;
     while (!*stop) {
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
+        if (sweep && sv_mono() >= next_sweep) {
+            sv_claim_sweep(0);
+            next_sweep = sv_mono() + cfg->claim_ms / 1000.0;
+        }
     }
     sv_log("stopping");
     mg_stop(S->ctx);
