@@ -368,8 +368,9 @@ static const char *sv_match_spec(const char *seat)
 /* Builds the match of meta + entries (a record replayed through
  * cr_match_load, which checks every action); acted[] counts each seat's
  * actions. */
-static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
-                          int *rec_actions, int *rec_marks, char *err, size_t errcap)
+static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *e, int n,
+                               int32_t *acted, int *rec_actions, int *rec_marks, char *err,
+                               size_t errcap)
 {
     const cr_game_def *def = sv_def(meta->game);
     if (!def) {
@@ -430,6 +431,52 @@ static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, in
     }
     cr_record_fini(&r);
     return m;
+}
+
+/* sv_build runs sv_build_here on a thread of its own with a full-size
+ * stack: replaying a record (cr_match_load, the game's parser) needs more
+ * stack than a civetweb worker has (about 100 KiB), and a game is rebuilt
+ * on whichever thread first asks for it (a client's sit after a failover,
+ * a record request, a reload after a refused append). */
+enum { SV_BUILD_STACK = 8 << 20 };
+
+typedef struct sv_build_job {
+    const cr_store_game *meta;
+    const cr_store_entry *e;
+    int n;
+    int32_t *acted;
+    int *rec_actions, *rec_marks;
+    char *err;
+    size_t errcap;
+    cr_match *m;
+} sv_build_job;
+
+static void *sv_build_main(void *arg)
+{
+    sv_build_job *j = arg;
+    j->m = sv_build_here(j->meta, j->e, j->n, j->acted, j->rec_actions, j->rec_marks, j->err,
+                         j->errcap);
+    return NULL;
+}
+
+static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
+                          int *rec_actions, int *rec_marks, char *err, size_t errcap)
+{
+    sv_build_job j = {meta, e, n, acted, rec_actions, rec_marks, err, errcap, NULL};
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok) {
+        ok = pthread_attr_setstacksize(&attr, SV_BUILD_STACK) == 0 &&
+             pthread_create(&t, &attr, sv_build_main, &j) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!ok) {
+        snprintf(err, errcap, "cannot start a thread to rebuild the game");
+        return NULL;
+    }
+    pthread_join(t, NULL);
+    return j.m;
 }
 
 static sv_game *sv_game_alloc(const cr_store_game *meta)
