@@ -38,7 +38,7 @@ static const char *base_url;
 static char schema[64];
 static char db_url[1200];
 static PGconn *admin;
-static pid_t started[4]; /* killed at the end if a failed test left them running */
+static pid_t started[8]; /* killed at the end if a failed test left them running */
 static int n_started;
 
 /* ---- a server process ---- */
@@ -64,7 +64,7 @@ static void nap_ms(long ms)
 
 /* Starts `croupier serve` on a free loopback port and reads the port from
  * its "listening on" line. */
-static void server_start(server *sv, const char *name)
+static void server_start(server *sv, const char *name, const char *claim_ms)
 {
     snprintf(sv->log, sizeof sv->log, "/tmp/cr-failover-%d-%s.log", (int)getpid(), name);
     int out[2];
@@ -72,14 +72,14 @@ static void server_start(server *sv, const char *name)
     fflush(NULL);
     sv->pid = fork();
     assert_true(sv->pid >= 0);
-    if (sv->pid > 0 && n_started < 4) started[n_started++] = sv->pid;
+    if (sv->pid > 0 && n_started < 8) started[n_started++] = sv->pid;
     if (sv->pid == 0) {
         int logfd = open(sv->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(out[1], 1);
         if (logfd >= 0) dup2(logfd, 2);
         close(out[0]);
         execl(CR_CLI_PATH, "croupier", "serve", "--listen", "127.0.0.1:0", "--db", db_url,
-              "--claim-interval-ms", "200", (char *)NULL);
+              "--claim-interval-ms", claim_ms, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -341,25 +341,103 @@ static void admin_exec(const char *sql)
     assert_true(ok);
 }
 
+/* Creates a game on w (our seat 0 against three bots): its id and token. */
+static void create_game(wsc *w, char *game_id, size_t idcap, char *token, size_t tokcap)
+{
+    wsc_send(w, json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
+                          4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0));
+    json_t *created = wsc_expect(w, "created");
+    snprintf(game_id, idcap, "%s", json_string_value(json_object_get(created, "game_id")));
+    json_t *seat0 = json_array_get(json_object_get(created, "seats"), 0);
+    snprintf(token, tokcap, "%s", json_string_value(json_object_get(seat0, "token")));
+    json_decref(created);
+}
+
+/* The same without the sweep (--claim-interval-ms 0 on B): the first client
+ * that asks B for the game makes B claim it, once PostgreSQL has dropped the
+ * dead server's lock (until then: `elsewhere`). */
+static void test_a_request_takes_the_game_over(void **state)
+{
+    (void)state;
+    if (!base_url) skip();
+    mg_init_library(0);
+    server a, b;
+    server_start(&a, "a2", "200");
+    server_start(&b, "b2", "0");
+    wsc *wa = wsc_open(a.port);
+    char game_id[64], token[128];
+    create_game(wa, game_id, sizeof game_id, token, sizeof token);
+    seat_view *va = calloc(1, sizeof *va);
+    assert_non_null(va);
+    va->rng = 777;
+    play(wa, va, 10);
+    assert_int_equal(va->acked, 10);
+    kill(a.pid, SIGKILL);
+    int status = 0;
+    assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
+    wsc *wb = wsc_open(b.port);
+    json_t *u = NULL;
+    for (double end = now_s() + 10; !u && now_s() < end;) {
+        wsc_send(wb, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
+        json_t *o = wsc_next(wb);
+        assert_non_null(o);
+        const char *t = type_of(o);
+        if (t && strcmp(t, "update") == 0) {
+            u = o;
+        } else {
+            assert_string_equal(t, "error");
+            assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
+            json_decref(o);
+            nap_ms(50);
+        }
+    }
+    assert_non_null(u);
+    int decision = (int)json_integer_value(json_object_get(u, "decision"));
+    int your_turn = json_is_true(json_object_get(u, "your_turn"));
+    assert_int_equal(decision, va->acked + your_turn);
+    seat_view *vb = calloc(1, sizeof *vb);
+    assert_non_null(vb);
+    vb->rng = va->rng;
+    vb->acked = va->acked;
+    vb->decision = decision;
+    view_events(vb, json_object_get(u, "events"));
+    /* the update answering sit is the one play() would act on: act on it */
+    if (your_turn) {
+        json_t *acts = json_object_get(u, "actions");
+        wsc_send(wb, json_pack("{s:s,s:i,s:O}", "type", "act", "decision", decision, "action",
+                               json_object_get(json_array_get(acts, 0), "id")));
+        json_decref(wsc_expect(wb, "ack"));
+        vb->acked++;
+    }
+    json_decref(u);
+    play(wb, vb, 10);
+    assert_true(vb->acked >= va->acked + 10 || vb->over);
+    assert_false(server_logged(&b, "took over", 0)); /* no sweep ran: the request did it */
+    wsc_close(wb);
+    wsc_close(wa);
+    view_free(va);
+    view_free(vb);
+    kill(b.pid, SIGTERM);
+    assert_int_equal(waitpid(b.pid, &status, 0), b.pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    unlink(a.log);
+    unlink(b.log);
+    mg_exit_library();
+}
+
 static void test_game_moves_to_the_second_server(void **state)
 {
     (void)state;
     if (!base_url) skip();
     mg_init_library(0);
     server a, b;
-    server_start(&a, "a");
-    server_start(&b, "b");
+    server_start(&a, "a", "200");
+    server_start(&b, "b", "200");
 
     /* a game on A: our seat 0 against three bots */
     wsc *wa = wsc_open(a.port);
-    wsc_send(wa, json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
-                           4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0));
-    json_t *created = wsc_expect(wa, "created");
     char game_id[64], token[128];
-    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(created, "game_id")));
-    json_t *seat0 = json_array_get(json_object_get(created, "seats"), 0);
-    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(seat0, "token")));
-    json_decref(created);
+    create_game(wa, game_id, sizeof game_id, token, sizeof token);
     seat_view *va = calloc(1, sizeof *va);
     assert_non_null(va);
     va->rng = 12345;
@@ -459,6 +537,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_game_moves_to_the_second_server),
+        cmocka_unit_test(test_a_request_takes_the_game_over),
     };
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int i = 0; i < n_started; i++) {
