@@ -748,32 +748,40 @@ static int sv_resume_game(sv_game *g)
     return resumed;
 }
 
+/* Why sv_take_over / sv_find_game_where found no game. */
+enum { SV_HERE = 0, SV_ELSEWHERE = 1, SV_FULL = 2 };
+
 /* Claims the running game id (not in memory) and resumes it.  NULL when
- * another process holds it (*elsewhere = 1), the server is full, or it
- * cannot be loaded. */
+ * another process holds it (*elsewhere = SV_ELSEWHERE), the server is full
+ * (SV_FULL), or it cannot be loaded (the claim is given back then). */
 static sv_game *sv_take_over(const char *id, int *elsewhere)
 {
     char err[256];
-    *elsewhere = 0;
+    *elsewhere = SV_HERE;
     pthread_mutex_lock(&sv->table_mu);
     int full = sv->n_running >= sv->cfg.max_games;
     pthread_mutex_unlock(&sv->table_mu);
-    if (full) return NULL;
+    if (full) {
+        *elsewhere = SV_FULL;
+        return NULL;
+    }
     cr_status rc = sv->store->ops->claim(sv->store, id, err, sizeof err);
     if (rc != CR_OK) {
-        *elsewhere = rc == CR_ERR_ILLEGAL;
+        *elsewhere = rc == CR_ERR_ILLEGAL ? SV_ELSEWHERE : SV_HERE;
         if (rc != CR_ERR_ILLEGAL) sv_log("game %.40s: cannot claim: %s", id, err);
         return NULL;
     }
     int added = 0;
     sv_game *g = sv_load_game(id, &added);
+    if (!g) sv->store->ops->release(sv->store, id); /* another process may manage */
     if (g && added) sv_resume_game(g);
     return g;
 }
 
 /* A game from memory; or a finished or outdated one loaded from the store;
  * or a running one this process claims and takes over.  NULL if there is
- * none, or another server process plays it (*elsewhere, may be NULL). */
+ * none, another server process plays it or this one is full (*elsewhere:
+ * SV_ELSEWHERE, SV_FULL; may be NULL). */
 static sv_game *sv_find_game_where(const char *id, int *elsewhere)
 {
     int other = 0;
@@ -1549,10 +1557,14 @@ static json_t *sv_stats_json(void)
 }
 
 /* The game is running on another server process (a shared store). */
-static void sv_send_elsewhere(sv_conn *c, const sv_msg *m)
+static void sv_send_elsewhere(sv_conn *c, const sv_msg *m, int why)
 {
-    sv_send_error(c, m, "elsewhere",
-                  "another server process plays this game; connect to that one (docs/server.md)");
+    if (why == SV_FULL)
+        sv_send_error(c, m, "limit", "this server holds as many running games as it may");
+    else
+        sv_send_error(c, m, "elsewhere",
+                      "another server process plays this game; connect to that one"
+                      " (docs/server.md)");
 }
 
 static void sv_h_join(sv_conn *c, const sv_msg *m)
@@ -1561,7 +1573,7 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
     sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
     if (!g) {
         if (elsewhere)
-            sv_send_elsewhere(c, m);
+            sv_send_elsewhere(c, m, elsewhere);
         else
             sv_send_error(c, m, "no_game", "no such game");
         return;
@@ -1617,7 +1629,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     int seat = CR_SEAT_PUBLIC;
     char err[256];
     if (elsewhere) {
-        sv_send_elsewhere(c, m);
+        sv_send_elsewhere(c, m, elsewhere);
         return;
     }
     if (!spectate) {
