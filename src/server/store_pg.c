@@ -5,15 +5,16 @@
  * Several server processes may share one database (docs/server.md, "Past one
  * machine").  Each game is played by one process at a time: the process that
  * holds the game's session advisory lock.  The lock lives as long as the
- * session (this store's one connection), so when the process exits or dies
+ * session (this store's locks' session), so when the process exits or dies
  * (kill -9, a crash, a lost machine once TCP keepalives give up) PostgreSQL
  * drops it and another process may claim the game.  A claim is
  * pg_try_advisory_lock on a 64-bit key, BLAKE2b of "croupier game " + id, so
  * it never waits and never collides with another application's locks on
  * other keys.  The store remembers what it holds (`held`): append and finish
- * refuse a game this process does not hold, and if the connection is lost
- * and remade, the locks are taken again where still free and forgotten where
- * another process took them meanwhile.
+ * refuse a game this process does not hold, and if the locks' session is
+ * lost and remade, the locks are taken again where still free and forgotten
+ * where another process took them meanwhile.  A lost locks' session is
+ * noticed before every claim and append (its socket turns readable).
  *
  * Every statement is parameterised (PQexecParams): no text from a client is
  * ever part of the SQL.  Results come back in text form and are parsed;
@@ -36,8 +37,9 @@
  * They are created on first start, under a transaction-scoped advisory lock
  * so that two servers starting at once do not race.
  *
- * One connection, one mutex: libpq connections are not shared between
- * threads, and the advisory locks belong to that one session.
+ * Sessions: one for the locks (claim, release; under lk_mu) and a pool of
+ * PG_POOL for the statements, each used by one thread at a time: appends of
+ * different games run at once and PostgreSQL commits them together.
  *
  * Errors name the step that failed and PostgreSQL's primary message and
  * SQLSTATE only (never the URL, which may carry a password, nor a detail
@@ -45,6 +47,7 @@
  */
 #include <jansson.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -61,12 +64,20 @@ typedef struct pg_held {
     long long key;
 } pg_held;
 
+enum { PG_POOL = 4 }; /* sessions for statements: concurrent appends commit together */
+
 typedef struct pg_store {
     cr_store base;
-    PGconn *conn;
-    pthread_mutex_t mu;
-    pg_held *held; /* the games this process owns (claim) */
+    /* The locks' session: claim and release, nothing else. */
+    PGconn *lk;
+    pthread_mutex_t lk_mu; /* lk, held */
+    pg_held *held;         /* the games this process owns (claim) */
     int n_held, cap_held;
+    /* The statements' sessions: each used by one thread at a time. */
+    PGconn *pool[PG_POOL];
+    int free_[PG_POOL], n_free;
+    pthread_mutex_t pool_mu;
+    pthread_cond_t pool_cv;
 } pg_store;
 
 /* Constant SQL only: nothing here is built from input. */
@@ -109,7 +120,7 @@ static void pg_first_line(char *dst, size_t cap, const char *msg)
 }
 
 /* "postgres: WHAT: primary message (SQLSTATE)" into err; CR_ERR_IO. */
-static cr_status pg_fail(pg_store *s, const PGresult *r, const char *what, char *err, size_t errcap)
+static cr_status pg_fail(PGconn *c, const PGresult *r, const char *what, char *err, size_t errcap)
 {
     if (!err || !errcap) return CR_ERR_IO;
     char msg[256];
@@ -119,7 +130,7 @@ static cr_status pg_fail(pg_store *s, const PGresult *r, const char *what, char 
         pg_first_line(msg, sizeof msg, primary);
         snprintf(err, errcap, "postgres: %s: %s (%s)", what, msg, state ? state : "?");
     } else {
-        pg_first_line(msg, sizeof msg, PQerrorMessage(s->conn));
+        pg_first_line(msg, sizeof msg, PQerrorMessage(c));
         snprintf(err, errcap, "postgres: %s: %s", what, msg[0] ? msg : "no answer");
     }
     return CR_ERR_IO;
@@ -157,8 +168,8 @@ static int pg_try_lock(pg_store *s, long long key)
     char kbuf[24];
     snprintf(kbuf, sizeof kbuf, "%lld", key);
     const char *pv[1] = {kbuf};
-    PGresult *r = PQexecParams(s->conn, "SELECT pg_try_advisory_lock($1::bigint)", 1, NULL, pv,
-                               NULL, NULL, 0);
+    PGresult *r =
+        PQexecParams(s->lk, "SELECT pg_try_advisory_lock($1::bigint)", 1, NULL, pv, NULL, NULL, 0);
     int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
              strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     int answered = PQresultStatus(r) == PGRES_TUPLES_OK;
@@ -166,31 +177,82 @@ static int pg_try_lock(pg_store *s, long long key)
     return answered ? ok : -1;
 }
 
-/* After a statement failed: if the connection is gone, makes it again and
- * takes back the locks it held where no other process took them since. */
-static void pg_recover(pg_store *s)
+/* The locks' session, under lk_mu: if it is gone (PostgreSQL ended it, the
+ * network cut it), makes it again and takes back the locks it held where no
+ * other process took them since; the others are given up.  Called before
+ * every use of the locks and every append, so a lost session is noticed
+ * without waiting for a statement on it: a closed socket is readable. */
+static void pg_lk_check(pg_store *s)
 {
-    if (PQstatus(s->conn) == CONNECTION_OK) return;
-    PQreset(s->conn);
-    if (PQstatus(s->conn) != CONNECTION_OK) return; /* tried again at the next failure */
+    if (PQstatus(s->lk) == CONNECTION_OK) {
+        struct pollfd pf = {PQsocket(s->lk), POLLIN, 0};
+        if (pf.fd < 0 || poll(&pf, 1, 0) == 0) return;
+        /* Something came on an idle session: a notice, or its end (a FATAL
+         * message, then EOF).  One round trip tells which. */
+        PQconsumeInput(s->lk);
+        for (PGnotify *n; (n = PQnotifies(s->lk)) != NULL;) PQfreemem(n);
+        PGresult *r = PQexec(s->lk, "SELECT 1");
+        int alive = PQresultStatus(r) == PGRES_TUPLES_OK;
+        PQclear(r);
+        if (alive && PQstatus(s->lk) == CONNECTION_OK) return;
+    }
+    PQreset(s->lk);
+    if (PQstatus(s->lk) != CONNECTION_OK) {
+        s->n_held = 0; /* no session, no locks: nothing is ours until claimed again */
+        return;
+    }
     int kept = 0;
     for (int i = 0; i < s->n_held; i++)
         if (pg_try_lock(s, s->held[i].key) == 1) s->held[kept++] = s->held[i];
     s->n_held = kept;
 }
 
-/* Runs one parameterised statement (text parameters, text results). */
-static PGresult *pg_exec(pg_store *s, const char *sql, int n, const char *const *values)
+/* A statement session from the pool (waits while all are busy). */
+static PGconn *pg_get(pg_store *s)
 {
-    return PQexecParams(s->conn, sql, n, NULL, values, NULL, NULL, 0);
+    pthread_mutex_lock(&s->pool_mu);
+    while (s->n_free == 0) pthread_cond_wait(&s->pool_cv, &s->pool_mu);
+    PGconn *c = s->pool[s->free_[--s->n_free]];
+    pthread_mutex_unlock(&s->pool_mu);
+    return c;
+}
+
+static void pg_put(pg_store *s, PGconn *c)
+{
+    pthread_mutex_lock(&s->pool_mu);
+    for (int i = 0; i < PG_POOL; i++) {
+        if (s->pool[i] == c) {
+            s->free_[s->n_free++] = i;
+            break;
+        }
+    }
+    pthread_cond_signal(&s->pool_cv);
+    pthread_mutex_unlock(&s->pool_mu);
+}
+
+/* After a statement failed: if its session is gone, makes it again (the
+ * statement is not retried: the caller reports the failure). */
+static void pg_reset(PGconn *c)
+{
+    if (PQstatus(c) != CONNECTION_OK) PQreset(c);
+}
+
+/* Runs one parameterised statement (text parameters, text results). */
+static PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *values)
+{
+    return PQexecParams(c, sql, n, NULL, values, NULL, NULL, 0);
 }
 
 static void pg_close(cr_store *base)
 {
     pg_store *s = (pg_store *)base;
-    if (s->conn) PQfinish(s->conn); /* ends the session: its advisory locks go with it */
+    if (s->lk) PQfinish(s->lk); /* ends the session: its advisory locks go with it */
+    for (int i = 0; i < PG_POOL; i++)
+        if (s->pool[i]) PQfinish(s->pool[i]);
     free(s->held);
-    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->lk_mu);
+    pthread_mutex_destroy(&s->pool_mu);
+    pthread_cond_destroy(&s->pool_cv);
     free(s);
 }
 
@@ -236,9 +298,9 @@ static cr_status pg_create_game(cr_store *base, const cr_store_game *g, char *er
                           dh,     has,     seed,       g->options_json, g->config_json,
                           status, created, now,        seats_json};
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
+    PGconn *c = pg_get(s);
     PGresult *r = pg_exec(
-        s,
+        c,
         "WITH g AS (INSERT INTO games (id, game, variant, players, rules, data_hash,"
         " has_data_hash, seed, options_json, config_json, status, created_ms, updated_ms)"
         " VALUES ($1, $2, $3, $4::integer, $5::integer, $6::bigint, $7::integer, $8::bigint, $9,"
@@ -252,26 +314,26 @@ static cr_status pg_create_game(cr_store *base, const cr_store_game *g, char *er
             snprintf(err, errcap, "game %s exists already", g->id);
             rc = CR_ERR_ILLEGAL;
         } else {
-            rc = pg_fail(s, r, "store a new game", err, errcap);
-            pg_recover(s);
+            rc = pg_fail(c, r, "store a new game", err, errcap);
+            pg_reset(c);
         }
     }
     PQclear(r);
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     free(seats_json);
     return rc;
 }
 
 /* The reason an append wrote nothing: no such game (CR_ERR_INVALID), or
  * another count than `at` (CR_ERR_ILLEGAL; at = -1 never matches). */
-static cr_status pg_append_conflict(pg_store *s, const char *id, int at, char *err, size_t errcap)
+static cr_status pg_append_conflict(PGconn *c, const char *id, int at, char *err, size_t errcap)
 {
     const char *pv[1] = {id};
-    PGresult *r = pg_exec(s, "SELECT n_entries FROM games WHERE id = $1", 1, pv);
+    PGresult *r = pg_exec(c, "SELECT n_entries FROM games WHERE id = $1", 1, pv);
     cr_status rc;
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "read a game's entry count", err, errcap);
-        pg_recover(s);
+        rc = pg_fail(c, r, "read a game's entry count", err, errcap);
+        pg_reset(c);
     } else if (PQntuples(r) == 0) {
         snprintf(err, errcap, "no game %.40s", id);
         rc = CR_ERR_INVALID;
@@ -317,21 +379,25 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
     snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
     const char *pv[5] = {id, at_s, n_s, now, entries};
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
-    if (pg_held_index(s, id) < 0) {
+    PGconn *c = pg_get(s);
+    pthread_mutex_lock(&s->lk_mu);
+    pg_lk_check(s); /* a lost locks' session gives up what others took since */
+    int held = pg_held_index(s, id) >= 0;
+    pthread_mutex_unlock(&s->lk_mu);
+    if (!held) {
         /* "no such game" first (the clearer reason), then "not yours" */
-        rc = pg_append_conflict(s, id, -1, err, errcap);
+        rc = pg_append_conflict(c, id, -1, err, errcap);
         if (rc == CR_ERR_ILLEGAL) {
             snprintf(err, errcap, "game %.40s is not held by this server (claim it first)", id);
         }
         goto out;
     }
     if (n == 0) {
-        rc = pg_append_conflict(s, id, at, err, errcap);
+        rc = pg_append_conflict(c, id, at, err, errcap);
         goto out;
     }
     PGresult *r = pg_exec(
-        s,
+        c,
         "WITH g AS (UPDATE games SET n_entries = n_entries + $3::integer,"
         " updated_ms = $4::bigint WHERE id = $1 AND n_entries = $2::integer RETURNING id)"
         " INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
@@ -343,20 +409,20 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
         rc = pg_is_state(r, "23505")
                  ? (snprintf(err, errcap, "append at %d: another writer got there first", at),
                     CR_ERR_ILLEGAL)
-                 : pg_fail(s, r, "append entries", err, errcap);
+                 : pg_fail(c, r, "append entries", err, errcap);
         PQclear(r);
-        pg_recover(s);
+        pg_reset(c);
         goto out;
     }
     int wrote = atoi(PQcmdTuples(r));
     PQclear(r);
-    if (wrote != n) rc = pg_append_conflict(s, id, at, err, errcap);
+    if (wrote != n) rc = pg_append_conflict(c, id, at, err, errcap);
     if (wrote == 0 && rc == CR_OK) { /* cannot happen with n > 0; never claim success */
         snprintf(err, errcap, "append at %d wrote nothing", at);
         rc = CR_ERR_IO;
     }
 out:
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     free(entries);
     return rc;
 }
@@ -366,12 +432,12 @@ static cr_status pg_update(pg_store *s, const char *sql, int n, const char *cons
                            const char *what, char *err, size_t errcap)
 {
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
-    PGresult *r = pg_exec(s, sql, n, pv);
+    PGconn *c = pg_get(s);
+    PGresult *r = pg_exec(c, sql, n, pv);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        rc = pg_fail(s, r, what, err, errcap);
+        rc = pg_fail(c, r, what, err, errcap);
         PQclear(r);
-        pg_recover(s);
+        pg_reset(c);
     } else {
         if (atoi(PQcmdTuples(r)) == 0) {
             snprintf(err, errcap, "no game %.40s", pv[0]);
@@ -379,7 +445,7 @@ static cr_status pg_update(pg_store *s, const char *sql, int n, const char *cons
         }
         PQclear(r);
     }
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     return rc;
 }
 
@@ -467,19 +533,19 @@ static cr_status pg_load(cr_store *base, const char *id, cr_store_game *g, cr_st
     *entries = NULL;
     const char *pv[1] = {id ? id : ""};
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
+    PGconn *c = pg_get(s);
     /* One snapshot for the header and the entries. */
-    PGresult *r = PQexec(s->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    PGresult *r = PQexec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        rc = pg_fail(s, r, "begin a read", err, errcap);
+        rc = pg_fail(c, r, "begin a read", err, errcap);
         PQclear(r);
-        pg_recover(s);
+        pg_reset(c);
         goto out;
     }
     PQclear(r);
-    r = pg_exec(s, "SELECT " PG_GAME_COLS " FROM games WHERE id = $1", 1, pv);
+    r = pg_exec(c, "SELECT " PG_GAME_COLS " FROM games WHERE id = $1", 1, pv);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "load a game", err, errcap);
+        rc = pg_fail(c, r, "load a game", err, errcap);
     } else if (PQntuples(r) == 0) {
         snprintf(err, errcap, "no game %.40s", pv[0]);
         rc = CR_ERR_INVALID;
@@ -488,11 +554,11 @@ static cr_status pg_load(cr_store *base, const char *id, cr_store_game *g, cr_st
     }
     PQclear(r);
     if (rc != CR_OK) goto end;
-    r = pg_exec(s,
+    r = pg_exec(c,
                 "SELECT idx, kind, value, seat, spec FROM entries WHERE game_id = $1 ORDER BY idx",
                 1, pv);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "load a game's entries", err, errcap);
+        rc = pg_fail(c, r, "load a game's entries", err, errcap);
         PQclear(r);
         goto end;
     }
@@ -517,11 +583,11 @@ static cr_status pg_load(cr_store *base, const char *id, cr_store_game *g, cr_st
     }
     *entries = e;
 end:
-    r = PQexec(s->conn, "COMMIT");
+    r = PQexec(c, "COMMIT");
     PQclear(r);
-    if (rc != CR_OK) pg_recover(s);
+    if (rc != CR_OK) pg_reset(c);
 out:
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     return rc;
 }
 
@@ -537,20 +603,20 @@ static cr_status pg_list(cr_store *base, int status, int limit,
     cr_store_game *g = malloc(sizeof *g);
     if (!g) return CR_ERR_NOMEM;
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
-    PGresult *r = pg_exec(s,
+    PGconn *c = pg_get(s);
+    PGresult *r = pg_exec(c,
                           "SELECT " PG_GAME_COLS " FROM games WHERE ($1::integer = 0 OR status ="
                           " $1::integer) ORDER BY created_ms DESC, id LIMIT $2::integer",
                           2, pv);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "list games", err, errcap);
+        rc = pg_fail(c, r, "list games", err, errcap);
         PQclear(r);
-        pg_recover(s);
-        pthread_mutex_unlock(&s->mu);
+        pg_reset(c);
+        pg_put(s, c);
         free(g);
         return rc;
     }
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     /* The callback runs without the mutex: it may call the store again. */
     char skip[256];
     for (int i = 0; i < PQntuples(r); i++) {
@@ -572,15 +638,15 @@ static cr_status pg_add_token(cr_store *base, const char *id, int seat,
     const int lens[3] = {CR_STORE_HASH_LEN, 0, 0};
     const int fmts[3] = {1, 0, 0}; /* the hash in binary */
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
-    PGresult *r = PQexecParams(s->conn,
+    PGconn *c = pg_get(s);
+    PGresult *r = PQexecParams(c,
                                "UPDATE seats SET token_hash = $1::bytea WHERE game_id = $2 AND"
                                " seat = $3::integer AND token_hash IS NULL",
                                3, NULL, pv, lens, fmts, 0);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        rc = pg_fail(s, r, "bind a seat token", err, errcap);
+        rc = pg_fail(c, r, "bind a seat token", err, errcap);
         PQclear(r);
-        pg_recover(s);
+        pg_reset(c);
     } else {
         if (atoi(PQcmdTuples(r)) == 0) {
             snprintf(err, errcap, "seat P%d is taken", seat);
@@ -588,7 +654,7 @@ static cr_status pg_add_token(cr_store *base, const char *id, int seat,
         }
         PQclear(r);
     }
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     return rc;
 }
 
@@ -599,19 +665,19 @@ static cr_status pg_find_token(cr_store *base, const char *id,
     pg_store *s = (pg_store *)base;
     const char *pv[1] = {id ? id : ""};
     cr_status rc = CR_ERR_INVALID;
-    pthread_mutex_lock(&s->mu);
+    PGconn *c = pg_get(s);
     /* Every hash of the game comes back (binary results) and is compared here
      * in constant time: the database never sees the hash being looked for,
      * and the time taken does not depend on which seat matched. */
-    PGresult *r = PQexecParams(s->conn,
+    PGresult *r = PQexecParams(c,
                                "SELECT seat, token_hash FROM seats WHERE game_id = $1 AND"
                                " token_hash IS NOT NULL ORDER BY seat",
                                1, NULL, pv, NULL, NULL, 1);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "look up a seat token", err, errcap);
+        rc = pg_fail(c, r, "look up a seat token", err, errcap);
         PQclear(r);
-        pg_recover(s);
-        pthread_mutex_unlock(&s->mu);
+        pg_reset(c);
+        pg_put(s, c);
         return rc;
     }
     int found = -1;
@@ -626,7 +692,7 @@ static cr_status pg_find_token(cr_store *base, const char *id,
         found = diff == 0 ? seat_i : found;
     }
     PQclear(r);
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     if (found >= 0) {
         *seat = found;
         rc = CR_OK;
@@ -641,17 +707,17 @@ static cr_status pg_stats(cr_store *base, int (*fn)(void *arg, const cr_store_st
 {
     pg_store *s = (pg_store *)base;
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
-    PGresult *r = PQexec(s->conn, "SELECT game, players, n_entries, winners FROM games"
-                                  " WHERE status = 2 ORDER BY game");
+    PGconn *c = pg_get(s);
+    PGresult *r = PQexec(c, "SELECT game, players, n_entries, winners FROM games"
+                            " WHERE status = 2 ORDER BY game");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = pg_fail(s, r, "read statistics", err, errcap);
+        rc = pg_fail(c, r, "read statistics", err, errcap);
         PQclear(r);
-        pg_recover(s);
-        pthread_mutex_unlock(&s->mu);
+        pg_reset(c);
+        pg_put(s, c);
         return rc;
     }
-    pthread_mutex_unlock(&s->mu);
+    pg_put(s, c);
     cr_store_stats cur;
     int have = 0;
     double sum = 0;
@@ -698,7 +764,8 @@ static cr_status pg_claim(cr_store *base, const char *id, char *err, size_t errc
         return CR_ERR_INVALID;
     }
     cr_status rc = CR_OK;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->lk_mu);
+    pg_lk_check(s);
     if (pg_held_index(s, id) >= 0) goto out; /* held already: one lock, not two */
     if (s->n_held == s->cap_held) {
         int cap = s->cap_held ? s->cap_held * 2 : 64;
@@ -714,8 +781,7 @@ static cr_status pg_claim(cr_store *base, const char *id, char *err, size_t errc
     long long key = pg_key(id);
     int got = pg_try_lock(s, key);
     if (got < 0) {
-        rc = pg_fail(s, NULL, "claim a game", err, errcap);
-        pg_recover(s);
+        rc = pg_fail(s->lk, NULL, "claim a game", err, errcap);
     } else if (got == 0) {
         snprintf(err, errcap, "game %.40s is held by another server process", id);
         rc = CR_ERR_ILLEGAL;
@@ -725,23 +791,24 @@ static cr_status pg_claim(cr_store *base, const char *id, char *err, size_t errc
         h->key = key;
     }
 out:
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->lk_mu);
     return rc;
 }
 
 static void pg_release(cr_store *base, const char *id)
 {
     pg_store *s = (pg_store *)base;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->lk_mu);
+    pg_lk_check(s);
     int i = id ? pg_held_index(s, id) : -1;
     if (i >= 0) {
         char kbuf[24];
         snprintf(kbuf, sizeof kbuf, "%lld", s->held[i].key);
         const char *pv[1] = {kbuf};
-        PQclear(pg_exec(s, "SELECT pg_advisory_unlock($1::bigint)", 1, pv));
+        PQclear(pg_exec(s->lk, "SELECT pg_advisory_unlock($1::bigint)", 1, pv));
         s->held[i] = s->held[--s->n_held];
     }
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->lk_mu);
 }
 
 static const cr_store_ops pg_ops = {
@@ -763,30 +830,30 @@ static const cr_store_ops pg_ops = {
 /* Creates the tables if they are missing; refuses a newer schema. */
 static int pg_setup(pg_store *s, char *err, size_t errcap)
 {
-    PGresult *r = PQexec(s->conn, "BEGIN");
+    PGresult *r = PQexec(s->lk, "BEGIN");
     int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
     if (ok) {
-        r = PQexec(s->conn, "SET LOCAL client_min_messages = warning"); /* no "exists" notices */
+        r = PQexec(s->lk, "SET LOCAL client_min_messages = warning"); /* no "exists" notices */
         PQclear(r);
-        r = PQexec(s->conn, pg_schema_lock);
+        r = PQexec(s->lk, pg_schema_lock);
         ok = PQresultStatus(r) == PGRES_TUPLES_OK;
         if (ok) {
             PQclear(r);
-            r = PQexec(s->conn, pg_schema);
+            r = PQexec(s->lk, pg_schema);
             ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         }
-        if (!ok) pg_fail(s, r, "create the tables", err, errcap);
+        if (!ok) pg_fail(s->lk, r, "create the tables", err, errcap);
         PQclear(r);
     } else {
-        pg_fail(s, NULL, "begin", err, errcap);
+        pg_fail(s->lk, NULL, "begin", err, errcap);
     }
     int version = 0;
     if (ok) {
-        r = PQexec(s->conn, "SELECT max(version) FROM croupier_schema");
+        r = PQexec(s->lk, "SELECT max(version) FROM croupier_schema");
         ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
         if (!ok)
-            pg_fail(s, r, "read the schema version", err, errcap);
+            pg_fail(s->lk, r, "read the schema version", err, errcap);
         else
             version = PQgetisnull(r, 0, 0) ? 0 : atoi(PQgetvalue(r, 0, 0));
         PQclear(r);
@@ -799,18 +866,39 @@ static int pg_setup(pg_store *s, char *err, size_t errcap)
         ok = 0;
     }
     if (ok && version == 0) {
-        r = PQexec(s->conn, "INSERT INTO croupier_schema (version) VALUES (1)");
+        r = PQexec(s->lk, "INSERT INTO croupier_schema (version) VALUES (1)");
         ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok) pg_fail(s, r, "record the schema version", err, errcap);
+        if (!ok) pg_fail(s->lk, r, "record the schema version", err, errcap);
         PQclear(r);
     }
-    r = PQexec(s->conn, ok ? "COMMIT" : "ROLLBACK");
+    r = PQexec(s->lk, ok ? "COMMIT" : "ROLLBACK");
     if (ok && PQresultStatus(r) != PGRES_COMMAND_OK) {
-        pg_fail(s, r, "commit the tables", err, errcap);
+        pg_fail(s->lk, r, "commit the tables", err, errcap);
         ok = 0;
     }
     PQclear(r);
     return ok;
+}
+
+/* libpq's notices (a session's end, "relation exists") are not printed: a
+ * failure reaches the caller as an error of the statement it breaks. */
+static void pg_quiet(void *arg, const char *message) { (void)arg, (void)message; }
+
+/* 1 if c is connected; else the reason, naming where without the password
+ * (libpq's parsed host, port, database and user). */
+static int pg_connected(PGconn *c, char *err, size_t errcap)
+{
+    if (c && PQstatus(c) == CONNECTION_OK) return 1;
+    char msg[256];
+    pg_first_line(msg, sizeof msg, c ? PQerrorMessage(c) : "out of memory");
+    const char *host = c ? PQhost(c) : NULL;
+    const char *port = c ? PQport(c) : NULL;
+    const char *db = c ? PQdb(c) : NULL;
+    const char *user = c ? PQuser(c) : NULL;
+    snprintf(err, errcap, "postgres: cannot connect to database \"%s\" on %s:%s as \"%s\": %s",
+             db ? db : "?", host && *host ? host : "local socket", port ? port : "?",
+             user ? user : "?", msg[0] ? msg : "no answer");
+    return 0;
 }
 
 cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
@@ -829,7 +917,9 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
         return NULL;
     }
     s->base.ops = &pg_ops;
-    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->lk_mu, NULL);
+    pthread_mutex_init(&s->pool_mu, NULL);
+    pthread_cond_init(&s->pool_cv, NULL);
     /* Defaults first, then the URL (which may override them): keepalives
      * so that PostgreSQL notices a vanished client (and drops its locks),
      * and a bounded connect. */
@@ -837,6 +927,9 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
         "application_name",    "connect_timeout",  "keepalives", "keepalives_idle",
         "keepalives_interval", "keepalives_count", "dbname",     NULL};
     const char *vals[] = {"croupier", "10", "1", "10", "5", "3", url, NULL};
+    /* The locks' session is named "<application_name> locks" in
+     * pg_stat_activity (the entry after dbname overrides the URL's). */
+    char lk_name[64];
     /* A URL libpq cannot parse is refused without quoting libpq's message,
      * which may quote the piece that holds the password. */
     char *perr = NULL;
@@ -849,25 +942,29 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
         pg_close(&s->base);
         return NULL;
     }
+    const char *app = "croupier";
+    for (PQconninfoOption *o = parsed; o->keyword; o++)
+        if (strcmp(o->keyword, "application_name") == 0 && o->val && *o->val) app = o->val;
+    snprintf(lk_name, sizeof lk_name, "%.57s locks", app);
     PQconninfoFree(parsed);
-    s->conn = PQconnectdbParams(keys, vals, 1);
-    if (!s->conn || PQstatus(s->conn) != CONNECTION_OK) {
-        char msg[256];
-        pg_first_line(msg, sizeof msg, s->conn ? PQerrorMessage(s->conn) : "out of memory");
-        /* Where, without the password: libpq's parsed host, port, db, user. */
-        const char *host = s->conn ? PQhost(s->conn) : NULL;
-        const char *port = s->conn ? PQport(s->conn) : NULL;
-        const char *db = s->conn ? PQdb(s->conn) : NULL;
-        const char *user = s->conn ? PQuser(s->conn) : NULL;
-        snprintf(err, errcap, "postgres: cannot connect to database \"%s\" on %s:%s as \"%s\": %s",
-                 db ? db : "?", host && *host ? host : "local socket", port ? port : "?",
-                 user ? user : "?", msg[0] ? msg : "no answer");
+    const char *lk_keys[] = {"application_name", "connect_timeout",     "keepalives",
+                             "keepalives_idle",  "keepalives_interval", "keepalives_count",
+                             "dbname",           "application_name",    NULL};
+    const char *lk_vals[] = {"croupier", "10", "1", "10", "5", "3", url, lk_name, NULL};
+    s->lk = PQconnectdbParams(lk_keys, lk_vals, 1);
+    if (s->lk) PQsetNoticeProcessor(s->lk, pg_quiet, NULL);
+    if (!pg_connected(s->lk, err, errcap) || !pg_setup(s, err, errcap)) {
         pg_close(&s->base);
         return NULL;
     }
-    if (!pg_setup(s, err, errcap)) {
-        pg_close(&s->base);
-        return NULL;
+    for (int i = 0; i < PG_POOL; i++) {
+        s->pool[i] = PQconnectdbParams(keys, vals, 1);
+        if (s->pool[i]) PQsetNoticeProcessor(s->pool[i], pg_quiet, NULL);
+        if (!pg_connected(s->pool[i], err, errcap)) {
+            pg_close(&s->base);
+            return NULL;
+        }
+        s->free_[s->n_free++] = i;
     }
     return &s->base;
 }

@@ -114,6 +114,32 @@ static void new_game(cr_store *s, char *id)
     assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_OK);
 }
 
+/* A claim that waits (up to 5 s) for PostgreSQL to end a closed or killed
+ * session: a session ends asynchronously after its socket closes. */
+static cr_status claim_soon(cr_store *s, const char *id)
+{
+    char err[256];
+    cr_status rc = CR_ERR_ILLEGAL;
+    for (int i = 0; i < 100 && rc == CR_ERR_ILLEGAL; i++) {
+        rc = s->ops->claim(s, id, err, sizeof err);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        if (rc == CR_ERR_ILLEGAL) nanosleep(&ts, NULL);
+    }
+    return rc;
+}
+
+/* Ends sessions of this run from outside: those whose application_name is
+ * `pattern` (LIKE) after the schema's suffix is added. */
+static void terminate(const char *app, const char *suffix)
+{
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+             " WHERE application_name = '%s-%s%s'",
+             app, schema, suffix);
+    admin_exec(sql);
+}
+
 static int entries_of(cr_store *s, const char *id)
 {
     char err[256];
@@ -191,8 +217,8 @@ static void test_claim_is_exclusive(void **state)
     assert_int_equal(b->ops->append(b, id, 1, &e, 1, err, sizeof err), CR_OK);
     /* closing the store ends the session: everything it held is free */
     cr_store_close(b);
-    assert_int_equal(a->ops->claim(a, id, err, sizeof err), CR_OK);
-    assert_int_equal(a->ops->claim(a, id2, err, sizeof err), CR_OK);
+    assert_int_equal(claim_soon(a, id), CR_OK);
+    assert_int_equal(claim_soon(a, id2), CR_OK);
     assert_int_equal(entries_of(a, id), 2);
     cr_store_close(a);
 }
@@ -228,13 +254,7 @@ static void test_claim_dies_with_the_process(void **state)
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     /* the server notices the closed socket at once on loopback; allow 5 s */
-    cr_status rc = CR_ERR_ILLEGAL;
-    for (int i = 0; i < 100 && rc != CR_OK; i++) {
-        rc = a->ops->claim(a, id, err, sizeof err);
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        if (rc != CR_OK) nanosleep(&ts, NULL);
-    }
-    assert_int_equal(rc, CR_OK);
+    assert_int_equal(claim_soon(a, id), CR_OK);
     cr_store_close(a);
 }
 
@@ -253,15 +273,11 @@ static void test_lost_session_gives_games_up(void **state)
     assert_int_equal(a->ops->claim(a, id2, err, sizeof err), CR_OK);
     cr_store_entry e = {CR_STORE_ACTION, 3, 1, ""};
     assert_int_equal(a->ops->append(a, id, 0, &e, 1, err, sizeof err), CR_OK);
-    /* end a's session from outside */
-    char sql[200];
-    snprintf(sql, sizeof sql,
-             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-             " WHERE application_name = 'croupier-test-a-%s'",
-             schema);
-    admin_exec(sql);
+    /* end every session of a from outside (its statements' and its locks') */
+    terminate("croupier-test-a", "");
+    terminate("croupier-test-a", " locks");
     cr_store *b = open_as("croupier-test-b");
-    assert_int_equal(b->ops->claim(b, id, err, sizeof err), CR_OK);
+    assert_int_equal(claim_soon(b, id), CR_OK);
     /* a's next statement finds the session gone: it fails, and nothing is written */
     cr_status rc = a->ops->append(a, id, 1, &e, 1, err, sizeof err);
     assert_int_not_equal(rc, CR_OK);
@@ -273,6 +289,32 @@ static void test_lost_session_gives_games_up(void **state)
     assert_int_equal(b->ops->claim(b, id2, err, sizeof err), CR_ERR_ILLEGAL);
     assert_int_equal(b->ops->append(b, id, 1, &e, 1, err, sizeof err), CR_OK);
     assert_int_equal(entries_of(a, id), 2);
+    cr_store_close(b);
+    cr_store_close(a);
+}
+
+/* Only the locks' session ends (its statements' sessions live on): the
+ * store notices it before its next append and never writes to a game
+ * another process claimed meanwhile, though its statements would work. */
+static void test_lost_locks_session_is_noticed(void **state)
+{
+    (void)state;
+    need_pg();
+    char err[256], id[CR_STORE_ID_LEN + 1], id2[CR_STORE_ID_LEN + 1];
+    cr_store *a = open_as("croupier-test-a");
+    new_game(a, id);
+    new_game(a, id2);
+    assert_int_equal(a->ops->claim(a, id, err, sizeof err), CR_OK);
+    assert_int_equal(a->ops->claim(a, id2, err, sizeof err), CR_OK);
+    terminate("croupier-test-a", " locks");
+    cr_store *b = open_as("croupier-test-b");
+    assert_int_equal(claim_soon(b, id), CR_OK);
+    cr_store_entry e = {CR_STORE_ACTION, 9, 0, ""};
+    assert_int_equal(a->ops->append(a, id, 0, &e, 1, err, sizeof err), CR_ERR_ILLEGAL);
+    assert_non_null(strstr(err, "not held"));
+    assert_int_equal(entries_of(b, id), 0);
+    assert_int_equal(a->ops->append(a, id2, 0, &e, 1, err, sizeof err), CR_OK);
+    assert_int_equal(b->ops->claim(b, id2, err, sizeof err), CR_ERR_ILLEGAL);
     cr_store_close(b);
     cr_store_close(a);
 }
@@ -357,6 +399,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_claim_dies_with_the_process, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lost_session_gives_games_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lost_locks_session_is_noticed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_text_is_never_sql, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_keep_the_password, setup, teardown),
     };
