@@ -275,14 +275,17 @@ static cr_status pg_create_game(cr_store *base, const cr_store_game *g, char *er
     }
     /* The game and its seats in one statement (one transaction). */
     json_t *seats = json_array();
-    for (int i = 0; i < g->players && seats; i++)
-        if (json_array_append_new(seats, json_pack("{s:i,s:s}", "seat", i, "spec", g->seats[i])))
-            break;
+    for (int i = 0; i < g->players && seats; i++) {
+        if (json_array_append_new(seats, json_pack("{s:i,s:s}", "seat", i, "spec", g->seats[i]))) {
+            json_decref(seats);
+            seats = NULL;
+        }
+    }
     char *seats_json = seats ? json_dumps(seats, JSON_COMPACT) : NULL;
     json_decref(seats);
     if (!seats_json) {
-        snprintf(err, errcap, "out of memory");
-        return CR_ERR_NOMEM;
+        snprintf(err, errcap, "cannot encode the seats (out of memory, or a spec not in UTF-8)");
+        return CR_ERR_INVALID;
     }
     char players[16], rules[16], dh[24], has[8], seed[24], status[8], created[24], now[24];
     int64_t t = pg_now_ms();
@@ -370,8 +373,8 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
     char *entries = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
     json_decref(arr);
     if (!entries) {
-        snprintf(err, errcap, "out of memory");
-        return CR_ERR_NOMEM;
+        snprintf(err, errcap, "cannot encode the entries (out of memory, or a spec not in UTF-8)");
+        return CR_ERR_INVALID;
     }
     char at_s[16], n_s[16], now[24];
     snprintf(at_s, sizeof at_s, "%d", at);
