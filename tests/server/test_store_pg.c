@@ -341,6 +341,20 @@ static void test_text_is_never_sql(void **state)
     assert_string_equal(g.result_json, nasty);
     assert_string_equal(g.seats[1], "ismcts:iters=100,ms=50");
     free(got);
+    /* text PostgreSQL cannot hold (not UTF-8) is refused whole, with a reason */
+    cr_store_entry bad = {CR_STORE_SEAT, 0, 2, "heuristic\xff"};
+    assert_int_equal(a->ops->append(a, id, 1, &bad, 1, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, "UTF-8"));
+    cr_store_game g2;
+    memset(&g2, 0, sizeof g2);
+    snprintf(g2.id, sizeof g2.id, "badutf8%08x", (unsigned)getpid());
+    snprintf(g2.game, sizeof g2.game, "dml");
+    g2.players = 2;
+    snprintf(g2.seats[0], sizeof g2.seats[0], "human");
+    snprintf(g2.seats[1], sizeof g2.seats[1], "random\xc3");
+    assert_int_equal(a->ops->create_game(a, &g2, err, sizeof err), CR_ERR_INVALID);
+    assert_int_equal(a->ops->load(a, g2.id, &g, &got, err, sizeof err), CR_ERR_INVALID);
+    assert_int_equal(entries_of(a, id), 1);
     /* an id is a parameter too */
     assert_int_equal(a->ops->load(a, "' OR '1'='1", &g, &got, err, sizeof err), CR_ERR_INVALID);
     cr_store_close(a);
