@@ -610,6 +610,12 @@ static sv_game *sv_load_game(const char *id, int *added)
         free(e);
         return NULL;
     }
+    if (meta.status == CR_STORE_RUNNING &&
+        sv->store->ops->claim(sv->store, meta.id, err, sizeof err) != CR_OK) {
+        free(e); /* another server process plays it (store.h, claim) */
+        sv_game_free(g);
+        return NULL;
+    }
     const cr_game_def *def = sv_def(meta.game);
     if (!def || meta.rules_version != def->rules_version || meta.status == CR_STORE_OUTDATED) {
         g->outdated = 1;
@@ -1652,13 +1658,14 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
         sv_send_error(c, m, "no_game", "no such game");
         return;
     }
+    sv_detach(c);
+    pthread_mutex_lock(&g->mu);
     if (!g->m) {
+        pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated",
                       "this game was stored under another rules version; it is kept as stored");
         return;
     }
-    sv_detach(c);
-    pthread_mutex_lock(&g->mu);
     sv_attach_locked(c, g, seat, m->since);
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
@@ -1797,12 +1804,17 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
 static void sv_h_history(sv_conn *c, const sv_msg *m)
 {
     sv_game *g = c->game;
-    if (!g || !g->m) {
+    if (!g) {
         sv_send_error(c, m, "not_seated", "sit, join or spectate first");
         return;
     }
     pthread_mutex_lock(&g->mu);
-    sv_buf *b = &c->out;
+    if (!g->m) {
+        pthread_mutex_unlock(&g->mu);
+        sv_send_error(c, m, "outdated", "this game cannot be replayed");
+        return;
+    }
+    sv_buf *b = &c->out; /* c->out is written under the game's mutex only */
     sb_reset(b);
     sb_puts(b, "{\"v\":1,\"type\":\"history\"");
     if (m->has_id) sb_printf(b, ",\"re\":%lld", (long long)m->id);
@@ -1823,8 +1835,8 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         }
     }
     sb_puts(b, "]}");
-    pthread_mutex_unlock(&g->mu);
     if (!b->oom) sv_send(c, b->p, b->len);
+    pthread_mutex_unlock(&g->mu);
 }
 
 static void sv_h_record(sv_conn *c, const sv_msg *m)
