@@ -64,7 +64,7 @@ typedef struct pg_held {
     long long key;
 } pg_held;
 
-enum { PG_POOL = 4 }; /* sessions for statements: concurrent appends commit together */
+enum { PG_POOL = 8 }; /* sessions for statements: concurrent appends commit together */
 
 typedef struct pg_store {
     cr_store base;
