@@ -12,7 +12,8 @@
 # The role's password is fresh random hex on every run (the previous one stops
 # working); it travels only in the printed URL, which the tests never log.
 # Idempotent: an existing role and database are kept (the tests use fresh
-# game ids, so older rows do not matter).  Options: --drop removes the
+# game ids, so older rows do not matter).  The database is UTF-8 whatever the
+# cluster's locale (a minimal container's is often SQL_ASCII).  Options: --drop removes the
 # database and the role instead.
 set -euo pipefail
 
@@ -55,7 +56,8 @@ as_postgres psql -q -X -p "$port" -v ON_ERROR_STOP=1 -v pw="$pw" -d postgres >&2
 SELECT 'CREATE ROLE $role LOGIN' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$role')
 \gexec
 ALTER ROLE $role LOGIN PASSWORD :'pw';
-SELECT 'CREATE DATABASE $db OWNER $role' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = '$db')
+SELECT 'CREATE DATABASE $db OWNER $role ENCODING ''UTF8'' LC_COLLATE ''C'' LC_CTYPE ''C'' TEMPLATE template0'
+ WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = '$db')
 \gexec
 SQL
 echo "postgres://$role:$pw@127.0.0.1:$port/$db"
