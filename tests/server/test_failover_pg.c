@@ -99,18 +99,19 @@ static void server_start(server *sv, const char *name, const char *claim_ms)
     assert_true(sv->port > 0);
 }
 
-/* Waits until the server's log has a line containing `what`. */
+/* Whether the server's log has a line containing `what`, looking again
+ * every 50 ms for up to `ms` (at least once). */
 static int server_logged(const server *sv, const char *what, int ms)
 {
-    for (double end = now_s() + ms / 1000.0; now_s() < end; nap_ms(50)) {
+    for (double end = now_s() + ms / 1000.0;; nap_ms(50)) {
         FILE *f = fopen(sv->log, "r");
         char line[512];
         int found = 0;
         while (f && !found && fgets(line, sizeof line, f)) found = strstr(line, what) != NULL;
         if (f) fclose(f);
         if (found) return 1;
+        if (now_s() >= end) return 0;
     }
-    return 0;
 }
 
 /* ---- a WebSocket client ---- */
