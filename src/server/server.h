@@ -22,6 +22,8 @@ typedef struct sv_config {
     int bot_deadline_ms; /* the largest ismcts ms a seat may ask for; slow moves are logged */
     int bot_memory_mb;   /* bounds ismcts nodes= per seat */
     int webhooks;        /* 0: refuse webhook URLs */
+    int claim_ms;        /* a shared store (PostgreSQL): every claim_ms, take over the running
+                            games no server holds (one whose server died); 0: only at start */
     int quiet;
 } sv_config;
 
