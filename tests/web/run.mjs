@@ -1,0 +1,339 @@
+// tests/web/run.mjs: the browser client's tests.  Playwright (npm
+// playwright-core) drives Debian's Chromium, headless, against a real
+// `croupier serve` on a free loopback port with a temporary SQLite file and
+// the client from web/.
+//
+//   node tests/web/run.mjs CROUPIER [SCREENSHOT_DIR]
+//
+// 1. desktop: the lobby creates a DML game with one human and three bots; the
+//    game is played to its end by clicking the controls (some moves by the
+//    keyboard's shortcuts); the scoreboard, the lobby's finished list, the
+//    statistics and the replay viewer are checked.
+// 2. two browser contexts, two humans (one from the lobby, one through its
+//    invite link): each sees its own Hand and never a card of the other's.
+// 3. phone width (390x844, touch): the lobby and the table fit the width
+//    and the game is played by tapping.
+// Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
+// Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
+// playwright-core or /usr/bin/chromium is missing here.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const CHROMIUM = process.env.CR_CHROMIUM || '/usr/bin/chromium';
+const MAX_CLICKS = 4000; // a DML game against bots asks a human far fewer decisions
+
+const croupier = process.argv[2];
+if (!croupier) {
+  console.error('usage: node tests/web/run.mjs CROUPIER [SCREENSHOT_DIR]');
+  process.exit(2);
+}
+if (!fs.existsSync(CHROMIUM)) {
+  console.log(`SKIP: no Chromium at ${CHROMIUM} (Debian: apt-get install chromium)`);
+  process.exit(77);
+}
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch {
+  console.log('SKIP: playwright-core is not installed (cd tests/web && npm ci)');
+  process.exit(77);
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'croupier-web-'));
+const shots = process.argv[3] ? path.resolve(process.argv[3]) : path.join(scratch, 'shots');
+fs.mkdirSync(shots, { recursive: true });
+
+let failures = 0;
+function check(cond, what) {
+  if (cond) console.log(`ok   ${what}`);
+  else {
+    failures++;
+    console.log(`FAIL ${what}`);
+  }
+}
+
+// --- the server -----------------------------------------------------------------
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
+  const db = path.join(scratch, 'games.sqlite');
+  const log = fs.openSync(path.join(scratch, 'server.log'), 'a');
+  const proc = spawn(croupier, ['serve', '--listen', `127.0.0.1:${port}`, '--db', `sqlite:${db}`,
+    '--web', path.join(ROOT, 'web')], { stdio: ['ignore', log, log] });
+  let exited = null;
+  proc.on('exit', (code, signal) => { exited = { code, signal }; });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (exited) throw new Error(`croupier serve exited (${JSON.stringify(exited)}); see ${scratch}/server.log`);
+    try {
+      const res = await fetch(`${base}/`);
+      if (res.ok) return { proc, base };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGTERM');
+  throw new Error('croupier serve did not answer within 10 s');
+}
+
+// --- helpers on a page ---------------------------------------------------------------
+// Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
+async function createGame(page, base, seats) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  await page.selectOption('#c-game', 'dml');
+  await page.selectOption('#c-variant', 'full');
+  await page.selectOption('#c-players', String(seats.length));
+  for (let i = 0; i < seats.length; i++) {
+    const kind = ['me', 'invite', 'human'].includes(seats[i]) ? seats[i] : 'bot';
+    await page.selectOption(`#c-seat-${i}`, kind);
+    if (kind === 'bot') await page.fill(`#c-spec-${i}`, seats[i]);
+  }
+  await page.click('#c-create');
+}
+
+// The cards shown in the player's own Hand.
+async function handCards(page) {
+  return page.$$eval('.dml-mine .cards > .card[data-card]', (els) => els.map((e) => e.dataset.card));
+}
+
+// Every card code drawn anywhere on the page.
+async function allCards(page) {
+  return page.$$eval('.card[data-card]', (els) => els.map((e) => e.dataset.card));
+}
+
+// Plays until the scoreboard shows.  Each move clicks one of the legal
+// controls (cards on the table included), picked by a seeded generator; every
+// `keyEvery`-th move uses a digit shortcut instead.  Returns the moves made.
+async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
+  let x = seed >>> 0;
+  const rand = (n) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+  let moves = 0;
+  for (let guard = 0; guard < MAX_CLICKS; guard++) {
+    const state = await page.waitForFunction(() => {
+      const score = document.querySelector('.scoreboard:not([hidden])');
+      if (score) return 'over';
+      const buttons = [...document.querySelectorAll('.move button.action:not([disabled])')];
+      return buttons.length ? 'turn' : false;
+    }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
+    if (state === 'over') return moves;
+    const controls = await page.$$('.move button.action:not([disabled])');
+    const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
+    // Avoid taking back moves (it lengthens the game without end); keep
+    // `done` likelier so composed choices close.
+    const picks = controls.map((c, i) => ({ c, g: groups[i] })).filter((p) => p.g !== 'undo');
+    const pool = picks.length ? picks : controls.map((c, i) => ({ c, g: groups[i] }));
+    const done = pool.filter((p) => p.g === 'done');
+    const pick = done.length && rand(3) === 0 ? done[0] : pool[rand(pool.length)];
+    const before = await page.evaluate(() => document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0);
+    if (onMove) await onMove(moves);
+    if (keyEvery && moves % keyEvery === keyEvery - 1) {
+      // The digit shortcut of the first non-done, non-undo control.
+      const key = await pick.c.evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : ''));
+      if (/^[1-9]$/.test(key)) {
+        await page.locator('body').focus();
+        await page.keyboard.press(key);
+      } else await pick.c.click();
+    } else {
+      // A card on the table with exactly this action is clicked instead of the button, now and then.
+      const card = pick.g === 'card' && rand(2) === 0 ? await cardFor(page, pick.c) : null;
+      if (card) await card.click();
+      else await pick.c.click();
+    }
+    moves++;
+    // Wait for the answer: the controls change or the game moves on.
+    await page.waitForFunction((n) => {
+      const busy = document.querySelector('.move button.action[disabled]');
+      const lines = document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0;
+      return !busy || lines !== n || document.querySelector('.scoreboard:not([hidden])');
+    }, before, { timeout: 30000, polling: 50 });
+  }
+  throw new Error(`no end after ${MAX_CLICKS} moves`);
+}
+
+// The card button on the table that plays the same single action as `button`.
+async function cardFor(page, button) {
+  const id = await button.evaluate((b) => b.dataset.action);
+  const card = await page.$(`.dml-board button.card[data-actions="${id}"]`);
+  return card;
+}
+
+async function noHorizontalScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+// --- the tests ----------------------------------------------------------------------
+const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function testDesktop(browser, base) {
+  console.log('# desktop: one human, three bots, played to the end by clicking');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await createGame(page, base, ['me', 'random', 'heuristic', 'random']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  check(true, 'the lobby made the game and opened the DML table');
+  const turnTitle = await page.waitForFunction(() => document.title.startsWith('● Your turn'), null, { timeout: 15000 }).then(() => true, () => false);
+  check(turnTitle, 'the page title says "your turn"');
+  check(await page.isVisible('#turn-banner'), 'the turn banner shows');
+  check((await handCards(page)).length > 0, 'the Hand shows cards');
+  for (const label of ['Players', 'Stocks', 'Black Markets', 'Deck, Discard, Nest', 'Stack', 'Buying', 'Dice', 'Your Hand', 'Log']) {
+    check(await page.isVisible(`section[aria-label="${label}"], section[aria-label="${label === 'Deck, Discard, Nest' ? 'Deck, Discard and Nest' : label}"]`), `the table has its ${label}`);
+  }
+  // Focus is visible on a control reached by Tab.
+  await page.locator('body').focus();
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action'))) break;
+  }
+  check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  check(outline !== 'none', 'a focused control shows its focus');
+  const moves = await playToEnd(page, {
+    seed: 7,
+    keyEvery: 5,
+    onMove: async (n) => {
+      if (n === 25) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(shots, 'dml-desktop-midgame.png'), fullPage: true });
+      }
+    },
+  });
+  check(moves > 0, `the game ended after ${moves} moves by the human`);
+  await page.waitForSelector('.scoreboard:not([hidden]) table');
+  const rows = await page.$$eval('.scoreboard tbody tr', (trs) => trs.length);
+  const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
+  check(rows === 4, 'the scoreboard lists the 4 seats');
+  check(winners >= 1, 'the scoreboard marks the winner');
+  check(!(await page.evaluate(() => document.title.startsWith('●'))), 'the title no longer says "your turn"');
+  await page.screenshot({ path: path.join(shots, 'dml-desktop-scoreboard.png'), fullPage: true });
+  // The lobby lists the game as finished and counts it.
+  await page.click('a[href="#/"]');
+  await page.waitForSelector('.finished-games li', { timeout: 15000 });
+  const statsText = await page.waitForFunction(() => {
+    const c = document.querySelector('.stats caption');
+    return c ? c.textContent : false;
+  }, null, { timeout: 15000 }).then((h) => h.jsonValue(), () => '');
+  check(/1 games? played/.test(statsText), `the statistics count the game (${statsText})`);
+  // The replay viewer steps through the released log.
+  await page.click('.finished-games li a[href*="replay=1"]');
+  await page.waitForSelector('.replay-bar', { timeout: 15000 });
+  check((await page.textContent('.record-text')).length > 0, 'the replay shows the released record');
+  await page.click('button[aria-label="First step"]');
+  const first = await page.textContent('.step-line');
+  await page.locator('body').focus();
+  await page.keyboard.press('ArrowRight');
+  const second = await page.textContent('.step-line');
+  check(/^Step 1 of/.test(first) && /^Step 2 of/.test(second), 'the replay steps with the buttons and the arrow keys');
+  check(pageErrors.length === 0, `no script error on the page${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+async function testTwoHumans(browser, base) {
+  console.log('# two humans in two browser contexts');
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  await createGame(a, base, ['me', 'invite', 'random', 'random']);
+  await a.waitForSelector('input[data-invite="1"]', { timeout: 15000 });
+  const invite = await a.inputValue('input[data-invite="1"]');
+  check(/#game=[0-9a-f]{32}&seat=1&token=[A-Za-z0-9_-]+$/.test(invite), 'the lobby gives an invite link with the seat token in its fragment');
+  await a.click('#go-table');
+  await a.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  await b.goto(invite);
+  await b.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  check(!(await b.evaluate(() => location.hash.includes('token='))), 'the invite\'s token leaves the address bar once used');
+  const handA = await handCards(a);
+  const handB = await handCards(b);
+  check(handA.length > 0 && handB.length > 0, `both players see a Hand (${handA.join(' ')} / ${handB.join(' ')})`);
+  const seenByA = new Set(await allCards(a));
+  const seenByB = new Set(await allCards(b));
+  check(handB.every((c) => !seenByA.has(c)), 'P0\'s page shows none of P1\'s cards');
+  check(handA.every((c) => !seenByB.has(c)), 'P1\'s page shows none of P0\'s cards');
+  const token = invite.split('token=')[1];
+  check(!(await a.content()).includes(token), 'P0\'s page does not hold P1\'s token');
+  check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
+  await a.screenshot({ path: path.join(shots, 'dml-two-humans-p0.png'), fullPage: true });
+  await b.screenshot({ path: path.join(shots, 'dml-two-humans-p1.png'), fullPage: true });
+  await ctxA.close();
+  await ctxB.close();
+}
+
+async function testPhone(browser, base) {
+  console.log('# phone width (390x844)');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  check(await noHorizontalScroll(page), 'the lobby fits 390 px');
+  await page.screenshot({ path: path.join(shots, 'phone-lobby.png'), fullPage: false });
+  await createGame(page, base, ['me', 'heuristic', 'random', 'random']);
+  await page.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  check(await noHorizontalScroll(page), 'the table fits 390 px');
+  let taps = 0;
+  for (; taps < 12; taps++) {
+    const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
+      : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+    if ((await h.jsonValue()) === 'over') break;
+    const before = await page.$$eval('.log-lines li', (l) => l.length);
+    await page.locator('.move button.action:not([disabled])').first().tap();
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
+      || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
+  }
+  check(taps > 0, `the game goes on by tapping (${taps} taps)`);
+  check(await noHorizontalScroll(page), 'the table still fits 390 px');
+  await page.screenshot({ path: path.join(shots, 'dml-phone.png'), fullPage: false });
+  await context.close();
+}
+
+let server;
+let browser;
+try {
+  server = await startServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
+  await testDesktop(browser, server.base);
+  await testTwoHumans(browser, server.base);
+  await testPhone(browser, server.base);
+} catch (err) {
+  failures++;
+  console.log(`FAIL ${err && err.stack ? err.stack : err}`);
+  try {
+    console.log(fs.readFileSync(path.join(scratch, 'server.log'), 'utf8').split('\n').slice(-30).join('\n'));
+  } catch {
+    // no log
+  }
+} finally {
+  if (browser) await browser.close();
+  if (server) {
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => { server.proc.on('exit', r); setTimeout(r, 5000); });
+  }
+}
+console.log(`screenshots in ${shots}`);
+if (!process.argv[3]) fs.rmSync(scratch, { recursive: true, force: true });
+else fs.rmSync(path.join(scratch, 'games.sqlite'), { force: true });
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);
