@@ -26,6 +26,8 @@ int cmd_sim(int argc, char **argv);   /* cmd_sim.c: joins the table when the fil
 int cmd_bench(int argc, char **argv); /* cmd_bench.c: likewise */
 extern const char cmd_sim_usage[];    /* --help texts of sim and bench */
 extern const char cmd_bench_usage[];
+int cmd_serve(int argc, char **argv); /* cmd_serve.c: the server (src/server/) */
+extern const char cmd_serve_usage[];
 
 /* The table, for the help texts (main.c). */
 const cli_command *cli_find_command(const char *name);

@@ -68,6 +68,9 @@ static const cli_command commands[] = {
 #ifdef CR_HAVE_CMD_BENCH
     {"bench", cmd_bench, "measure the engine's speed", cmd_bench_usage},
 #endif
+#ifdef CR_HAVE_CMD_SERVE
+    {"serve", cmd_serve, "host games for browsers over HTTP and WebSocket", cmd_serve_usage},
+#endif
 };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1,0 +1,86 @@
+/* server/proto.h — the protocol's message parser (docs/protocol.md): one
+ * client frame (bytes from the network) into a fixed-size, checked struct.
+ * Nothing here knows games or connections; the fuzz target
+ * fuzz/fuzz_protocol.c feeds it arbitrary bytes.  Every string field is
+ * NUL-terminated and bounded; every number is range-checked. */
+#ifndef CR_SERVER_PROTO_H
+#define CR_SERVER_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "croupier/game.h"
+
+enum { SV_PROTO_VERSION = 1 };
+
+typedef enum sv_type {
+    SV_HELLO = 1,
+    SV_CREATE,
+    SV_LIST,
+    SV_JOIN,
+    SV_SIT,
+    SV_SPECTATE,
+    SV_ACT,
+    SV_HISTORY,
+    SV_RESIGN,
+    SV_BOT,
+    SV_RECORD,
+    SV_STATS
+} sv_type;
+
+typedef enum sv_clock_mode { SV_CLOCK_NONE = 0, SV_CLOCK_MOVE, SV_CLOCK_TOTAL } sv_clock_mode;
+
+enum {
+    SV_SPEC_MAX = 128,
+    SV_TEXT_MAX = 256,
+    SV_TOKEN_LEN = 43, /* base64url of 32 bytes, no padding */
+    SV_URL_MAX = 512,
+    SV_OPT_MAX = 64
+};
+
+typedef struct sv_msg {
+    sv_type type;
+    int has_id;
+    int64_t id; /* 0 .. 2^53 */
+    char game_id[33];
+    char token[SV_TOKEN_LEN + 1];
+    int seat;         /* -1: not given */
+    int64_t since;    /* -1: not given */
+    int64_t decision; /* -1: not given */
+    int has_action;
+    int32_t action;
+    char text[SV_TEXT_MAX]; /* act: notation */
+    char spec[SV_SPEC_MAX]; /* bot */
+    int status;             /* list: 0 all, 1 open, 2 running, 3 finished */
+    /* create */
+    char game[32];
+    char variant[32];
+    int players; /* 0: the variant's default */
+    int n_options;
+    char opt_key[CR_MAX_OPTIONS][SV_OPT_MAX];
+    char opt_val[CR_MAX_OPTIONS][SV_OPT_MAX];
+    int n_seats;
+    char seats[CR_MAX_PLAYERS][SV_SPEC_MAX];
+    int sit; /* -1: not given */
+    sv_clock_mode clock_mode;
+    int64_t clock_initial_ms, clock_increment_ms;
+    char clock_on_timeout[SV_SPEC_MAX]; /* "end" or a bot spec */
+    char webhook[SV_URL_MAX + 1];
+} sv_msg;
+
+/* Parses one frame.  On failure returns non-zero, *code is the error code
+ * of docs/protocol.md ("bad_json", "version", "bad_request") and err a
+ * one-line reason; out->has_id/out->id are still set when the frame had a
+ * usable id, so the error can answer it. */
+int sv_proto_parse(const char *data, size_t len, sv_msg *out, const char **code, char *err,
+                   size_t errcap);
+
+/* Whether s is a game id (32 lowercase hex digits). */
+int sv_is_game_id(const char *s);
+/* Whether url is a webhook URL the server accepts: http://HOST[:PORT]/PATH
+ * with HOST of letters, digits, '.', '-' (or an IPv4 address), no
+ * credentials, printable ASCII only.  Fills host/port/path. */
+int sv_parse_http_url(const char *url, char *host, size_t hostcap, int *port, char *path,
+                      size_t pathcap);
+
+#endif

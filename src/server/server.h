@@ -1,0 +1,36 @@
+/* server/server.h — `croupier serve`: the HTTP + WebSocket server
+ * (docs/server.md, docs/protocol.md).  Game-agnostic: it hosts every game
+ * of the registry through the match layer (match.h) and sends each
+ * connection only its seat's view. */
+#ifndef CR_SERVER_SERVER_H
+#define CR_SERVER_SERVER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+typedef struct sv_config {
+    const char *listen;  /* "127.0.0.1:8080"; port 0 picks a free port */
+    const char *db;      /* "sqlite:PATH" or "postgres://..." */
+    const char *web;     /* static client directory, or NULL */
+    size_t max_frame;    /* bytes of one client frame */
+    int max_msg_rate;    /* messages per second per connection (burst: twice) */
+    int max_conns;       /* open connections (civetweb threads) */
+    int max_games;       /* running games held by the server */
+    int max_bots;        /* bot seats in running games */
+    int bot_threads;     /* worker threads that play bot seats */
+    int bot_max_iters;   /* the largest ismcts iters a seat may ask for */
+    int bot_deadline_ms; /* the largest ismcts ms a seat may ask for; slow moves are logged */
+    int bot_memory_mb;   /* bounds ismcts nodes= per seat */
+    int webhooks;        /* 0: refuse webhook URLs */
+    int quiet;
+} sv_config;
+
+/* The defaults of every flag (docs/server.md). */
+void sv_config_defaults(sv_config *c);
+
+/* Runs the server until *stop becomes non-zero (SIGTERM/SIGINT); prints
+ * "croupier serve: listening on http://HOST:PORT/" once ready.  Returns 0
+ * after a clean shutdown, 1 (after one line on stderr) when it cannot start. */
+int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop);
+
+#endif
