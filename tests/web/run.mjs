@@ -13,6 +13,8 @@
 //    invite link): each sees its own Hand and never a card of the other's.
 // 3. phone width (390x844, touch): the lobby and the table fit the width
 //    and the game is played by tapping.
+// 4. the generic table: a DML seat as text, and any registered game without
+//    a view of its own (web/games/<name>.js) played by its controls.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
@@ -95,11 +97,11 @@ async function startServer() {
 
 // --- helpers on a page ---------------------------------------------------------------
 // Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
-async function createGame(page, base, seats) {
+async function createGame(page, base, seats, game = 'dml', variant = 'full') {
   await page.goto(`${base}/`);
   await page.waitForSelector('#c-create');
-  await page.selectOption('#c-game', 'dml');
-  await page.selectOption('#c-variant', 'full');
+  await page.selectOption('#c-game', game);
+  if (variant) await page.selectOption('#c-variant', variant);
   await page.selectOption('#c-players', String(seats.length));
   for (let i = 0; i < seats.length; i++) {
     const kind = ['me', 'invite', 'human'].includes(seats[i]) ? seats[i] : 'bot';
@@ -112,11 +114,6 @@ async function createGame(page, base, seats) {
 // The cards shown in the player's own Hand.
 async function handCards(page) {
   return page.$$eval('.dml-mine .cards > .card[data-card]', (els) => els.map((e) => e.dataset.card));
-}
-
-// Every card code drawn anywhere on the page.
-async function allCards(page) {
-  return page.$$eval('.card[data-card]', (els) => els.map((e) => e.dataset.card));
 }
 
 // Plays until the scoreboard shows.  Each move clicks one of the legal
@@ -198,7 +195,9 @@ async function testDesktop(browser, base) {
   const turnTitle = await page.waitForFunction(() => document.title.startsWith('● Your turn'), null, { timeout: 15000 }).then(() => true, () => false);
   check(turnTitle, 'the page title says "your turn"');
   check(await page.isVisible('#turn-banner'), 'the turn banner shows');
-  check((await handCards(page)).length > 0, 'the Hand shows cards');
+  const shown = (await handCards(page)).length;
+  const counted = await page.$eval('.seat.me .counts', (p) => Number((/Hand (\d+)/.exec(p.textContent) || [])[1]));
+  check(shown === counted, `the Hand shows the seat's ${counted} cards`);
   for (const label of ['Players', 'Stocks', 'Black Markets', 'Deck, Discard, Nest', 'Stack', 'Buying', 'Dice', 'Your Hand', 'Log']) {
     check(await page.isVisible(`section[aria-label="${label}"], section[aria-label="${label === 'Deck, Discard, Nest' ? 'Deck, Discard and Nest' : label}"]`), `the table has its ${label}`);
   }
@@ -262,17 +261,32 @@ async function testTwoHumans(browser, base) {
   const invite = await a.inputValue('input[data-invite="1"]');
   check(/#game=[0-9a-f]{32}&seat=1&token=[A-Za-z0-9_-]+$/.test(invite), 'the lobby gives an invite link with the seat token in its fragment');
   await a.click('#go-table');
-  await a.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  await a.waitForSelector('.table.dml .seat.me .counts', { timeout: 15000 });
   await b.goto(invite);
-  await b.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  await b.waitForSelector('.table.dml .seat.me .counts', { timeout: 15000 });
   check(!(await b.evaluate(() => location.hash.includes('token='))), 'the invite\'s token leaves the address bar once used');
+  // Until one of the two holds a card, each plays its first control in turn.
+  for (let i = 0; i < 60; i++) {
+    if ((await handCards(a)).length + (await handCards(b)).length > 0) break;
+    for (const p of [a, b]) {
+      const button = await p.$('.move button.action:not([disabled])');
+      if (button) {
+        await button.click();
+        await p.waitForTimeout(200);
+      }
+    }
+  }
   const handA = await handCards(a);
   const handB = await handCards(b);
-  check(handA.length > 0 && handB.length > 0, `both players see a Hand (${handA.join(' ')} / ${handB.join(' ')})`);
-  const seenByA = new Set(await allCards(a));
-  const seenByB = new Set(await allCards(b));
-  check(handB.every((c) => !seenByA.has(c)), 'P0\'s page shows none of P1\'s cards');
-  check(handA.every((c) => !seenByB.has(c)), 'P1\'s page shows none of P0\'s cards');
+  const countOf = (p, seat) => p.$eval(`.seat[data-seat="${seat}"] .counts`, (x) => Number((/Hand (\d+)/.exec(x.textContent) || [])[1]));
+  check(handA.length === await countOf(a, 'P0') && handB.length === await countOf(b, 'P1'),
+    `each page shows its own seat's whole Hand (P0 ${handA.join(' ') || '-'} / P1 ${handB.join(' ') || '-'})`);
+  check(handA.length + handB.length > 0 && handA.every((c) => !handB.includes(c)), 'the two Hands differ');
+  const ownA = new Set(await a.$$eval('.dml-mine .card[data-card]', (els) => els.map((e) => e.dataset.card)));
+  const ownB = new Set(await b.$$eval('.dml-mine .card[data-card]', (els) => els.map((e) => e.dataset.card)));
+  check(handB.every((c) => !ownA.has(c)) && handA.every((c) => !ownB.has(c)), 'neither page shows the other\'s cards as its own');
+  const knownOfB = await a.$$eval('.seat[data-seat="P1"] .known .card[data-card]', (els) => els.length);
+  check(knownOfB <= await countOf(a, 'P1'), 'P0 sees no more of P1\'s Hand than P1 holds');
   const token = invite.split('token=')[1];
   check(!(await a.content()).includes(token), 'P0\'s page does not hold P1\'s token');
   check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
@@ -309,6 +323,49 @@ async function testPhone(browser, base) {
   await context.close();
 }
 
+// Plays `moves` decisions on the generic table by clicking its controls.
+async function playGeneric(page, moves) {
+  let made = 0;
+  for (; made < moves; made++) {
+    const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
+      : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+    if ((await h.jsonValue()) === 'over') break;
+    const before = await page.$$eval('.log-lines li', (l) => l.length);
+    const buttons = await page.$$('.move button.action:not([disabled])');
+    await buttons[made % buttons.length].click();
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
+      || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
+  }
+  return made;
+}
+
+async function testGeneric(browser, base) {
+  console.log('# the generic table: DML as text, and every game without a view of its own');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createGame(page, base, ['me', 'random', 'random', 'random']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  await page.click('#link-view');
+  await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+  const text = await page.textContent('pre.obs-text');
+  check(/"seat": "P0"/.test(text), 'the text table shows the seat\'s observation');
+  check(await playGeneric(page, 10) > 0, 'the text table plays by its controls');
+  const info = await (await fetch(`${base}/api/info`)).json();
+  const others = [];
+  for (const g of info.games || []) {
+    if (!fs.existsSync(path.join(ROOT, 'web', 'games', `${g.name}.js`))) others.push(g);
+  }
+  if (!others.length) console.log('ok   (every registered game has its own view: no other game for the generic table)');
+  for (const g of others) {
+    const v = (g.variants || [])[0];
+    const n = v ? v.max_players : 2;
+    await createGame(page, base, ['me', ...Array(n - 1).fill('random')], g.name, v ? v.name : null);
+    await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+    check(await playGeneric(page, 20) > 0, `${g.name} is played on the generic table`);
+  }
+  await context.close();
+}
+
 let server;
 let browser;
 try {
@@ -317,6 +374,7 @@ try {
   await testDesktop(browser, server.base);
   await testTwoHumans(browser, server.base);
   await testPhone(browser, server.base);
+  await testGeneric(browser, server.base);
 } catch (err) {
   failures++;
   console.log(`FAIL ${err && err.stack ? err.stack : err}`);

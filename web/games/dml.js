@@ -209,6 +209,7 @@ export function createView(root, ctx) {
       const acting = o.decision && o.decision.actor === s.seat;
       list.appendChild(el('article', {
         class: `seat${me ? ' me' : ''}${acting ? ' acting' : ''}${s.alive ? '' : ' out'}`,
+        dataset: { seat: String(s.seat) },
         'aria-label': `${seatLabel(s.seat)}${me ? ' (you)' : ''}`,
       },
       el('h3', {}, el('span', { text: seatLabel(s.seat) }), me ? el('span', { class: 'you', text: ' (you)' }) : null,

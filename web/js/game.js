@@ -7,6 +7,7 @@
 // of a finished game and the keyboard shortcuts of the controls.
 import { el, fill } from './dom.js';
 import { loadToken, saveToken, gameHash } from './store.js';
+import { updateOf } from './proto.js';
 import * as generic from './generic-view.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,31}$/;
@@ -107,6 +108,11 @@ export async function showGame(main, app, route) {
       }));
     }
     if (u.over) controls.push(el('a', { href: `#game=${route.game_id}&replay=1`, id: 'link-replay', text: 'Replay this game' }));
+    // The same seat as plain text and controls (any game), or back to the game's own table.
+    const here = route.watch ? `#game=${route.game_id}&watch=1` : gameHash(route.game_id, route.seat);
+    controls.push(route.text
+      ? el('a', { href: here, id: 'link-view', text: 'Game table' })
+      : el('a', { href: `${here}&view=text`, id: 'link-view', text: 'Text table' }));
     fill(head,
       el('h1', { text: `${title} · ${who}` }),
       el('p', { class: 'small' }, `Game ${route.game_id.slice(0, 8)} · `,
@@ -158,7 +164,7 @@ export async function showGame(main, app, route) {
     const game = u.game || state.viewGame || app.gameOfId(route.game_id);
     if (!state.view || state.viewGame !== game) {
       state.viewGame = game;
-      const mod = await viewFor(game);
+      const mod = route.text ? generic : await viewFor(game);
       if (state.update !== u) return; // a newer update arrived while loading
       state.view = mod.createView(board, ctx);
     }
@@ -175,8 +181,8 @@ export async function showGame(main, app, route) {
 
   async function sitDown() {
     try {
-      if (route.watch) await app.conn.request('spectate', { game_id: route.game_id, since: state.seen });
-      else await app.conn.request('sit', { game_id: route.game_id, token, since: state.seen });
+      if (route.watch) await app.conn.request('spectate', { game_id: route.game_id, since: state.seen }, updateOf(route.game_id));
+      else await app.conn.request('sit', { game_id: route.game_id, token, since: state.seen }, updateOf(route.game_id));
     } catch (err) {
       app.showError(err.code === 'bad_token' ? 'This seat\'s link is not valid (the token matches no seat of this game).' : `${err.message || err.code}`);
     }

@@ -85,11 +85,23 @@ export class Connection {
       p.resolve(msg);
       // A reply may also be news (`sit` is answered by the seat's update).
       if (msg.type !== 'update') return;
+    } else if (msg.type !== 'error') {
+      // `sit` and `spectate` are answered by an update that may not carry
+      // `re`: a request waiting for such a message takes it here.
+      for (const [id, p] of this.pending) {
+        if (p.match && p.match(msg)) {
+          this.pending.delete(id);
+          clearTimeout(p.timer);
+          p.resolve(msg);
+          break;
+        }
+      }
     }
     this.emit(msg.type, msg);
   }
 
-  async request(type, fields = {}) {
+  // match(msg): optional, a pushed message without `re` that answers too.
+  async request(type, fields = {}, match = null) {
     await this.open();
     const id = this.nextId++;
     const msg = { v: VERSION, type, id, ...fields };
@@ -98,7 +110,7 @@ export class Connection {
         this.pending.delete(id);
         reject({ code: 'timeout', message: `the server did not answer "${type}"` });
       }, TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, match });
       this.ws.send(JSON.stringify(msg));
     });
   }
@@ -114,4 +126,9 @@ export async function getJson(path) {
   const res = await fetch(path, { cache: 'no-store', credentials: 'omit' });
   if (!res.ok) throw { code: `http_${res.status}`, message: `${path}: HTTP ${res.status}` };
   return res.json();
+}
+
+// For request(): the update of one game answers `sit` / `spectate`.
+export function updateOf(gameId) {
+  return (msg) => msg.type === 'update' && msg.game_id === gameId;
 }

@@ -10,6 +10,7 @@
 // reads the log as its seat saw it; anyone else as a spectator.
 import { el, fill } from './dom.js';
 import { loadToken } from './store.js';
+import { updateOf } from './proto.js';
 import { viewFor } from './game.js';
 
 const PAGE = 500; // events per `history` reply (docs/protocol.md)
@@ -33,8 +34,8 @@ export async function showReplay(main, app, route) {
     const t = loadToken(route.game_id, s);
     if (t) { token = t; seat = s; }
   }
-  if (token) await app.conn.request('sit', { game_id: route.game_id, token, since: 0 });
-  else await app.conn.request('spectate', { game_id: route.game_id, since: 0 });
+  if (token) await app.conn.request('sit', { game_id: route.game_id, token, since: 0 }, updateOf(route.game_id));
+  else await app.conn.request('spectate', { game_id: route.game_id, since: 0 }, updateOf(route.game_id));
   const events = [];
   for (let since = 0; since < MAX_EVENTS;) {
     const page = await app.conn.request('history', { since });

@@ -61,7 +61,7 @@ export function inviteUrl(gameId, seat, token) {
 }
 
 // The route in the address bar: {page: 'lobby'} or {page: 'game', game_id,
-// seat (number or null), token, watch, replay}.  Bad values fall back to the lobby.
+// seat (number or null), token, watch, text}.  Bad values fall back to the lobby.
 export function parseHash(hash) {
   const params = new URLSearchParams(String(hash || '').replace(/^#/, ''));
   const gameId = params.get('game');
@@ -75,5 +75,6 @@ export function parseHash(hash) {
     seat,
     token: validToken(token) ? token : null,
     watch: params.get('watch') === '1' || seat === null,
+    text: params.get('view') === 'text', // the generic table, whatever the game
   };
 }
