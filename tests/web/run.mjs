@@ -319,6 +319,7 @@ async function testPhone(browser, base) {
   }
   check(taps > 0, `the game goes on by tapping (${taps} taps)`);
   check(await noHorizontalScroll(page), 'the table still fits 390 px');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shots, 'dml-phone.png'), fullPage: false });
   await context.close();
 }

@@ -190,7 +190,8 @@ export function createView(root, ctx) {
         o.budget ? el('span', { class: 'budget', text: ` · ${o.budget.actions} Action${o.budget.actions === 1 ? '' : 's'}, ${o.budget.minors} Minor left` }) : null),
       el('div', { class: 'event' },
         el('h2', { text: 'Event' }),
-        ev.card ? card(ev.card, { actionable: false }) : el('span', { class: 'empty', text: 'no Event yet' }),
+        ev.card ? card(ev.card, { actionable: false }) : null,
+        !ev.card && !d.name && !ev.type ? el('span', { class: 'empty', text: 'no Event in force' }) : null,
         el('div', { class: 'event-text' },
           el('strong', { text: d.name || ev.type || '' }),
           ev.value ? el('span', { text: ` (Event Value ${ev.value})` }) : null,
@@ -206,7 +207,7 @@ export function createView(root, ctx) {
     for (const s of o.seats || []) {
       const i = seatIndex(s.seat);
       const me = s.seat === o.seat;
-      const acting = o.decision && o.decision.actor === s.seat;
+      const acting = !o.over && o.decision && o.decision.actor === s.seat;
       list.appendChild(el('article', {
         class: `seat${me ? ' me' : ''}${acting ? ' acting' : ''}${s.alive ? '' : ' out'}`,
         dataset: { seat: String(s.seat) },
@@ -237,7 +238,7 @@ export function createView(root, ctx) {
         el('h3', { text: `${SUITS[s].symbol} ${SUITS[s].name}` }),
         cards(list, { where: `stock${s}`, empty: 'empty' })));
     }
-    fill(panes.stocks, el('h2', { text: 'Stocks' }), el('p', { class: 'small', text: 'A number in a corner is the card\'s Value as a target now.' }), row);
+    fill(panes.stocks, el('h2', { text: 'Stocks' }), el('p', { class: 'small', text: 'A number in a corner is the card\'s Value as a target now; a faded card may not be committed under this Event.' }), row);
   }
 
   function drawMarkets(o) {
@@ -304,7 +305,7 @@ export function createView(root, ctx) {
   function drawDice(log) {
     let roll = null;
     let check = null;
-    for (let i = log.length - 1; i >= 0 && i >= log.length - 30; i--) {
+    for (let i = log.length - 1; i >= 0; i--) {
       const e = log[i];
       if (!check && e.kind === 'check') check = e;
       if (e.kind === 'roll') { roll = e; break; }
@@ -334,6 +335,12 @@ export function createView(root, ctx) {
     for (const c of b.targets || []) picked.set(c, 'chosen as a target');
     for (const c of b.commits || []) picked.set(c, 'committed');
     for (const c of o.offer || []) picked.set(c, 'in your Seize offer');
+    // The choice being composed is listed at the end of the prompt
+    // ("...; so far: target 5S, commit 2D", docs/notation.md): mark those cards.
+    const soFar = /so far: (.*)$/.exec(snap.prompt || '');
+    if (soFar) {
+      for (const word of soFar[1].split(/[\s,()]+/)) if (CODE_RE.test(word) && !picked.has(word)) picked.set(word, 'chosen so far');
+    }
     fill(panes.mine, el('h2', { text: 'Your Hand' }),
       cards(o.hand, { where: 'hand', empty: 'empty Hand', mark: (c) => picked.get(c) }),
       choices(),
