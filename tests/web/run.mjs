@@ -10,9 +10,10 @@
 //    keyboard's shortcuts); the scoreboard, the lobby's finished list, the
 //    statistics and the replay viewer are checked.
 // 2. two browser contexts, two humans (one from the lobby, one through its
-//    invite link): each sees its own Hand and never a card of the other's.
-// 3. phone width (390x844, touch): the lobby and the table fit the width
-//    and the game is played by tapping.
+//    invite link): each sees its own Hand and never a card of the other's;
+//    then one hands the seat to a bot and the other resigns.
+// 3. phone width (390x844, touch): the lobby and the table fit the width,
+//    a move clock shows and the game is played by tapping.
 // 4. the generic table: a DML seat as text, and any registered game without
 //    a view of its own (web/games/<name>.js) played by its controls.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
@@ -97,7 +98,7 @@ async function startServer() {
 
 // --- helpers on a page ---------------------------------------------------------------
 // Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
-async function createGame(page, base, seats, game = 'dml', variant = 'full') {
+async function createGame(page, base, seats, game = 'dml', variant = 'full', clock = null) {
   await page.goto(`${base}/`);
   await page.waitForSelector('#c-create');
   await page.selectOption('#c-game', game);
@@ -107,6 +108,10 @@ async function createGame(page, base, seats, game = 'dml', variant = 'full') {
     const kind = ['me', 'invite', 'human'].includes(seats[i]) ? seats[i] : 'bot';
     await page.selectOption(`#c-seat-${i}`, kind);
     if (kind === 'bot') await page.fill(`#c-spec-${i}`, seats[i]);
+  }
+  if (clock) {
+    await page.selectOption('#c-clock', clock.mode);
+    await page.fill('#c-minutes', String(clock.minutes));
   }
   await page.click('#c-create');
 }
@@ -118,7 +123,8 @@ async function handCards(page) {
 
 // Plays until the scoreboard shows.  Each move clicks one of the legal
 // controls (cards on the table included), picked by a seeded generator; every
-// `keyEvery`-th move uses a digit shortcut instead.  Returns the moves made.
+// `keyEvery`-th move uses its key instead (1-9, Enter).  Returns the moves
+// made, and how many of them by a key.
 async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
   let x = seed >>> 0;
   const rand = (n) => {
@@ -126,6 +132,7 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     return x % n;
   };
   let moves = 0;
+  let keyed = 0;
   for (let guard = 0; guard < MAX_CLICKS; guard++) {
     const state = await page.waitForFunction(() => {
       const score = document.querySelector('.scoreboard:not([hidden])');
@@ -133,7 +140,7 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
       const buttons = [...document.querySelectorAll('.move button.action:not([disabled])')];
       return buttons.length ? 'turn' : false;
     }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
-    if (state === 'over') return moves;
+    if (state === 'over') return { moves, keyed };
     const controls = await page.$$('.move button.action:not([disabled])');
     const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
     // Avoid taking back moves (it lengthens the game without end); keep
@@ -146,10 +153,12 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     if (onMove) await onMove(moves);
     if (keyEvery && moves % keyEvery === keyEvery - 1) {
       // The digit shortcut of the first non-done, non-undo control.
-      const key = await pick.c.evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : ''));
-      if (/^[1-9]$/.test(key)) {
+      const hint = await pick.c.evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : ''));
+      const key = hint === '⏎' ? 'Enter' : hint;
+      if (/^([1-9]|Enter|u)$/.test(key)) {
         await page.locator('body').focus();
         await page.keyboard.press(key);
+        keyed++;
       } else await pick.c.click();
     } else {
       // A card on the table with exactly this action is clicked instead of the button, now and then.
@@ -210,7 +219,7 @@ async function testDesktop(browser, base) {
   check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   check(outline !== 'none', 'a focused control shows its focus');
-  const moves = await playToEnd(page, {
+  const { moves, keyed } = await playToEnd(page, {
     seed: 7,
     keyEvery: 5,
     onMove: async (n) => {
@@ -221,6 +230,7 @@ async function testDesktop(browser, base) {
     },
   });
   check(moves > 0, `the game ended after ${moves} moves by the human`);
+  check(keyed > 0, `${keyed} of them by the keyboard's shortcuts`);
   await page.waitForSelector('.scoreboard:not([hidden]) table');
   const rows = await page.$$eval('.scoreboard tbody tr', (trs) => trs.length);
   const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
@@ -292,6 +302,19 @@ async function testTwoHumans(browser, base) {
   check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
   await a.screenshot({ path: path.join(shots, 'dml-two-humans-p0.png'), fullPage: true });
   await b.screenshot({ path: path.join(shots, 'dml-two-humans-p1.png'), fullPage: true });
+  // P1 hands the seat to a bot, then P0 resigns: the game ends with P0 last.
+  for (const p of [a, b]) p.on('dialog', (d) => d.accept());
+  await b.click('#btn-bot');
+  const handed = await a.waitForFunction(() => /P1 heuristic/.test(document.querySelector('.game-head').textContent),
+    null, { timeout: 15000 }).then(() => true, () => false);
+  check(handed, 'P1 hands the seat to a bot and P0\'s page shows it');
+  await a.click('#btn-resign');
+  await a.waitForSelector('.scoreboard:not([hidden])', { timeout: 15000 });
+  const text = await a.textContent('.scoreboard');
+  const p0Winner = await a.$eval('.scoreboard tbody tr:first-child', (tr) => tr.classList.contains('winner'));
+  check(/resigned/.test(text) && !p0Winner, 'P0 resigns: the scoreboard says so and P0 does not win');
+  await b.waitForSelector('.scoreboard:not([hidden])', { timeout: 15000 });
+  check(true, 'P1\'s page shows the scoreboard too');
   await ctxA.close();
   await ctxB.close();
 }
@@ -304,9 +327,11 @@ async function testPhone(browser, base) {
   await page.waitForSelector('#c-create');
   check(await noHorizontalScroll(page), 'the lobby fits 390 px');
   await page.screenshot({ path: path.join(shots, 'phone-lobby.png'), fullPage: false });
-  await createGame(page, base, ['me', 'heuristic', 'random', 'random']);
-  await page.waitForSelector('.table.dml .dml-mine .card', { timeout: 15000 });
+  await createGame(page, base, ['me', 'heuristic', 'random', 'random'], 'dml', 'full', { mode: 'move', minutes: 10 });
+  await page.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
   check(await noHorizontalScroll(page), 'the table fits 390 px');
+  const clocks = await page.waitForSelector('.clocks', { timeout: 15000 }).then((h) => h.textContent(), () => '');
+  check(/P0 (10:00|9:[0-5][0-9])/.test(clocks), `the move clock shows (${clocks})`);
   let taps = 0;
   for (; taps < 12; taps++) {
     const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
