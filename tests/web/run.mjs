@@ -16,6 +16,9 @@
 //    a move clock shows and the game is played by tapping.
 // 4. the generic table: a DML seat as text, and any registered game without
 //    a view of its own (web/games/<name>.js) played by its controls.
+// 5. the server is killed (kill -9) mid-game and started again on the same
+//    port and SQLite file: the page reconnects, its log catches up without a
+//    gap or a repeat, and the game goes on.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
@@ -73,8 +76,8 @@ function freePort() {
   });
 }
 
-async function startServer() {
-  const port = await freePort();
+async function startServer(port = null) {
+  if (port === null) port = await freePort();
   const db = path.join(scratch, 'games.sqlite');
   const log = fs.openSync(path.join(scratch, 'server.log'), 'a');
   const proc = spawn(croupier, ['serve', '--listen', `127.0.0.1:${port}`, '--db', `sqlite:${db}`,
@@ -86,7 +89,7 @@ async function startServer() {
     if (exited) throw new Error(`croupier serve exited (${JSON.stringify(exited)}); see ${scratch}/server.log`);
     try {
       const res = await fetch(`${base}/`);
-      if (res.ok) return { proc, base };
+      if (res.ok) return { proc, base, port };
     } catch {
       // not listening yet
     }
@@ -119,6 +122,18 @@ async function createGame(page, base, seats, game = 'dml', variant = 'full', clo
 // The cards shown in the player's own Hand.
 async function handCards(page) {
   return page.$$eval('.dml-mine .cards > .card[data-card]', (els) => els.map((e) => e.dataset.card));
+}
+
+// Clicks a control found a moment ago; false when an update redrew the
+// table in between (the caller looks again).
+async function clickFresh(handle) {
+  try {
+    await handle.click({ timeout: 5000 });
+    return true;
+  } catch (err) {
+    if (/not attached|detached|Timeout/.test(String(err && err.message))) return false;
+    throw err;
+  }
 }
 
 // Plays until the scoreboard shows.  Each move clicks one of the legal
@@ -159,12 +174,11 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
         await page.locator('body').focus();
         await page.keyboard.press(key);
         keyed++;
-      } else await pick.c.click();
+      } else if (!(await clickFresh(pick.c))) continue;
     } else {
       // A card on the table with exactly this action is clicked instead of the button, now and then.
       const card = pick.g === 'card' && rand(2) === 0 ? await cardFor(page, pick.c) : null;
-      if (card) await card.click();
-      else await pick.c.click();
+      if (!(await clickFresh(card || pick.c))) continue;
     }
     moves++;
     // Wait for the answer: the controls change or the game moves on.
@@ -338,7 +352,7 @@ async function testPhone(browser, base) {
       : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
     if ((await h.jsonValue()) === 'over') break;
     const before = await page.$$eval('.log-lines li', (l) => l.length);
-    await page.locator('.move button.action:not([disabled])').first().tap();
+    await page.locator('.move button.action:not([disabled])').first().tap({ timeout: 5000 }).catch(() => {});
     await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
       || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
   }
@@ -352,13 +366,14 @@ async function testPhone(browser, base) {
 // Plays `moves` decisions on the generic table by clicking its controls.
 async function playGeneric(page, moves) {
   let made = 0;
-  for (; made < moves; made++) {
+  for (let tries = 0; made < moves && tries < 4 * moves; tries++) {
     const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
       : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
     if ((await h.jsonValue()) === 'over') break;
     const before = await page.$$eval('.log-lines li', (l) => l.length);
     const buttons = await page.$$('.move button.action:not([disabled])');
-    await buttons[made % buttons.length].click();
+    if (!buttons.length || !(await clickFresh(buttons[made % buttons.length]))) continue;
+    made++;
     await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
       || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
   }
@@ -392,6 +407,36 @@ async function testGeneric(browser, base) {
   await context.close();
 }
 
+// The log drawn on the page: its sequence numbers, oldest first.
+async function logSeqs(page) {
+  return page.$$eval('.log-lines li', (lis) => lis.map((li) => li.value - 1));
+}
+
+async function testReconnect(browser) {
+  console.log('# the server is killed (kill -9) and restarted: the page reconnects and catches up');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createGame(page, server.base, ['me', 'random', 'random', 'random']);
+  await page.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
+  await playGeneric(page, 5);
+  const before = await logSeqs(page);
+  server.proc.kill('SIGKILL');
+  await new Promise((r) => server.proc.on('exit', r));
+  const gone = await page.waitForFunction(() => document.getElementById('conn').textContent !== '', null, { timeout: 15000 }).then(() => true, () => false);
+  check(gone, 'the page notices the lost connection');
+  server = await startServer(server.port);
+  const back = await page.waitForFunction(() => document.getElementById('conn').textContent === '', null, { timeout: 30000 }).then(() => true, () => false);
+  check(back, 'the page reconnects to the restarted server');
+  const made = await playGeneric(page, 5);
+  check(made > 0, `the game goes on after the restart (${made} more moves)`);
+  const after = await logSeqs(page);
+  const continuous = after.every((x, i) => i === 0 || x === after[i - 1] + 1);
+  check(before[0] === 0, 'the log starts at the game\'s first event');
+  check(after.length > before.length && continuous && after[0] === before[0],
+    `the log caught up with no gap and no repeat (events ${after[0]}..${after[after.length - 1]})`);
+  await context.close();
+}
+
 let server;
 let browser;
 try {
@@ -401,6 +446,7 @@ try {
   await testTwoHumans(browser, server.base);
   await testPhone(browser, server.base);
   await testGeneric(browser, server.base);
+  await testReconnect(browser);
 } catch (err) {
   failures++;
   console.log(`FAIL ${err && err.stack ? err.stack : err}`);

@@ -77,13 +77,37 @@ export async function showGame(main, app, route) {
 
   const ctx = { submit, seatName };
 
+  // Adds an update's events to the log.  An update carries at most the last
+  // events the server keeps per message, so a gap (a first visit to a long
+  // game, a reconnection) is filled from `history`.
   function addEvents(events) {
     for (const e of events || []) {
       if (!e || typeof e.seq !== 'number') continue;
       if (e.seq < state.seen) continue; // already shown (a catch-up overlaps)
+      if (e.seq > state.seen) fillGap(state.seen, e.seq);
       log.push(e);
       state.seen = e.seq + 1;
     }
+  }
+
+  async function fillGap(from, to) {
+    const got = [];
+    try {
+      for (let since = from; since < to;) {
+        const page = await app.conn.request('history', { since });
+        const list = (Array.isArray(page.events) ? page.events : [])
+          .filter((e) => e && typeof e.seq === 'number' && e.seq >= since && e.seq < to);
+        if (!list.length) break;
+        got.push(...list);
+        since = list[list.length - 1].seq + 1;
+      }
+    } catch {
+      return; // the log keeps its gap; the next visit fills it
+    }
+    const have = new Set(log.map((e) => e.seq));
+    const merged = log.concat(got.filter((e) => !have.has(e.seq))).sort((x, y) => x.seq - y.seq);
+    log.splice(0, log.length, ...merged);
+    if (state.update) render(state.update);
   }
 
   function drawHead(u) {
@@ -168,10 +192,15 @@ export async function showGame(main, app, route) {
       if (state.update !== u) return; // a newer update arrived while loading
       state.view = mod.createView(board, ctx);
     }
+    render(u);
+  }
+
+  function render(u) {
+    if (!state.view) return;
     drawHead(u);
     drawScore(u);
     state.view.render({
-      game, seat: u.seat, obs: u.observation || {}, obsText: u.observation_text,
+      game: state.viewGame, seat: u.seat, obs: u.observation || {}, obsText: u.observation_text,
       log, actions: u.your_turn ? u.actions || [] : [], help: u.help || '', prompt: u.prompt || '',
       toAct: !!u.your_turn, over: !!u.over, result: u.result,
     });

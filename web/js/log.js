@@ -3,7 +3,7 @@
 // it ({seq, text, ...}); only `text` is shown, through textContent.
 import { el } from './dom.js';
 
-const SHOWN = 400; // the last lines drawn; older ones stay in the history
+const SHOWN = 1000; // the last lines drawn; the replay viewer reads the whole log
 
 export function logList(events) {
   const from = Math.max(0, events.length - SHOWN);
