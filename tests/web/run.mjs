@@ -101,7 +101,7 @@ async function startServer(port = null) {
 
 // --- helpers on a page ---------------------------------------------------------------
 // Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
-async function createGame(page, base, seats, game = 'dml', variant = 'full', clock = null) {
+async function createGame(page, base, seats, { game = 'dml', variant = 'full', clock = null, options = {} } = {}) {
   await page.goto(`${base}/`);
   await page.waitForSelector('#c-create');
   await page.selectOption('#c-game', game);
@@ -112,6 +112,7 @@ async function createGame(page, base, seats, game = 'dml', variant = 'full', clo
     await page.selectOption(`#c-seat-${i}`, kind);
     if (kind === 'bot') await page.fill(`#c-spec-${i}`, seats[i]);
   }
+  for (const [key, value] of Object.entries(options)) await page.selectOption(`#c-opt-${key}`, value);
   if (clock) {
     await page.selectOption('#c-clock', clock.mode);
     await page.fill('#c-minutes', String(clock.minutes));
@@ -311,6 +312,15 @@ async function testTwoHumans(browser, base) {
   check(handB.every((c) => !ownA.has(c)) && handA.every((c) => !ownB.has(c)), 'neither page shows the other\'s cards as its own');
   const knownOfB = await a.$$eval('.seat[data-seat="P1"] .known .card[data-card]', (els) => els.length);
   check(knownOfB <= await countOf(a, 'P1'), 'P0 sees no more of P1\'s Hand than P1 holds');
+  // A spectator in a third context: the public table, no Hand, no controls.
+  const ctxC = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const c = await ctxC.newPage();
+  await c.goto(invite.replace(/&seat=.*$/, '&watch=1'));
+  await c.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
+  check((await c.textContent('.dml-mine h2')) === 'Spectating' && (await c.$$('.dml-mine .card')).length === 0
+    && (await c.$$('.move button.action')).length === 0, 'a spectator sees no Hand and has no controls');
+  check(/watching/.test(await c.textContent('.game-head h1')), 'the spectator\'s page says it is watching');
+  await ctxC.close();
   const token = invite.split('token=')[1];
   check(!(await a.content()).includes(token), 'P0\'s page does not hold P1\'s token');
   check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
@@ -341,7 +351,7 @@ async function testPhone(browser, base) {
   await page.waitForSelector('#c-create');
   check(await noHorizontalScroll(page), 'the lobby fits 390 px');
   await page.screenshot({ path: path.join(shots, 'phone-lobby.png'), fullPage: false });
-  await createGame(page, base, ['me', 'heuristic', 'random', 'random'], 'dml', 'full', { mode: 'move', minutes: 10 });
+  await createGame(page, base, ['me', 'heuristic', 'random', 'random'], { clock: { mode: 'move', minutes: 10 }, options: { 'first-roller': '2' } });
   await page.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
   check(await noHorizontalScroll(page), 'the table fits 390 px');
   const clocks = await page.waitForSelector('.clocks', { timeout: 15000 }).then((h) => h.textContent(), () => '');
@@ -400,7 +410,7 @@ async function testGeneric(browser, base) {
   for (const g of others) {
     const v = (g.variants || [])[0];
     const n = v ? v.max_players : 2;
-    await createGame(page, base, ['me', ...Array(n - 1).fill('random')], g.name, v ? v.name : null);
+    await createGame(page, base, ['me', ...Array(n - 1).fill('random')], { game: g.name, variant: v ? v.name : null });
     await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
     check(await playGeneric(page, 20) > 0, `${g.name} is played on the generic table`);
   }

@@ -82,28 +82,39 @@ function drawCreate(box, invitesBox, app, welcome) {
     playersSel.value = keep >= lo && keep <= hi ? String(keep) : String(hi);
     drawSeats();
   }
+  // One control per table option, by its type (int, bool, choice, seat; a
+  // `file` option names data on the server and keeps its built-in default).
   function drawOptions() {
     const g = game();
     fill(optionsBox);
     for (const o of (g && g.options) || []) {
       const id = `c-opt-${o.key}`;
+      const def = String(o.default === undefined ? '' : o.default);
       let input;
       if (o.type === 'seat') {
         input = el('select', { id, dataset: { option: o.key } });
         for (let s = 0; s < Number(playersSel.value || 0); s++) {
-          input.appendChild(el('option', { value: String(s), text: `P${s}`, selected: String(s) === String(o.default) }));
+          input.appendChild(el('option', { value: String(s), text: `P${s}`, selected: String(s) === def }));
         }
-      } else if (o.type === 'bool' || o.type === 'boolean') {
+      } else if (o.type === 'bool') {
+        const on = def === '1' || def === 'true';
         input = el('select', { id, dataset: { option: o.key } },
-          el('option', { value: 'true', text: 'yes', selected: String(o.default) === 'true' }),
-          el('option', { value: 'false', text: 'no', selected: String(o.default) !== 'true' }));
+          el('option', { value: 'yes', text: 'yes', selected: on }),
+          el('option', { value: 'no', text: 'no', selected: !on }));
+      } else if (o.type === 'choice' && Array.isArray(o.choices)) {
+        input = el('select', { id, dataset: { option: o.key } },
+          o.choices.map((c, i) => el('option', { value: String(c), text: String(c), selected: String(i) === def })));
+      } else if (o.type === 'int') {
+        input = el('input', { id, type: 'number', min: o.min, max: o.max, value: def, dataset: { option: o.key } });
       } else {
-        input = el('input', { id, type: 'text', value: o.default === undefined ? '' : String(o.default), dataset: { option: o.key } });
+        optionsBox.appendChild(el('p', { class: 'small', text: `${o.key}: the server's built-in default${o.help ? ` (${o.help})` : ''}` }));
+        continue;
       }
       optionsBox.appendChild(el('div', { class: 'form-row' },
         el('label', { for: id, text: o.key }), input,
         o.help ? el('span', { class: 'small', text: o.help }) : null));
     }
+    if (!optionsBox.childNodes.length) optionsBox.appendChild(el('p', { class: 'empty', text: 'This game has no table options.' }));
   }
   function drawSeats() {
     const n = Number(playersSel.value || 0);
