@@ -153,11 +153,11 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     const state = await page.waitForFunction(() => {
       const score = document.querySelector('.scoreboard:not([hidden])');
       if (score) return 'over';
-      const buttons = [...document.querySelectorAll('.move button.action:not([disabled])')];
+      const buttons = [...document.querySelectorAll('.move button.action:not([aria-disabled])')];
       return buttons.length ? 'turn' : false;
     }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
     if (state === 'over') return { moves, keyed };
-    const controls = await page.$$('.move button.action:not([disabled])');
+    const controls = await page.$$('.move button.action:not([aria-disabled])');
     const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
     // Avoid taking back moves (it lengthens the game without end); keep
     // `done` likelier so composed choices close.
@@ -184,7 +184,7 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     moves++;
     // Wait for the answer: the controls change or the game moves on.
     await page.waitForFunction((n) => {
-      const busy = document.querySelector('.move button.action[disabled]');
+      const busy = document.querySelector('.move button.action[aria-disabled]');
       const lines = document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0;
       return !busy || lines !== n || document.querySelector('.scoreboard:not([hidden])');
     }, before, { timeout: 30000, polling: 50 });
@@ -234,6 +234,15 @@ async function testDesktop(browser, base) {
   check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   check(outline !== 'none', 'a focused control shows its focus');
+  // A move made with the keyboard (Space on the focused control): the focus
+  // moves on to the next decision's controls once it is the player's turn again.
+  const logBefore = await page.$$eval('.log-lines li', (l) => l.length);
+  await page.keyboard.press('Space');
+  const followed = await page.waitForFunction((n) => {
+    const a = document.activeElement;
+    return document.querySelectorAll('.log-lines li').length !== n && a && a.matches('.move button.action:not([aria-disabled])');
+  }, logBefore, { timeout: 30000, polling: 50 }).then(() => true, () => false);
+  check(followed || await page.isVisible('.scoreboard:not([hidden])'), 'after a move by the keyboard the focus is on the next decision\'s controls');
   const { moves, keyed } = await playToEnd(page, {
     seed: 7,
     keyEvery: 5,
@@ -294,7 +303,7 @@ async function testTwoHumans(browser, base) {
   for (let i = 0; i < 60; i++) {
     if ((await handCards(a)).length + (await handCards(b)).length > 0) break;
     for (const p of [a, b]) {
-      const button = await p.$('.move button.action:not([disabled])');
+      const button = await p.$('.move button.action:not([aria-disabled])');
       if (button) {
         await button.click();
         await p.waitForTimeout(200);
@@ -359,11 +368,11 @@ async function testPhone(browser, base) {
   let taps = 0;
   for (; taps < 12; taps++) {
     const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
-      : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+      : document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
     if ((await h.jsonValue()) === 'over') break;
     const before = await page.$$eval('.log-lines li', (l) => l.length);
-    await page.locator('.move button.action:not([disabled])').first().tap({ timeout: 5000 }).catch(() => {});
-    await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
+    await page.locator('.move button.action:not([aria-disabled])').first().tap({ timeout: 5000 }).catch(() => {});
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[aria-disabled]')
       || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
   }
   check(taps > 0, `the game goes on by tapping (${taps} taps)`);
@@ -378,13 +387,13 @@ async function playGeneric(page, moves) {
   let made = 0;
   for (let tries = 0; made < moves && tries < 4 * moves; tries++) {
     const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
-      : document.querySelector('.move button.action:not([disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+      : document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
     if ((await h.jsonValue()) === 'over') break;
     const before = await page.$$eval('.log-lines li', (l) => l.length);
-    const buttons = await page.$$('.move button.action:not([disabled])');
+    const buttons = await page.$$('.move button.action:not([aria-disabled])');
     if (!buttons.length || !(await clickFresh(buttons[made % buttons.length]))) continue;
     made++;
-    await page.waitForFunction((n) => !document.querySelector('.move button.action[disabled]')
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[aria-disabled]')
       || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
   }
   return made;

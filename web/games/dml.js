@@ -17,7 +17,7 @@
 // Multi-card choices (a Declaration, a commit, a Seize offer, a Stack play)
 // are built a card at a time and closed with the Confirm button (`done`);
 // the cards chosen so far are marked, and Undo takes the last one back.
-import { el, fill, focusKey, restoreFocus } from '../js/dom.js';
+import { el, fill, focusKeeper } from '../js/dom.js';
 import { actionControls, actionButton, shortcuts } from '../js/actions.js';
 import { logList } from '../js/log.js';
 import { die } from '../js/dice.js';
@@ -90,6 +90,7 @@ export function createView(root, ctx) {
   let keys = new Map();
   let snap = null;
   let helpOpen = false; // on a phone, the player opened the help
+  const focus = focusKeeper(root, '.move button.action');
 
   const panes = {
     top: el('section', { class: 'panel dml-top', 'aria-label': 'Round and Event' }),
@@ -350,8 +351,8 @@ export function createView(root, ctx) {
   }
 
   function drawMove(s) {
-    const keep = focusKey(panes.move);
-    keys = shortcuts(s.actions || []);
+    const grouped = (s.actions || []).map((a) => ({ ...a, group: SECTION[a.group] || a.group }));
+    keys = shortcuts(grouped);
     const body = [];
     if (s.over) body.push(el('p', { text: 'The game is over.' }));
     else if (!s.toAct) {
@@ -362,13 +363,12 @@ export function createView(root, ctx) {
     // The help stays open on a wide screen; on a phone it is one tap away.
     const wide = typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 761px)').matches;
     if (s.help) body.push(el('details', { class: 'help', open: wide || helpOpen }, el('summary', { text: 'Help', onclick: () => { helpOpen = !helpOpen; } }), el('p', { text: s.help })));
-    const grouped = (s.actions || []).map((a) => ({ ...a, group: SECTION[a.group] || a.group }));
     body.push(actionControls(grouped, (a, amount) => ctx.submit((s.actions || []).find((x) => x.id === a.id) || a, amount), { keys, titles: TITLES }));
     fill(panes.move, el('h2', { text: s.toAct ? 'Your move' : 'Not your turn' }), body);
-    restoreFocus(panes.move, keep);
   }
 
   function render(s) {
+    focus.save();
     snap = s;
     const o = s.obs || {};
     if (chosen && !cardActions(chosen).length) chosen = null;
@@ -383,6 +383,7 @@ export function createView(root, ctx) {
     drawMine(o);
     drawMove(s);
     fill(panes.log, el('h2', { text: 'Log' }), logList(s.log || []));
+    focus.restore();
   }
 
   return { render: (s) => render(s), keys: () => keys };

@@ -6,11 +6,24 @@
 // (because it shows them on its own table, e.g. cards in the hand).
 import { el } from './dom.js';
 
-// Which key triggers which action: [{key, action}] for the controls drawn.
-export function shortcuts(actions) {
+// The actions in the order the controls show them: group by group, each
+// group where its first action stands.
+export function displayOrder(actions, skip = new Set()) {
+  const groups = new Map();
+  for (const a of actions) {
+    if (skip.has(a.group)) continue;
+    if (!groups.has(a.group)) groups.set(a.group, []);
+    groups.get(a.group).push(a);
+  }
+  return [...groups.values()].flat();
+}
+
+// Which key triggers which action (a Map key -> action), numbered in the
+// order the controls show them.
+export function shortcuts(actions, skip) {
   const map = new Map();
   let n = 1;
-  for (const a of actions) {
+  for (const a of displayOrder(actions, skip)) {
     if (a.group === 'done') map.set('Enter', a);
     else if (a.group === 'undo') map.set('u', a);
     else if (n <= 9) map.set(String(n++), a);

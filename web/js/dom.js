@@ -48,12 +48,47 @@ export function focusKey(root) {
   const active = document.activeElement;
   return active && root.contains(active) && active.dataset ? active.dataset.key : undefined;
 }
-export function restoreFocus(root, key) {
-  if (key === undefined) return;
+// When that control is gone (its action was taken), the focus goes to the
+// first node matching `fallback` (e.g. the next decision's first control),
+// so a keyboard player is never dropped back at the top of the page.
+// Returns whether it placed the focus.
+export function restoreFocus(root, key, fallback) {
+  if (key === undefined) return false;
   for (const node of root.querySelectorAll('[data-key]')) {
-    if (node.dataset.key === key) {
+    if (node.dataset.key === key && !node.disabled) {
       node.focus();
-      return;
+      return true;
     }
   }
+  const next = fallback ? root.querySelector(fallback) : null;
+  if (next) next.focus();
+  return !!next;
+}
+
+// Keeps a keyboard player's place across re-renders of `root`: call save()
+// before drawing and restore() after.  When the focused control is gone and
+// no control of the next decision is there yet (the others are playing), the
+// focus lands on the first such control as soon as one appears.
+export function focusKeeper(root, fallback) {
+  let waiting = false;
+  let key;
+  return {
+    save() {
+      key = focusKey(root);
+    },
+    restore() {
+      if (key !== undefined) {
+        waiting = !restoreFocus(root, key, fallback);
+        return;
+      }
+      const active = document.activeElement;
+      if (waiting && (!active || active === document.body)) {
+        const next = root.querySelector(fallback);
+        if (next) {
+          next.focus();
+          waiting = false;
+        }
+      }
+    },
+  };
 }

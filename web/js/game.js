@@ -71,8 +71,14 @@ export async function showGame(main, app, route) {
       if (err.code !== 'stale') app.showError(`${err.message || err.code}`);
     }
   }
+  // While a move is on its way the controls say so (aria-disabled, not
+  // `disabled`, which would drop a keyboard player's focus) and submit()
+  // ignores them.
   function markBusy(on) {
-    for (const b of board.querySelectorAll('button.action, button.card')) b.disabled = on;
+    for (const b of board.querySelectorAll('button.action, button.card')) {
+      if (on) b.setAttribute('aria-disabled', 'true');
+      else b.removeAttribute('aria-disabled');
+    }
   }
 
   const ctx = { submit, seatName };

@@ -3,7 +3,7 @@
 // text (the server's text rendering when it sends one, else the observation
 // JSON laid out), the log in words, the help and the legal actions as
 // controls.  18Dracula is playable here until it gets a map view.
-import { el, fill, focusKey, restoreFocus } from './dom.js';
+import { el, fill, focusKeeper } from './dom.js';
 import { actionControls, shortcuts } from './actions.js';
 import { logList } from './log.js';
 
@@ -15,19 +15,20 @@ export function createView(root, ctx) {
   side.append(move, log);
   fill(root, el('div', { class: 'table generic' }, table, side));
   let keys = new Map();
+  const focus = focusKeeper(root, '.move button.action');
   return {
     render(snap) {
+      focus.save();
       const text = typeof snap.obsText === 'string' && snap.obsText !== ''
         ? snap.obsText : JSON.stringify(snap.obs, null, 2);
       fill(table, el('h2', { text: 'Table' }), el('pre', { class: 'obs-text', tabindex: 0, text }));
-      const keep = focusKey(move);
       keys = shortcuts(snap.actions || []);
       fill(move, el('h2', { text: snap.toAct ? 'Your move' : 'Waiting' }),
         snap.prompt ? el('p', { class: 'prompt', text: snap.prompt }) : null,
         snap.help ? el('p', { class: 'help', text: snap.help }) : null,
         actionControls(snap.actions || [], ctx.submit, { keys }));
-      restoreFocus(move, keep);
       fill(log, el('h2', { text: 'Log' }), logList(snap.log || []));
+      focus.restore();
     },
     keys: () => keys,
   };

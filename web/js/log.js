@@ -7,7 +7,7 @@ const SHOWN = 1000; // the last lines drawn; the replay viewer reads the whole l
 
 export function logList(events) {
   const from = Math.max(0, events.length - SHOWN);
-  const list = el('ol', { class: 'log-lines', role: 'log', 'aria-live': 'polite', tabindex: 0 });
+  const list = el('ol', { class: 'log-lines', role: 'log', 'aria-live': 'polite', tabindex: 0, dataset: { key: 'log' } });
   for (let i = from; i < events.length; i++) {
     const e = events[i];
     list.appendChild(el('li', { class: `ev ev-${String(e.kind || 'x').replace(/[^a-z_]/g, '')}`,
