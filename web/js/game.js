@@ -197,6 +197,7 @@ export async function showGame(main, app, route) {
       const mod = route.text ? generic : await viewFor(game);
       if (state.update !== u) return; // a newer update arrived while loading
       state.view = mod.createView(board, ctx);
+      state.view.generic = mod === generic;
     }
     render(u);
   }
@@ -205,11 +206,22 @@ export async function showGame(main, app, route) {
     if (!state.view) return;
     drawHead(u);
     drawScore(u);
-    state.view.render({
+    const snap = {
       game: state.viewGame, seat: u.seat, obs: u.observation || {}, obsText: u.observation_text,
       log, actions: u.your_turn ? u.actions || [] : [], help: u.help || '', prompt: u.prompt || '',
       toAct: !!u.your_turn, over: !!u.over, result: u.result,
-    });
+    };
+    try {
+      state.view.render(snap);
+    } catch (err) {
+      // A game's view that cannot draw this update leaves the seat playable
+      // on the generic table rather than stuck.
+      if (state.view.generic) throw err;
+      app.showError(`The ${state.viewGame} table could not be drawn (${err && err.message}); showing the text table.`);
+      state.view = generic.createView(board, ctx);
+      state.view.generic = true;
+      state.view.render(snap);
+    }
     app.setTurn(!!u.your_turn, seatName(u.seat));
     app.setStatus(u.over ? 'Game over' : u.your_turn ? 'Your turn' : 'Waiting for the others');
   }
