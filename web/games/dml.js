@@ -43,6 +43,14 @@ const COURT = {
   X1: 'Joker', X2: 'Joker',
 };
 
+// How a game ended (the observation's end_reason).
+const END_REASON = {
+  vp: 'the most Victory Points',
+  monopoly: 'a Monopoly',
+  father: 'Father of Dragons: all four Dragon Eggs in one Hand',
+  last: 'the last player standing',
+};
+
 const CODE_RE = /^([2-9TJQKA][SCHD]|X[12])$/;
 
 export function cardName(code) {
@@ -185,6 +193,7 @@ export function createView(root, ctx) {
     const d = (o.display && o.display.event) || {};
     const ev = o.event || {};
     fill(panes.top,
+      o.over ? el('p', { class: 'game-over', text: `Game over: ${o.winner ? `${seatLabel(o.winner)} wins` : 'no winner'}${END_REASON[o.end_reason] ? ` (${END_REASON[o.end_reason]})` : ''}.` }) : null,
       el('div', { class: 'round' },
         el('strong', { text: `Round ${o.round}` }),
         el('span', { text: ` · Dealer ${seatLabel(o.dealer)} · Active Player ${seatLabel(o.active)}` }),
@@ -219,12 +228,11 @@ export function createView(root, ctx) {
         s.alive ? null : el('span', { text: ' · out' })),
       el('p', { class: 'counts', text: `Hand ${s.hand_count}${s.offer_count ? ` · offer ${s.offer_count}` : ''} · ${o.vp && i >= 0 ? o.vp[i] : 0} VP` }),
       me ? null : el('div', { class: 'known' },
-        s.king ? el('span', { class: 'small', text: 'Merchant King ' }) : null,
-        s.king ? card(s.king, { actionable: false }) : null,
+        s.king ? el('div', {}, el('span', { class: 'small', text: 'Merchant King ' }), card(s.king, { actionable: false })) : null,
         s.hand_known && s.hand_known.length
-          ? [el('span', { class: 'small', text: 'In their Hand ' }), cards(s.hand_known, { actionable: false })] : null,
+          ? el('div', {}, el('span', { class: 'small', text: 'Known in their Hand' }), cards(s.hand_known, { actionable: false })) : null,
         s.offer_known && s.offer_known.length
-          ? [el('span', { class: 'small', text: 'Their offer ' }), cards(s.offer_known, { actionable: false })] : null),
+          ? el('div', {}, el('span', { class: 'small', text: 'Known in their offer' }), cards(s.offer_known, { actionable: false })) : null),
       el('div', { class: 'front' }, el('span', { class: 'small', text: 'Front (Emblems) ' }),
         cards(s.front, { where: `front${i}`, empty: 'no Emblems' }))));
     }
@@ -288,7 +296,7 @@ export function createView(root, ctx) {
     if (b.targets && b.targets.length) rows.push(el('div', {}, el('span', { class: 'small', text: 'Targets ' }), cards(b.targets, { actionable: false, mark: () => 'target' })));
     if (b.commits && b.commits.length) rows.push(el('div', {}, el('span', { class: 'small', text: 'Committed ' }), cards(b.commits, { actionable: false, mark: () => 'committed' })));
     if (active && (b.suit || b.value)) {
-      rows.push(el('p', { class: 'running', text: `${b.suit && SUITS[b.suit] ? `${SUITS[b.suit].name}: ` : ''}D ${b.D} + P ${b.P} = value ${b.value}${b.seizer ? ` · seized by ${seatLabel(b.seizer)}` : ''}` }));
+      rows.push(el('p', { class: 'running', text: `${b.suit && SUITS[b.suit] ? `${SUITS[b.suit].name}: ` : ''}D ${b.D} + P ${b.P} = value ${b.value}${b.target_from ? ` · targets from the ${String(b.target_from).replace(/_/g, ' ')}` : ''}${b.seizer ? ` · seized by ${seatLabel(b.seizer)}` : ''}` }));
     }
     for (const r of rolls) {
       const single = r.single || {};
