@@ -336,6 +336,16 @@ async function testTwoHumans(browser, base) {
     && (await c.$$('.move button.action')).length === 0, 'a spectator sees no Hand and has no controls');
   check(/watching/.test(await c.textContent('.game-head h1')), 'the spectator\'s page says it is watching');
   await ctxC.close();
+  // A link whose token was altered opens nothing and is not kept.
+  const ctxD = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const d = await ctxD.newPage();
+  const bad = invite.replace(/token=(.)/, (m, ch) => `token=${ch === 'A' ? 'B' : 'A'}`);
+  await d.goto(bad);
+  const refused = await d.waitForSelector('#error-banner:not([hidden])', { timeout: 15000 }).then(() => true, () => false);
+  check(refused && (await d.$$('.table.dml')).length === 0 && !(await d.evaluate(() => location.hash.includes('token='))),
+    'an altered invite link is refused, shows no table and leaves the address bar');
+  check(await d.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('croupier.seat.')).length === 0), 'the refused token is not kept');
+  await ctxD.close();
   const token = invite.split('token=')[1];
   check(!(await a.content()).includes(token), 'P0\'s page does not hold P1\'s token');
   check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
@@ -356,6 +366,23 @@ async function testTwoHumans(browser, base) {
   check(true, 'P1\'s page shows the scoreboard too');
   await ctxA.close();
   await ctxB.close();
+
+  // An open seat: another browser joins it from the lobby's list.
+  const ctxE = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctxF = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const e = await ctxE.newPage();
+  const f = await ctxF.newPage();
+  await createGame(e, base, ['me', 'human', 'random', 'random']);
+  await e.waitForSelector('.table.dml .seat.me', { timeout: 15000 });
+  const gameId = (/game=([0-9a-f]{32})/.exec(await e.evaluate(() => location.hash)) || [])[1];
+  await f.goto(`${base}/`);
+  const joinButton = `.open-games li[data-game="${gameId}"] button`;
+  await f.waitForSelector(joinButton, { timeout: 15000 });
+  await f.click(joinButton);
+  await f.waitForSelector('.table.dml .seat.me', { timeout: 15000 });
+  check((await f.textContent('.game-head h1')).includes('you are P1'), 'a second player joins the open seat from the lobby');
+  await ctxE.close();
+  await ctxF.close();
 }
 
 async function testPhone(browser, base) {

@@ -6,7 +6,7 @@
 // banner and page title, the clocks, Resign / Hand to a bot, the scoreboard
 // of a finished game and the keyboard shortcuts of the controls.
 import { el, fill } from './dom.js';
-import { loadToken, saveToken, gameHash } from './store.js';
+import { loadToken, saveToken, forgetToken, gameHash } from './store.js';
 import { updateOf } from './proto.js';
 import * as generic from './generic-view.js';
 
@@ -26,8 +26,8 @@ export async function viewFor(name) {
 export async function showGame(main, app, route) {
   const token = route.watch ? null : (route.token || loadToken(route.game_id, route.seat));
   if (route.token && route.seat !== null) {
-    // An invite link: keep the token in this browser, take it out of the address bar.
-    saveToken(route.game_id, route.seat, route.token, '');
+    // An invite link: take the token out of the address bar at once; it is
+    // kept in this browser once the server has seated us with it.
     history.replaceState(null, '', gameHash(route.game_id, route.seat));
   }
   if (!route.watch && !token) {
@@ -229,9 +229,22 @@ export async function showGame(main, app, route) {
   async function sitDown() {
     try {
       if (route.watch) await app.conn.request('spectate', { game_id: route.game_id, since: state.seen }, updateOf(route.game_id));
-      else await app.conn.request('sit', { game_id: route.game_id, token, since: state.seen }, updateOf(route.game_id));
+      else {
+        const u = await app.conn.request('sit', { game_id: route.game_id, token, since: state.seen }, updateOf(route.game_id));
+        // The token names its seat, whatever the link says: keep it under that one.
+        if (route.token && Number.isInteger(u.seat)) {
+          saveToken(route.game_id, u.seat, token, u.game || '');
+          if (u.seat !== route.seat) history.replaceState(null, '', gameHash(route.game_id, u.seat));
+        }
+      }
     } catch (err) {
-      app.showError(err.code === 'bad_token' ? 'This seat\'s link is not valid (the token matches no seat of this game).' : `${err.message || err.code}`);
+      if (err.code === 'bad_token') {
+        if (!route.token) forgetToken(route.game_id, route.seat);
+        fill(board, el('section', { class: 'panel' }, el('h2', { text: 'This link opens no seat' }),
+          el('p', { text: 'The token in it matches no seat of this game. Ask for the invite link again, or watch the game.' }),
+          el('a', { href: `#game=${route.game_id}&watch=1`, text: 'Watch the game' })));
+        app.showError('This seat\'s link is not valid.');
+      } else app.showError(`${err.message || err.code}`);
     }
   }
 

@@ -33,6 +33,14 @@ export function loadToken(gameId, seat) {
   }
 }
 
+export function forgetToken(gameId, seat) {
+  try {
+    localStorage.removeItem(`${PREFIX}${gameId}.${seat}`);
+  } catch {
+    // storage disabled: nothing kept
+  }
+}
+
 // [{game_id, seat, game, at}] newest first (tokens are not returned).
 export function seatTokens() {
   const out = [];
