@@ -201,8 +201,14 @@ async function cardFor(page, button) {
   return card;
 }
 
-async function noHorizontalScroll(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+// Nothing reaches past the right edge: no horizontal scrolling, and no
+// control or card sticks out of the window either (a panel may clip it).
+// (A phone widens its layout viewport to fit what overflows, so the width
+// is the device's, given here, not window.innerWidth.)
+async function noHorizontalScroll(page, width = 390) {
+  return page.evaluate((w) => document.documentElement.scrollWidth <= w + 1
+    && [...document.querySelectorAll('main button, main select, main input, main .card')]
+      .every((e) => e.getBoundingClientRect().right <= w + 1), width);
 }
 
 // --- the tests ----------------------------------------------------------------------
