@@ -221,6 +221,7 @@ async function testDesktop(browser, base) {
   const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
   await createGame(page, base, ['me', 'random', 'heuristic', 'random']);
   await page.waitForSelector('.table.dml', { timeout: 15000 });
   check(true, 'the lobby made the game and opened the DML table');
@@ -292,7 +293,7 @@ async function testDesktop(browser, base) {
   await page.keyboard.press('ArrowRight');
   const second = await page.textContent('.step-line');
   check(/^Step 1 of/.test(first) && /^Step 2 of/.test(second), 'the replay steps with the buttons and the arrow keys');
-  check(pageErrors.length === 0, `no script error on the page${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  check(pageErrors.length === 0, `no script error and no console error (a refused CSP rule included)${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
   await context.close();
 }
 
