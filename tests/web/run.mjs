@@ -151,6 +151,8 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
   };
   let moves = 0;
   let keyed = 0;
+  let byCard = 0;
+  let bySeveral = 0;
   for (let guard = 0; guard < MAX_CLICKS; guard++) {
     const state = await page.waitForFunction(() => {
       const score = document.querySelector('.scoreboard:not([hidden])');
@@ -158,7 +160,7 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
       const buttons = [...document.querySelectorAll('.move button.action:not([aria-disabled])')];
       return buttons.length ? 'turn' : false;
     }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
-    if (state === 'over') return { moves, keyed };
+    if (state === 'over') return { moves, keyed, byCard, bySeveral };
     const controls = await page.$$('.move button.action:not([aria-disabled])');
     const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
     // Avoid taking back moves (it lengthens the game without end); keep
@@ -166,7 +168,11 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     const picks = controls.map((c, i) => ({ c, g: groups[i] })).filter((p) => p.g !== 'undo');
     const pool = picks.length ? picks : controls.map((c, i) => ({ c, g: groups[i] }));
     const done = pool.filter((p) => p.g === 'done');
-    const pick = done.length && rand(3) === 0 ? done[0] : pool[rand(pool.length)];
+    // Stack plays are favoured: a card playable as a Power or an Emblem is
+    // the table's card with several actions.
+    const stack = pool.filter((p) => p.g === 'power' || p.g === 'emblem');
+    const pick = stack.length && rand(2) === 0 ? stack[rand(stack.length)]
+      : done.length && rand(3) === 0 ? done[0] : pool[rand(pool.length)];
     const before = await page.evaluate(() => document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0);
     if (onMove) await onMove(moves);
     if (keyEvery && moves % keyEvery === keyEvery - 1) {
@@ -179,9 +185,19 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
         keyed++;
       } else if (!(await clickFresh(pick.c))) continue;
     } else {
-      // A card on the table with exactly this action is clicked instead of the button, now and then.
-      const card = pick.g === 'card' && rand(2) === 0 ? await cardFor(page, pick.c) : null;
-      if (!(await clickFresh(card || pick.c))) continue;
+      // Now and then the card on the table is clicked instead of the button:
+      // a card with one action plays it, a card with several shows them
+      // beside it and the same action is picked there.
+      const card = CARD_GROUPS.has(pick.g) && rand(2) === 0 ? await cardFor(page, pick.c) : null;
+      if (card && card.several) {
+        if (!(await clickFresh(card.handle))) continue;
+        const choice = await page.waitForSelector(`.card-choices button[data-action="${card.id}"]`, { timeout: 5000 }).catch(() => null);
+        if (!choice || !(await clickFresh(choice))) continue;
+        bySeveral++;
+      } else if (card) {
+        if (!(await clickFresh(card.handle))) continue;
+        byCard++;
+      } else if (!(await clickFresh(pick.c))) continue;
     }
     moves++;
     // Wait for the answer: the controls change or the game moves on.
@@ -194,11 +210,16 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
   throw new Error(`no end after ${MAX_CLICKS} moves`);
 }
 
-// The card button on the table that plays the same single action as `button`.
+// The card on the table that offers the same action as `button`:
+// {handle, id, several} or null.
+const CARD_GROUPS = new Set(['card', 'power', 'emblem', 'callback']);
 async function cardFor(page, button) {
   const id = await button.evaluate((b) => b.dataset.action);
-  const card = await page.$(`.dml-board button.card[data-actions="${id}"]`);
-  return card;
+  for (const handle of await page.$$('.dml-board button.card[data-actions]')) {
+    const ids = (await handle.evaluate((b) => b.dataset.actions)).split(' ');
+    if (ids.includes(id)) return { handle, id, several: ids.length > 1 };
+  }
+  return null;
 }
 
 // Nothing reaches past the right edge: no horizontal scrolling, and no
@@ -251,7 +272,7 @@ async function testDesktop(browser, base) {
     return !document.querySelector('.move button.action[aria-disabled]') && a && a.matches('.move button.action');
   }, null, { timeout: 30000, polling: 50 }).then(() => true, () => false);
   check(followed || await page.isVisible('.scoreboard:not([hidden])'), 'after a move by the keyboard the focus is on the next decision\'s controls');
-  const { moves, keyed } = await playToEnd(page, {
+  const { moves, keyed, byCard, bySeveral } = await playToEnd(page, {
     seed: 7,
     keyEvery: 5,
     onMove: async (n) => {
@@ -263,6 +284,7 @@ async function testDesktop(browser, base) {
   });
   check(moves > 0, `the game ended after ${moves} moves by the human`);
   check(keyed > 0, `${keyed} of them by the keyboard's shortcuts`);
+  check(byCard + bySeveral > 0, `${byCard} by clicking a card on the table, ${bySeveral} by a card's own list of actions`);
   await page.waitForSelector('.scoreboard:not([hidden]) table');
   const rows = await page.$$eval('.scoreboard tbody tr', (trs) => trs.length);
   const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
