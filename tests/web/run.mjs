@@ -264,6 +264,12 @@ async function testDesktop(browser, base) {
   check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   check(outline !== 'none', 'a focused control shows its focus');
+  // '?' lists the keys, Escape closes the list (the focus is back on a control after).
+  await page.keyboard.press('?');
+  const listed = await page.isVisible('#keys-dialog');
+  await page.keyboard.press('Escape');
+  check(listed && !(await page.isVisible('#keys-dialog')), '? shows the keys and Escape closes them');
+  await page.locator('.move button.action').first().focus();
   // A move made with the keyboard (Space on the focused control): the focus
   // moves on to the next decision's controls once it is the player's turn again.
   await page.keyboard.press('Space');
