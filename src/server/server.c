@@ -1945,6 +1945,8 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     opts[k++] = "no";
     opts[k++] = "enable_keep_alive";
     opts[k++] = "no";
+    opts[k++] = "tcp_nodelay"; /* an update is one small frame: never wait for Nagle */
+    opts[k++] = "1";
     opts[k++] = "request_timeout_ms";
     opts[k++] = "30000";
     if (cfg->web) {

@@ -1,0 +1,962 @@
+/* tests/server/test_server.c — `croupier serve` as users start it, on
+ * loopback (a free port) with a temporary SQLite file, driven through the
+ * protocol (docs/protocol.md) with civetweb's WebSocket client.
+ *
+ *   full_game_four_humans  four seats played by the test; every message a
+ *                          seat receives is checked against the finished
+ *                          record replayed step by step: each update's
+ *                          observation and events are exactly that seat's
+ *                          view, and the updates a seat gets are exactly the
+ *                          changes of its view (no message for another
+ *                          seat's private steps)
+ *   bots_game              a human against three bots, to the end; stats
+ *   bad_input              bad token, malformed frame, out-of-turn, stale,
+ *                          illegal, unknown type, oversized frame, flood:
+ *                          each an error, the game unchanged, the server up
+ *   kill9_resume           kill -9 at 20 random points, restart, nothing
+ *                          acknowledged is lost
+ */
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "civetweb.h"
+#include "croupier/match.h"
+#include "croupier/rng.h"
+
+#ifndef CR_CLI_PATH
+#error "CR_CLI_PATH: the croupier program"
+#endif
+
+static char tmpdir[256];
+
+/* ---- the server process ---- */
+
+typedef struct server {
+    pid_t pid;
+    int port;
+    FILE *out;
+} server;
+
+/* Servers still running when a test fails are killed by the teardown. */
+static pid_t live[8];
+
+static void live_set(pid_t old, pid_t now)
+{
+    for (int i = 0; i < 8; i++)
+        if (live[i] == old) {
+            live[i] = now;
+            return;
+        }
+}
+
+static int kill_live(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 8; i++)
+        if (live[i] > 0) {
+            kill(live[i], SIGKILL);
+            waitpid(live[i], NULL, 0);
+            live[i] = 0;
+        }
+    return 0;
+}
+
+static void server_start(server *s, const char *db, const char *extra)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        char dbarg[512];
+        snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
+        const char *argv[16] = {CR_CLI_PATH, "serve", "--listen", "127.0.0.1:0",
+                                "--db",      dbarg,   "--quiet"};
+        int k = 7;
+        if (extra) argv[k++] = extra;
+        argv[k] = NULL;
+        execv(CR_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    s->pid = pid;
+    live_set(0, pid);
+    s->out = fdopen(fds[0], "r");
+    char line[256] = "";
+    assert_non_null(fgets(line, sizeof line, s->out));
+    const char *p = strstr(line, "127.0.0.1:");
+    assert_non_null(p);
+    s->port = atoi(p + 10);
+    assert_true(s->port > 0);
+}
+
+static void server_kill(server *s, int sig)
+{
+    kill(s->pid, sig);
+    int st;
+    waitpid(s->pid, &st, 0);
+    live_set(s->pid, 0);
+    if (sig == SIGTERM) {
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    fclose(s->out);
+    s->pid = 0;
+}
+
+/* ---- a WebSocket client: every message is kept, in order ---- */
+
+typedef struct client {
+    struct mg_connection *mc;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char **msgs;
+    int n, cap, next;
+    int closed;
+    int64_t next_id;
+} client;
+
+static int cl_data(struct mg_connection *mc, int bits, char *data, size_t len, void *arg)
+{
+    (void)mc;
+    client *c = arg;
+    if ((bits & 0x0f) != MG_WEBSOCKET_OPCODE_TEXT) return 1;
+    char *copy = malloc(len + 1);
+    memcpy(copy, data, len);
+    copy[len] = '\0';
+    pthread_mutex_lock(&c->mu);
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->msgs = realloc(c->msgs, sizeof *c->msgs * (size_t)c->cap);
+    }
+    c->msgs[c->n++] = copy;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    return 1;
+}
+
+static void cl_close(const struct mg_connection *mc, void *arg)
+{
+    (void)mc;
+    client *c = arg;
+    pthread_mutex_lock(&c->mu);
+    c->closed = 1;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static client *cl_open(int port)
+{
+    client *c = calloc(1, sizeof *c);
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    char err[256];
+    c->mc = mg_connect_websocket_client("127.0.0.1", port, 0, err, sizeof err, "/ws", NULL, cl_data,
+                                        cl_close, c);
+    if (!c->mc) fprintf(stderr, "connect: %s\n", err);
+    assert_non_null(c->mc);
+    return c;
+}
+
+static void cl_free(client *c)
+{
+    if (!c) return;
+    if (c->mc) mg_close_connection(c->mc);
+    for (int i = 0; i < c->n; i++) free(c->msgs[i]);
+    free(c->msgs);
+    free(c);
+}
+
+/* One text frame in one write: civetweb's client writes the header and the
+ * payload separately, and Nagle's algorithm then holds the payload until the
+ * server's delayed ACK (40 ms a message).  The mask key is 0 (any key is
+ * valid; the server unmasks). */
+static void cl_send_raw(client *c, const char *text, size_t len)
+{
+    unsigned char *f = malloc(len + 14);
+    size_t h = 0;
+    f[h++] = 0x81;
+    if (len < 126) {
+        f[h++] = (unsigned char)(0x80 | len);
+    } else if (len < 65536) {
+        f[h++] = 0x80 | 126;
+        f[h++] = (unsigned char)(len >> 8);
+        f[h++] = (unsigned char)len;
+    } else {
+        f[h++] = 0x80 | 127;
+        for (int i = 7; i >= 0; i--) f[h++] = (unsigned char)((uint64_t)len >> (8 * i));
+    }
+    memset(f + h, 0, 4);
+    h += 4;
+    memcpy(f + h, text, len);
+    mg_write(c->mc, f, h + len);
+    free(f);
+}
+
+/* Sends o (stolen) with a fresh id; returns the id. */
+static int64_t cl_send(client *c, json_t *o)
+{
+    int64_t id = ++c->next_id;
+    json_object_set_new(o, "v", json_integer(1));
+    json_object_set_new(o, "id", json_integer(id));
+    char *s = json_dumps(o, JSON_COMPACT);
+    cl_send_raw(c, s, strlen(s));
+    free(s);
+    json_decref(o);
+    return id;
+}
+
+/* The next message not read yet (waits up to 10 s); NULL if closed. */
+static json_t *cl_next(client *c)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 10;
+    pthread_mutex_lock(&c->mu);
+    while (c->next >= c->n && !c->closed)
+        if (pthread_cond_timedwait(&c->cv, &c->mu, &dl) != 0) break;
+    char *m = c->next < c->n ? c->msgs[c->next++] : NULL;
+    pthread_mutex_unlock(&c->mu);
+    if (!m) return NULL;
+    json_error_t je;
+    json_t *o = json_loads(m, 0, &je);
+    assert_non_null(o);
+    return o;
+}
+
+static const char *jtype(json_t *o) { return json_string_value(json_object_get(o, "type")); }
+
+/* Reads until a reply to `id` (ack, error or the answer); messages before
+ * it are skipped (they stay in c->msgs for the checks). */
+static json_t *cl_reply(client *c, int64_t id)
+{
+    for (;;) {
+        json_t *o = cl_next(c);
+        if (!o) return NULL;
+        json_t *re = json_object_get(o, "re");
+        if (re && json_integer_value(re) == id) return o;
+        json_decref(o);
+    }
+}
+
+/* Waits for the next update of this client. */
+static json_t *cl_update(client *c)
+{
+    for (;;) {
+        json_t *o = cl_next(c);
+        if (!o) return NULL;
+        if (strcmp(jtype(o), "update") == 0) return o;
+        json_decref(o);
+    }
+}
+
+/* Drains what has arrived: the latest update, if any (caller decrefs). */
+static json_t *cl_latest_update(client *c, json_t *prev)
+{
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        int more = c->next < c->n;
+        pthread_mutex_unlock(&c->mu);
+        if (!more) return prev;
+        json_t *o = cl_next(c);
+        if (strcmp(jtype(o), "update") == 0) {
+            json_decref(prev);
+            prev = o;
+        } else {
+            json_decref(o);
+        }
+    }
+}
+
+static json_t *create_msg(const char *seats_csv, int sit)
+{
+    json_t *seats = json_array();
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", seats_csv);
+    for (char *t = strtok(buf, ";"); t; t = strtok(NULL, ";"))
+        json_array_append_new(seats, json_string(t));
+    json_t *o = json_pack("{s:s,s:s,s:o}", "type", "create", "game", "dml", "seats", seats);
+    if (sit >= 0) json_object_set_new(o, "sit", json_integer(sit));
+    return o;
+}
+
+static void db_path(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", tmpdir, name);
+}
+
+/* ---- checking what seats received against the replayed record ---- */
+
+/* The game's record and seed from the server (the game is over). */
+static cr_match *fetch_record(client *c, const char *game_id)
+{
+    int64_t id = cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id));
+    json_t *r = cl_reply(c, id);
+    assert_non_null(r);
+    assert_string_equal(jtype(r), "record");
+    const char *text = json_string_value(json_object_get(r, "record"));
+    assert_non_null(text);
+    char err[256];
+    cr_match *m = cr_match_load(text, strlen(text), NULL, 0, err, sizeof err);
+    if (!m) fprintf(stderr, "record: %s\n", err);
+    assert_non_null(m);
+    json_decref(r);
+    return m;
+}
+
+/* Seat `seat`'s views at rest (a seat to decide, or the end), in order,
+ * consecutive repeats dropped: the observation as JSON and the event count.
+ * Rebuilt by replaying the finished record m step by step. */
+typedef struct view_list {
+    json_t **obs;
+    uint32_t *seq;
+    int n;
+} view_list;
+
+static void expected_views(const cr_match *done, int seat, view_list *out)
+{
+    const cr_record *r = cr_match_record(done);
+    const cr_game *g = cr_match_game(done);
+    cr_params p;
+    cr_record_params(r, NULL, &p);
+    char err[256];
+    uint64_t seed = 0;
+    assert_true(cr_match_seed(done, &seed));
+    cr_match *m = cr_match_new(g->def, &p, NULL, seed, err, sizeof err);
+    assert_non_null(m);
+    void *obs = malloc(g->obs_size);
+    size_t cap = 1 << 20;
+    char *buf = malloc(cap);
+    memset(out, 0, sizeof *out);
+    out->obs = calloc((size_t)r->n_actions + 2, sizeof *out->obs);
+    out->seq = calloc((size_t)r->n_actions + 2, sizeof *out->seq);
+    for (int i = 0;; i++) {
+        int who = cr_match_to_act(m);
+        if (who != CR_CHANCE) {
+            cr_match_observe(m, seat, obs);
+            g->def->obs_to_json(g, obs, buf, cap);
+            json_error_t je;
+            json_t *o = json_loads(buf, 0, &je);
+            assert_non_null(o);
+            uint32_t seq = cr_match_event_count(m);
+            if (out->n > 0 && json_equal(out->obs[out->n - 1], o) && out->seq[out->n - 1] == seq &&
+                !(who == seat)) {
+                json_decref(o);
+            } else {
+                out->obs[out->n] = o;
+                out->seq[out->n] = seq;
+                out->n++;
+            }
+        }
+        if (i >= r->n_actions) break;
+        cr_action a = r->actions[i];
+        if (who == CR_CHANCE) {
+            assert_int_equal(cr_match_step(m), CR_OK);
+            assert_int_equal(cr_match_record(m)->actions[i], a);
+        } else {
+            assert_int_equal(cr_match_submit_action(m, who, a, err, sizeof err), CR_OK);
+        }
+    }
+    free(obs);
+    free(buf);
+    cr_match_free(m);
+}
+
+static void view_list_free(view_list *v)
+{
+    for (int i = 0; i < v->n; i++) json_decref(v->obs[i]);
+    free(v->obs);
+    free(v->seq);
+}
+
+/* Every message c received as seat `seat`: updates are exactly the seat's
+ * views at rest, each once, in order; events are exactly its events. */
+static void check_seat_messages(client *c, const cr_match *done, int seat)
+{
+    view_list v;
+    expected_views(done, seat, &v);
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    const cr_match_event *ev = NULL;
+    int n_ev = cr_match_events_since(done, 0, &ev);
+    int k = 0, updates = 0;
+    json_t *prev_obs = NULL;
+    uint32_t prev_seq = 0;
+    for (int i = 0; i < c->n; i++) {
+        json_error_t je;
+        json_t *o = json_loads(c->msgs[i], 0, &je);
+        assert_non_null(o);
+        if (strcmp(jtype(o), "update") != 0) {
+            json_decref(o);
+            continue;
+        }
+        updates++;
+        assert_int_equal(json_integer_value(json_object_get(o, "seat")), seat);
+        json_t *obs = json_object_get(o, "observation");
+        uint32_t seq = (uint32_t)json_integer_value(json_object_get(o, "seq"));
+        /* a view of the seat at rest, at or after the last one */
+        while (k < v.n && !(json_equal(v.obs[k], obs) && v.seq[k] == seq)) k++;
+        if (k == v.n)
+            fprintf(stderr, "seat %d: update %d (seq %u) is no view of the seat\n", seat, updates,
+                    seq);
+        assert_true(k < v.n);
+        /* the events it carries are the seat's own renderings */
+        json_t *evs = json_object_get(o, "events");
+        for (size_t e = 0; e < json_array_size(evs); e++) {
+            json_t *got = json_array_get(evs, e);
+            uint32_t s = (uint32_t)json_integer_value(json_object_get(got, "seq"));
+            assert_true((int)s < n_ev);
+            cr_match_event_json(done, &ev[s], seat, buf, cap);
+            json_t *want = json_loads(buf, 0, &je);
+            json_object_set_new(want, "seq", json_integer(s));
+            assert_true(json_equal(want, got));
+            json_decref(want);
+        }
+        /* never the same view twice in a row, except the first update after sitting */
+        if (prev_obs && json_equal(prev_obs, obs) && prev_seq == seq) {
+            assert_true(json_is_true(json_object_get(o, "your_turn")));
+        }
+        json_decref(prev_obs);
+        prev_obs = json_incref(obs);
+        prev_seq = seq;
+        json_decref(o);
+    }
+    json_decref(prev_obs);
+    free(buf);
+    view_list_free(&v);
+}
+
+/* ---- playing through the protocol ---- */
+
+typedef struct seat_state {
+    client *c;
+    json_t *up; /* latest update */
+    char token[64];
+} seat_state;
+
+/* Picks an action of the update (seeded) and submits it; returns the ack. */
+static json_t *play_one(seat_state *s, cr_rng *rng, int64_t *decision_out, int32_t *action_out)
+{
+    json_t *acts = json_object_get(s->up, "actions");
+    size_t n = json_array_size(acts);
+    assert_true(n > 0);
+    json_t *a = json_array_get(acts, cr_rng_below(rng, (uint32_t)n));
+    int64_t d = json_integer_value(json_object_get(s->up, "decision"));
+    int32_t id = (int32_t)json_integer_value(json_object_get(a, "id"));
+    int64_t rid = cl_send(
+        s->c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)d, "action", id));
+    json_t *r = cl_reply(s->c, rid);
+    if (decision_out) *decision_out = d;
+    if (action_out) *action_out = id;
+    return r;
+}
+
+static int your_turn(json_t *up) { return up && json_is_true(json_object_get(up, "your_turn")); }
+
+static void test_full_game_four_humans(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "four.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *lobby = cl_open(srv.port);
+    int64_t id = cl_send(lobby, create_msg("invite;invite;invite;invite", -1));
+    json_t *r = cl_reply(lobby, id);
+    assert_string_equal(jtype(r), "created");
+    const char *gid = json_string_value(json_object_get(r, "game_id"));
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", gid);
+    seat_state seats[4];
+    memset(seats, 0, sizeof seats);
+    json_t *toks = json_object_get(r, "seats");
+    assert_int_equal(json_array_size(toks), 4);
+    for (int s = 0; s < 4; s++) {
+        json_t *t = json_array_get(toks, (size_t)s);
+        assert_int_equal(json_integer_value(json_object_get(t, "seat")), s);
+        snprintf(seats[s].token, sizeof seats[s].token, "%s",
+                 json_string_value(json_object_get(t, "token")));
+        assert_int_equal(strlen(seats[s].token), 43);
+    }
+    json_decref(r);
+    for (int s = 0; s < 4; s++) {
+        seats[s].c = cl_open(srv.port);
+        cl_send(seats[s].c, json_pack("{s:s,s:s,s:s,s:i}", "type", "sit", "game_id", game_id,
+                                      "token", seats[s].token, "since", 0));
+        seats[s].up = cl_update(seats[s].c);
+        assert_non_null(seats[s].up);
+    }
+    cr_rng rng;
+    cr_rng_seed(&rng, 2026, 9);
+    int actions = 0, over = 0;
+    for (int guard = 0; guard < 20000 && !over; guard++) {
+        int who = -1;
+        for (int s = 0; s < 4; s++) {
+            seats[s].up = cl_latest_update(seats[s].c, seats[s].up);
+            if (json_is_true(json_object_get(seats[s].up, "over"))) over = 1;
+            if (your_turn(seats[s].up)) who = s;
+        }
+        if (over) break;
+        if (who < 0) { /* the mover's update is on its way */
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        json_t *ack = play_one(&seats[who], &rng, NULL, NULL);
+        assert_non_null(ack);
+        assert_string_equal(jtype(ack), "ack");
+        json_decref(ack);
+        json_decref(seats[who].up);
+        seats[who].up = cl_update(seats[who].c);
+        actions++;
+    }
+    assert_true(over);
+    /* let every last update arrive, then check every seat's messages */
+    for (int s = 0; s < 4; s++) {
+        while (!json_is_true(json_object_get(seats[s].up, "over"))) {
+            json_decref(seats[s].up);
+            seats[s].up = cl_update(seats[s].c);
+            assert_non_null(seats[s].up);
+        }
+    }
+    cr_match *done = fetch_record(lobby, game_id);
+    assert_true(cr_match_over(done));
+    for (int s = 0; s < 4; s++) check_seat_messages(seats[s].c, done, s);
+    cr_match_free(done);
+    for (int s = 0; s < 4; s++) {
+        json_decref(seats[s].up);
+        cl_free(seats[s].c);
+    }
+    cl_free(lobby);
+    server_kill(&srv, SIGTERM);
+    printf("four humans: %d actions through the protocol\n", actions);
+}
+
+static void test_bots_game(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "bots.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    seat_state me = {0};
+    me.c = cl_open(srv.port);
+    int64_t id = cl_send(me.c, create_msg("human;heuristic;random;ismcts:iters=30", 0));
+    json_t *r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    cr_rng rng;
+    cr_rng_seed(&rng, 7, 7);
+    me.up = cl_update(me.c);
+    for (int guard = 0; guard < 20000; guard++) {
+        assert_non_null(me.up);
+        if (json_is_true(json_object_get(me.up, "over"))) break;
+        if (your_turn(me.up)) {
+            json_t *ack = play_one(&me, &rng, NULL, NULL);
+            assert_string_equal(jtype(ack), "ack");
+            json_decref(ack);
+        }
+        json_decref(me.up);
+        me.up = cl_update(me.c);
+    }
+    assert_true(json_is_true(json_object_get(me.up, "over")));
+    json_t *res = json_object_get(me.up, "result");
+    assert_non_null(res);
+    assert_int_equal(json_array_size(json_object_get(res, "ranks")), 4);
+    json_decref(me.up);
+    /* the seat's messages are its views; the stats count the game */
+    cr_match *done = fetch_record(me.c, game_id);
+    check_seat_messages(me.c, done, 0);
+    cr_match_free(done);
+    id = cl_send(me.c, json_pack("{s:s}", "type", "stats"));
+    r = cl_reply(me.c, id);
+    json_t *t = json_array_get(json_object_get(r, "titles"), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "game")), "dml");
+    assert_int_equal(json_integer_value(json_object_get(t, "finished")), 1);
+    json_decref(r);
+    id = cl_send(me.c, json_pack("{s:s,s:s}", "type", "list", "status", "finished"));
+    r = cl_reply(me.c, id);
+    assert_int_equal(json_array_size(json_object_get(r, "games")), 1);
+    json_decref(r);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
+/* The error code of the reply to id. */
+static void expect_error(client *c, int64_t id, const char *code)
+{
+    json_t *r = cl_reply(c, id);
+    assert_non_null(r);
+    if (strcmp(jtype(r), "error") != 0 ||
+        strcmp(json_string_value(json_object_get(r, "code")), code) != 0)
+        fprintf(stderr, "expected error %s, got %s\n", code, json_dumps(r, 0));
+    assert_string_equal(jtype(r), "error");
+    assert_string_equal(json_string_value(json_object_get(r, "code")), code);
+    json_decref(r);
+}
+
+/* The next error (a reply without id). */
+static void expect_error_any(client *c, const char *code)
+{
+    for (;;) {
+        json_t *r = cl_next(c);
+        assert_non_null(r);
+        if (strcmp(jtype(r), "error") == 0) {
+            assert_string_equal(json_string_value(json_object_get(r, "code")), code);
+            json_decref(r);
+            return;
+        }
+        json_decref(r);
+    }
+}
+
+static int wait_closed(client *c)
+{
+    for (int i = 0; i < 500; i++) {
+        pthread_mutex_lock(&c->mu);
+        int closed = c->closed;
+        pthread_mutex_unlock(&c->mu);
+        if (closed) return 1;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "bad.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    seat_state a = {0}, b = {0};
+    a.c = cl_open(srv.port);
+    int64_t id = cl_send(a.c, create_msg("invite;invite;invite;invite", 0));
+    json_t *r = cl_reply(a.c, id);
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_t *toks = json_object_get(r, "seats");
+    char tok[4][64];
+    for (int s = 0; s < 4; s++)
+        snprintf(tok[s], sizeof tok[s], "%s",
+                 json_string_value(json_object_get(json_array_get(toks, (size_t)s), "token")));
+    json_decref(r);
+    a.up = cl_update(a.c);
+    int to_act = (int)json_integer_value(json_object_get(a.up, "to_act"));
+    /* a connection of the seat to act, and one of another seat */
+    seat_state mover = {0}, other = {0};
+    mover.c = cl_open(srv.port);
+    other.c = cl_open(srv.port);
+    cl_send(mover.c,
+            json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", tok[to_act]));
+    mover.up = cl_update(mover.c);
+    assert_true(your_turn(mover.up));
+    int other_seat = (to_act + 1) % 4;
+    cl_send(other.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token",
+                               tok[other_seat]));
+    other.up = cl_update(other.c);
+    assert_false(your_turn(other.up));
+    int64_t d = json_integer_value(json_object_get(mover.up, "decision"));
+    uint32_t seq0 = (uint32_t)json_integer_value(json_object_get(mover.up, "seq"));
+
+    /* a bad token: one answer for every wrong token */
+    b.c = cl_open(srv.port);
+    char bad[64];
+    snprintf(bad, sizeof bad, "%s", tok[0]);
+    bad[5] = bad[5] == 'A' ? 'B' : 'A';
+    id = cl_send(b.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", bad));
+    expect_error(b.c, id, "bad_token");
+    id = cl_send(b.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", "x"));
+    expect_error(b.c, id, "bad_token");
+    /* a token of this game opens nothing in another game */
+    int64_t id2 = cl_send(b.c, create_msg("invite;random;random", 0));
+    r = cl_reply(b.c, id2);
+    char other_game[40];
+    snprintf(other_game, sizeof other_game, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    id = cl_send(b.c,
+                 json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", other_game, "token", tok[0]));
+    expect_error(b.c, id, "bad_token");
+    /* not seated */
+    cl_free(b.c);
+    b.c = cl_open(srv.port);
+    id = cl_send(b.c,
+                 json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)d, "action", 0));
+    expect_error(b.c, id, "not_seated");
+    /* malformed frames and unknown types */
+    cl_send_raw(b.c, "{\"v\":1,\"type\":", 14);
+    expect_error_any(b.c, "bad_json");
+    cl_send_raw(b.c, "[1,2]", 5);
+    expect_error_any(b.c, "bad_json");
+    id = cl_send(b.c, json_pack("{s:s}", "type", "frobnicate"));
+    expect_error(b.c, id, "bad_request");
+    cl_send_raw(b.c, "{\"v\":2,\"type\":\"hello\",\"id\":5}", 29);
+    expect_error(b.c, 5, "version");
+    /* out of turn: the other seat, with a good-looking decision */
+    json_t *acts = json_object_get(mover.up, "actions");
+    int32_t legal_id = (int32_t)json_integer_value(json_object_get(json_array_get(acts, 0), "id"));
+    id = cl_send(other.c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision",
+                                    json_integer_value(json_object_get(other.up, "decision")),
+                                    "action", legal_id));
+    expect_error(other.c, id, "not_your_turn");
+    /* stale decision */
+    id = cl_send(mover.c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)(d - 1),
+                                    "action", legal_id));
+    expect_error(mover.c, id, "stale");
+    /* an illegal action id and nonsense notation */
+    id = cl_send(mover.c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)d,
+                                    "action", 99999));
+    expect_error(mover.c, id, "illegal");
+    id = cl_send(mover.c, json_pack("{s:s,s:I,s:s}", "type", "act", "decision", (json_int_t)d,
+                                    "text", "frobnicate 7Z"));
+    expect_error(mover.c, id, "illegal");
+    /* the record before the end */
+    id = cl_send(mover.c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id));
+    expect_error(mover.c, id, "not_finished");
+    /* nothing changed: same seq; the right action is still accepted once */
+    id = cl_send(mover.c, json_pack("{s:s,s:i}", "type", "history", "since", 0));
+    r = cl_reply(mover.c, id);
+    assert_int_equal(json_integer_value(json_object_get(r, "count")), seq0);
+    json_decref(r);
+    id = cl_send(mover.c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)d,
+                                    "action", legal_id));
+    r = cl_reply(mover.c, id);
+    assert_string_equal(jtype(r), "ack");
+    json_decref(r);
+    /* the same submission again is refused: stale while the seat still acts,
+     * not_your_turn once the turn has passed (the turn is checked first) */
+    id = cl_send(mover.c, json_pack("{s:s,s:I,s:i}", "type", "act", "decision", (json_int_t)d,
+                                    "action", legal_id));
+    r = cl_reply(mover.c, id);
+    assert_string_equal(jtype(r), "error");
+    const char *code = json_string_value(json_object_get(r, "code"));
+    assert_true(strcmp(code, "stale") == 0 || strcmp(code, "not_your_turn") == 0);
+    json_decref(r);
+    /* an oversized frame closes that connection only */
+    size_t big = 20000;
+    char *huge = malloc(big);
+    memset(huge, ' ', big);
+    huge[0] = '{';
+    huge[big - 1] = '}';
+    cl_send_raw(b.c, huge, big);
+    free(huge);
+    expect_error_any(b.c, "too_large");
+    assert_true(wait_closed(b.c));
+    /* a flood closes that connection only */
+    client *fl = cl_open(srv.port);
+    for (int i = 0; i < 400; i++) cl_send_raw(fl, "{\"v\":1,\"type\":\"hello\"}", 22);
+    expect_error_any(fl, "flood");
+    assert_true(wait_closed(fl));
+    cl_free(fl);
+    /* everyone else is still served */
+    id = cl_send(other.c, json_pack("{s:s}", "type", "hello"));
+    r = cl_reply(other.c, id);
+    assert_string_equal(jtype(r), "welcome");
+    json_decref(r);
+    json_decref(a.up);
+    json_decref(mover.up);
+    json_decref(other.up);
+    cl_free(a.c);
+    cl_free(b.c);
+    cl_free(mover.c);
+    cl_free(other.c);
+    server_kill(&srv, SIGTERM);
+}
+
+/* kill -9 at 20 random points; after each restart every seat reconnects
+ * with its token and the game goes on; every acknowledged action is in the
+ * final record, in order. */
+typedef struct acked {
+    int seat;
+    int32_t action;
+} acked;
+
+static void test_kill9_resume(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "kill.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *lobby = cl_open(srv.port);
+    int64_t id = cl_send(lobby, create_msg("invite;random;invite;heuristic", -1));
+    json_t *r = cl_reply(lobby, id);
+    char game_id[40], tok[4][64];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_t *toks = json_object_get(r, "seats");
+    int human[2];
+    for (int k = 0; k < 2; k++) {
+        json_t *t = json_array_get(toks, (size_t)k);
+        human[k] = (int)json_integer_value(json_object_get(t, "seat"));
+        snprintf(tok[k], sizeof tok[k], "%s", json_string_value(json_object_get(t, "token")));
+    }
+    json_decref(r);
+    cl_free(lobby);
+    acked *log = calloc(100000, sizeof *log);
+    int n_log = 0, crashes = 0, over = 0;
+    cr_rng rng;
+    cr_rng_seed(&rng, 99, 1);
+    for (int round = 0; round <= 20 && !over; round++) {
+        seat_state ss[2] = {{0}};
+        for (int k = 0; k < 2; k++) {
+            ss[k].c = cl_open(srv.port);
+            cl_send(ss[k].c,
+                    json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", tok[k]));
+            ss[k].up = cl_update(ss[k].c);
+            assert_non_null(ss[k].up);
+            /* the seat's decision number holds every acknowledged action of it */
+            int mine = 0;
+            for (int i = 0; i < n_log; i++) mine += log[i].seat == human[k];
+            int64_t dec = json_integer_value(json_object_get(ss[k].up, "decision"));
+            int64_t done = dec - (your_turn(ss[k].up) ? 1 : 0);
+            assert_true(done >= mine && done <= mine + crashes);
+        }
+        int steps = round == 20 ? 1 << 30 : 1 + (int)cr_rng_below(&rng, 12);
+        int waits = 0;
+        for (int st = 0; st < steps && !over;) {
+            int who = -1;
+            for (int k = 0; k < 2; k++) {
+                ss[k].up = cl_latest_update(ss[k].c, ss[k].up);
+                if (json_is_true(json_object_get(ss[k].up, "over"))) over = 1;
+                if (your_turn(ss[k].up)) who = k;
+            }
+            if (over) break;
+            if (who < 0) {
+                /* the next update may come to either seat */
+                if (++waits > 10000) {
+                    fprintf(stderr, "stuck: to_act %lld / %lld, decisions %lld %lld\n",
+                            json_integer_value(json_object_get(ss[0].up, "to_act")),
+                            json_integer_value(json_object_get(ss[1].up, "to_act")),
+                            json_integer_value(json_object_get(ss[0].up, "decision")),
+                            json_integer_value(json_object_get(ss[1].up, "decision")));
+                    fail();
+                }
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            waits = 0;
+            int32_t a;
+            json_t *ack = play_one(&ss[who], &rng, NULL, &a);
+            assert_non_null(ack);
+            if (strcmp(jtype(ack), "ack") == 0) {
+                log[n_log].seat = human[who];
+                log[n_log].action = a;
+                n_log++;
+                st++;
+            }
+            json_decref(ack);
+            json_decref(ss[who].up);
+            ss[who].up = cl_update(ss[who].c);
+        }
+        if (!over) {
+            /* a submission in flight when the server dies: acked or not */
+            if (your_turn(ss[0].up) || your_turn(ss[1].up)) {
+                int k = your_turn(ss[0].up) ? 0 : 1;
+                json_t *acts = json_object_get(ss[k].up, "actions");
+                json_t *a = json_array_get(acts, 0);
+                cl_send(ss[k].c,
+                        json_pack("{s:s,s:I,s:I}", "type", "act", "decision",
+                                  json_integer_value(json_object_get(ss[k].up, "decision")),
+                                  "action", json_integer_value(json_object_get(a, "id"))));
+            }
+            server_kill(&srv, SIGKILL);
+            crashes++;
+            server_start(&srv, db, NULL);
+        }
+        for (int k = 0; k < 2; k++) {
+            json_decref(ss[k].up);
+            cl_free(ss[k].c);
+        }
+    }
+    assert_true(over);
+    client *c = cl_open(srv.port);
+    cr_match *done = fetch_record(c, game_id);
+    /* per seat: the acknowledged actions are in the record, in order, with
+     * at most one unacknowledged one per crash */
+    const cr_record *rec = cr_match_record(done);
+    const cr_game *g = cr_match_game(done);
+    char err[256];
+    cr_params p;
+    cr_record_params(rec, NULL, &p);
+    uint64_t seed;
+    cr_match_seed(done, &seed);
+    cr_match *m = cr_match_new(g->def, &p, NULL, seed, err, sizeof err);
+    int pos[2] = {0, 0}, extra = 0;
+    for (int i = 0; i < rec->n_actions; i++) {
+        int who = cr_match_to_act(m);
+        cr_action a = rec->actions[i];
+        for (int k = 0; k < 2; k++) {
+            if (who != human[k]) continue;
+            int j = pos[k];
+            while (j < n_log && log[j].seat != human[k]) j++;
+            if (j < n_log && log[j].action == a) {
+                pos[k] = j + 1;
+            } else {
+                extra++;
+            }
+        }
+        if (who == CR_CHANCE)
+            assert_int_equal(cr_match_step(m), CR_OK);
+        else
+            assert_int_equal(cr_match_submit_action(m, who, a, err, sizeof err), CR_OK);
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int j = pos[k]; j < n_log; j++) assert_true(log[j].seat != human[k]);
+    }
+    assert_true(extra <= crashes);
+    printf("kill -9: %d crashes, %d acknowledged actions, all in the record (%d unacked kept)\n",
+           crashes, n_log, extra);
+    cr_match_free(m);
+    cr_match_free(done);
+    cl_free(c);
+    free(log);
+    server_kill(&srv, SIGTERM);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    signal(SIGPIPE, SIG_IGN);
+    mg_init_library(0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_bad_input, kill_live),
+        cmocka_unit_test_teardown(test_full_game_four_humans, kill_live),
+        cmocka_unit_test_teardown(test_bots_game, kill_live),
+        cmocka_unit_test_teardown(test_kill9_resume, kill_live),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    mg_exit_library();
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "%s", tmpdir);
+    /* remove the databases */
+    const char *names[] = {"four.db", "bots.db", "bad.db", "kill.db"};
+    const char *sfx[] = {"", "-wal", "-shm", ".lock"};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            snprintf(cmd, sizeof cmd, "%s/%s%s", tmpdir, names[i], sfx[j]);
+            unlink(cmd);
+        }
+    rmdir(tmpdir);
+    return rc;
+}
