@@ -272,12 +272,15 @@ async function testDesktop(browser, base) {
   await page.locator('.move button.action').first().focus();
   // A move made with the keyboard (Space on the focused control): the focus
   // moves on to the next decision's controls once it is the player's turn again.
+  await page.evaluate(() => { const li = document.querySelector('.log-lines li'); if (li) li.dataset.mark = 'kept'; });
   await page.keyboard.press('Space');
   const followed = await page.waitForFunction(() => {
     const a = document.activeElement;
     return !document.querySelector('.move button.action[aria-disabled]') && a && a.matches('.move button.action');
   }, null, { timeout: 30000, polling: 50 }).then(() => true, () => false);
   check(followed || await page.isVisible('.scoreboard:not([hidden])'), 'after a move by the keyboard the focus is on the next decision\'s controls');
+  check(await page.evaluate(() => !!document.querySelector('.log-lines li[data-mark="kept"]')),
+    'the log appends new lines and keeps the old ones (a screen reader hears only what is new)');
   const { moves, keyed, byCard, bySeveral } = await playToEnd(page, {
     seed: 7,
     keyEvery: 5,

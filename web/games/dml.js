@@ -19,7 +19,7 @@
 // the cards chosen so far are marked, and Undo takes the last one back.
 import { el, fill, focusKeeper } from '../js/dom.js';
 import { actionControls, actionButton, shortcuts } from '../js/actions.js';
-import { logList } from '../js/log.js';
+import { createLog } from '../js/log.js';
 import { die } from '../js/dice.js';
 
 const SUITS = {
@@ -113,6 +113,8 @@ export function createView(root, ctx) {
     move: el('section', { class: 'panel move', 'aria-label': 'Your move' }),
     log: el('section', { class: 'panel log', 'aria-label': 'Log' }),
   };
+  const logView = createLog();
+  panes.log.append(el('h2', { text: 'Log' }), logView.element);
   fill(root, el('div', { class: 'table dml' },
     el('div', { class: 'dml-board' }, panes.top, panes.mine, panes.seats, panes.stocks, panes.buying,
       panes.dice, panes.stack, panes.markets, panes.piles),
@@ -390,7 +392,7 @@ export function createView(root, ctx) {
     drawDice(s.log || []);
     drawMine(o);
     drawMove(s);
-    fill(panes.log, el('h2', { text: 'Log' }), logList(s.log || []));
+    logView.update(s.log || []);
     focus.restore();
   }
 

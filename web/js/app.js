@@ -39,10 +39,14 @@ const app = {
     errorBanner.textContent = text || '';
     errorBanner.hidden = !text;
   },
+  // Changes the banner only when its words change, so a screen reader
+  // announces "your turn" once per turn, not on every update.
   setTurn(on, who) {
+    const text = on ? `Your turn${who ? ` (${who})` : ''}: choose an action below.` : '';
+    if (turnBanner.textContent !== text) turnBanner.textContent = text;
     turnBanner.hidden = !on;
-    turnBanner.textContent = on ? `Your turn${who ? ` (${who})` : ''}: choose an action below.` : '';
-    document.title = on ? `● Your turn · ${BASE_TITLE}` : BASE_TITLE;
+    const title = on ? `● Your turn · ${BASE_TITLE}` : BASE_TITLE;
+    if (document.title !== title) document.title = title;
   },
   // A notification from the browser when the page is not in view (only if
   // the player allowed it; the page's own banner and title always show).

@@ -5,13 +5,14 @@
 // controls.  18Dracula is playable here until it gets a map view.
 import { el, fill, focusKeeper } from './dom.js';
 import { actionControls, shortcuts } from './actions.js';
-import { logList } from './log.js';
+import { createLog } from './log.js';
 
 export function createView(root, ctx) {
   const table = el('section', { class: 'panel generic-obs', 'aria-label': 'Table' });
   const side = el('div', { class: 'side' });
   const move = el('section', { class: 'panel move', 'aria-label': 'Your move' });
-  const log = el('section', { class: 'panel log', 'aria-label': 'Log' });
+  const logView = createLog();
+  const log = el('section', { class: 'panel log', 'aria-label': 'Log' }, el('h2', { text: 'Log' }), logView.element);
   side.append(move, log);
   fill(root, el('div', { class: 'table generic' }, table, side));
   let keys = new Map();
@@ -27,7 +28,7 @@ export function createView(root, ctx) {
         snap.prompt ? el('p', { class: 'prompt', text: snap.prompt }) : null,
         snap.help ? el('p', { class: 'help', text: snap.help }) : null,
         actionControls(snap.actions || [], ctx.submit, { keys }));
-      fill(log, el('h2', { text: 'Log' }), logList(snap.log || []));
+      logView.update(snap.log || []);
       focus.restore();
     },
     keys: () => keys,
