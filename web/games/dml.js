@@ -94,7 +94,7 @@ function seatIndex(s) {
 
 export function createView(root, ctx) {
   let chosen = null; // the card whose several actions are shown beside it
-  let lastDice = ''; // to animate only a new roll
+  let lastDice = ''; // the roll and check drawn last: a new roll animates, nothing else redraws
   let keys = new Map();
   let snap = null;
   let helpOpen = false; // on a phone, the player opened the help
@@ -321,13 +321,16 @@ export function createView(root, ctx) {
       if (!check && e.kind === 'check') check = e;
       if (e.kind === 'roll') { roll = e; break; }
     }
-    if (!roll || !Array.isArray(roll.dice)) {
+    // The pane is an ARIA live region: it is redrawn only when a new roll
+    // falls or its check is decided, so a screen reader hears each once.
+    const key = roll && Array.isArray(roll.dice) ? `${roll.seq}/${check && check.seq > roll.seq ? check.seq : ''}` : 'none';
+    if (key === lastDice) return;
+    const fresh = !lastDice.startsWith(`${roll ? roll.seq : ''}/`);
+    lastDice = key;
+    if (key === 'none') {
       fill(panes.dice, el('h2', { text: 'Dice' }), el('p', { class: 'empty', text: 'No roll yet.' }));
       return;
     }
-    const key = `${roll.seq}`;
-    const fresh = key !== lastDice;
-    lastDice = key;
     const dice = roll.dice.filter((d) => Number.isInteger(d) && d >= 1 && d <= 6);
     fill(panes.dice, el('h2', { text: 'Dice' }),
       el('div', { class: `dice${fresh ? ' falling' : ''}`, 'aria-label': `${seatLabel(roll.seat)} rolled ${dice.join(' and ')}` },
