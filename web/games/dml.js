@@ -97,6 +97,7 @@ export function createView(root, ctx) {
   let lastDice = ''; // the roll and check drawn last: a new roll animates, nothing else redraws
   let keys = new Map();
   let snap = null;
+  let marks = new Map(); // card -> why it is marked (chosenCards)
   let helpOpen = false; // on a phone, the player opened the help
   const focus = focusKeeper(root, '.move button.action');
 
@@ -168,7 +169,7 @@ export function createView(root, ctx) {
 
   function cards(list, opts = {}) {
     const row = el('div', { class: 'cards' });
-    for (const code of list || []) row.appendChild(card(code, { ...opts, marked: opts.mark ? opts.mark(code) : undefined }));
+    for (const code of list || []) row.appendChild(card(code, { ...opts, marked: opts.mark ? opts.mark(code) : marks.get(code) }));
     if (opts.hidden) for (let i = 0; i < opts.hidden; i++) row.appendChild(card('??'));
     if (!row.childNodes.length) row.appendChild(el('span', { class: 'empty', text: opts.empty || 'none' }));
     return row;
@@ -344,19 +345,8 @@ export function createView(root, ctx) {
       fill(panes.mine, el('h2', { text: 'Spectating' }), el('p', { text: 'You watch the public table: nobody\'s Hand is shown.' }));
       return;
     }
-    const b = o.buying || {};
-    const picked = new Map();
-    for (const c of b.targets || []) picked.set(c, 'chosen as a target');
-    for (const c of b.commits || []) picked.set(c, 'committed');
-    for (const c of o.offer || []) picked.set(c, 'in your Seize offer');
-    // The choice being composed is listed at the end of the prompt
-    // ("...; so far: target 5S, commit 2D", docs/notation.md): mark those cards.
-    const soFar = /so far: (.*)$/.exec(snap.prompt || '');
-    if (soFar) {
-      for (const word of soFar[1].split(/[\s,()]+/)) if (CODE_RE.test(word) && !picked.has(word)) picked.set(word, 'chosen so far');
-    }
     fill(panes.mine, el('h2', { text: 'Your Hand' }),
-      cards(o.hand, { where: 'hand', empty: 'empty Hand', mark: (c) => picked.get(c) }),
+      cards(o.hand, { where: 'hand', empty: 'empty Hand' }),
       choices(),
       el('div', { class: 'king' }, el('span', { class: 'small', text: 'Merchant King ' }),
         o.king ? card(o.king, { actionable: false }) : el('span', { class: 'empty', text: 'none' })),
@@ -380,10 +370,28 @@ export function createView(root, ctx) {
     fill(panes.move, el('h2', { text: s.toAct ? 'Your move' : 'Not your turn' }), body);
   }
 
+  // The cards of the choice under way, marked wherever they lie: the Buy's
+  // targets and commits, the seat's Seize offer, and the choice being
+  // composed, which the prompt lists at its end ("...; so far: target 5S,
+  // commit 2D", docs/notation.md).
+  function chosenCards(o, prompt) {
+    const marks = new Map();
+    const b = o.buying || {};
+    for (const c of b.targets || []) marks.set(c, 'chosen as a target');
+    for (const c of b.commits || []) marks.set(c, 'committed');
+    for (const c of o.offer || []) marks.set(c, 'in your Seize offer');
+    const soFar = /so far: (.*)$/.exec(prompt || '');
+    if (soFar) {
+      for (const word of soFar[1].split(/[\s,()]+/)) if (CODE_RE.test(word) && !marks.has(word)) marks.set(word, 'chosen so far');
+    }
+    return marks;
+  }
+
   function render(s) {
     focus.save();
     snap = s;
     const o = s.obs || {};
+    marks = chosenCards(o, s.prompt);
     if (chosen && !cardActions(chosen).length) chosen = null;
     drawTop(o);
     drawSeats(o);
