@@ -249,7 +249,6 @@ static void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const c
     sb_free(&b);
 }
 
-
 /* ---- tokens ---- */
 
 static void sv_token_hash(const char *token, uint8_t out[CR_STORE_HASH_LEN])
@@ -923,25 +922,33 @@ static void sv_enqueue_bot(sv_game *g)
     pthread_mutex_unlock(&sv->job_mu);
 }
 
-/* One bot move of g, then the chance that follows; the game is queued
- * again for its next bot move, so games take turns on the workers. */
+/* Bot moves of g (with the chance that follows), one flush for them all:
+ * consecutive bot moves are played until a human must act or 5 ms have
+ * passed (so a slow search gives the worker back after each move), then the
+ * game is queued again for its next bot move, so games take turns. */
 static void sv_bot_move(sv_game *g)
 {
     pthread_mutex_lock(&g->mu);
     g->bot_queued = 0;
-    int who = g->m && !g->outdated ? cr_match_to_act(g->m) : CR_TERMINAL;
-    if (who >= 0 && !cr_match_is_human(g->m, who)) {
+    double start = sv_mono();
+    int moved = 0;
+    for (int k = 0; k < 256; k++) {
+        int who = g->m && !g->outdated ? cr_match_to_act(g->m) : CR_TERMINAL;
+        if (who < 0 || cr_match_is_human(g->m, who)) break;
+        if (k > 0 && sv_mono() - start > 0.005) break;
         double t0 = sv_mono();
-        if (cr_match_step(g->m) == CR_OK) {
-            double ms = (sv_mono() - t0) * 1000;
-            if (ms > sv->cfg.bot_deadline_ms)
-                sv_log("game %s: bot %s of P%d took %.0f ms (over %d ms)", g->meta.id,
-                       cr_match_seat_spec(g->m, who), who, ms, sv->cfg.bot_deadline_ms);
-            sv_collect(g, who);
-            sv_run_chance(g);
-            char err[256];
-            sv_flush(g, err, sizeof err);
-        }
+        if (cr_match_step(g->m) != CR_OK) break;
+        double ms = (sv_mono() - t0) * 1000;
+        if (ms > sv->cfg.bot_deadline_ms)
+            sv_log("game %s: bot %s of P%d took %.0f ms (over %d ms)", g->meta.id,
+                   cr_match_seat_spec(g->m, who), who, ms, sv->cfg.bot_deadline_ms);
+        sv_collect(g, who);
+        sv_run_chance(g);
+        moved = 1;
+    }
+    if (moved) {
+        char err[256];
+        sv_flush(g, err, sizeof err);
         sv_after_change(g);
     }
     pthread_mutex_unlock(&g->mu);
@@ -1185,7 +1192,6 @@ static void sv_invite(char *out, size_t cap, const char *id, int seat, const cha
 {
     snprintf(out, cap, "#game=%s&seat=%d&token=%s", id, seat, token);
 }
-
 
 static void sv_h_create(sv_conn *c, const sv_msg *m)
 {

@@ -1,7 +1,8 @@
 /* server/store_sqlite.c — the SQLite backend of the store (store.h).
  *
  * One database file, one connection, one mutex: SQLite serializes writers
- * anyway, and the server's hot statement (append) is a short transaction.
+ * anyway.  Appends are group-committed (sq_append): concurrent appends of
+ * many games share one transaction and one fsync.
  * The file is opened in WAL mode with synchronous=FULL, so a COMMIT has
  * reached the disk (fsync of the WAL) before append returns: an action the
  * server acknowledged survives kill -9 and a power cut.
@@ -36,7 +37,23 @@ typedef struct sq_store {
     pthread_mutex_t mu;
     int lock_fd;
     sqlite3_stmt *st_append, *st_count, *st_bump;
+    /* group commit: appends waiting for the next transaction */
+    pthread_mutex_t q_mu;
+    pthread_cond_t q_cv;
+    struct sq_req *q_head, *q_tail;
+    int q_leader; /* a thread is committing a batch */
 } sq_store;
+
+/* One append waiting in the group-commit queue (on its caller's stack). */
+typedef struct sq_req {
+    const char *id;
+    int at, n;
+    const cr_store_entry *e;
+    cr_status rc;
+    char err[256];
+    int done;
+    struct sq_req *next;
+} sq_req;
 
 static const char sq_schema[] =
     "CREATE TABLE IF NOT EXISTS games ("
@@ -86,6 +103,8 @@ static void sq_close(cr_store *base)
     sqlite3_close(s->db);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->q_mu);
+    pthread_cond_destroy(&s->q_cv);
     free(s);
 }
 
@@ -157,66 +176,113 @@ out:
     return rc;
 }
 
-static cr_status sq_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
-                           char *err, size_t errcap)
+/* Writes one request inside the open transaction, under a savepoint so that
+ * a refused request leaves the batch's others alone. */
+static void sq_write_req(sq_store *s, sq_req *r)
 {
-    sq_store *s = (sq_store *)base;
-    cr_status rc = CR_OK;
-    if (n < 0 || at < 0) {
-        snprintf(err, errcap, "bad append");
-        return CR_ERR_INVALID;
-    }
-    pthread_mutex_lock(&s->mu);
-    if (!sq_exec(s, "BEGIN IMMEDIATE")) {
-        rc = sq_fail(s, "begin", err, errcap);
-        goto out;
+    r->rc = CR_OK;
+    if (!sq_exec(s, "SAVEPOINT req")) {
+        r->rc = sq_fail(s, "savepoint", r->err, sizeof r->err);
+        return;
     }
     sqlite3_reset(s->st_count);
-    sqlite3_bind_text(s->st_count, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->st_count, 1, r->id, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(s->st_count) != SQLITE_ROW) {
-        snprintf(err, errcap, "no game %.40s", id);
-        rc = CR_ERR_INVALID;
+        snprintf(r->err, sizeof r->err, "no game %.40s", r->id);
+        r->rc = CR_ERR_INVALID;
         goto rollback;
     }
     int have = sqlite3_column_int(s->st_count, 0);
     sqlite3_reset(s->st_count);
-    if (have != at) {
-        snprintf(err, errcap, "append at %d but the game holds %d entries", at, have);
-        rc = CR_ERR_ILLEGAL;
+    if (have != r->at) {
+        snprintf(r->err, sizeof r->err, "append at %d but the game holds %d entries", r->at, have);
+        r->rc = CR_ERR_ILLEGAL;
         goto rollback;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < r->n; i++) {
         sqlite3_stmt *st = s->st_append;
         sqlite3_reset(st);
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 2, at + i);
-        sqlite3_bind_int(st, 3, (int)e[i].kind);
-        sqlite3_bind_int(st, 4, e[i].value);
-        sqlite3_bind_int(st, 5, e[i].seat);
-        sqlite3_bind_text(st, 6, e[i].spec, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, r->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 2, r->at + i);
+        sqlite3_bind_int(st, 3, (int)r->e[i].kind);
+        sqlite3_bind_int(st, 4, r->e[i].value);
+        sqlite3_bind_int(st, 5, r->e[i].seat);
+        sqlite3_bind_text(st, 6, r->e[i].spec, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE) {
-            rc = sq_fail(s, "insert entry", err, errcap);
+            r->rc = sq_fail(s, "insert entry", r->err, sizeof r->err);
             goto rollback;
         }
     }
     sqlite3_reset(s->st_bump);
-    sqlite3_bind_int(s->st_bump, 1, at + n);
+    sqlite3_bind_int(s->st_bump, 1, r->at + r->n);
     sqlite3_bind_int64(s->st_bump, 2, sq_now_ms());
-    sqlite3_bind_text(s->st_bump, 3, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->st_bump, 3, r->id, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(s->st_bump) != SQLITE_DONE) {
-        rc = sq_fail(s, "update game", err, errcap);
+        r->rc = sq_fail(s, "update game", r->err, sizeof r->err);
         goto rollback;
     }
-    if (!sq_exec(s, "COMMIT")) {
-        rc = sq_fail(s, "commit", err, errcap);
-        goto rollback;
-    }
-    goto out;
+    sq_exec(s, "RELEASE req");
+    return;
 rollback:
-    sq_exec(s, "ROLLBACK");
-out:
-    pthread_mutex_unlock(&s->mu);
-    return rc;
+    sq_exec(s, "ROLLBACK TO req");
+    sq_exec(s, "RELEASE req");
+}
+
+/* Group commit: an append joins a queue; the first caller to find no
+ * committer becomes it, takes every queued request, writes them all in one
+ * transaction and one fsync, and wakes their callers.  Each caller returns
+ * only once the transaction holding its entries has committed (or failed:
+ * then nothing of the batch was written).  Under load, many games share
+ * one fsync; alone, an append costs what it did. */
+static cr_status sq_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
+                           char *err, size_t errcap)
+{
+    sq_store *s = (sq_store *)base;
+    if (n < 0 || at < 0 || (n > 0 && !e)) {
+        snprintf(err, errcap, "bad append");
+        return CR_ERR_INVALID;
+    }
+    sq_req req = {.id = id, .at = at, .n = n, .e = e};
+    pthread_mutex_lock(&s->q_mu);
+    if (s->q_tail)
+        s->q_tail->next = &req;
+    else
+        s->q_head = &req;
+    s->q_tail = &req;
+    while (!req.done) {
+        if (!s->q_leader) {
+            s->q_leader = 1;
+            sq_req *batch = s->q_head;
+            s->q_head = s->q_tail = NULL;
+            pthread_mutex_unlock(&s->q_mu);
+            pthread_mutex_lock(&s->mu);
+            cr_status rc = CR_OK;
+            char berr[256] = "";
+            if (!sq_exec(s, "BEGIN IMMEDIATE")) rc = sq_fail(s, "begin", berr, sizeof berr);
+            for (sq_req *r = batch; r && rc == CR_OK; r = r->next) sq_write_req(s, r);
+            if (rc == CR_OK && !sq_exec(s, "COMMIT")) {
+                rc = sq_fail(s, "commit", berr, sizeof berr);
+                sq_exec(s, "ROLLBACK");
+            }
+            pthread_mutex_unlock(&s->mu);
+            pthread_mutex_lock(&s->q_mu);
+            for (sq_req *r = batch, *next; r; r = next) {
+                next = r->next;
+                if (rc != CR_OK) {
+                    r->rc = rc;
+                    snprintf(r->err, sizeof r->err, "%s", berr);
+                }
+                r->done = 1;
+            }
+            s->q_leader = 0;
+            pthread_cond_broadcast(&s->q_cv);
+        } else {
+            pthread_cond_wait(&s->q_cv, &s->q_mu);
+        }
+    }
+    pthread_mutex_unlock(&s->q_mu);
+    if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
+    return req.rc;
 }
 
 /* One UPDATE of games by id, under the mutex; CR_ERR_INVALID if no row. */
@@ -559,6 +625,8 @@ cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap)
     s->base.ops = &sq_ops;
     s->lock_fd = -1;
     pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->q_mu, NULL);
+    pthread_cond_init(&s->q_cv, NULL);
     char lock_path[4096];
     if (snprintf(lock_path, sizeof lock_path, "%s.lock", path) >= (int)sizeof lock_path) {
         snprintf(err, errcap, "sqlite: path too long");
