@@ -520,15 +520,28 @@ async function testReconnect(browser) {
   await new Promise((r) => server.proc.on('exit', r));
   const gone = await page.waitForFunction(() => document.getElementById('conn').textContent !== '', null, { timeout: 15000 }).then(() => true, () => false);
   check(gone, 'the page notices the lost connection');
+  // A move made while the server is away waits and goes through once it is back.
+  const waiting = await page.$('.move :not([data-group="undo"]) > button.action:not([aria-disabled])');
+  if (waiting) await waiting.click();
   server = await startServer(server.port);
   const back = await page.waitForFunction(() => document.getElementById('conn').textContent === '', null, { timeout: 30000 }).then(() => true, () => false);
   check(back, 'the page reconnects to the restarted server');
+  if (waiting) {
+    const through = await page.waitForFunction(() => !document.querySelector('.move button.action[aria-disabled]'), null, { timeout: 30000 }).then(() => true, () => false);
+    const banner = await page.textContent('#error-banner');
+    let acked = false;
+    for (let i = 0; i < 100 && !acked; i++) {
+      acked = frames.some((f) => f.startsWith('< ') && f.includes('"type":"ack"'));
+      if (!acked) await page.waitForTimeout(100);
+    }
+    check(through && acked && !/seated|closed/.test(banner), `the move made while the server was away was acknowledged once it was back${banner ? ` (${banner})` : ''}`);
+  }
   // Moves until the game has gone on (some moves only compose a choice).
   let made = 0;
   for (let i = 0; i < 40 && (await logSeqs(page)).length <= before.length; i++) made += await playGeneric(page, 1);
   if (process.env.CR_WEB_DEBUG) console.log(frames.join('\n'), await page.textContent('#error-banner'));
-  check(made > 0, `the game goes on after the restart (${made} more moves)`);
   const after = await logSeqs(page);
+  check(after.length > before.length, `the game goes on after the restart (${made} more moves here)`);
   const continuous = after.every((x, i) => i === 0 || x === after[i - 1] + 1);
   check(before[0] === 0, 'the log starts at the game\'s first event');
   check(after.length > before.length && continuous && after[0] === before[0],

@@ -19,7 +19,9 @@ export class Connection {
     this.ws = null;
     this.delay = 250;
     this.closedByUs = false;
-    this.opened = null;
+    this.connecting = false;
+    this.waiters = []; // open() callers waiting for a socket
+    this.everOpen = false;
   }
 
   on(type, f) {
@@ -31,33 +33,45 @@ export class Connection {
     for (const f of this.handlers.get(type) || []) f(msg);
   }
 
-  // Resolves once the socket is open (again).
+  // Resolves once the socket is open (again): a page opened while the
+  // server is down waits, saying so, and goes on when it answers.
   open() {
-    if (this.opened) return this.opened;
-    this.opened = new Promise((resolve) => {
-      const ws = new WebSocket(this.url);
-      this.ws = ws;
-      ws.addEventListener('open', () => {
-        this.delay = 250;
-        this.emit('state', 'open');
-        resolve();
-      });
-      ws.addEventListener('message', (e) => this.receive(e.data));
-      ws.addEventListener('close', () => {
-        this.emit('state', 'closed');
-        for (const [, p] of this.pending) {
-          clearTimeout(p.timer);
-          p.reject({ code: 'closed', message: 'the connection to the server closed' });
-        }
-        this.pending.clear();
-        this.opened = null;
-        if (this.closedByUs) return;
-        const wait = this.delay;
-        this.delay = Math.min(this.delay * 2, 8000);
-        setTimeout(() => this.open().then(() => this.emit('reconnect', null)), wait);
-      });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) return Promise.resolve();
+    const ready = new Promise((resolve) => this.waiters.push(resolve));
+    if (!this.connecting) this.connect();
+    return ready;
+  }
+
+  connect() {
+    this.connecting = true;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.connecting = false;
+      this.delay = 250;
+      this.emit('state', 'open');
+      // Sit again first (the `reconnect` handlers), then send what waited:
+      // the server reads a connection's messages in order, so a move made
+      // while the server was away arrives seated.
+      if (this.everOpen) this.emit('reconnect', null);
+      this.everOpen = true;
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const f of waiters) f();
     });
-    return this.opened;
+    ws.addEventListener('message', (e) => this.receive(e.data));
+    ws.addEventListener('close', () => {
+      this.emit('state', 'closed');
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject({ code: 'closed', message: 'the connection to the server closed' });
+      }
+      this.pending.clear();
+      if (this.closedByUs) return;
+      const wait = this.delay;
+      this.delay = Math.min(this.delay * 2, 8000);
+      setTimeout(() => this.connect(), wait);
+    });
   }
 
   close() {
