@@ -571,8 +571,25 @@ try {
 } finally {
   if (browser) await browser.close();
   if (server) {
-    server.proc.kill('SIGTERM');
-    await new Promise((r) => { server.proc.on('exit', r); setTimeout(r, 5000); });
+    // The server stops cleanly on SIGTERM (under the sanitizers too: a
+    // memory error or a leak found at exit is a non-zero status).
+    const status = await new Promise((r) => {
+      if (server.proc.exitCode !== null || server.proc.signalCode !== null) {
+        r({ code: server.proc.exitCode, signal: server.proc.signalCode });
+        return;
+      }
+      server.proc.on('exit', (code, signal) => r({ code, signal }));
+      server.proc.kill('SIGTERM');
+      setTimeout(() => r({ code: null, signal: 'timeout' }), 15000);
+    });
+    check(status.code === 0, `croupier serve stops cleanly on SIGTERM (${JSON.stringify(status)})`);
+    if (status.code !== 0) {
+      try {
+        console.log(fs.readFileSync(path.join(scratch, 'server.log'), 'utf8').split('\n').slice(-40).join('\n'));
+      } catch {
+        // no log
+      }
+    }
   }
 }
 console.log(`screenshots in ${shots}`);
