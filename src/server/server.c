@@ -561,6 +561,12 @@ static sv_game *sv_find_game(const char *id)
         free(e);
         return NULL;
     }
+    if (meta.status == CR_STORE_RUNNING &&
+        sv->store->ops->claim(sv->store, meta.id, err, sizeof err) != CR_OK) {
+        free(e); /* another server process plays it (store.h, claim) */
+        sv_game_free(g);
+        return NULL;
+    }
     const cr_game_def *def = sv_def(meta.game);
     if (!def || meta.rules_version != def->rules_version || meta.status == CR_STORE_OUTDATED) {
         g->outdated = 1;
@@ -585,6 +591,17 @@ static sv_game *sv_find_game(const char *id)
     if (!sv_table_add(g)) {
         sv_game_free(g);
         return NULL;
+    }
+    if (!g->finished && !g->outdated) { /* a running game counts against the limits */
+        int bots = 0;
+        for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
+        pthread_mutex_lock(&g->mu);
+        g->bot_seats = bots;
+        pthread_mutex_unlock(&g->mu);
+        pthread_mutex_lock(&sv->table_mu);
+        sv->n_running++;
+        sv->n_bots += bots;
+        pthread_mutex_unlock(&sv->table_mu);
     }
     return g;
 }
@@ -1491,13 +1508,14 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
         sv_send_error(c, m, "no_game", "no such game");
         return;
     }
+    sv_detach(c);
+    pthread_mutex_lock(&g->mu);
     if (!g->m) {
+        pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated",
                       "this game was stored under another rules version; it is kept as stored");
         return;
     }
-    sv_detach(c);
-    pthread_mutex_lock(&g->mu);
     sv_attach_locked(c, g, seat, m->since);
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
@@ -1636,12 +1654,17 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
 static void sv_h_history(sv_conn *c, const sv_msg *m)
 {
     sv_game *g = c->game;
-    if (!g || !g->m) {
+    if (!g) {
         sv_send_error(c, m, "not_seated", "sit, join or spectate first");
         return;
     }
     pthread_mutex_lock(&g->mu);
-    sv_buf *b = &c->out;
+    if (!g->m) {
+        pthread_mutex_unlock(&g->mu);
+        sv_send_error(c, m, "outdated", "this game cannot be replayed");
+        return;
+    }
+    sv_buf *b = &c->out; /* c->out is written under the game's mutex only */
     sb_reset(b);
     sb_puts(b, "{\"v\":1,\"type\":\"history\"");
     if (m->has_id) sb_printf(b, ",\"re\":%lld", (long long)m->id);
@@ -1662,8 +1685,8 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         }
     }
     sb_puts(b, "]}");
-    pthread_mutex_unlock(&g->mu);
     if (!b->oom) sv_send(c, b->p, b->len);
+    pthread_mutex_unlock(&g->mu);
 }
 
 static void sv_h_record(sv_conn *c, const sv_msg *m)
@@ -1892,13 +1915,6 @@ static void sv_resume_all(void)
             sv->store->ops->set_status(sv->store, g->meta.id, CR_STORE_OUTDATED, err, sizeof err);
             outdated++;
         } else {
-            int bots = 0;
-            for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
-            g->bot_seats = bots;
-            pthread_mutex_lock(&sv->table_mu);
-            sv->n_running++;
-            sv->n_bots += bots;
-            pthread_mutex_unlock(&sv->table_mu);
             sv_run_chance(g);
             sv_flush(g, err, sizeof err);
             sv_after_change(g);
