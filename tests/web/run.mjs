@@ -1,0 +1,601 @@
+// tests/web/run.mjs: the browser client's tests.  Playwright (npm
+// playwright-core) drives Debian's Chromium, headless, against a real
+// `croupier serve` on a free loopback port with a temporary SQLite file and
+// the client from web/.
+//
+//   node tests/web/run.mjs CROUPIER [SCREENSHOT_DIR]
+//
+// 1. desktop: the lobby creates a DML game with one human and three bots; the
+//    game is played to its end by clicking the controls (some moves by the
+//    keyboard's shortcuts); the scoreboard, the lobby's finished list, the
+//    statistics and the replay viewer are checked.
+// 2. two browser contexts, two humans (one from the lobby, one through its
+//    invite link): each sees its own Hand and never a card of the other's;
+//    then one hands the seat to a bot and the other resigns.
+// 3. phone width (390x844, touch): the lobby and the table fit the width,
+//    a move clock shows and the game is played by tapping.
+// 4. the generic table: a DML seat as text, and any registered game without
+//    a view of its own (web/games/<name>.js) played by its controls.
+// 5. the server is killed (kill -9) mid-game and started again on the same
+//    port and SQLite file: the page reconnects, its log catches up without a
+//    gap or a repeat, and the game goes on.
+// Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
+// CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
+// generic, reconnect) runs only those.
+// Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
+// playwright-core or /usr/bin/chromium is missing here.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const CHROMIUM = process.env.CR_CHROMIUM || '/usr/bin/chromium';
+const MAX_CLICKS = 4000; // a DML game against bots asks a human far fewer decisions
+
+const croupier = process.argv[2];
+if (!croupier) {
+  console.error('usage: node tests/web/run.mjs CROUPIER [SCREENSHOT_DIR]');
+  process.exit(2);
+}
+// CI sets CROUPIER_REQUIRE_WEB=1: there a missing piece is a failure, not a skip.
+const SKIP = process.env.CROUPIER_REQUIRE_WEB === '1' ? 1 : 77;
+if (!fs.existsSync(CHROMIUM)) {
+  console.log(`SKIP: no Chromium at ${CHROMIUM} (Debian: apt-get install chromium)`);
+  process.exit(SKIP);
+}
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch {
+  console.log('SKIP: playwright-core is not installed (cd tests/web && npm ci)');
+  process.exit(SKIP);
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'croupier-web-'));
+const shots = process.argv[3] ? path.resolve(process.argv[3]) : path.join(scratch, 'shots');
+fs.mkdirSync(shots, { recursive: true });
+
+let failures = 0;
+function check(cond, what) {
+  if (cond) console.log(`ok   ${what}`);
+  else {
+    failures++;
+    console.log(`FAIL ${what}`);
+  }
+}
+
+// --- the server -----------------------------------------------------------------
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(port = null) {
+  if (port === null) port = await freePort();
+  const db = path.join(scratch, 'games.sqlite');
+  const log = fs.openSync(path.join(scratch, 'server.log'), 'a');
+  const proc = spawn(croupier, ['serve', '--listen', `127.0.0.1:${port}`, '--db', `sqlite:${db}`,
+    '--web', path.join(ROOT, 'web')], { stdio: ['ignore', log, log] });
+  let exited = null;
+  proc.on('exit', (code, signal) => { exited = { code, signal }; });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (exited) throw new Error(`croupier serve exited (${JSON.stringify(exited)}); see ${scratch}/server.log`);
+    try {
+      const res = await fetch(`${base}/`);
+      if (res.ok) return { proc, base, port };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGTERM');
+  throw new Error('croupier serve did not answer within 10 s');
+}
+
+// --- helpers on a page ---------------------------------------------------------------
+// Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
+async function createGame(page, base, seats, { game = 'dml', variant = 'full', clock = null, options = {} } = {}) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  await page.selectOption('#c-game', game);
+  if (variant) await page.selectOption('#c-variant', variant);
+  await page.selectOption('#c-players', String(seats.length));
+  for (let i = 0; i < seats.length; i++) {
+    const kind = ['me', 'invite', 'human'].includes(seats[i]) ? seats[i] : 'bot';
+    await page.selectOption(`#c-seat-${i}`, kind);
+    if (kind === 'bot') await page.fill(`#c-spec-${i}`, seats[i]);
+  }
+  for (const [key, value] of Object.entries(options)) await page.selectOption(`#c-opt-${key}`, value);
+  if (clock) {
+    await page.selectOption('#c-clock', clock.mode);
+    await page.fill('#c-minutes', String(clock.minutes));
+  }
+  await page.click('#c-create');
+}
+
+// The cards shown in the player's own Hand.
+async function handCards(page) {
+  return page.$$eval('.dml-mine .cards > .card[data-card]', (els) => els.map((e) => e.dataset.card));
+}
+
+// Clicks a control found a moment ago; false when an update redrew the
+// table in between (the caller looks again).
+async function clickFresh(handle) {
+  try {
+    await handle.click({ timeout: 5000 });
+    return true;
+  } catch (err) {
+    if (/not attached|detached|Timeout/.test(String(err && err.message))) return false;
+    throw err;
+  }
+}
+
+// Plays until the scoreboard shows.  Each move clicks one of the legal
+// controls (cards on the table included), picked by a seeded generator; every
+// `keyEvery`-th move uses its key instead (1-9, Enter).  Returns the moves
+// made, and how many of them by a key.
+async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
+  let x = seed >>> 0;
+  const rand = (n) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+  let moves = 0;
+  let keyed = 0;
+  let byCard = 0;
+  let bySeveral = 0;
+  for (let guard = 0; guard < MAX_CLICKS; guard++) {
+    const state = await page.waitForFunction(() => {
+      const score = document.querySelector('.scoreboard:not([hidden])');
+      if (score) return 'over';
+      const buttons = [...document.querySelectorAll('.move button.action:not([aria-disabled])')];
+      return buttons.length ? 'turn' : false;
+    }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
+    if (state === 'over') return { moves, keyed, byCard, bySeveral };
+    const controls = await page.$$('.move button.action:not([aria-disabled])');
+    const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
+    // Avoid taking back moves (it lengthens the game without end); keep
+    // `done` likelier so composed choices close.
+    const picks = controls.map((c, i) => ({ c, g: groups[i] })).filter((p) => p.g !== 'undo');
+    const pool = picks.length ? picks : controls.map((c, i) => ({ c, g: groups[i] }));
+    const done = pool.filter((p) => p.g === 'done');
+    // Stack plays are favoured: a card playable as a Power or an Emblem is
+    // the table's card with several actions.
+    const stack = pool.filter((p) => p.g === 'power' || p.g === 'emblem');
+    const pick = stack.length && rand(2) === 0 ? stack[rand(stack.length)]
+      : done.length && rand(3) === 0 ? done[0] : pool[rand(pool.length)];
+    const before = await page.evaluate(() => document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0);
+    if (onMove) await onMove(moves);
+    if (keyEvery && moves % keyEvery === keyEvery - 1) {
+      // The digit shortcut of the first non-done, non-undo control.
+      const hint = await pick.c.evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : ''));
+      const key = hint === '⏎' ? 'Enter' : hint;
+      if (/^([1-9]|Enter|u)$/.test(key)) {
+        await page.locator('body').focus();
+        await page.keyboard.press(key);
+        keyed++;
+      } else if (!(await clickFresh(pick.c))) continue;
+    } else {
+      // Now and then the card on the table is clicked instead of the button:
+      // a card with one action plays it, a card with several shows them
+      // beside it and the same action is picked there.
+      const card = CARD_GROUPS.has(pick.g) && rand(2) === 0 ? await cardFor(page, pick.c) : null;
+      if (card && card.several) {
+        if (!(await clickFresh(card.handle))) continue;
+        const choice = await page.waitForSelector(`.card-choices button[data-action="${card.id}"]`, { timeout: 5000 }).catch(() => null);
+        if (!choice || !(await clickFresh(choice))) continue;
+        bySeveral++;
+      } else if (card) {
+        if (!(await clickFresh(card.handle))) continue;
+        byCard++;
+      } else if (!(await clickFresh(pick.c))) continue;
+    }
+    moves++;
+    // Wait for the answer: the controls change or the game moves on.
+    await page.waitForFunction((n) => {
+      const busy = document.querySelector('.move button.action[aria-disabled]');
+      const lines = document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0;
+      return !busy || lines !== n || document.querySelector('.scoreboard:not([hidden])');
+    }, before, { timeout: 30000, polling: 50 });
+  }
+  throw new Error(`no end after ${MAX_CLICKS} moves`);
+}
+
+// The card on the table that offers the same action as `button`:
+// {handle, id, several} or null.
+const CARD_GROUPS = new Set(['card', 'power', 'emblem', 'callback']);
+async function cardFor(page, button) {
+  const id = await button.evaluate((b) => b.dataset.action);
+  for (const handle of await page.$$('.dml-board button.card[data-actions]')) {
+    const ids = (await handle.evaluate((b) => b.dataset.actions)).split(' ');
+    if (ids.includes(id)) return { handle, id, several: ids.length > 1 };
+  }
+  return null;
+}
+
+// Nothing reaches past the right edge: no horizontal scrolling, and no
+// control or card sticks out of the window either (a panel may clip it).
+// (A phone widens its layout viewport to fit what overflows, so the width
+// is the device's, given here, not window.innerWidth.)
+async function noHorizontalScroll(page, width = 390) {
+  return page.evaluate((w) => document.documentElement.scrollWidth <= w + 1
+    && [...document.querySelectorAll('main button, main select, main input, main .card')]
+      .every((e) => e.getBoundingClientRect().right <= w + 1), width);
+}
+
+// --- the tests ----------------------------------------------------------------------
+const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function testDesktop(browser, base) {
+  console.log('# desktop: one human, three bots, played to the end by clicking');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  await createGame(page, base, ['me', 'random', 'heuristic', 'random']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  check(true, 'the lobby made the game and opened the DML table');
+  const turnTitle = await page.waitForFunction(() => document.title.startsWith('● Your turn'), null, { timeout: 15000 }).then(() => true, () => false);
+  check(turnTitle, 'the page title says "your turn"');
+  check(await page.isVisible('#turn-banner'), 'the turn banner shows');
+  const shown = (await handCards(page)).length;
+  const counted = await page.$eval('.seat.me .counts', (p) => Number((/Hand (\d+)/.exec(p.textContent) || [])[1]));
+  check(shown === counted, `the Hand shows the seat's ${counted} cards`);
+  for (const label of ['Players', 'Stocks', 'Black Markets', 'Deck, Discard, Nest', 'Stack', 'Buying', 'Dice', 'Your Hand', 'Log']) {
+    check(await page.isVisible(`section[aria-label="${label}"], section[aria-label="${label === 'Deck, Discard, Nest' ? 'Deck, Discard and Nest' : label}"]`), `the table has its ${label}`);
+  }
+  // Focus is visible on a control reached by Tab.
+  await page.locator('body').focus();
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action'))) break;
+  }
+  check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  check(outline !== 'none', 'a focused control shows its focus');
+  // '?' lists the keys, Escape closes the list (the focus is back on a control after).
+  await page.keyboard.press('?');
+  const listed = await page.isVisible('#keys-dialog');
+  await page.keyboard.press('Escape');
+  check(listed && !(await page.isVisible('#keys-dialog')), '? shows the keys and Escape closes them');
+  await page.locator('.move button.action').first().focus();
+  // A move made with the keyboard (Space on the focused control): the focus
+  // moves on to the next decision's controls once it is the player's turn again.
+  await page.evaluate(() => { const li = document.querySelector('.log-lines li'); if (li) li.dataset.mark = 'kept'; });
+  await page.keyboard.press('Space');
+  const followed = await page.waitForFunction(() => {
+    const a = document.activeElement;
+    return !document.querySelector('.move button.action[aria-disabled]') && a && a.matches('.move button.action');
+  }, null, { timeout: 30000, polling: 50 }).then(() => true, () => false);
+  check(followed || await page.isVisible('.scoreboard:not([hidden])'), 'after a move by the keyboard the focus is on the next decision\'s controls');
+  check(await page.evaluate(() => !!document.querySelector('.log-lines li[data-mark="kept"]')),
+    'the log appends new lines and keeps the old ones (a screen reader hears only what is new)');
+  const { moves, keyed, byCard, bySeveral } = await playToEnd(page, {
+    seed: 7,
+    keyEvery: 5,
+    onMove: async (n) => {
+      if (n === 25) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(shots, 'dml-desktop-midgame.png'), fullPage: true });
+      }
+    },
+  });
+  check(moves > 0, `the game ended after ${moves} moves by the human`);
+  check(keyed > 0, `${keyed} of them by the keyboard's shortcuts`);
+  check(byCard + bySeveral > 0, `${byCard} by clicking a card on the table, ${bySeveral} by a card's own list of actions`);
+  await page.waitForSelector('.scoreboard:not([hidden]) table');
+  const rows = await page.$$eval('.scoreboard tbody tr', (trs) => trs.length);
+  const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
+  check(rows === 4, 'the scoreboard lists the 4 seats');
+  check(winners >= 1, 'the scoreboard marks the winner');
+  check(!(await page.evaluate(() => document.title.startsWith('●'))), 'the title no longer says "your turn"');
+  await page.screenshot({ path: path.join(shots, 'dml-desktop-scoreboard.png'), fullPage: true });
+  // The lobby lists the game as finished and counts it; its scoreboard opens from there.
+  await page.click('a[href="#/"]');
+  await page.waitForSelector('.finished-games li', { timeout: 15000 });
+  await page.click('.finished-games li a[href*="watch=1"]');
+  const watched = await page.waitForSelector('.scoreboard:not([hidden]) tbody tr', { timeout: 15000 }).then(() => true, () => false);
+  check(watched, 'the finished game\'s scoreboard opens from the lobby');
+  await page.click('a[href="#/"]');
+  await page.waitForSelector('.finished-games li', { timeout: 15000 });
+  const statsText = await page.waitForFunction(() => {
+    const c = document.querySelector('.stats caption');
+    return c ? c.textContent : false;
+  }, null, { timeout: 15000 }).then((h) => h.jsonValue(), () => '');
+  check(/1 games? played/.test(statsText), `the statistics count the game (${statsText})`);
+  // The replay viewer steps through the released log.
+  await page.click('.finished-games li a[href*="replay=1"]');
+  await page.waitForSelector('.replay-bar', { timeout: 15000 });
+  check((await page.textContent('.record-text')).length > 0, 'the replay shows the released record');
+  await page.click('button[aria-label="First step"]');
+  const first = await page.textContent('.step-line');
+  await page.locator('body').focus();
+  await page.keyboard.press('ArrowRight');
+  const second = await page.textContent('.step-line');
+  check(/^Step 1 of/.test(first) && /^Step 2 of/.test(second), 'the replay steps with the buttons and the arrow keys');
+  check(pageErrors.length === 0, `no script error and no console error (a refused CSP rule included)${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+async function testTwoHumans(browser, base) {
+  console.log('# two humans in two browser contexts');
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  await createGame(a, base, ['me', 'invite', 'random', 'random']);
+  await a.waitForSelector('input[data-invite="1"]', { timeout: 15000 });
+  const invite = await a.inputValue('input[data-invite="1"]');
+  check(/#game=[0-9a-f]{32}&seat=1&token=[A-Za-z0-9_-]+$/.test(invite), 'the lobby gives an invite link with the seat token in its fragment');
+  await a.click('#go-table');
+  await a.waitForSelector('.table.dml .seat.me .counts', { timeout: 15000 });
+  await b.goto(invite);
+  await b.waitForSelector('.table.dml .seat.me .counts', { timeout: 15000 });
+  check(!(await b.evaluate(() => location.hash.includes('token='))), 'the invite\'s token leaves the address bar once used');
+  // Until one of the two holds a card, each plays its first control in turn.
+  for (let i = 0; i < 60; i++) {
+    if ((await handCards(a)).length + (await handCards(b)).length > 0) break;
+    for (const p of [a, b]) {
+      const button = await p.$('.move button.action:not([aria-disabled])');
+      if (button) {
+        await button.click();
+        await p.waitForTimeout(200);
+      }
+    }
+  }
+  const handA = await handCards(a);
+  const handB = await handCards(b);
+  const countOf = (p, seat) => p.$eval(`.seat[data-seat="${seat}"] .counts`, (x) => Number((/Hand (\d+)/.exec(x.textContent) || [])[1]));
+  check(handA.length === await countOf(a, 'P0') && handB.length === await countOf(b, 'P1'),
+    `each page shows its own seat's whole Hand (P0 ${handA.join(' ') || '-'} / P1 ${handB.join(' ') || '-'})`);
+  check(handA.length + handB.length > 0 && handA.every((c) => !handB.includes(c)), 'the two Hands differ');
+  const ownA = new Set(await a.$$eval('.dml-mine .card[data-card]', (els) => els.map((e) => e.dataset.card)));
+  const ownB = new Set(await b.$$eval('.dml-mine .card[data-card]', (els) => els.map((e) => e.dataset.card)));
+  check(handB.every((c) => !ownA.has(c)) && handA.every((c) => !ownB.has(c)), 'neither page shows the other\'s cards as its own');
+  const knownOfB = await a.$$eval('.seat[data-seat="P1"] .known .card[data-card]', (els) => els.length);
+  check(knownOfB <= await countOf(a, 'P1'), 'P0 sees no more of P1\'s Hand than P1 holds');
+  // A spectator in a third context: the public table, no Hand, no controls.
+  const ctxC = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const c = await ctxC.newPage();
+  await c.goto(invite.replace(/&seat=.*$/, '&watch=1'));
+  await c.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
+  check((await c.textContent('.dml-mine h2')) === 'Spectating' && (await c.$$('.dml-mine .card')).length === 0
+    && (await c.$$('.move button.action')).length === 0, 'a spectator sees no Hand and has no controls');
+  check(/watching/.test(await c.textContent('.game-head h1')), 'the spectator\'s page says it is watching');
+  await ctxC.close();
+  // A link whose token was altered opens nothing and is not kept.
+  const ctxD = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const d = await ctxD.newPage();
+  const bad = invite.replace(/token=(.)/, (m, ch) => `token=${ch === 'A' ? 'B' : 'A'}`);
+  await d.goto(bad);
+  const refused = await d.waitForSelector('#error-banner:not([hidden])', { timeout: 15000 }).then(() => true, () => false);
+  check(refused && (await d.$$('.table.dml')).length === 0 && !(await d.evaluate(() => location.hash.includes('token='))),
+    'an altered invite link is refused, shows no table and leaves the address bar');
+  check(await d.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('croupier.seat.')).length === 0), 'the refused token is not kept');
+  await ctxD.close();
+  const token = invite.split('token=')[1];
+  check(!(await a.content()).includes(token), 'P0\'s page does not hold P1\'s token');
+  check((await a.textContent('.game-head h1')).includes('P0') && (await b.textContent('.game-head h1')).includes('P1'), 'each page names its own seat');
+  await a.screenshot({ path: path.join(shots, 'dml-two-humans-p0.png'), fullPage: true });
+  await b.screenshot({ path: path.join(shots, 'dml-two-humans-p1.png'), fullPage: true });
+  // P1 hands the seat to a bot, then P0 resigns: the game ends with P0 last.
+  for (const p of [a, b]) p.on('dialog', (d) => d.accept());
+  await b.click('#btn-bot');
+  const handed = await a.waitForFunction(() => /P1 heuristic/.test(document.querySelector('.game-head').textContent),
+    null, { timeout: 15000 }).then(() => true, () => false);
+  check(handed, 'P1 hands the seat to a bot and P0\'s page shows it');
+  await a.click('#btn-resign');
+  await a.waitForSelector('.scoreboard:not([hidden])', { timeout: 15000 });
+  const text = await a.textContent('.scoreboard');
+  const p0Winner = await a.$eval('.scoreboard tbody tr:first-child', (tr) => tr.classList.contains('winner'));
+  check(/resigned/.test(text) && !p0Winner, 'P0 resigns: the scoreboard says so and P0 does not win');
+  await b.waitForSelector('.scoreboard:not([hidden])', { timeout: 15000 });
+  check(true, 'P1\'s page shows the scoreboard too');
+  await ctxA.close();
+  await ctxB.close();
+
+  // An open seat: another browser joins it from the lobby's list.
+  const ctxE = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctxF = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const e = await ctxE.newPage();
+  const f = await ctxF.newPage();
+  await createGame(e, base, ['me', 'human', 'random', 'random']);
+  await e.waitForSelector('.table.dml .seat.me', { timeout: 15000 });
+  const gameId = (/game=([0-9a-f]{32})/.exec(await e.evaluate(() => location.hash)) || [])[1];
+  await f.goto(`${base}/`);
+  const joinButton = `.open-games li[data-game="${gameId}"] button`;
+  await f.waitForSelector(joinButton, { timeout: 15000 });
+  await f.click(joinButton);
+  await f.waitForSelector('.table.dml .seat.me', { timeout: 15000 });
+  check((await f.textContent('.game-head h1')).includes('you are P1'), 'a second player joins the open seat from the lobby');
+  await ctxE.close();
+  await ctxF.close();
+}
+
+async function testPhone(browser, base) {
+  console.log('# phone width (390x844)');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  check(await noHorizontalScroll(page), 'the lobby fits 390 px');
+  await page.screenshot({ path: path.join(shots, 'phone-lobby.png'), fullPage: false });
+  await createGame(page, base, ['me', 'heuristic', 'random', 'random'], { clock: { mode: 'move', minutes: 10 }, options: { 'first-roller': '2' } });
+  await page.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
+  check(await noHorizontalScroll(page), 'the table fits 390 px');
+  const clocks = await page.waitForSelector('.clocks', { timeout: 15000 }).then((h) => h.textContent(), () => '');
+  check(/P0 (10:00|9:[0-5][0-9])/.test(clocks), `the move clock shows (${clocks})`);
+  let taps = 0;
+  for (; taps < 12; taps++) {
+    const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
+      : document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+    if ((await h.jsonValue()) === 'over') break;
+    const before = await page.$$eval('.log-lines li', (l) => l.length);
+    await page.locator('.move button.action:not([aria-disabled])').first().tap({ timeout: 5000 }).catch(() => {});
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[aria-disabled]')
+      || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
+  }
+  check(taps > 0, `the game goes on by tapping (${taps} taps)`);
+  check(await noHorizontalScroll(page), 'the table still fits 390 px');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(shots, 'dml-phone.png'), fullPage: false });
+  await context.close();
+}
+
+// Plays `moves` decisions (on any table) by clicking its controls.
+async function playGeneric(page, moves) {
+  let made = 0;
+  for (let tries = 0; made < moves && tries < 4 * moves; tries++) {
+    const h = await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') ? 'over'
+      : document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false, null, { timeout: 30000, polling: 50 });
+    if ((await h.jsonValue()) === 'over') break;
+    const before = await page.$$eval('.log-lines li', (l) => l.length);
+    // Any control but a take-back (which could undo the moves forever).
+    const buttons = await page.$$('.move :not([data-group="undo"]) > button.action:not([aria-disabled])');
+    if (!buttons.length || !(await clickFresh(buttons[made % buttons.length]))) continue;
+    made++;
+    await page.waitForFunction((n) => !document.querySelector('.move button.action[aria-disabled]')
+      || document.querySelectorAll('.log-lines li').length !== n, before, { timeout: 30000, polling: 50 });
+  }
+  return made;
+}
+
+async function testGeneric(browser, base) {
+  console.log('# the generic table: DML as text, and every game without a view of its own');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createGame(page, base, ['me', 'random', 'random', 'random']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  await page.click('#link-view');
+  await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+  const text = await page.textContent('pre.obs-text');
+  check(/"seat": "P0"/.test(text), 'the text table shows the seat\'s observation');
+  check(await playGeneric(page, 10) > 0, 'the text table plays by its controls');
+  const info = await (await fetch(`${base}/api/info`)).json();
+  const others = [];
+  for (const g of info.games || []) {
+    if (!fs.existsSync(path.join(ROOT, 'web', 'games', `${g.name}.js`))) others.push(g);
+  }
+  if (!others.length) console.log('ok   (every registered game has its own view: no other game for the generic table)');
+  for (const g of others) {
+    const v = (g.variants || [])[0];
+    const n = v ? v.max_players : 2;
+    await createGame(page, base, ['me', ...Array(n - 1).fill('random')], { game: g.name, variant: v ? v.name : null });
+    await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+    check(await playGeneric(page, 20) > 0, `${g.name} is played on the generic table`);
+  }
+  await context.close();
+}
+
+// The log drawn on the page: its sequence numbers, oldest first.
+async function logSeqs(page) {
+  return page.$$eval('.log-lines li', (lis) => lis.map((li) => li.value - 1));
+}
+
+async function testReconnect(browser) {
+  console.log('# the server is killed (kill -9) and restarted: the page reconnects and catches up');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createGame(page, server.base, ['me', 'random', 'random', 'random']);
+  await page.waitForSelector('.table.dml .dml-mine h2', { timeout: 15000 });
+  await playGeneric(page, 5);
+  const before = await logSeqs(page);
+  const frames = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => frames.push(`> ${String(f.payload).slice(0, 160)}`));
+    ws.on('framereceived', (f) => frames.push(`< ${String(f.payload).slice(0, 160)}`));
+  });
+  server.proc.kill('SIGKILL');
+  await new Promise((r) => server.proc.on('exit', r));
+  const gone = await page.waitForFunction(() => document.getElementById('conn').textContent !== '', null, { timeout: 15000 }).then(() => true, () => false);
+  check(gone, 'the page notices the lost connection');
+  // A move made while the server is away waits and goes through once it is back.
+  const waiting = await page.$('.move :not([data-group="undo"]) > button.action:not([aria-disabled])');
+  if (waiting) await waiting.click();
+  server = await startServer(server.port);
+  const back = await page.waitForFunction(() => document.getElementById('conn').textContent === '', null, { timeout: 30000 }).then(() => true, () => false);
+  check(back, 'the page reconnects to the restarted server');
+  if (waiting) {
+    const through = await page.waitForFunction(() => !document.querySelector('.move button.action[aria-disabled]'), null, { timeout: 30000 }).then(() => true, () => false);
+    const banner = await page.textContent('#error-banner');
+    let acked = false;
+    for (let i = 0; i < 100 && !acked; i++) {
+      acked = frames.some((f) => f.startsWith('< ') && f.includes('"type":"ack"'));
+      if (!acked) await page.waitForTimeout(100);
+    }
+    check(through && acked && !/seated|closed/.test(banner), `the move made while the server was away was acknowledged once it was back${banner ? ` (${banner})` : ''}`);
+  }
+  // Moves until the game has gone on (some moves only compose a choice).
+  let made = 0;
+  for (let i = 0; i < 40 && (await logSeqs(page)).length <= before.length; i++) made += await playGeneric(page, 1);
+  if (process.env.CR_WEB_DEBUG) console.log(frames.join('\n'), await page.textContent('#error-banner'));
+  const after = await logSeqs(page);
+  check(after.length > before.length, `the game goes on after the restart (${made} more moves here)`);
+  const continuous = after.every((x, i) => i === 0 || x === after[i - 1] + 1);
+  check(before[0] === 0, 'the log starts at the game\'s first event');
+  check(after.length > before.length && continuous && after[0] === before[0],
+    `the log caught up with no gap and no repeat (events ${before[0]}..${before[before.length - 1]}, then ${after[0]}..${after[after.length - 1]}: ${after.length} lines)`);
+  await context.close();
+}
+
+let server;
+let browser;
+try {
+  server = await startServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect).
+  const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect };
+  for (const [name, run] of Object.entries(tests)) {
+    if (!only.length || only.includes(name)) await run(browser, server.base);
+  }
+} catch (err) {
+  failures++;
+  console.log(`FAIL ${err && err.stack ? err.stack : err}`);
+  try {
+    console.log(fs.readFileSync(path.join(scratch, 'server.log'), 'utf8').split('\n').slice(-30).join('\n'));
+  } catch {
+    // no log
+  }
+} finally {
+  if (browser) await browser.close();
+  if (server) {
+    // The server stops cleanly on SIGTERM (under the sanitizers too: a
+    // memory error or a leak found at exit is a non-zero status).
+    const status = await new Promise((r) => {
+      if (server.proc.exitCode !== null || server.proc.signalCode !== null) {
+        r({ code: server.proc.exitCode, signal: server.proc.signalCode });
+        return;
+      }
+      server.proc.on('exit', (code, signal) => r({ code, signal }));
+      server.proc.kill('SIGTERM');
+      setTimeout(() => r({ code: null, signal: 'timeout' }), 15000);
+    });
+    check(status.code === 0, `croupier serve stops cleanly on SIGTERM (${JSON.stringify(status)})`);
+    if (status.code !== 0) {
+      try {
+        console.log(fs.readFileSync(path.join(scratch, 'server.log'), 'utf8').split('\n').slice(-40).join('\n'));
+      } catch {
+        // no log
+      }
+    }
+  }
+}
+console.log(`screenshots in ${shots}`);
+if (!process.argv[3]) fs.rmSync(scratch, { recursive: true, force: true });
+else fs.rmSync(path.join(scratch, 'games.sqlite'), { force: true });
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,68 @@
+// tests/web/static.mjs: checks of web/ that need no browser.
+//
+//   node tests/web/static.mjs
+//
+// - every module parses as an ES module;
+// - no module builds HTML from strings: no innerHTML / outerHTML /
+//   insertAdjacentHTML / document.write / eval / new Function (server and
+//   player text goes in through textContent only, web/js/dom.js);
+// - every relative import and every file index.html names exists;
+// - every module of web/games/ exports createView (the table's contract).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB = path.join(ROOT, 'web');
+let failures = 0;
+function check(cond, what) {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!cond) failures++;
+}
+
+function walk(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+const files = walk(WEB);
+const modules = files.filter((f) => f.endsWith('.js'));
+check(modules.length > 0, `web/ holds ${modules.length} modules`);
+const BANNED = [
+  [/\.innerHTML\b/, 'innerHTML'],
+  [/\.outerHTML\b/, 'outerHTML'],
+  [/insertAdjacentHTML/, 'insertAdjacentHTML'],
+  [/document\.write/, 'document.write'],
+  [/\beval\s*\(/, 'eval'],
+  [/new\s+Function\s*\(/, 'new Function'],
+  [/\.srcdoc\b/, 'srcdoc'],
+  [/createContextualFragment/, 'createContextualFragment'],
+];
+for (const f of modules) {
+  const rel = path.relative(ROOT, f);
+  const text = fs.readFileSync(f, 'utf8');
+  const parsed = spawnSync(process.execPath, ['--check', '--input-type=module'], { input: text, encoding: 'utf8' });
+  check(parsed.status === 0, `${rel} parses${parsed.status ? `: ${parsed.stderr.split('\n').slice(0, 4).join(' ')}` : ''}`);
+  const hits = BANNED.filter(([re]) => re.test(text)).map(([, name]) => name);
+  check(hits.length === 0, `${rel} builds no HTML from strings${hits.length ? ` (uses ${hits.join(', ')})` : ''}`);
+  for (const m of text.matchAll(/(?:import|from)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    const target = path.resolve(path.dirname(f), m[1]);
+    check(fs.existsSync(target), `${rel} imports ${m[1]}, which exists`);
+  }
+  if (path.dirname(f) === path.join(WEB, 'games')) {
+    check(/export function createView\s*\(/.test(text), `${rel} exports createView`);
+  }
+}
+const index = fs.readFileSync(path.join(WEB, 'index.html'), 'utf8');
+for (const m of index.matchAll(/(?:src|href)="([^"#:]+)"/g)) {
+  check(fs.existsSync(path.join(WEB, m[1])), `index.html names ${m[1]}, which exists`);
+}
+check(/Content-Security-Policy/.test(index) && /script-src 'self'/.test(index), 'index.html allows only its own scripts (CSP)');
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);
