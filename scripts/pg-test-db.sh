@@ -28,6 +28,15 @@ command -v pg_lsclusters >/dev/null ||
     { echo "pg-test-db: PostgreSQL is not installed (Debian: apt-get install postgresql)" >&2; exit 1; }
 
 # The first cluster Debian made (postgresql creates "15 main" on install).
+# If its installation could not make one (the package's postinst only warns
+# when initdb fails), make it now, as Debian's own message advises.
+if [ -z "$(pg_lsclusters --no-header 2>/dev/null)" ]; then
+    v="$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -n 1)"
+    [ -n "$v" ] || { echo "pg-test-db: no PostgreSQL server in /usr/lib/postgresql" >&2; exit 1; }
+    echo "pg-test-db: no cluster yet: pg_createcluster $v main" >&2
+    if [ "$(id -u)" = 0 ]; then pg_createcluster "$v" main >&2; else sudo pg_createcluster "$v" main >&2; fi ||
+        { echo "pg-test-db: pg_createcluster $v main failed (can the postgres user run /usr/lib/postgresql/$v/bin/initdb?)" >&2; exit 1; }
+fi
 read -r ver name port status _ < <(pg_lsclusters --no-header | head -n 1) ||
     { echo "pg-test-db: no PostgreSQL cluster (pg_createcluster 15 main)" >&2; exit 1; }
 if [ "$status" != online ]; then
