@@ -1,0 +1,174 @@
+/* d18_internal.h — 18Dracula: Medieval Edition, the rules engine's flat
+ * state, its read-only tables and the action encoding, shared by the files
+ * of this room (spec: shared/rules/18dracula.md, "the spec" below).
+ *
+ * Board.  Everything the spec takes from a board file (board.h) is in
+ * g->data; the state holds indexes into it, never pointers.  Rules the seed
+ * states in its text (bank, limits, associates) are constants here, never
+ * board data (spec 14.1).
+ *
+ * State.  One flat struct, all public (R7): clone is memcpy.  Players are
+ * indexed by seat; the seating shuffle (R6, the game's only chance event)
+ * fixes the clockwise order `seat_at[pos]`, and "the player to the left of
+ * X" is the next position.  Money is conserved exactly: bank + players'
+ * cash + fronts' treasuries + LL's and BT's treasuries is always
+ * D18_MONEY_TOTAL.  The bank may go below 0: the spec's reserve is unlimited
+ * (R4), and a bank at or below 0 after a payment is broken (R93).
+ *
+ * Actions.  An action id is base[kind] + (o1 * d2 + o2) * amt + amount:
+ * kinds are the spec's 12 action types, o1/o2 their object operands and
+ * amount a whole number of pts (auction bids in units of 5).  Bounds are
+ * constants, so an id means the same thing on every board.
+ */
+#ifndef CROUPIER_D18_INTERNAL_H
+#define CROUPIER_D18_INTERNAL_H
+
+#include <stdint.h>
+
+#include "croupier/game.h"
+#include "games/18dracula/board.h"
+
+#if defined(__GNUC__)
+#define D18_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define D18_HIDDEN
+#endif
+
+enum {
+    D18_MAXP = 6,
+    D18_NFRONTS = 8,
+    D18_NASSOC = 7,
+    D18_SHARES = 10,        /* per front: the President's certificate is 2 */
+    D18_MARKET_LIMIT = 5,   /* R19 */
+    D18_FRONT_CERT_MAX = 5, /* per-front limit outside the orange zone */
+    D18_BANK_START = 12000,
+    D18_PLAYER_MONEY = 2400,
+    D18_MONEY_TOTAL = D18_BANK_START + D18_PLAYER_MONEY,
+    D18_BT_START_CASH = 30, /* R14 */
+    D18_BID_UNITS = 4096,   /* auction amounts: multiples of 5 up to 5 * 4095 */
+    D18_AMT = 65536,        /* other amounts: 0..65535 pts */
+};
+
+/* Associates in price order (spec 4.1, 9). */
+enum { D18_IL, D18_JH, D18_CV, D18_LL, D18_BT, D18_MI, D18_FD };
+extern D18_HIDDEN const int16_t d18_assoc_price[D18_NASSOC];
+extern D18_HIDDEN const int16_t d18_assoc_revenue[D18_NASSOC];
+extern D18_HIDDEN const char *const d18_assoc_id[D18_NASSOC];
+extern D18_HIDDEN const char *const d18_assoc_name[D18_NASSOC];
+
+/* Owner of an associate: -1 unsold, 0..5 a seat, D18_OWN_FRONT + f a front. */
+enum { D18_UNSOLD = -1, D18_OWN_FRONT = 16 };
+
+/* The game's read-only data (g->data): its board, parsed and validated. */
+static inline const d18_board *d18_brd(const cr_game *g) { return (const d18_board *)g->data; }
+
+/* Stages: what the next decision is. */
+enum {
+    D18_S_SEATING, /* chance: the seating permutation */
+    D18_S_AUCTION, /* a normal auction turn */
+    D18_S_CONTEST, /* a contest for one associate (4.4) */
+    D18_S_SR,      /* a stock-round turn */
+    D18_S_SR_OFFER,
+    D18_S_OR, /* an operating round (not yet playable: see the report) */
+    D18_S_OVER,
+};
+
+enum { D18_END_NONE, D18_END_BANK, D18_END_NO_PROGRESS, D18_END_BANKRUPTCY };
+
+/* When the bank broke (spec 10): the game ends at the start of a later SR. */
+enum { D18_BRK_NONE, D18_BRK_IN_OR, D18_BRK_OUTSIDE_OR, D18_BRK_IN_AUCTION };
+
+typedef struct d18_state {
+    uint8_t np, stage, phase, end_reason;
+    int8_t seat_at[D18_MAXP], pos_of[D18_MAXP];
+    int32_t bank;
+    int32_t cash[D18_MAXP];
+    uint8_t broke_when; /* D18_BRK_* */
+    int8_t bankrupt;    /* seat, or -1 */
+
+    /* associates */
+    int8_t assoc_owner[D18_NASSOC];
+    uint8_t assoc_closed; /* bit a */
+    int16_t assoc_price_now[D18_NASSOC];
+    int16_t bid[D18_NASSOC][D18_MAXP]; /* open auction bids, 0 = none */
+    int32_t minor_cash[2];             /* LL, BT treasuries */
+
+    /* the auction */
+    int8_t actor;       /* seat to act in the auction, SR or a response */
+    uint8_t au_passes;  /* consecutive passes in normal turns */
+    int8_t chain_start; /* the seat whose purchase set off the chain */
+    int8_t ct_assoc;    /* the associate contested */
+    uint8_t ct_in;      /* seats still in the contest */
+    uint32_t au_cycles; /* all-pass cycles so far */
+
+    /* fronts */
+    int8_t pres[D18_NFRONTS]; /* -1: not started */
+    uint8_t held[D18_NFRONTS][D18_MAXP];
+    uint8_t ipo[D18_NFRONTS], pool[D18_NFRONTS];
+    int8_t par_idx[D18_NFRONTS];
+    int8_t mrow[D18_NFRONTS], mcol[D18_NFRONTS];
+    uint32_t mseq[D18_NFRONTS]; /* stack order in a cell: lower is higher */
+    uint32_t seq;               /* the last stack number given */
+    uint8_t floated;            /* bit f */
+    int32_t treasury[D18_NFRONTS];
+
+    /* stock rounds */
+    uint16_t sr_no;
+    int8_t priority;
+    int8_t last_actor; /* the last seat to buy or sell this SR, -1 */
+    uint8_t sr_passes;
+    uint8_t turn_bought, turn_acted;
+    uint8_t sold_this_sr[D18_MAXP]; /* bit f */
+    uint8_t declined;               /* associates declined to this player this turn (R97) */
+    int8_t offer_assoc, offer_from; /* an associate offered, by whom */
+    int32_t offer_price;
+
+    uint32_t actions; /* actions applied (the lab's length) */
+} d18_state;
+
+/* ---- action encoding ---- */
+enum d18_akind {
+    D18_K_SEAT,     /* chance: permutation index */
+    D18_K_AU_BUY,   /* auction_buy */
+    D18_K_AU_BID,   /* auction_bid(assoc, amount/5) */
+    D18_K_AU_PASS,  /* auction_pass */
+    D18_K_CT_RAISE, /* contest_raise(amount/5) */
+    D18_K_CT_DROP,  /* contest_drop */
+    D18_K_SELL,     /* sell(front, k-1) */
+    D18_K_START,    /* start_front(front, par index) */
+    D18_K_BUY_IPO,  /* buy_ipo(front) */
+    D18_K_BUY_POOL, /* buy_market(front) */
+    D18_K_OFFER_AS, /* offer_associate(assoc, price) */
+    D18_K_ACCEPT,   /* respond_offer accept */
+    D18_K_DECLINE,  /* respond_offer decline */
+    D18_K_PASS,     /* pass */
+    D18_K_END_TURN, /* end_turn */
+    D18_NKINDS
+};
+
+typedef struct d18_act {
+    int kind, o1, o2, amt;
+} d18_act;
+
+D18_HIDDEN int d18_num_actions(void);
+D18_HIDDEN cr_action d18_encode(int kind, int o1, int o2, int amt);
+D18_HIDDEN int d18_decode(cr_action a, d18_act *out); /* 0 if out of range */
+D18_HIDDEN const char *d18_kind_name(int kind);
+
+/* ---- rules (rules.c) ---- */
+D18_HIDDEN int d18_cert_limit(int np);
+D18_HIDDEN int d18_price(const cr_game *g, const d18_state *s, int f);
+D18_HIDDEN int d18_zone_of(const cr_game *g, const d18_state *s, int f);
+D18_HIDDEN int d18_certs(const cr_game *g, const d18_state *s, int p);
+D18_HIDDEN int d18_front_certs(const d18_state *s, int f, int p);
+D18_HIDDEN int d18_over_limit(const cr_game *g, const d18_state *s, int p);
+D18_HIDDEN int d18_sell_ok(const cr_game *g, const d18_state *s, int p, int f, int k);
+D18_HIDDEN int d18_relief_required(const cr_game *g, const d18_state *s, int p);
+D18_HIDDEN int d18_op_before(const cr_game *g, const d18_state *s, int f, int h);
+D18_HIDDEN int d18_value(const cr_game *g, const d18_state *s, int p);
+D18_HIDDEN int d18_is_legal(const cr_game *g, const void *st, cr_action a);
+D18_HIDDEN void d18_seat(d18_state *s, int perm);
+
+extern const cr_game_def d18_def;
+
+#endif
