@@ -123,8 +123,37 @@ typedef struct d18_state {
     int8_t offer_assoc, offer_from; /* an associate offered, by whom */
     int32_t offer_price;
 
+    /* the map (8.5, 8.6) */
+    uint8_t cube[D18_MAX_ROUTES];       /* D18_CUBE_* */
+    uint8_t slot_at[D18_MAX_ROUTES][2]; /* the slot the cube filled at end a, end b */
+    uint32_t slots[D18_MAX_LOCATIONS];  /* filled slots of each location (bit i) */
+    int16_t supply[D18_NUM_COLOURS];    /* cubes in the supply */
+    uint8_t castle;                     /* route space under the castle */
+    int8_t space_occ[D18_MAX_LOCATIONS][D18_MAX_OFFICE_SPACES]; /* D18_OCC_* or an entity */
+    uint8_t offices_used[D18_NFRONTS]; /* charter offices placed, the home office included */
+    uint8_t bt_offices;                /* BT's offices: 1, or 2 after its second */
+
+    /* monsters (7, 8.11): where each copy is */
+    uint8_t mon_at[D18_MAX_MONSTER_COPIES]; /* D18_AT_* or D18_AT_ENTITY + entity */
+    uint8_t tracker;                        /* counted purchases in this phase (7.1) */
+
     uint32_t actions; /* actions applied (the lab's length) */
 } d18_state;
+
+/* Entities that operate: fronts 0..7, then LL and BT (8.4). */
+enum { D18_ENT_LL = D18_NFRONTS, D18_ENT_BT, D18_NENT };
+
+/* A route space's cube: none, a colour + 1, or a pre-existing connection
+ * (a yellow at both ends, 8.6.4). */
+enum { D18_CUBE_NONE = 0, D18_CUBE_PRE = 5 };
+static inline int d18_cube_colour(int c) { return c == D18_CUBE_PRE ? D18_YELLOW : c - 1; }
+
+/* An office space: empty, or an entity's office (face up), or a front's
+ * face-down Church token (D18_OCC_DOWN + f, R110). */
+enum { D18_OCC_EMPTY = -1, D18_OCC_DOWN = 32 };
+
+/* Where a monster copy is. */
+enum { D18_AT_BANK = 0, D18_AT_MARKET, D18_AT_GONE, D18_AT_ENTITY = 8 };
 
 /* ---- action encoding ---- */
 enum d18_akind {
@@ -168,6 +197,31 @@ D18_HIDDEN int d18_op_before(const cr_game *g, const d18_state *s, int f, int h)
 D18_HIDDEN int d18_value(const cr_game *g, const d18_state *s, int p);
 D18_HIDDEN int d18_is_legal(const cr_game *g, const void *st, cr_action a);
 D18_HIDDEN void d18_seat(d18_state *s, int perm);
+
+/* ---- the map (map.c) ---- */
+D18_HIDDEN void d18_map_setup(const cr_game *g, d18_state *s);
+D18_HIDDEN int d18_slot_colour(int slot);
+D18_HIDDEN int d18_demand(const d18_state *s, int loc);
+D18_HIDDEN int d18_required_colour(const cr_game *g, const d18_state *s, int r);
+D18_HIDDEN void d18_place_cube(const cr_game *g, d18_state *s, int r, int colour);
+D18_HIDDEN void d18_remove_cube(const cr_game *g, d18_state *s, int r);
+D18_HIDDEN int d18_level(const cr_game *g, const d18_state *s, int loc);
+D18_HIDDEN int d18_has_office(const cr_game *g, const d18_state *s, int e, int loc);
+D18_HIDDEN int d18_blocked(const cr_game *g, const d18_state *s, int e, int loc);
+/* X(E) and R(E) of 8.6.2 as location bitsets of D18_MAX_LOCATIONS bits. */
+typedef struct d18_locset {
+    uint64_t w[D18_MAX_LOCATIONS / 64];
+} d18_locset;
+static inline int d18_in(const d18_locset *x, int l) { return (int)(x->w[l >> 6] >> (l & 63) & 1); }
+static inline void d18_add(d18_locset *x, int l) { x->w[l >> 6] |= (uint64_t)1 << (l & 63); }
+D18_HIDDEN void d18_reach(const cr_game *g, const d18_state *s, int e, d18_locset *x,
+                          d18_locset *r);
+D18_HIDDEN int d18_can_build(const cr_game *g, const d18_state *s, int e, int r, int used);
+D18_HIDDEN int d18_office_space(const cr_game *g, const d18_state *s, int e, int loc);
+D18_HIDDEN int d18_office_cost(const cr_game *g, const d18_state *s, int e);
+D18_HIDDEN int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc);
+D18_HIDDEN int32_t *d18_ent_cash(d18_state *s, int e);
+D18_HIDDEN int32_t d18_ent_cash_of(const d18_state *s, int e);
 
 extern const cr_game_def d18_def;
 

@@ -351,8 +351,11 @@ static void after_gain(const cr_game *g, d18_state *s, int p, int f)
 {
     if (s->pres[f] != p && s->held[f][p] > s->held[f][s->pres[f]]) s->pres[f] = (int8_t)p;
     if (!(s->floated >> f & 1) && s->ipo[f] <= D18_SHARES - 6) {
+        const d18_front *fr = &d18_brd(g)->front[f];
         s->floated |= (uint8_t)(1u << f);
         pay(s, &s->treasury[f], 10 * par_price(g, s->par_idx[f]));
+        s->space_occ[fr->home][fr->home_space] = (int8_t)f; /* 5.6, R61 */
+        s->offices_used[f] = 1;
     }
 }
 
@@ -797,6 +800,13 @@ static void init(const cr_game *g, void *st)
     s->offer_assoc = s->offer_from = -1;
     s->priority = -1;
     s->last_actor = -1;
+    d18_map_setup(g, s);
+    const d18_board *b = d18_brd(g);
+    for (int c = 0; c < b->n_copies; c++) s->mon_at[c] = D18_AT_BANK;
+    if (b->n_monsters > 0) { /* 2.6: LL's starting monster, BT's Nurse (R114) */
+        s->mon_at[b->monster[b->ll.monster].first_copy] = D18_AT_ENTITY + D18_ENT_LL;
+        s->mon_at[b->monster[b->bt.monster].first_copy] = D18_AT_ENTITY + D18_ENT_BT;
+    }
     for (int f = 0; f < D18_NFRONTS; f++) {
         s->pres[f] = -1;
         s->ipo[f] = D18_SHARES;

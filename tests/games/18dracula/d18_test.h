@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -37,6 +38,26 @@ static inline void d18t_make_board(void)
             if (r == 5 || (c == 0 && r >= 3)) cell->zone = D18_ZONE_YELLOW;
             if (r == 5 && c <= 1) cell->zone = D18_ORANGE;
         }
+    /* Ten cities with one yellow space each: the fronts' homes, then LL's
+     * and BT's start cities; 4 offices a front (free, 40, 100, 100). */
+    for (int l = 0; l < 10; l++) {
+        d18_location *loc = &b->loc[l];
+        snprintf(loc->id, sizeof loc->id, "C%d", l);
+        loc->kind = D18_CITY;
+        loc->n_spaces = 1;
+        loc->space_band[0] = D18_YELLOW;
+        for (int lv = 0; lv < D18_NUM_COLOURS; lv++) loc->city_rev[lv] = loc->city_val[lv] = 20;
+    }
+    b->n_locations = b->n_cities = 10;
+    for (int f = 0; f < D18_NUM_FRONTS; f++) {
+        b->front[f].home = (uint8_t)f;
+        b->front[f].n_offices = 4;
+        b->front[f].office_cost[1] = 40;
+        b->front[f].office_cost[2] = b->front[f].office_cost[3] = 100;
+    }
+    b->ll.city = 8;
+    b->bt.city = 9;
+    b->cubes[0] = 30, b->cubes[1] = 10, b->cubes[2] = 7, b->cubes[3] = 5;
     b->n_par = 4;
     for (int i = 0; i < 4; i++) {
         b->par_row[i] = (uint8_t)(4 - i);
