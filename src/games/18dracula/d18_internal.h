@@ -134,8 +134,10 @@ typedef struct d18_state {
     uint8_t bt_offices;                /* BT's offices: 1, or 2 after its second */
 
     /* monsters (7, 8.11): where each copy is */
-    uint8_t mon_at[D18_MAX_MONSTER_COPIES]; /* D18_AT_* or D18_AT_ENTITY + entity */
-    uint8_t tracker;                        /* counted purchases in this phase (7.1) */
+    uint8_t mon_at[D18_MAX_MONSTER_COPIES];        /* D18_AT_* or D18_AT_ENTITY + entity */
+    uint8_t tracker;                               /* counted purchases in this phase (7.1) */
+    uint8_t mon_fresh[D18_MAX_MONSTER_COPIES / 8]; /* received with LL/BT this OR (R70) */
+    int8_t op_front;                               /* the front operating, or -1 */
 
     uint32_t actions; /* actions applied (the lab's length) */
 } d18_state;
@@ -222,6 +224,24 @@ D18_HIDDEN int d18_office_cost(const cr_game *g, const d18_state *s, int e);
 D18_HIDDEN int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc);
 D18_HIDDEN int32_t *d18_ent_cash(d18_state *s, int e);
 D18_HIDDEN int32_t d18_ent_cash_of(const d18_state *s, int e);
+
+/* ---- monsters, phases, dividends (monsters.c) ---- */
+D18_HIDDEN int d18_offered_phase(const cr_game *g, const d18_state *s);
+D18_HIDDEN int d18_bank_copy(const cr_game *g, const d18_state *s, int type); /* -1: none */
+D18_HIDDEN int d18_bank_offers(const cr_game *g, const d18_state *s, int e, int type);
+D18_HIDDEN int d18_cheapest_offer(const cr_game *g, const d18_state *s, int e); /* b, or -1 */
+D18_HIDDEN int d18_owned(const cr_game *g, const d18_state *s, int e, int counted_only);
+D18_HIDDEN int d18_owns_cf(const cr_game *g, const d18_state *s, int e, int cf);
+D18_HIDDEN int d18_may_acquire(const cr_game *g, const d18_state *s, int e, int type);
+D18_HIDDEN int d18_over_monster_limit(const cr_game *g, const d18_state *s, int e);
+D18_HIDDEN void d18_acquire(const cr_game *g, d18_state *s, int e, int copy);
+D18_HIDDEN void d18_buy_bank(const cr_game *g, d18_state *s, int e, int type);
+D18_HIDDEN void d18_new_phase(const cr_game *g, d18_state *s, int phase);
+D18_HIDDEN int d18_next_discarder(const cr_game *g, const d18_state *s);
+D18_HIDDEN void d18_dividend(const cr_game *g, d18_state *s, int f, int revenue, int pay_out);
+D18_HIDDEN void d18_bank_pay(d18_state *s, int32_t *to, int32_t amt);
+D18_HIDDEN void d18_bank_take(d18_state *s, int32_t *from, int32_t amt);
+D18_HIDDEN int d18_market_move(const cr_game *g, d18_state *s, int f, int dr, int dc);
 
 extern const cr_game_def d18_def;
 

@@ -149,6 +149,9 @@ static void take(d18_state *s, int32_t *from, int32_t amt)
     s->bank += amt;
 }
 
+void d18_bank_pay(d18_state *s, int32_t *to, int32_t amt) { pay(s, to, amt); }
+void d18_bank_take(d18_state *s, int32_t *from, int32_t amt) { take(s, from, amt); }
+
 /* ---- the market ---- */
 
 static int par_price(const cr_game *g, int par)
@@ -172,7 +175,7 @@ int d18_zone_of(const cr_game *g, const d18_state *s, int f)
 /* Moves f's marker by (dr, dc) if that cell exists; a marker that moves
  * goes to the bottom of its new cell's stack, one that cannot keeps its
  * place (R106, R107).  Returns 1 if it moved. */
-static int market_move(const cr_game *g, d18_state *s, int f, int dr, int dc)
+int d18_market_move(const cr_game *g, d18_state *s, int f, int dr, int dc)
 {
     int r = s->mrow[f] + dr, c = s->mcol[f] + dc;
     if (!d18_market_cell(d18_brd(g), r, c)) return 0;
@@ -297,7 +300,7 @@ static void do_sell(const cr_game *g, d18_state *s, int p, int f, int k)
     s->pool[f] = (uint8_t)(s->pool[f] + k);
     pay(s, &s->cash[p], (int32_t)k * price); /* R18: all at the price before */
     for (int i = 0; i < k; i++)
-        if (!market_move(g, s, f, 1, 0)) break;
+        if (!d18_market_move(g, s, f, 1, 0)) break;
 }
 
 /* ---- buying (5.4 - 5.7) ---- */
@@ -513,7 +516,7 @@ static void end_sr(const cr_game *g, d18_state *s)
         while (i > 0 && d18_op_before(g, s, f, order[i - 1])) order[i] = order[i - 1], i--;
         order[i] = f;
     }
-    for (int i = 0; i < n; i++) market_move(g, s, order[i], -1, 0);
+    for (int i = 0; i < n; i++) d18_market_move(g, s, order[i], -1, 0);
     if (s->last_actor >= 0) s->priority = (int8_t)next_seat(s, s->last_actor); /* R17 */
     s->stage = D18_S_OR;
 }
@@ -799,6 +802,7 @@ static void init(const cr_game *g, void *st)
     s->chain_start = -1;
     s->offer_assoc = s->offer_from = -1;
     s->priority = -1;
+    s->op_front = -1;
     s->last_actor = -1;
     d18_map_setup(g, s);
     const d18_board *b = d18_brd(g);
