@@ -47,6 +47,11 @@ enum {
     D18_BT_START_CASH = 30, /* R14 */
     D18_BID_UNITS = 4096,   /* auction amounts: multiples of 5 up to 5 * 4095 */
     D18_AMT = 65536,        /* other amounts: 0..65535 pts */
+    /* The longest legal list: a stock-round turn has at most 8 x 5 sales,
+     * 8 x 16 starts, 8 + 8 buys, 7 x 6 offers and one pass or end (258);
+     * an operating turn at most one build per route space (192) plus its
+     * other choices.  4096 is the core's ceiling; 1024 holds both. */
+    D18_MAX_LEGAL = 1024,
 };
 
 /* Associates in price order (spec 4.1, 9). */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "croupier/alloc.h"
 #include "games/18dracula/d18_internal.h"
 
 const int16_t d18_assoc_price[D18_NASSOC] = {30, 50, 60, 80, 100, 115, 180};
@@ -888,11 +889,44 @@ static const cr_variant variants[] = {
     {"medieval", "18Dracula: Medieval Edition, 2-6 players", 2, 6},
 };
 
+/* The table option `board` (a board file, spec 14.1): the core reads the
+ * file; without it the bundled board is used. */
+static const cr_option_def options[] = {
+    {.key = "board",
+     .type = CR_OPT_FILE,
+     .help = "a board file (docs/18dracula-board.md); default: the bundled board"},
+};
+
 static cr_status create(cr_game *g, char *err, size_t errcap)
 {
-    (void)g;
-    snprintf(err, errcap, "18dracula: no board (the board files are not merged yet)");
-    return CR_ERR_INVALID;
+    d18_board *b = cr_alloc(sizeof *b);
+    if (!b) {
+        snprintf(err, errcap, "out of memory");
+        return CR_ERR_NOMEM;
+    }
+    if (g->data_text) {
+        cr_status st = d18_board_parse(g->data_text, g->data_len, g->data_path, b, err, errcap);
+        if (st != CR_OK) {
+            cr_free(b);
+            return st;
+        }
+    } else {
+        *b = *d18_board_builtin();
+    }
+    g->data = b;
+    g->num_actions = d18_num_actions();
+    g->max_legal = D18_MAX_LEGAL;
+    g->max_chance_outcomes = 720; /* 6! seatings */
+    g->max_events = 64;
+    g->state_size = sizeof(d18_state);
+    g->obs_size = sizeof(d18_state); /* everything is public (R7) */
+    return CR_OK;
+}
+
+static void destroy(cr_game *g)
+{
+    cr_free(g->data);
+    g->data = NULL;
 }
 
 const cr_game_def d18_def = {
@@ -902,7 +936,10 @@ const cr_game_def d18_def = {
     .n_variants = 1,
     .rules_version = 1,
     .score_scale = 100,
+    .options = options,
+    .n_options = 1,
     .create = create,
+    .destroy = destroy,
     .init = init,
     .current_player = current_player,
     .legal_actions = legal,
