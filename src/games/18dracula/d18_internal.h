@@ -74,7 +74,11 @@ enum {
     D18_S_CONTEST, /* a contest for one associate (4.4) */
     D18_S_SR,      /* a stock-round turn */
     D18_S_SR_OFFER,
-    D18_S_OR, /* an operating round (not yet playable: see the report) */
+    D18_S_CASTLE, /* the castle auction (6) */
+    D18_S_CASTLE_PLACE,
+    D18_S_OR,       /* an entity's operating turn (8.3) */
+    D18_S_OR_OFFER, /* another front's president answers a monster offer */
+    D18_S_DISCARD,  /* limit discards (8.11.4) */
     D18_S_OVER,
 };
 
@@ -126,6 +130,7 @@ typedef struct d18_state {
     uint8_t sold_this_sr[D18_MAXP]; /* bit f */
     uint8_t declined;               /* associates declined to this player this turn (R97) */
     int8_t offer_assoc, offer_from; /* an associate offered, by whom */
+    uint8_t assoc_bought_sr;        /* seats that bought an associate from a player this SR */
     int32_t offer_price;
 
     /* the map (8.5, 8.6) */
@@ -144,8 +149,32 @@ typedef struct d18_state {
     uint8_t mon_fresh[D18_MAX_MONSTER_COPIES / 8]; /* received with LL/BT this OR (R70) */
     int8_t op_front;                               /* the front operating, or -1 */
 
+    /* operating rounds (8) */
+    int8_t op_ent;       /* the entity operating, or -1 */
+    uint8_t or_step;     /* D18_OS_* */
+    uint8_t operated;    /* fronts that operated in this OR (bit f) */
+    uint8_t minors_done; /* bit 0 LL, bit 1 BT: their slot in this OR is past */
+    uint8_t or_no, ors_in_set;
+    uint16_t or_sets_begun, or_sets_done, end_after_set;
+    uint8_t build_used;                 /* 0, 1 (one yellow), 2 (all) */
+    uint8_t set_earned, idle_sets;      /* R121 */
+    uint16_t ors_played;                /* operating rounds begun (the lab's length) */
+    uint8_t au_minors;                  /* LL and BT operating inside the auction (4.5) */
+    int32_t revenue;                    /* the operating entity's rampage revenue */
+    uint32_t declined_mon[D18_NFRONTS]; /* monster types declined by front f this turn (R97) */
+    int8_t offer_to;                    /* the front offered to */
+    int8_t offer_type;
+
+    /* the castle auction (6) */
+    uint8_t castle_in;
+    int8_t castle_who;
+    int32_t castle_top;
+
     uint32_t actions; /* actions applied (the lab's length) */
 } d18_state;
+
+/* Steps of an operating turn (8.3). */
+enum { D18_OS_BUILD, D18_OS_OFFICE, D18_OS_RAMPAGE, D18_OS_DIVIDEND, D18_OS_BUY };
 
 /* Entities that operate: fronts 0..7, then LL and BT (8.4). */
 enum { D18_ENT_LL = D18_NFRONTS, D18_ENT_BT, D18_NENT };
@@ -164,21 +193,38 @@ enum { D18_AT_BANK = 0, D18_AT_MARKET, D18_AT_GONE, D18_AT_ENTITY = 8 };
 
 /* ---- action encoding ---- */
 enum d18_akind {
-    D18_K_SEAT,     /* chance: permutation index */
-    D18_K_AU_BUY,   /* auction_buy */
-    D18_K_AU_BID,   /* auction_bid(assoc, amount/5) */
-    D18_K_AU_PASS,  /* auction_pass */
-    D18_K_CT_RAISE, /* contest_raise(amount/5) */
-    D18_K_CT_DROP,  /* contest_drop */
-    D18_K_SELL,     /* sell(front, k-1) */
-    D18_K_START,    /* start_front(front, par index) */
-    D18_K_BUY_IPO,  /* buy_ipo(front) */
-    D18_K_BUY_POOL, /* buy_market(front) */
-    D18_K_OFFER_AS, /* offer_associate(assoc, price) */
-    D18_K_ACCEPT,   /* respond_offer accept */
-    D18_K_DECLINE,  /* respond_offer decline */
-    D18_K_PASS,     /* pass */
-    D18_K_END_TURN, /* end_turn */
+    D18_K_SEAT,         /* chance: permutation index */
+    D18_K_AU_BUY,       /* auction_buy */
+    D18_K_AU_BID,       /* auction_bid(assoc, amount/5) */
+    D18_K_AU_PASS,      /* auction_pass */
+    D18_K_CT_RAISE,     /* contest_raise(amount/5) */
+    D18_K_CT_DROP,      /* contest_drop */
+    D18_K_SELL,         /* sell(front, k-1) */
+    D18_K_START,        /* start_front(front, par index) */
+    D18_K_BUY_IPO,      /* buy_ipo(front) */
+    D18_K_BUY_POOL,     /* buy_market(front) */
+    D18_K_OFFER_AS,     /* offer_associate(assoc, price) */
+    D18_K_ACCEPT,       /* respond_offer accept */
+    D18_K_DECLINE,      /* respond_offer decline */
+    D18_K_PASS,         /* pass */
+    D18_K_END_TURN,     /* end_turn */
+    D18_K_CASTLE_BID,   /* castle_bid(amount) */
+    D18_K_CASTLE_PASS,  /* castle_pass */
+    D18_K_CASTLE_PLACE, /* castle_place(space) */
+    D18_K_BUILD,        /* build(space) */
+    D18_K_BUILD_DONE,
+    D18_K_OFFICE, /* place_office(city) */
+    D18_K_OFFICE_SKIP,
+    D18_K_RAMPAGE,
+    D18_K_PAY,
+    D18_K_RETAIN,
+    D18_K_BUY_BANK,  /* buy_bank(type) */
+    D18_K_BUY_MKT,   /* buy_market(type) */
+    D18_K_OFFER_MON, /* offer_monster(front2, type, price) */
+    D18_K_BUY_DONE,
+    D18_K_EM_SELL, /* emergency_sell(front, k-1) */
+    D18_K_EM_BUY,  /* emergency_buy(type) */
+    D18_K_DISCARD, /* discard(type) */
     D18_NKINDS
 };
 
@@ -230,7 +276,38 @@ D18_HIDDEN int d18_can_place_office(const cr_game *g, const d18_state *s, int e,
 D18_HIDDEN int32_t *d18_ent_cash(d18_state *s, int e);
 D18_HIDDEN int32_t d18_ent_cash_of(const d18_state *s, int e);
 
+/* ---- operating rounds and the castle auction (or.c) ---- */
+D18_HIDDEN int d18_or_is_legal(const cr_game *g, const d18_state *s, const d18_act *x);
+D18_HIDDEN int d18_or_legal(const cr_game *g, const d18_state *s, cr_action *out);
+D18_HIDDEN void d18_or_apply(const cr_game *g, d18_state *s, const d18_act *x, cr_ctx *cx);
+D18_HIDDEN void d18_after_sr(const cr_game *g, d18_state *s);
+D18_HIDDEN void d18_settle(const cr_game *g, d18_state *s);
+D18_HIDDEN int d18_or_actor(const cr_game *g, const d18_state *s);
+D18_HIDDEN int d18_owner_of(const d18_state *s, int e); /* the seat deciding for e */
+/* Rampage revenue of entity e now (8.9, 13): the auto-router. */
+D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx);
+/* Scratch bytes the rampage needs: the router's workspace for
+ * D18_ROUTE_CAP routes (rampage.c). */
+enum { D18_ROUTE_CAP = 1 << 15 };
+D18_HIDDEN size_t d18_rampage_scratch(void);
+
+D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
+extern const struct cr_game_parts d18_parts;
+
+/* ---- text and views (notation.c) ---- */
+D18_HIDDEN size_t d18_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf,
+                                    size_t cap);
+D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const char *s,
+                                       cr_action *out);
+D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
+D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);
+D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,
+                                cr_ctx *cx);
+D18_HIDDEN size_t d18_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
+
 /* ---- monsters, phases, dividends (monsters.c) ---- */
+D18_HIDDEN int d18_copy_type(const d18_board *b, int copy);
+D18_HIDDEN int d18_copy_at(const cr_game *g, const d18_state *s, int type, int at);
 D18_HIDDEN int d18_offered_phase(const cr_game *g, const d18_state *s);
 D18_HIDDEN int d18_bank_copy(const cr_game *g, const d18_state *s, int type); /* -1: none */
 D18_HIDDEN int d18_bank_offers(const cr_game *g, const d18_state *s, int e, int type);

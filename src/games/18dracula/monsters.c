@@ -10,7 +10,7 @@
  */
 #include "games/18dracula/d18_internal.h"
 
-static int copy_type(const d18_board *b, int copy)
+int d18_copy_type(const d18_board *b, int copy)
 {
     for (int t = b->n_monsters - 1; t >= 0; t--)
         if (copy >= b->monster[t].first_copy) return t;
@@ -18,7 +18,7 @@ static int copy_type(const d18_board *b, int copy)
 }
 
 /* The lowest copy of `type` at place `at`, or -1. */
-static int copy_at(const cr_game *g, const d18_state *s, int type, int at)
+int d18_copy_at(const cr_game *g, const d18_state *s, int type, int at)
 {
     const d18_monster *m = &d18_brd(g)->monster[type];
     for (int i = 0; i < m->copies; i++)
@@ -28,7 +28,7 @@ static int copy_at(const cr_game *g, const d18_state *s, int type, int at)
 
 int d18_bank_copy(const cr_game *g, const d18_state *s, int type)
 {
-    return copy_at(g, s, type, D18_AT_BANK);
+    return d18_copy_at(g, s, type, D18_AT_BANK);
 }
 
 /* The phase whose monsters the bank offers fronts now (7.2, R39). */
@@ -71,7 +71,7 @@ int d18_owned(const cr_game *g, const d18_state *s, int e, int counted_only)
     int n = 0;
     for (int c = 0; c < b->n_copies; c++)
         if (s->mon_at[c] == D18_AT_ENTITY + e &&
-            !(counted_only && (b->monster[copy_type(b, c)].flags & D18_F_LIMIT_EXEMPT)))
+            !(counted_only && (b->monster[d18_copy_type(b, c)].flags & D18_F_LIMIT_EXEMPT)))
             n++;
     return n;
 }
@@ -80,7 +80,7 @@ int d18_owns_cf(const cr_game *g, const d18_state *s, int e, int cf)
 {
     const d18_board *b = d18_brd(g);
     for (int c = 0; c < b->n_copies; c++)
-        if (s->mon_at[c] == D18_AT_ENTITY + e && b->monster[copy_type(b, c)].cf == cf) return 1;
+        if (s->mon_at[c] == D18_AT_ENTITY + e && b->monster[d18_copy_type(b, c)].cf == cf) return 1;
     return 0;
 }
 
@@ -106,10 +106,10 @@ void d18_acquire(const cr_game *g, d18_state *s, int e, int copy)
 {
     const d18_board *b = d18_brd(g);
     s->mon_at[copy] = (uint8_t)(D18_AT_ENTITY + e);
-    if (b->monster[copy_type(b, copy)].cf != D18_CF_CLAW) return;
+    if (b->monster[d18_copy_type(b, copy)].cf != D18_CF_CLAW) return;
     for (int c = 0; c < b->n_copies; c++)
         if (s->mon_at[c] == D18_AT_ENTITY + e &&
-            (b->monster[copy_type(b, c)].flags & D18_F_KILLED_BY_CLAW))
+            (b->monster[d18_copy_type(b, c)].flags & D18_F_KILLED_BY_CLAW))
             s->mon_at[c] = D18_AT_GONE;
 }
 
@@ -149,7 +149,7 @@ void d18_new_phase(const cr_game *g, d18_state *s, int phase)
     s->tracker = 0;
     for (int c = 0; c < D18_NUM_COLOURS; c++) s->supply[c] += b->release[phase - 1][c]; /* R43 */
     for (int c = 0; c < b->n_copies; c++) /* R42: wherever it is */
-        if (b->monster[copy_type(b, c)].eaten == phase) s->mon_at[c] = D18_AT_GONE;
+        if (b->monster[d18_copy_type(b, c)].eaten == phase) s->mon_at[c] = D18_AT_GONE;
     if (phase == 4) {
         for (int a = 0; a < D18_NASSOC; a++) {
             if (a == D18_FD || (s->assoc_closed >> a & 1)) continue;

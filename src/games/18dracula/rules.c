@@ -54,6 +54,23 @@ static const kind_dims dims[D18_NKINDS] = {
     [D18_K_DECLINE] = {"decline", 1, 1, 1},
     [D18_K_PASS] = {"pass", 1, 1, 1},
     [D18_K_END_TURN] = {"end_turn", 1, 1, 1},
+    [D18_K_CASTLE_BID] = {"castle_bid", 1, 1, D18_AMT},
+    [D18_K_CASTLE_PASS] = {"castle_pass", 1, 1, 1},
+    [D18_K_CASTLE_PLACE] = {"castle_place", D18_MAX_ROUTES, 1, 1},
+    [D18_K_BUILD] = {"build", D18_MAX_ROUTES, 1, 1},
+    [D18_K_BUILD_DONE] = {"build_done", 1, 1, 1},
+    [D18_K_OFFICE] = {"place_office", D18_MAX_LOCATIONS, 1, 1},
+    [D18_K_OFFICE_SKIP] = {"office_skip", 1, 1, 1},
+    [D18_K_RAMPAGE] = {"rampage", 1, 1, 1},
+    [D18_K_PAY] = {"pay", 1, 1, 1},
+    [D18_K_RETAIN] = {"retain", 1, 1, 1},
+    [D18_K_BUY_BANK] = {"buy_bank", D18_MAX_MONSTER_TYPES, 1, 1},
+    [D18_K_BUY_MKT] = {"buy_market_monster", D18_MAX_MONSTER_TYPES, 1, 1},
+    [D18_K_OFFER_MON] = {"offer_monster", D18_NFRONTS, D18_MAX_MONSTER_TYPES, D18_AMT},
+    [D18_K_BUY_DONE] = {"buy_done", 1, 1, 1},
+    [D18_K_EM_SELL] = {"emergency_sell", D18_NFRONTS, D18_MARKET_LIMIT, 1},
+    [D18_K_EM_BUY] = {"emergency_buy", D18_MAX_MONSTER_TYPES, 1, 1},
+    [D18_K_DISCARD] = {"discard", D18_MAX_MONSTER_TYPES, 1, 1},
 };
 
 static int32_t kind_size(int k) { return dims[k].d1 * dims[k].d2 * dims[k].amt; }
@@ -129,9 +146,14 @@ void d18_seat(d18_state *s, int perm)
 static void note_break(d18_state *s)
 {
     if (s->broke_when != D18_BRK_NONE || s->bank > 0) return;
-    s->broke_when = s->stage == D18_S_OR                                       ? D18_BRK_IN_OR
-                    : (s->stage == D18_S_AUCTION || s->stage == D18_S_CONTEST) ? D18_BRK_IN_AUCTION
-                                                                               : D18_BRK_OUTSIDE_OR;
+    int in_or = s->stage == D18_S_OR || s->stage == D18_S_OR_OFFER || s->stage == D18_S_DISCARD;
+    if (s->au_minors || s->stage == D18_S_AUCTION || s->stage == D18_S_CONTEST)
+        s->broke_when = D18_BRK_IN_AUCTION;
+    else
+        s->broke_when = in_or ? D18_BRK_IN_OR : D18_BRK_OUTSIDE_OR;
+    /* 10, R103: an OR set in progress is finished; otherwise the next one
+     * is played; the game ends at the start of the stock round after it. */
+    s->end_after_set = (uint16_t)(s->or_sets_begun + (in_or && !s->au_minors ? 0 : 1));
 }
 
 /* The bank pays amt into an account (R93: breaking when it cannot pay in
@@ -472,7 +494,7 @@ static int contest_next(const d18_state *s, int p)
     return -1;
 }
 
-static void all_passed(d18_state *s)
+static void all_passed(const cr_game *g, d18_state *s)
 {
     int a = current_assoc(s);
     s->assoc_price_now[a] = (int16_t)(s->assoc_price_now[a] - 5); /* R12 */
@@ -481,9 +503,16 @@ static void all_passed(d18_state *s)
         if (o >= 0 && o < D18_MAXP && !(s->assoc_closed >> b & 1))
             pay(s, &s->cash[o], d18_assoc_revenue[b]);
     }
-    /* LL and BT operate here (4.5 item 3) once operating turns exist. */
     s->au_passes = 0;
     s->au_cycles++;
+    /* 4.5 item 3: LL, then BT, run a complete operating turn if bought. */
+    if (s->assoc_owner[D18_LL] >= 0 || s->assoc_owner[D18_BT] >= 0) {
+        s->au_minors = 1;
+        s->minors_done = 0;
+        s->op_ent = s->op_front = -1;
+        s->stage = D18_S_OR;
+        d18_settle(g, s);
+    }
 }
 
 /* ---- stock rounds (5) ---- */
@@ -502,6 +531,7 @@ static void start_sr(const cr_game *g, d18_state *s)
     s->sr_no++;
     s->sr_passes = 0;
     s->last_actor = -1;
+    s->assoc_bought_sr = 0;
     memset(s->sold_this_sr, 0, sizeof s->sold_this_sr);
     start_turn(s, s->priority);
 }
@@ -519,7 +549,7 @@ static void end_sr(const cr_game *g, d18_state *s)
     }
     for (int i = 0; i < n; i++) d18_market_move(g, s, order[i], -1, 0);
     if (s->last_actor >= 0) s->priority = (int8_t)next_seat(s, s->last_actor); /* R17 */
-    s->stage = D18_S_OR;
+    d18_after_sr(g, s);
 }
 
 static void sr_next_turn(const cr_game *g, d18_state *s, int passed)
@@ -573,7 +603,7 @@ int d18_is_legal(const cr_game *g, const void *st, cr_action a)
         }
     }
     case D18_S_SR_OFFER: return x.kind == D18_K_ACCEPT || x.kind == D18_K_DECLINE;
-    default: return 0;
+    default: return d18_or_is_legal(g, s, &x);
     }
 }
 
@@ -641,7 +671,11 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
                 if (can_buy_ipo(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_IPO, f, 0, 0);
             for (int f = 0; f < D18_NFRONTS; f++)
                 if (can_buy_pool(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_POOL, f, 0, 0);
-            for (int a = 0; a < D18_NASSOC; a++) {
+            /* The menu offers associates of other players only to a player
+             * who has not bought one from a player in this round: the rules
+             * allow endless trades (only a declined offer is limited, R97),
+             * which random bots would make forever; any offer stays legal. */
+            for (int a = 0; a < D18_NASSOC && !(s->assoc_bought_sr >> p & 1); a++) {
                 if (!can_offer_assoc(g, s, p, a, 1)) continue;
                 int hi = s->cash[p] < D18_AMT - 1 ? s->cash[p] : D18_AMT - 1;
                 int m = amount_menu(1, hi, 1, d18_assoc_price[a], menu);
@@ -656,7 +690,7 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         out[n++] = d18_encode(D18_K_ACCEPT, 0, 0, 0);
         out[n++] = d18_encode(D18_K_DECLINE, 0, 0, 0);
         return n;
-    default: return 0;
+    default: return d18_or_legal(g, s, out);
     }
 }
 
@@ -664,7 +698,6 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
 
 static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
 {
-    (void)cx;
     d18_state *s = st;
     d18_act x;
     int ok = d18_decode(a, &x);
@@ -693,7 +726,7 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
         break;
     case D18_K_AU_PASS:
         s->actor = (int8_t)next_seat(s, p);
-        if (++s->au_passes >= s->np) all_passed(s);
+        if (++s->au_passes >= s->np) all_passed(g, s);
         break;
     case D18_K_CT_RAISE:
         s->bid[s->ct_assoc][p] = (int16_t)(x.amt * 5);
@@ -760,6 +793,10 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
         break;
     case D18_K_ACCEPT:
     case D18_K_DECLINE: {
+        if (s->stage != D18_S_SR_OFFER) { /* a monster offer in an OR */
+            d18_or_apply(g, s, &x, cx);
+            break;
+        }
         int buyer = s->offer_from, as = s->offer_assoc;
         if (x.kind == D18_K_ACCEPT) {
             s->cash[buyer] -= s->offer_price;
@@ -767,6 +804,7 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
             s->assoc_owner[as] = (int8_t)buyer;
             s->turn_bought = s->turn_acted = 1;
             s->last_actor = (int8_t)buyer; /* R105 */
+            s->assoc_bought_sr |= (uint8_t)(1u << buyer);
         } else {
             s->declined |= (uint8_t)(1u << as); /* R97 */
         }
@@ -778,7 +816,7 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
     }
     case D18_K_PASS: sr_next_turn(g, s, 1); break;
     case D18_K_END_TURN: sr_next_turn(g, s, 0); break;
-    default: assert(0);
+    default: d18_or_apply(g, s, &x, cx); break;
     }
 }
 
@@ -803,7 +841,9 @@ static void init(const cr_game *g, void *st)
     s->chain_start = -1;
     s->offer_assoc = s->offer_from = -1;
     s->priority = -1;
-    s->op_front = -1;
+    s->op_front = s->op_ent = -1;
+    s->offer_to = s->offer_type = -1;
+    s->castle_who = -1;
     s->last_actor = -1;
     d18_map_setup(g, s);
     const d18_board *b = d18_brd(g);
@@ -830,7 +870,8 @@ static int current_player(const cr_game *g, const void *st)
     case D18_S_CONTEST:
     case D18_S_SR:
     case D18_S_SR_OFFER: return s->actor;
-    default: return CR_TERMINAL;
+    case D18_S_OVER: return CR_TERMINAL;
+    default: return d18_or_actor(g, s);
     }
 }
 
@@ -919,7 +960,8 @@ static cr_status create(cr_game *g, char *err, size_t errcap)
     g->max_chance_outcomes = 720; /* 6! seatings */
     g->max_events = 64;
     g->state_size = sizeof(d18_state);
-    g->obs_size = sizeof(d18_state); /* everything is public (R7) */
+    g->obs_size = sizeof(d18_state);         /* everything is public (R7) */
+    g->scratch_size = d18_rampage_scratch(); /* apply's rampage step needs it */
     return CR_OK;
 }
 
@@ -948,4 +990,11 @@ const cr_game_def d18_def = {
     .returns = returns,
     .result = result,
     .is_legal = d18_is_legal,
+    .observe = d18_observe,
+    .obs_to_text = d18_obs_to_text,
+    .sample = d18_sample,
+    .action_to_str = d18_action_to_str,
+    .str_to_action = d18_str_to_action,
+    .prompt = d18_prompt,
+    .parts = &d18_parts,
 };

@@ -306,8 +306,10 @@ static void test_R17_priority_left_of_the_last_to_act(void **unused)
     d18t_do(&g, &s, D18_K_START, 0, 0, 0); /* p2 buys */
     d18t_do(&g, &s, END);
     for (int i = 0; i < 4; i++) d18t_do(&g, &s, PASS);
-    assert_int_equal(s.stage, D18_S_OR);
+    /* Nothing operates (no front floated): the next round has begun. */
+    assert_int_equal(s.sr_no, 2);
     assert_int_equal(s.priority, 3);
+    assert_int_equal(s.actor, 3);
     /* Nobody acts: priority stays. */
     d18t_sr(&g, &s, 2, 2);
     for (int i = 0; i < 4; i++) d18t_do(&g, &s, PASS);
