@@ -72,6 +72,11 @@ typedef struct cr_game_parts {
     /* The current decision of the observing seat explained in words, from
      * its observation (obs: g->obs_size bytes), for the clients' help. */
     size_t (*help)(const cr_game *g, const void *obs, char *buf, size_t cap);
+    /* How much a random game of this game costs the test suites, in units
+     * of a typical DML game (18Dracula: thousands of actions and a route
+     * search per rampage): the conformance and leak suites play that many
+     * times fewer of its games, at least one a table.  0 or 1: as many. */
+    int test_cost;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

@@ -287,8 +287,9 @@ D18_HIDDEN int d18_owner_of(const d18_state *s, int e); /* the seat deciding for
 /* Rampage revenue of entity e now (8.9, 13): the auto-router. */
 D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx);
 /* Scratch bytes the rampage needs: the router's workspace for
- * D18_ROUTE_CAP routes (rampage.c). */
-enum { D18_ROUTE_CAP = 1 << 15 };
+ * D18_ROUTE_CAP routes (rampage.c; about 14 MB).  Random games on the
+ * bundled board have needed up to about 80,000 routes in one rampage. */
+enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
 
 D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
@@ -304,6 +305,11 @@ D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *ob
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,
                                 cr_ctx *cx);
 D18_HIDDEN size_t d18_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
+
+/* ---- positions (position.c) ---- */
+D18_HIDDEN size_t d18_serialize(const cr_game *g, const void *st, char *buf, size_t cap);
+D18_HIDDEN cr_status d18_deserialize(const cr_game *g, void *st, const char *buf, size_t len,
+                                     char *err, size_t errcap);
 
 /* ---- monsters, phases, dividends (monsters.c) ---- */
 D18_HIDDEN int d18_copy_type(const d18_board *b, int copy);

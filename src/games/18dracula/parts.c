@@ -36,4 +36,7 @@ static const cr_lab_profile d18_lab = {
 const cr_game_parts d18_parts = {
     .lab = &d18_lab,
     .check_invariants = d18_check_invariants,
+    /* A random game is about 2,500 actions against DML's 300, with a route
+     * search in each rampage. */
+    .test_cost = 50,
 };

@@ -953,6 +953,7 @@ static cr_status create(cr_game *g, char *err, size_t errcap)
         }
     } else {
         *b = *d18_board_builtin();
+        g->data_hash = d18_board_builtin_hash(); /* game.h: the built-in data's own */
     }
     g->data = b;
     g->num_actions = d18_num_actions();
@@ -992,9 +993,12 @@ const cr_game_def d18_def = {
     .is_legal = d18_is_legal,
     .observe = d18_observe,
     .obs_to_text = d18_obs_to_text,
+    .obs_to_json = d18_serialize, /* an observation is the whole state (R7) */
     .sample = d18_sample,
     .action_to_str = d18_action_to_str,
     .str_to_action = d18_str_to_action,
     .prompt = d18_prompt,
+    .serialize = d18_serialize,
+    .deserialize = d18_deserialize,
     .parts = &d18_parts,
 };
