@@ -227,9 +227,9 @@ enum d18_akind {
     D18_K_BUY_MKT,   /* buy_market(type) */
     D18_K_OFFER_MON, /* offer_monster(front2, type, price) */
     D18_K_BUY_DONE,
-    D18_K_EM_SELL, /* emergency_sell(front, k-1) */
-    D18_K_EM_BUY,  /* emergency_buy(type) */
-    D18_K_DISCARD, /* discard(type) */
+    D18_K_EM_SELL,      /* emergency_sell(front, k-1) */
+    D18_K_EM_BUY,       /* emergency_buy(type) */
+    D18_K_DISCARD,      /* discard(type) */
     D18_K_OFFER_AF,     /* offer_assoc_to_front(assoc, price) */
     D18_K_MERGE_KEEP,   /* merge_office: keep (replace by the front's next office) */
     D18_K_MERGE_REMOVE, /* merge_office: remove */
