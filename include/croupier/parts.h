@@ -104,6 +104,11 @@ typedef struct cr_game_parts {
      * g->obs_size bytes; a seat's, CR_SEAT_PUBLIC's or the omniscient one):
      * see "Panels" above.  snprintf semantics. */
     cr_panels_fn panels;
+    /* How much a random game of this game costs the test suites, in units
+     * of a typical DML game (18Dracula: thousands of actions and a route
+     * search per rampage): the conformance and leak suites play that many
+     * times fewer of its games, at least one a table.  0 or 1: as many. */
+    int test_cost;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

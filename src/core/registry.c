@@ -6,9 +6,11 @@
 #include "croupier/game.h"
 
 extern const cr_game_def dml_def; /* src/games/dml/rules.c */
+extern const cr_game_def d18_def; /* src/games/18dracula/rules.c */
 
 static const cr_game_def *const games[] = {
     &dml_def,
+    &d18_def,
 };
 
 int cr_registry_count(void) { return (int)(sizeof games / sizeof games[0]); }

@@ -1,0 +1,42 @@
+/* parts.c — what 18Dracula plugs into the game-agnostic layers
+ * (croupier/parts.h): its lab profile (how games ended, their length in
+ * operating rounds, the game's length cap) and its invariants. */
+#include "croupier/parts.h"
+#include "games/18dracula/d18_internal.h"
+
+static uint32_t d18_rounds(const cr_game *g, const void *st)
+{
+    (void)g;
+    return ((const d18_state *)st)->ors_played;
+}
+
+enum { E_BANK, E_NO_PROGRESS, E_BANKRUPTCY, E_N };
+static const char *const d18_end_names[E_N] = {"bank broke", "no progress (R121)", "bankruptcy"};
+
+static int d18_end(const cr_game *g, const void *st)
+{
+    (void)g;
+    switch (((const d18_state *)st)->end_reason) {
+    case D18_END_BANKRUPTCY: return E_BANKRUPTCY;
+    case D18_END_NO_PROGRESS: return E_NO_PROGRESS;
+    default: return E_BANK;
+    }
+}
+
+static const cr_lab_profile d18_lab = {
+    .n_counters = 0,
+    .rounds = d18_rounds,
+    .n_ends = E_N,
+    .end_names = d18_end_names,
+    .end = d18_end,
+    /* A random game is cut here and reported as stalled ("aborted"). */
+    .max_actions = 200000,
+};
+
+const cr_game_parts d18_parts = {
+    .lab = &d18_lab,
+    .check_invariants = d18_check_invariants,
+    /* A random game is about 2,500 actions against DML's 300, with a route
+     * search in each rampage. */
+    .test_cost = 100,
+};

@@ -1,0 +1,152 @@
+/* rampage.c — the rampage step (8.9, R62): fills the auto-router's input
+ * (router.h, spec 13.1-13.2) from the state for the operating entity and
+ * returns the maximum revenue it finds.
+ *
+ * What the router is told: every location's value now (a city at its
+ * level, an off-board in the phase, a town 0), which cities are blocked for
+ * the entity (R60, R120) and where its face-up offices are (a face-down
+ * Church token is not one, R110), the number of completed route spaces at
+ * each location with the castle's (home stacking, R69), the completed route
+ * spaces other than the castle's, the castle's space K, and the entity's
+ * runnable monsters by type in roster order: every copy it owns except
+ * those received with LL or BT in this OR (R70).  The Flying Dutchman
+ * counts only for a front that owns it (8.9.9).
+ *
+ * Workspace: the router's routes live in the context's scratch
+ * (g->scratch_size, set by create()), sized for D18_ROUTE_CAP routes.  The
+ * answer is always exact: a position with more routes gets a larger
+ * workspace of its own for that one rampage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "croupier/alloc.h"
+
+/* router.h and board.h both name a `d18_route` (a route of a rampage, a
+ * route space of the board) and both declare the movement types (with the
+ * same values).  In this file the router's names are read under other
+ * names; struct tags carry no linkage, so the layout is the router's. */
+#define d18_route      d18_route_run
+#define d18_move       d18_route_move
+#define D18_MOVE_HOME  D18_RMOVE_HOME
+#define D18_MOVE_HOWL  D18_RMOVE_HOWL
+#define D18_MOVE_DIT   D18_RMOVE_DIT
+#define D18_MOVE_CITY  D18_RMOVE_CITY
+#define D18_MOVE_MAJOR D18_RMOVE_MAJOR
+#define D18_MOVE_INF   D18_RMOVE_INF
+#include "games/18dracula/router.h"
+#undef d18_route
+#undef d18_move
+#undef D18_MOVE_HOME
+#undef D18_MOVE_HOWL
+#undef D18_MOVE_DIT
+#undef D18_MOVE_CITY
+#undef D18_MOVE_MAJOR
+#undef D18_MOVE_INF
+
+#include "games/18dracula/d18_internal.h"
+
+_Static_assert((int)D18_RMOVE_INF == (int)D18_MOVE_INF && (int)D18_RMOVE_HOME == (int)D18_MOVE_HOME,
+               "the router and the board number movement types alike");
+_Static_assert((int)D18_RF_NOT_BLOCKED == (int)D18_F_NOT_BLOCKED &&
+                   (int)D18_RF_NO_OFFICE == (int)D18_F_NO_OFFICE &&
+                   (int)D18_RF_CASTLE == (int)D18_F_CASTLE &&
+                   (int)D18_RF_TRIPLE == (int)D18_F_TRIPLE,
+               "the router's path flags are the board's");
+
+static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *in)
+{
+    const d18_board *b = d18_brd(g);
+    in->n_locs = b->n_locations;
+    for (int l = 0; l < b->n_locations; l++) {
+        const d18_location *lo = &b->loc[l];
+        d18_route_loc *x = &in->loc[l];
+        x->kind = lo->kind;
+        x->fd = lo->kind == D18_OFF && lo->fd;
+        x->blocked = lo->kind == D18_CITY && d18_blocked(g, s, e, l);
+        x->office = lo->kind == D18_CITY && d18_has_office(g, s, e, l);
+        int n = 0;
+        for (int i = 0; i < lo->n_adj; i++)
+            if (s->cube[lo->adj[i]] != D18_CUBE_NONE) n++;
+        x->home_stack = (uint8_t)n;
+        x->value = lo->kind == D18_CITY  ? d18_city_value(b, l, d18_level(g, s, l))
+                   : lo->kind == D18_OFF ? d18_off_value(b, l, s->phase)
+                                         : 0;
+    }
+    in->n_spaces = 0;
+    for (int r = 0; r < b->n_routes; r++) {
+        if (s->cube[r] == D18_CUBE_NONE || r == s->castle) continue;
+        d18_route_space *sp = &in->sp[in->n_spaces++];
+        sp->a = b->route[r].a, sp->b = b->route[r].b, sp->space = (uint16_t)r;
+    }
+    in->has_castle = s->cube[s->castle] != D18_CUBE_NONE;
+    in->castle.a = b->route[s->castle].a;
+    in->castle.b = b->route[s->castle].b;
+    in->castle.space = s->castle;
+    in->n_types = 0;
+    for (int t = 0; t < b->n_monsters; t++) {
+        const d18_monster *m = &b->monster[t];
+        int copies = 0;
+        for (int i = 0; i < m->copies; i++) {
+            int c = m->first_copy + i;
+            if (s->mon_at[c] == D18_AT_ENTITY + e && !(s->mon_fresh[c >> 3] >> (c & 7) & 1))
+                copies++;
+        }
+        if (!copies) continue;
+        d18_route_monster *x = &in->type[in->n_types++];
+        x->move = m->move;
+        x->n = m->n;
+        x->linger = m->linger;
+        x->export_ = m->exports;
+        x->flags = (uint8_t)(m->flags & D18_F_PATH_FLAGS); /* the same bits */
+        x->copies = (uint8_t)copies;
+        x->roster = (uint16_t)t;
+        x->town = m->town_rev;
+    }
+    in->owns_fd = e < D18_NFRONTS && s->assoc_owner[D18_FD] == D18_OWN_FRONT + e &&
+                  !(s->assoc_closed >> D18_FD & 1);
+}
+
+/* The scratch: the router's input and result, then its workspace. */
+static size_t res_offset(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
+
+static size_t head_bytes(void)
+{
+    return (res_offset() + sizeof(d18_route_result) + 63) & ~(size_t)63;
+}
+
+size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
+
+int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
+{
+    /* The input and the result are large: they live in the scratch, before
+     * the router's workspace. */
+    size_t head = head_bytes();
+    if (!cx || !cx->scratch || cx->scratch_size < g->scratch_size) {
+        fprintf(stderr, "18dracula: the rampage needs the game's context (cr_ctx_new)\n");
+        abort();
+    }
+    unsigned char *mem = cx->scratch;
+    d18_route_input *in = (d18_route_input *)mem;
+    d18_route_result *res = (d18_route_result *)(mem + res_offset());
+    fill(g, s, e, in);
+    d18_route_ws *ws = d18_route_ws_init(mem + head, cx->scratch_size - head);
+    char err[160];
+    uint32_t need = 0;
+    cr_status st = d18_route_solve(in, ws, res, NULL, &need, err, sizeof err);
+    /* A position with more routes than the scratch holds (none in the
+     * random games measured, see D18_ROUTE_CAP) gets a workspace of its
+     * own: the answer is always the exact maximum. */
+    for (int tries = 0; st == CR_ERR_NOMEM && tries < 8; tries++) {
+        size_t bytes = d18_route_ws_size(need);
+        void *big = cr_alloc(bytes);
+        if (!big) break;
+        st = d18_route_solve(in, d18_route_ws_init(big, bytes), res, NULL, &need, err, sizeof err);
+        cr_free(big);
+    }
+    if (st != CR_OK) {
+        fprintf(stderr, "18dracula: rampage: %s\n", err);
+        abort();
+    }
+    return (int)res->total;
+}

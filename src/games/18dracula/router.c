@@ -1,0 +1,948 @@
+/* router.c — the exact auto-router of spec §13 (the design is in router.h).
+ *
+ * Invariants the search relies on:
+ *  - ws->r[b..e) holds the routes of one type, each earning > 0;
+ *  - ws->lex[b..e) lists them in ascending canonical tuple (§13.6);
+ *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
+ *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
+ *  - ws->suf[(b + i) * SUF_K + k - 1] is the sum of the k best revenues
+ *    among lex[b + i .. e).
+ * Nothing here allocates; recursion depth is bounded by the path length
+ * (≤ D18_ROUTE_MAX_LOCS) and by the slots (≤ D18_ROUTE_MAX_SLOTS). */
+#include "games/18dracula/router.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+enum {
+    SUF_K = 4,       /* suffix top-k sums kept per route for pass 2 */
+    SCAN_LIMIT = 48, /* routes a bound scan looks at before it extrapolates */
+    POOL_PER_ROUTE = 16,
+    COUNT_FACTOR = 8, /* on overflow, keep counting up to this × capacity */
+};
+
+typedef struct rt {
+    uint64_t e[D18_ROUTE_WORDS]; /* route spaces used */
+    int32_t rev;
+    int32_t fdval; /* best fd off-board's value on the route (0: none) */
+    uint32_t tup;  /* offset of loc[] then linger[] in the pool */
+    uint16_t fdloc;
+    int16_t home; /* home city, or -1 for a path route */
+    uint8_t len, nl;
+} rt;
+
+typedef struct tinfo {
+    uint32_t b, e; /* route range */
+    int slots;
+    int32_t fdmax;
+} tinfo;
+
+struct d18_route_ws {
+    uint32_t cap, pool_cap;
+    rt *r;
+    uint32_t *ord, *lex;
+    int64_t *pre;
+    int64_t *suf;
+    uint16_t *pool;
+    /* per solve */
+    const d18_route_input *in;
+    uint32_t n_routes, pool_len;
+    uint64_t counted; /* routes found, stored or not */
+    int overflow;
+    int n_edges; /* input spaces + K */
+    int adj_start[D18_ROUTE_MAX_LOCS + 1];
+    uint16_t adj_to[2 * D18_ROUTE_MAX_SPACES];
+    uint16_t adj_e[2 * D18_ROUTE_MAX_SPACES];
+    int parallel; /* two spaces join the same pair of locations */
+    int castle_e; /* edge index of K, or -1 */
+    tinfo ti[D18_ROUTE_MAX_TYPES];
+    /* path enumeration */
+    int cur_type;
+    uint16_t path[D18_ROUTE_MAX_LOCS];
+    uint16_t pedge[D18_ROUTE_MAX_LOCS];
+    uint8_t onpath[D18_ROUTE_MAX_LOCS];
+    int n_city, n_town, n_off, n_office;
+    /* search */
+    int comp[D18_ROUTE_MAX_TYPES], n_comp;
+    int64_t rest_static[D18_ROUTE_MAX_TYPES + 1];
+    int32_t fdpot[D18_ROUTE_MAX_TYPES + 1];
+    uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
+    int64_t best, target;
+    uint64_t nodes1, nodes2;
+    uint32_t chosen[D18_ROUTE_MAX_SLOTS];
+    int n_chosen;
+    int type_chosen[D18_ROUTE_MAX_TYPES]; /* start in chosen[] of each comp type */
+};
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+static size_t per_route_bytes(void)
+{
+    return sizeof(rt) + 2 * sizeof(uint32_t) + sizeof(int64_t) + SUF_K * sizeof(int64_t) +
+           POOL_PER_ROUTE * sizeof(uint16_t);
+}
+
+size_t d18_route_ws_size(uint32_t max_routes)
+{
+    if (max_routes < 1) max_routes = 1;
+    return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + 64;
+}
+
+d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
+{
+    size_t head = ALIGN8(sizeof(struct d18_route_ws));
+    if (!mem || bytes < d18_route_ws_size(1)) return NULL;
+    d18_route_ws *ws = mem;
+    memset(ws, 0, sizeof *ws);
+    size_t cap = (bytes - head - 64) / per_route_bytes();
+    if (cap > UINT32_MAX / POOL_PER_ROUTE) cap = UINT32_MAX / POOL_PER_ROUTE;
+    unsigned char *p = (unsigned char *)mem + head;
+    ws->cap = (uint32_t)cap;
+    ws->r = (rt *)p;
+    p += ALIGN8(cap * sizeof(rt));
+    ws->pre = (int64_t *)p;
+    p += cap * sizeof(int64_t);
+    ws->suf = (int64_t *)p;
+    p += cap * SUF_K * sizeof(int64_t);
+    ws->ord = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->lex = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->pool = (uint16_t *)p;
+    ws->pool_cap = (uint32_t)(cap * POOL_PER_ROUTE);
+    return ws;
+}
+
+uint32_t d18_route_ws_capacity(const d18_route_ws *ws) { return ws ? ws->cap : 0; }
+
+/* ---- input check ---- */
+
+static cr_status fail(char *err, size_t cap, const char *fmt, ...)
+{
+    if (err && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, cap, fmt, ap);
+        va_end(ap);
+    }
+    return CR_ERR_INVALID;
+}
+
+static int slots_of(const d18_route_monster *m)
+{
+    return m->copies * ((m->flags & D18_RF_TRIPLE) ? 3 : 1);
+}
+
+static int check_space(const d18_route_input *in, const d18_route_space *s, const char *what, int i,
+                       char *err, size_t cap)
+{
+    if (s->a >= in->n_locs || s->b >= in->n_locs || s->a == s->b) {
+        fail(err, cap, "route input: %s %d joins locations %u and %u (need two different of 0..%d)",
+             what, i, s->a, s->b, in->n_locs - 1);
+        return 0;
+    }
+    return 1;
+}
+
+cr_status d18_route_check(const d18_route_input *in, char *err, size_t cap)
+{
+    if (!in) return fail(err, cap, "route input: none");
+    if (in->n_locs < 0 || in->n_locs > D18_ROUTE_MAX_LOCS)
+        return fail(err, cap, "route input: %d locations (0..%d)", in->n_locs, D18_ROUTE_MAX_LOCS);
+    int max_sp = D18_ROUTE_MAX_SPACES - (in->has_castle ? 1 : 0);
+    if (in->n_spaces < 0 || in->n_spaces > max_sp)
+        return fail(err, cap, "route input: %d route spaces (0..%d)", in->n_spaces, max_sp);
+    if (in->n_types < 0 || in->n_types > D18_ROUTE_MAX_TYPES)
+        return fail(err, cap, "route input: %d monster types (0..%d)", in->n_types,
+                    D18_ROUTE_MAX_TYPES);
+    for (int v = 0; v < in->n_locs; v++) {
+        const d18_route_loc *l = &in->loc[v];
+        if (l->kind > D18_LOC_OFF)
+            return fail(err, cap, "route input: location %d has kind %u", v, l->kind);
+        if (l->value < 0 || l->value > D18_ROUTE_MAX_VALUE)
+            return fail(err, cap, "route input: location %d has value %d (0..%d)", v, (int)l->value,
+                        D18_ROUTE_MAX_VALUE);
+        if (l->kind == D18_LOC_TOWN && l->value != 0)
+            return fail(err, cap,
+                        "route input: town %d has value %d (towns pay the monster's, R66)", v,
+                        (int)l->value);
+        if (l->kind != D18_LOC_CITY && (l->blocked || l->office))
+            return fail(err, cap, "route input: location %d is not a city but blocked or an office",
+                        v);
+        if (l->kind != D18_LOC_OFF && l->fd)
+            return fail(err, cap, "route input: location %d is not an off-board but flagged fd", v);
+        if (l->blocked && l->office)
+            return fail(err, cap, "route input: city %d holds an office yet is blocked (R60)", v);
+        if (l->blocked > 1 || l->office > 1 || l->fd > 1)
+            return fail(err, cap, "route input: location %d has a flag other than 0/1", v);
+    }
+    for (int i = 0; i < in->n_spaces; i++)
+        if (!check_space(in, &in->sp[i], "route space", i, err, cap)) return CR_ERR_INVALID;
+    if (in->has_castle && !check_space(in, &in->castle, "castle space", 0, err, cap))
+        return CR_ERR_INVALID;
+    for (int i = 0; i < in->n_spaces + (in->has_castle != 0); i++) {
+        const d18_route_space *s = i < in->n_spaces ? &in->sp[i] : &in->castle;
+        for (int j = 0; j < i; j++)
+            if (in->sp[j].space == s->space)
+                return fail(err, cap, "route input: board route space %u given twice", s->space);
+    }
+    if (in->has_castle > 1 || in->owns_fd > 1 || in->has_castle < 0 || in->owns_fd < 0)
+        return fail(err, cap, "route input: has_castle/owns_fd must be 0 or 1");
+    int slots = 0;
+    for (int t = 0; t < in->n_types; t++) {
+        const d18_route_monster *m = &in->type[t];
+        if (m->move > D18_MOVE_INF)
+            return fail(err, cap, "route input: type %d has movement %u", t, m->move);
+        if (m->copies < 1) return fail(err, cap, "route input: type %d has no copies", t);
+        if (m->flags &
+            ~(unsigned)(D18_RF_NOT_BLOCKED | D18_RF_NO_OFFICE | D18_RF_CASTLE | D18_RF_TRIPLE))
+            return fail(err, cap, "route input: type %d has unknown flags 0x%x", t, m->flags);
+        if (m->town < 0 || m->town > D18_ROUTE_MAX_VALUE)
+            return fail(err, cap, "route input: type %d has town revenue %d", t, (int)m->town);
+        int pathy = m->move >= D18_MOVE_DIT;
+        if (!pathy && (m->n || m->linger || m->export_ || m->flags))
+            return fail(err, cap,
+                        "route input: type %d (home/howl) has N, linger, export or a path flag "
+                        "(§8.9.3, R99)",
+                        t);
+        if (m->move == D18_MOVE_HOME && m->town)
+            return fail(err, cap, "route input: type %d (home) has a town revenue", t);
+        if ((m->move == D18_MOVE_DIT || m->move == D18_MOVE_CITY || m->move == D18_MOVE_MAJOR) &&
+            (m->n < 1 || m->n > D18_ROUTE_MAX_N))
+            return fail(err, cap, "route input: type %d has N = %u (1..%d)", t, m->n,
+                        D18_ROUTE_MAX_N);
+        if (m->move == D18_MOVE_INF && m->n)
+            return fail(err, cap, "route input: type %d (inf) has an N", t);
+        if (m->move == D18_MOVE_CITY && m->export_)
+            return fail(err, cap, "route input: type %d (city) has export (§8.9.3)", t);
+        if (m->linger > D18_ROUTE_MAX_LINGER || m->export_ > 1)
+            return fail(err, cap, "route input: type %d has linger %u / export %u", t, m->linger,
+                        m->export_);
+        slots += slots_of(m);
+    }
+    if (slots > D18_ROUTE_MAX_SLOTS)
+        return fail(err, cap, "route input: %d routes in one rampage (at most %d)", slots,
+                    D18_ROUTE_MAX_SLOTS);
+    return CR_OK;
+}
+
+/* ---- sorting without allocation: heap sort of indices ---- */
+
+typedef int (*idx_less)(const d18_route_ws *ws, uint32_t a, uint32_t b);
+
+static void sift(const d18_route_ws *ws, uint32_t *v, size_t n, size_t i, idx_less less)
+{
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && less(ws, v[c], v[c + 1])) c++;
+        if (!less(ws, v[i], v[c])) return;
+        uint32_t t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+static void heap_sort(const d18_route_ws *ws, uint32_t *v, size_t n, idx_less less)
+{
+    if (n < 2) return;
+    for (size_t i = n / 2; i-- > 0;) sift(ws, v, n, i, less);
+    for (size_t end = n - 1; end > 0; end--) {
+        uint32_t t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift(ws, v, end, 0, less);
+    }
+}
+
+/* "a before b" in descending revenue, then ascending index. */
+static int rev_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    if (ws->r[a].rev != ws->r[b].rev) return ws->r[a].rev > ws->r[b].rev;
+    return a < b;
+}
+
+/* Canonical tuple order of two routes of one type (then index, for a total order). */
+static int tuple_cmp(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    const rt *x = &ws->r[a], *y = &ws->r[b];
+    const uint16_t *px = ws->pool + x->tup, *py = ws->pool + y->tup;
+    int lx = x->len + (x->home < 0 ? 1 + x->nl : 0), ly = y->len + (y->home < 0 ? 1 + y->nl : 0);
+    for (int i = 0; i < lx && i < ly; i++) {
+        int vx = i < x->len ? px[i] : (i == x->len ? -1 : px[i - 1]);
+        int vy = i < y->len ? py[i] : (i == y->len ? -1 : py[i - 1]);
+        if (vx != vy) return vx < vy ? -1 : 1;
+    }
+    return (lx > ly) - (lx < ly);
+}
+
+static int lex_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    int c = tuple_cmp(ws, a, b);
+    return c ? c < 0 : a < b;
+}
+
+/* For heap_sort (which builds ascending order of `less`): */
+static int rev_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return rev_first(ws, a, b); }
+static int lex_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return lex_first(ws, a, b); }
+
+/* ---- route enumeration ---- */
+
+static int stops_bounded(const d18_route_monster *m)
+{
+    return m->move == D18_MOVE_DIT || m->move == D18_MOVE_CITY || m->move == D18_MOVE_MAJOR;
+}
+
+static int stops_now(const d18_route_ws *ws, const d18_route_monster *m)
+{
+    switch (m->move) {
+    case D18_MOVE_DIT: return ws->n_city + ws->n_town + ws->n_off;
+    case D18_MOVE_CITY: return ws->n_city;
+    case D18_MOVE_MAJOR: return ws->n_city + ws->n_off;
+    default: return 0;
+    }
+}
+
+static int may_end(const d18_route_input *in, const d18_route_monster *m, int v)
+{
+    if (in->loc[v].kind != D18_LOC_OFF) return 1;
+    return m->export_ && m->move != D18_MOVE_CITY; /* R65 */
+}
+
+static int may_pass(const d18_route_input *in, const d18_route_monster *m, int v)
+{
+    const d18_route_loc *l = &in->loc[v];
+    if (l->kind == D18_LOC_OFF) return 0; /* R52, R65 */
+    if (l->kind == D18_LOC_CITY && l->blocked)
+        return (m->flags & D18_RF_NOT_BLOCKED) != 0; /* R60 */
+    return 1;
+}
+
+static void count_loc(d18_route_ws *ws, int v, int d)
+{
+    const d18_route_loc *l = &ws->in->loc[v];
+    if (l->kind == D18_LOC_CITY)
+        ws->n_city += d;
+    else if (l->kind == D18_LOC_TOWN)
+        ws->n_town += d;
+    else
+        ws->n_off += d;
+    if (l->office) ws->n_office += d;
+}
+
+/* Stores one route (or only counts it when the workspace is full). */
+static void store(d18_route_ws *ws, const uint64_t e[D18_ROUTE_WORDS], int32_t rev, int32_t fdval,
+                  int fdloc, int home, const uint16_t *locs, int len, const uint16_t *lng, int nl)
+{
+    ws->counted++;
+    if (ws->overflow || ws->n_routes >= ws->cap ||
+        ws->pool_len + (uint32_t)(len + nl) > ws->pool_cap) {
+        ws->overflow = 1;
+        return;
+    }
+    rt *r = &ws->r[ws->n_routes++];
+    memcpy(r->e, e, sizeof r->e);
+    r->rev = rev;
+    r->fdval = fdval;
+    r->fdloc = (uint16_t)(fdloc < 0 ? 0 : fdloc);
+    r->home = (int16_t)home;
+    r->len = (uint8_t)len;
+    r->nl = (uint8_t)nl;
+    r->tup = ws->pool_len;
+    memcpy(ws->pool + ws->pool_len, locs, (size_t)len * sizeof *locs);
+    if (nl) memcpy(ws->pool + ws->pool_len + len, lng, (size_t)nl * sizeof *lng);
+    ws->pool_len += (uint32_t)(len + nl);
+}
+
+/* The path on ws->path[0..k] is a candidate route: check rule 3 (§13.3),
+ * choose the linger set, and store it if it earns anything. */
+static void emit(d18_route_ws *ws, const d18_route_monster *m, int k)
+{
+    const d18_route_input *in = ws->in;
+    int len = k + 1;
+    if (!(m->flags & D18_RF_NO_OFFICE) && ws->n_office == 0) {
+        int ok = 0;
+        if ((m->flags & D18_RF_CASTLE) && in->has_castle) /* R100: K's ends count for rule 3 */
+            for (int i = 0; i < len && !ok; i++)
+                ok = ws->path[i] == in->castle.a || ws->path[i] == in->castle.b;
+        if (!ok) return;
+    }
+    int room = m->linger;
+    if (stops_bounded(m)) {
+        int left = m->n - stops_now(ws, m);
+        if (left < room) room = left;
+    }
+    uint16_t lng[D18_ROUTE_MAX_LINGER];
+    int nl = 0;
+    int64_t rev = 0;
+    int32_t fdval = 0;
+    int fdloc = -1;
+    uint8_t taken[D18_ROUTE_MAX_LOCS];
+    for (int i = 0; i < len; i++) {
+        const d18_route_loc *l = &in->loc[ws->path[i]];
+        taken[i] = 0;
+        if (l->kind == D18_LOC_TOWN)
+            rev += m->town;
+        else
+            rev += l->value;
+        if (l->kind == D18_LOC_OFF && l->fd && in->owns_fd && l->value > 0 &&
+            (l->value > fdval || (l->value == fdval && ws->path[i] < fdloc))) {
+            fdval = l->value;
+            fdloc = ws->path[i];
+        }
+    }
+    /* R67: the best `room` cities count twice; equal values: smaller location
+     * first (the smaller tuple, R117). */
+    int max_pos = -1;
+    for (int pick = 0; pick < room && pick < D18_ROUTE_MAX_LINGER; pick++) {
+        int bi = -1;
+        for (int i = 0; i < len; i++) {
+            const d18_route_loc *l = &in->loc[ws->path[i]];
+            if (taken[i] || l->kind != D18_LOC_CITY || l->value <= 0) continue;
+            if (bi < 0 || l->value > in->loc[ws->path[bi]].value ||
+                (l->value == in->loc[ws->path[bi]].value && ws->path[i] < ws->path[bi]))
+                bi = i;
+        }
+        if (bi < 0) break;
+        taken[bi] = 1;
+        rev += in->loc[ws->path[bi]].value;
+        lng[nl++] = ws->path[bi];
+        if (ws->path[bi] > max_pos) max_pos = ws->path[bi];
+    }
+    /* Stops left over: a city worth 0 lingers for nothing, but the tuple
+     * (..., -1, z, x) is smaller than (..., -1, x) when z < x, so the
+     * smallest such cities below the largest linger join (R117). */
+    for (int pick = nl; pick < room && pick < D18_ROUTE_MAX_LINGER; pick++) {
+        int bi = -1;
+        for (int i = 0; i < len; i++) {
+            const d18_route_loc *l = &in->loc[ws->path[i]];
+            if (taken[i] || l->kind != D18_LOC_CITY || l->value != 0 || ws->path[i] > max_pos)
+                continue;
+            if (bi < 0 || ws->path[i] < ws->path[bi]) bi = i;
+        }
+        if (bi < 0) break;
+        taken[bi] = 1;
+        lng[nl++] = ws->path[bi];
+    }
+    if (rev <= 0) return;
+    for (int i = 1; i < nl; i++) /* ascending */
+        for (int j = i; j > 0 && lng[j - 1] > lng[j]; j--) {
+            uint16_t t = lng[j];
+            lng[j] = lng[j - 1];
+            lng[j - 1] = t;
+        }
+    uint64_t e[D18_ROUTE_WORDS] = {0};
+    for (int i = 1; i < len; i++) e[ws->pedge[i] >> 6] |= 1ull << (ws->pedge[i] & 63);
+    store(ws, e, (int32_t)rev, fdval, fdloc, -1, ws->path, len, lng, nl);
+}
+
+static void extend(d18_route_ws *ws, const d18_route_monster *m, int k)
+{
+    const d18_route_input *in = ws->in;
+    int v = ws->path[k];
+    if (k >= 1 && ws->path[0] < v) emit(ws, m, k);
+    if (ws->overflow && ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR) return;
+    if (k >= 1 && !may_pass(in, m, v)) return;
+    for (int j = ws->adj_start[v]; j < ws->adj_start[v + 1]; j++) {
+        int w = ws->adj_to[j], e = ws->adj_e[j];
+        if (ws->onpath[w]) continue;
+        if (e == ws->castle_e && !(m->flags & D18_RF_CASTLE)) continue;
+        if (!may_end(in, m, w)) continue;
+        count_loc(ws, w, +1);
+        if (!stops_bounded(m) || stops_now(ws, m) <= m->n) {
+            ws->onpath[w] = 1;
+            ws->path[k + 1] = (uint16_t)w;
+            ws->pedge[k + 1] = (uint16_t)e;
+            extend(ws, m, k + 1);
+            ws->onpath[w] = 0;
+        }
+        count_loc(ws, w, -1);
+    }
+}
+
+static void enum_paths(d18_route_ws *ws, const d18_route_monster *m)
+{
+    const d18_route_input *in = ws->in;
+    for (int v0 = 0; v0 < in->n_locs; v0++) {
+        if (!may_end(in, m, v0)) continue;
+        ws->n_city = ws->n_town = ws->n_off = ws->n_office = 0;
+        count_loc(ws, v0, +1);
+        if (stops_bounded(m) && stops_now(ws, m) > m->n) continue;
+        ws->onpath[v0] = 1;
+        ws->path[0] = (uint16_t)v0;
+        extend(ws, m, 0);
+        ws->onpath[v0] = 0;
+    }
+}
+
+static void enum_home(d18_route_ws *ws, const d18_route_monster *m)
+{
+    const d18_route_input *in = ws->in;
+    const uint64_t none[D18_ROUTE_WORDS] = {0};
+    for (int c = 0; c < in->n_locs; c++) {
+        const d18_route_loc *l = &in->loc[c];
+        if (l->kind != D18_LOC_CITY || !l->office || l->value <= 0) continue;
+        int cap = l->home_stack > 0 ? l->home_stack : 1; /* R69 */
+        if (cap > m->copies) cap = m->copies;
+        uint16_t loc = (uint16_t)c;
+        for (int i = 0; i < cap; i++) store(ws, none, l->value, 0, -1, c, &loc, 1, NULL, 0);
+    }
+}
+
+/* §8.9.8, R127: offices and every city and town joined to one, once each. */
+static int64_t howl_revenue(const d18_route_ws *ws, const d18_route_monster *m)
+{
+    const d18_route_input *in = ws->in;
+    uint8_t seen[D18_ROUTE_MAX_LOCS] = {0};
+    int64_t rev = 0;
+    for (int o = 0; o < in->n_locs; o++) {
+        if (!in->loc[o].office) continue;
+        if (!seen[o]) {
+            seen[o] = 1;
+            rev += in->loc[o].value;
+        }
+        for (int j = ws->adj_start[o]; j < ws->adj_start[o + 1]; j++) {
+            int w = ws->adj_to[j];
+            if (ws->adj_e[j] == ws->castle_e || seen[w] || in->loc[w].kind == D18_LOC_OFF) continue;
+            seen[w] = 1;
+            rev += in->loc[w].kind == D18_LOC_TOWN ? m->town : in->loc[w].value;
+        }
+    }
+    return rev;
+}
+
+static void build_graph(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    int n = in->n_locs;
+    ws->n_edges = in->n_spaces + (in->has_castle ? 1 : 0);
+    ws->castle_e = in->has_castle ? in->n_spaces : -1;
+    int deg[D18_ROUTE_MAX_LOCS + 1] = {0};
+    for (int i = 0; i < ws->n_edges; i++) {
+        const d18_route_space *s = i < in->n_spaces ? &in->sp[i] : &in->castle;
+        deg[s->a]++;
+        deg[s->b]++;
+    }
+    ws->adj_start[0] = 0;
+    for (int v = 0; v < n; v++) ws->adj_start[v + 1] = ws->adj_start[v] + deg[v];
+    int fill[D18_ROUTE_MAX_LOCS];
+    for (int v = 0; v < n; v++) fill[v] = ws->adj_start[v];
+    for (int i = 0; i < ws->n_edges; i++) {
+        const d18_route_space *s = i < in->n_spaces ? &in->sp[i] : &in->castle;
+        ws->adj_to[fill[s->a]] = s->b;
+        ws->adj_e[fill[s->a]++] = (uint16_t)i;
+        ws->adj_to[fill[s->b]] = s->a;
+        ws->adj_e[fill[s->b]++] = (uint16_t)i;
+    }
+    ws->parallel = 0;
+    for (int v = 0; v < n; v++) { /* neighbours ascending, then edge index */
+        for (int i = ws->adj_start[v] + 1; i < ws->adj_start[v + 1]; i++)
+            for (int j = i; j > ws->adj_start[v]; j--) {
+                int a = ws->adj_to[j - 1], b = ws->adj_to[j];
+                if (a < b || (a == b && ws->adj_e[j - 1] < ws->adj_e[j])) break;
+                uint16_t t = ws->adj_to[j];
+                ws->adj_to[j] = ws->adj_to[j - 1];
+                ws->adj_to[j - 1] = t;
+                t = ws->adj_e[j];
+                ws->adj_e[j] = ws->adj_e[j - 1];
+                ws->adj_e[j - 1] = t;
+            }
+        for (int i = ws->adj_start[v] + 1; i < ws->adj_start[v + 1]; i++)
+            if (ws->adj_to[i] == ws->adj_to[i - 1]) ws->parallel = 1;
+    }
+}
+
+/* Orders and bound tables of type t's routes. */
+static void index_type(d18_route_ws *ws, int t)
+{
+    tinfo *ti = &ws->ti[t];
+    uint32_t b = ti->b, n = ti->e - ti->b;
+    for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
+    heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
+    if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
+    int64_t s = 0;
+    ti->fdmax = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        s += ws->r[ws->ord[b + i]].rev;
+        ws->pre[b + i] = s;
+        if (ws->r[b + i].fdval > ti->fdmax) ti->fdmax = ws->r[b + i].fdval;
+    }
+    int64_t top[SUF_K] = {0};
+    int have = 0;
+    for (uint32_t i = n; i-- > 0;) {
+        int64_t v = ws->r[ws->lex[b + i]].rev;
+        int pos = have < SUF_K ? have++ : SUF_K;
+        while (pos > 0 && top[pos - 1] < v) {
+            if (pos < SUF_K) top[pos] = top[pos - 1];
+            pos--;
+        }
+        if (pos < SUF_K) top[pos] = v;
+        int64_t acc = 0;
+        for (int k = 0; k < SUF_K; k++) {
+            if (k < have) acc += top[k];
+            ws->suf[(size_t)(b + i) * SUF_K + (size_t)k] = acc;
+        }
+    }
+}
+
+/* ---- search ---- */
+
+static int overlaps(const uint64_t *a, const uint64_t *b)
+{
+    return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0;
+}
+
+/* Best `k` revenues of type t from rev-position p on, among routes not
+ * overlapping `used`: exact if found within SCAN_LIMIT routes, else the
+ * found ones plus the next revenue for each missing one (an upper bound). */
+static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+{
+    const tinfo *ti = &ws->ti[t];
+    int64_t s = 0;
+    int found = 0, scanned = 0;
+    for (uint32_t i = ti->b + p; i < ti->e && found < k; i++) {
+        const rt *r = &ws->r[ws->ord[i]];
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * r->rev;
+        if (!overlaps(r->e, used)) {
+            s += r->rev;
+            found++;
+        }
+    }
+    return s;
+}
+
+static int64_t rest_bound(const d18_route_ws *ws, int ci, const uint64_t *used)
+{
+    int64_t s = 0;
+    for (int c = ci; c < ws->n_comp; c++)
+        s += scan_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, used);
+    return s;
+}
+
+static int64_t static_topk(const d18_route_ws *ws, int t, uint32_t p, int k)
+{
+    const tinfo *ti = &ws->ti[t];
+    uint32_t n = ti->e - ti->b;
+    if (p >= n || k <= 0) return 0;
+    uint32_t last = p + (uint32_t)k - 1;
+    if (last >= n) last = n - 1;
+    return ws->pre[ti->b + last] - (p ? ws->pre[ti->b + p - 1] : 0);
+}
+
+static int home_ok(const d18_route_ws *ws, const rt *r)
+{
+    return r->home < 0 || ws->hused[r->home] < ws->hcap[r->home];
+}
+
+static void pass1(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_t *used, int64_t sum,
+                  int32_t fd)
+{
+    ws->nodes1++;
+    if (ci == ws->n_comp) {
+        if (sum + fd > ws->best) ws->best = sum + fd;
+        return;
+    }
+    int t = ws->comp[ci];
+    const tinfo *ti = &ws->ti[t];
+    int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
+    int64_t bnd = sum + scan_bound(ws, t, p, left, used) + rest_bound(ws, ci + 1, used) + fdp;
+    if (bnd <= ws->best) return;
+    uint32_t n = ti->e - ti->b;
+    for (uint32_t i = p; left > 0 && i < n; i++) {
+        if (sum + static_topk(ws, t, i, left) + ws->rest_static[ci + 1] + fdp <= ws->best) break;
+        const rt *r = &ws->r[ws->ord[ti->b + i]];
+        if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        if (r->home >= 0) ws->hused[r->home]++;
+        pass1(ws, ci, i + 1, left - 1, u, sum + r->rev, fd > r->fdval ? fd : r->fdval);
+        if (r->home >= 0) ws->hused[r->home]--;
+    }
+    int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
+    pass1(ws, ci + 1, 0, nt, used, sum, fd);
+}
+
+static int pass2_type(d18_route_ws *ws, int ci, const uint64_t *used, int64_t sum, int32_t fd);
+
+static int64_t suf_topk(const d18_route_ws *ws, uint32_t at, int k)
+{
+    const int64_t *s = ws->suf + (size_t)at * SUF_K;
+    if (k <= SUF_K) return s[k - 1];
+    return s[SUF_K - 1] + (int64_t)(k - SUF_K) * s[0];
+}
+
+static int pass2_pick(d18_route_ws *ws, int ci, int left, uint32_t from, const uint64_t *used,
+                      int64_t sum, int32_t fd)
+{
+    ws->nodes2++;
+    if (left == 0) return pass2_type(ws, ci + 1, used, sum, fd);
+    int t = ws->comp[ci];
+    const tinfo *ti = &ws->ti[t];
+    int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
+    int64_t rest = rest_bound(ws, ci + 1, used);
+    for (uint32_t i = ti->b + from; i + (uint32_t)left <= ti->e; i++) {
+        if (sum + suf_topk(ws, i, left) + rest + fdp < ws->target) break;
+        uint32_t ri = ws->lex[i];
+        const rt *r = &ws->r[ri];
+        if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        if (r->home >= 0) ws->hused[r->home]++;
+        ws->chosen[ws->n_chosen++] = ri;
+        if (pass2_pick(ws, ci, left - 1, i + 1 - ti->b, u, sum + r->rev,
+                       fd > r->fdval ? fd : r->fdval))
+            return 1;
+        ws->n_chosen--;
+        if (r->home >= 0) ws->hused[r->home]--;
+    }
+    return 0;
+}
+
+static int pass2_type(d18_route_ws *ws, int ci, const uint64_t *used, int64_t sum, int32_t fd)
+{
+    if (ci == ws->n_comp) return sum + fd == ws->target;
+    int t = ws->comp[ci];
+    ws->type_chosen[ci] = ws->n_chosen;
+    uint32_t n = ws->ti[t].e - ws->ti[t].b;
+    for (int j = 0; j <= ws->ti[t].slots && (uint32_t)j <= n; j++) {
+        ws->nodes2++;
+        if (j == 0) {
+            if (pass2_type(ws, ci + 1, used, sum, fd)) return 1;
+        } else if (pass2_pick(ws, ci, j, 0, used, sum, fd)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Solves one independent part (the types listed in comp); leaves the
+ * choice in ws->chosen / ws->type_chosen. */
+static void solve_part(d18_route_ws *ws)
+{
+    ws->rest_static[ws->n_comp] = 0;
+    ws->fdpot[ws->n_comp] = 0;
+    for (int c = ws->n_comp; c-- > 0;) {
+        const tinfo *ti = &ws->ti[ws->comp[c]];
+        ws->rest_static[c] = ws->rest_static[c + 1] + static_topk(ws, ws->comp[c], 0, ti->slots);
+        ws->fdpot[c] = ws->fdpot[c + 1] > ti->fdmax ? ws->fdpot[c + 1] : ti->fdmax;
+    }
+    const uint64_t none[D18_ROUTE_WORDS] = {0};
+    ws->best = -1;
+    memset(ws->hused, 0, sizeof ws->hused);
+    if (ws->n_comp)
+        pass1(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0);
+    else
+        ws->best = 0;
+    ws->target = ws->best;
+    ws->n_chosen = 0;
+    memset(ws->hused, 0, sizeof ws->hused);
+    int found = pass2_type(ws, 0, none, 0, 0);
+    (void)found; /* pass 1 found a rampage earning best, so pass 2 finds one */
+}
+
+static void put_route(const d18_route_ws *ws, const rt *r, d18_route *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n_locs = r->len;
+    out->n_linger = r->nl;
+    out->is_path = r->home < 0;
+    out->revenue = r->rev;
+    memcpy(out->loc, ws->pool + r->tup, r->len * sizeof(uint16_t));
+    memcpy(out->linger, ws->pool + r->tup + r->len, r->nl * sizeof(uint16_t));
+}
+
+static void empty_result(const d18_route_input *in, d18_route_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->fd_slot = out->fd_loc = -1;
+    int s = 0;
+    for (int t = 0; in && t < in->n_types && t < D18_ROUTE_MAX_TYPES; t++) {
+        out->type_first[t] = s;
+        int k = slots_of(&in->type[t]);
+        if (s + k > D18_ROUTE_MAX_SLOTS) break;
+        s += k;
+    }
+    out->n_slots = s;
+}
+
+cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route_result *out,
+                          d18_route_stats *stats, uint32_t *need_routes, char *err, size_t errcap)
+{
+    if (!out) return fail(err, errcap, "route solve: no result");
+    cr_status st = d18_route_check(in, err, errcap);
+    if (st != CR_OK) {
+        empty_result(NULL, out);
+        return st;
+    }
+    empty_result(in, out);
+    if (!ws) return fail(err, errcap, "route solve: no workspace");
+    ws->in = in;
+    ws->n_routes = ws->pool_len = 0;
+    ws->counted = 0;
+    ws->overflow = 0;
+    ws->nodes1 = ws->nodes2 = 0;
+    build_graph(ws);
+    for (int t = 0; t < in->n_types; t++) {
+        const d18_route_monster *m = &in->type[t];
+        ws->ti[t].b = ws->n_routes;
+        ws->ti[t].slots = slots_of(m);
+        ws->cur_type = t;
+        if (m->move == D18_MOVE_HOME)
+            enum_home(ws, m);
+        else if (m->move != D18_MOVE_HOWL)
+            enum_paths(ws, m);
+        ws->ti[t].e = ws->n_routes;
+    }
+    if (stats) {
+        stats->routes = ws->counted;
+        stats->nodes1 = stats->nodes2 = 0;
+    }
+    if (ws->overflow) {
+        uint64_t need = ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR
+                            ? (uint64_t)ws->cap * COUNT_FACTOR
+                            : ws->counted + 1;
+        /* the pool may be what ran out: ask for room for its share too */
+        uint64_t by_pool = ((uint64_t)ws->pool_len + 1) / POOL_PER_ROUTE * 2;
+        if (by_pool > need) need = by_pool;
+        if (need > UINT32_MAX) need = UINT32_MAX;
+        if (need_routes) *need_routes = (uint32_t)need;
+        if (err && errcap)
+            snprintf(err, errcap,
+                     "route solve: the workspace holds %u routes, the position has %s%llu: "
+                     "grow it and retry",
+                     ws->cap, ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR ? "more than " : "",
+                     (unsigned long long)ws->counted);
+        return CR_ERR_NOMEM;
+    }
+    for (int t = 0; t < in->n_types; t++) index_type(ws, t);
+    for (int c = 0; c < in->n_locs; c++) /* R69 */
+        ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
+
+    /* Two independent parts: home types, then path types. */
+    uint32_t pick_of[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS];
+    int n_pick[D18_ROUTE_MAX_TYPES] = {0};
+    int64_t part_total = 0;
+    int32_t fd_best = 0;
+    for (int part = 0; part < 2; part++) {
+        ws->n_comp = 0;
+        for (int t = 0; t < in->n_types; t++) {
+            int mv = in->type[t].move;
+            if (mv == D18_MOVE_HOWL) continue;
+            if ((mv == D18_MOVE_HOME) == (part == 0)) ws->comp[ws->n_comp++] = t;
+        }
+        solve_part(ws);
+        part_total += ws->target;
+        for (int c = 0; c < ws->n_comp; c++) {
+            int t = ws->comp[c];
+            int end = c + 1 < ws->n_comp ? ws->type_chosen[c + 1] : ws->n_chosen;
+            for (int k = ws->type_chosen[c]; k < end; k++) {
+                pick_of[t][n_pick[t]++] = ws->chosen[k];
+                if (ws->r[ws->chosen[k]].fdval > fd_best) fd_best = ws->r[ws->chosen[k]].fdval;
+            }
+        }
+    }
+    /* Write the description: per type, () first, then routes ascending. */
+    out->total = part_total;
+    for (int t = 0; t < in->n_types; t++) {
+        const d18_route_monster *m = &in->type[t];
+        int first = out->type_first[t], k = slots_of(m);
+        if (m->move == D18_MOVE_HOWL) {
+            out->type_revenue[t] = howl_revenue(ws, m) * m->copies;
+            out->total += out->type_revenue[t];
+            continue;
+        }
+        for (int j = 0; j < n_pick[t]; j++) {
+            const rt *r = &ws->r[pick_of[t][j]];
+            put_route(ws, r, &out->slot[first + k - n_pick[t] + j]);
+            out->type_revenue[t] += r->rev;
+        }
+    }
+    if (fd_best > 0) { /* the smallest (i, v) earning the bonus */
+        out->fd_bonus = fd_best;
+        for (int t = 0; t < in->n_types && out->fd_slot < 0; t++) {
+            int first = out->type_first[t], k = slots_of(&in->type[t]);
+            for (int j = 0; j < n_pick[t]; j++) {
+                const rt *r = &ws->r[pick_of[t][j]];
+                if (r->fdval == fd_best) {
+                    out->fd_slot = first + k - n_pick[t] + j;
+                    out->fd_loc = r->fdloc;
+                    break;
+                }
+            }
+        }
+    }
+    if (stats) {
+        stats->nodes1 = ws->nodes1;
+        stats->nodes2 = ws->nodes2;
+    }
+    return CR_OK;
+}
+
+/* ---- text and comparison ---- */
+
+static int route_cmp(const d18_route *a, const d18_route *b)
+{
+    int la = a->n_locs ? a->n_locs + (a->is_path ? 1 + a->n_linger : 0) : 0;
+    int lb = b->n_locs ? b->n_locs + (b->is_path ? 1 + b->n_linger : 0) : 0;
+    for (int i = 0; i < la && i < lb; i++) {
+        int x = i < a->n_locs ? a->loc[i] : (i == a->n_locs ? -1 : a->linger[i - a->n_locs - 1]);
+        int y = i < b->n_locs ? b->loc[i] : (i == b->n_locs ? -1 : b->linger[i - b->n_locs - 1]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return (la > lb) - (la < lb);
+}
+
+int d18_route_result_cmp(const d18_route_result *a, const d18_route_result *b)
+{
+    int n = a->n_slots < b->n_slots ? a->n_slots : b->n_slots;
+    for (int i = 0; i < n; i++) {
+        int c = route_cmp(&a->slot[i], &b->slot[i]);
+        if (c) return c;
+    }
+    if (a->n_slots != b->n_slots) return a->n_slots < b->n_slots ? -1 : 1;
+    if ((a->fd_slot < 0) != (b->fd_slot < 0)) return a->fd_slot < 0 ? -1 : 1;
+    if (a->fd_slot != b->fd_slot) return a->fd_slot < b->fd_slot ? -1 : 1;
+    return (a->fd_loc > b->fd_loc) - (a->fd_loc < b->fd_loc);
+}
+
+typedef struct sbuf {
+    char *p;
+    size_t cap, len;
+} sbuf;
+
+static void sput(sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = s->len < s->cap ? s->cap - s->len : 0;
+    int n = vsnprintf(room ? s->p + s->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) s->len += (size_t)n;
+}
+
+int d18_route_result_str(const d18_route_input *in, const d18_route_result *r, char *buf,
+                         size_t cap)
+{
+    sbuf s = {buf, cap, 0};
+    if (buf && cap) buf[0] = 0;
+    for (int t = 0; t < in->n_types && t < D18_ROUTE_MAX_TYPES; t++) {
+        int first = r->type_first[t], k = slots_of(&in->type[t]);
+        sput(&s, "%st%u [", t ? " " : "", in->type[t].roster);
+        for (int j = 0; j < k && first + j < r->n_slots; j++) {
+            const d18_route *x = &r->slot[first + j];
+            sput(&s, "%s(", j ? ", " : "");
+            for (int i = 0; i < x->n_locs; i++) sput(&s, "%s%u", i ? "," : "", x->loc[i]);
+            if (x->n_locs && x->is_path) {
+                sput(&s, ",-1");
+                for (int i = 0; i < x->n_linger; i++) sput(&s, ",%u", x->linger[i]);
+            }
+            sput(&s, ")");
+        }
+        sput(&s, "]");
+    }
+    if (r->fd_slot >= 0)
+        sput(&s, " fd (%d,%d)", r->fd_slot, r->fd_loc);
+    else
+        sput(&s, " fd ()");
+    sput(&s, " = %lld", (long long)r->total);
+    return (int)s.len;
+}

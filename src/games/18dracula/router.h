@@ -1,0 +1,209 @@
+/* router.h — 18Dracula's exact auto-router (spec §13, R62): the rampage of
+ * highest revenue, with the canonical tie-break of §13.6 (R117).
+ *
+ * A pure function over its own flat input, independent of the game's state
+ * struct: the rules engine fills a d18_route_input from the position (each
+ * location's value now, which cities are blocked for the operating entity,
+ * where its offices are, the completed route spaces, the castle's space K,
+ * the runnable monsters grouped by type in roster order) and reads back the
+ * revenue; the routes chosen are written out canonically for records, logs
+ * and tests.  Same input, same answer, on every machine.
+ *
+ * Method (§13.7).
+ *  1. Every legal route of each path monster type is enumerated by
+ *     depth-first search from every location, neighbours in ascending
+ *     location order, keeping a path only when its first location is smaller
+ *     than its last (a path and its reverse are one route).  Preorder
+ *     emission with sorted neighbours yields each type's routes already in
+ *     the order of their canonical tuples (a prefix is smaller than its
+ *     extensions, and "-1" sorts before any location).  A route keeps its
+ *     revenue with its best linger set (the L highest-valued cities the
+ *     stops allow, the smaller location first among equal values), its set
+ *     of route spaces as a 192-bit bitset, and its best `fd` off-board.
+ *     Routes that earn nothing are dropped: an unused slot () is smaller
+ *     than any route, so a route earning 0 never belongs to the answer.
+ *  2. `home` monsters are a separate problem (no route spaces, only the
+ *     stacking cap per city, R69), `howl` monsters earn a fixed amount
+ *     (§8.9.8, R127).  Home and path parts are independent, so the maximum
+ *     and the lexicographically smallest description of the whole are
+ *     those of each part.
+ *  3. Pass 1, the maximum: branch and bound over the types in roster order,
+ *     each type choosing up to its slot count of distinct routes in
+ *     decreasing revenue, rejecting overlapping bitsets.  The optimistic
+ *     bound of a node: for the rest of the current type and for every later
+ *     type, the best routes that do not overlap the spaces already used
+ *     (found by scanning in decreasing revenue), plus the best possible
+ *     Flying Dutchman bonus.  Only strict improvements are kept.
+ *  4. Pass 2, the tie-break: a depth-first search in the order of the
+ *     canonical description itself (per type: fewer routes first, since ()
+ *     pads at the front; then the routes in ascending tuple order), pruned
+ *     whenever the bound cannot reach the maximum V* of pass 1.  The first
+ *     complete rampage that earns V* is the smallest description among all
+ *     maxima; its Flying Dutchman choice is the smallest (i, v) earning the
+ *     bonus.  Exact, with no heuristic cut-off anywhere.
+ *
+ * Memory.  d18_route_solve allocates nothing: the caller passes a workspace
+ * (d18_route_ws_size / d18_route_ws_init, e.g. in the cr_ctx scratch).  Its
+ * fixed part holds the graph; the rest holds the routes, about
+ * D18_ROUTE_BYTES_PER_ROUTE bytes per route.  If the routes of the input do
+ * not fit, the solve stops with CR_ERR_NOMEM, says so in err, leaves the
+ * result empty (total 0, no routes) and reports in *need_routes a workspace
+ * size (in routes) to retry with: the exact count when the enumeration
+ * could finish counting, else at least double the capacity.  It never
+ * returns a non-optimal answer.
+ *
+ * Worst cases.  Locations ≤ D18_ROUTE_MAX_LOCS, route spaces ≤
+ * D18_ROUTE_MAX_SPACES (K included), monster types ≤ D18_ROUTE_MAX_TYPES,
+ * routes in one rampage (copies × 1, or × 3 for `triple`, howl included)
+ * ≤ D18_ROUTE_MAX_SLOTS.  The number of routes of a type is bounded by the
+ * number of simple paths of the map that the stop count allows; on the
+ * bundled board's late game it is measured by d18_router_bench.  The
+ * search is exponential in the number of routes in the worst case (the
+ * problem is NP-hard, §13.7); the benchmark gives its late-game figures. */
+#ifndef CROUPIER_D18_ROUTER_H
+#define CROUPIER_D18_ROUTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "croupier/status.h"
+
+enum {
+    D18_ROUTE_MAX_LOCS = 128,   /* locations of the map */
+    D18_ROUTE_MAX_SPACES = 192, /* completed route spaces, the castle's K included */
+    D18_ROUTE_MAX_TYPES = 16,   /* monster types the entity may run */
+    D18_ROUTE_MAX_SLOTS = 32,   /* routes in one rampage description */
+    D18_ROUTE_MAX_LINGER = 8,   /* linger L of a card */
+    D18_ROUTE_MAX_N = 64,       /* stop count N of a card */
+    D18_ROUTE_MAX_VALUE = 100000,
+    D18_ROUTE_WORDS = 3, /* 64-bit words of a route-space bitset */
+};
+
+typedef enum d18_loc_kind { D18_LOC_CITY = 0, D18_LOC_TOWN = 1, D18_LOC_OFF = 2 } d18_loc_kind;
+
+/* Movement types, §8.9.3 and R99. */
+typedef enum d18_move {
+    D18_MOVE_HOME = 0,
+    D18_MOVE_HOWL = 1,
+    D18_MOVE_DIT = 2,
+    D18_MOVE_CITY = 3,
+    D18_MOVE_MAJOR = 4,
+    D18_MOVE_INF = 5,
+} d18_move;
+
+/* Path flags, §8.9.8 (not for home and howl). */
+enum {
+    D18_RF_NOT_BLOCKED = 1u << 0,
+    D18_RF_NO_OFFICE = 1u << 1,
+    D18_RF_CASTLE = 1u << 2,
+    D18_RF_TRIPLE = 1u << 3,
+};
+
+typedef struct d18_route_loc {
+    uint8_t kind;       /* d18_loc_kind */
+    uint8_t blocked;    /* city blocked for this entity (§8.5, R60, R120); cities only */
+    uint8_t office;     /* the entity has an office here (face up); cities only */
+    uint8_t fd;         /* off-board the Flying Dutchman may double (R116); off only */
+    uint8_t home_stack; /* completed route spaces touching it, K included (R69) */
+    int32_t value;      /* city revenue at its level, off-board at the phase; 0 for a town */
+} d18_route_loc;
+
+typedef struct d18_route_space {
+    uint16_t a, b;  /* the two locations it joins */
+    uint16_t space; /* its index in the board file (for the caller; must be unique) */
+} d18_route_space;
+
+typedef struct d18_route_monster {
+    uint8_t move;    /* d18_move */
+    uint8_t n;       /* stops, for dit/city/major (1..D18_ROUTE_MAX_N); 0 otherwise */
+    uint8_t linger;  /* L (0..D18_ROUTE_MAX_LINGER); 0 for home/howl */
+    uint8_t export_; /* may end at off-boards (not home/howl/city) */
+    uint8_t flags;   /* D18_RF_* */
+    uint8_t copies;  /* runnable copies of this type (≥ 1) */
+    uint16_t roster; /* the type's roster index (for text only) */
+    int32_t town;    /* town revenue τ */
+} d18_route_monster;
+
+typedef struct d18_route_input {
+    int n_locs;
+    d18_route_loc loc[D18_ROUTE_MAX_LOCS];
+    int n_spaces; /* completed route spaces other than K */
+    d18_route_space sp[D18_ROUTE_MAX_SPACES];
+    int has_castle; /* K is completed and given in `castle` */
+    d18_route_space castle;
+    int n_types; /* in roster order */
+    d18_route_monster type[D18_ROUTE_MAX_TYPES];
+    int owns_fd; /* the entity owns the Flying Dutchman (§8.9.9) */
+} d18_route_input;
+
+/* One entry of the canonical description (§13.6).  n_locs == 0 is (). */
+typedef struct d18_route {
+    uint8_t n_locs;   /* path locations, or 1 for a home route */
+    uint8_t n_linger; /* linger cities (path routes only) */
+    uint8_t is_path;  /* written with "-1" and lingers */
+    int32_t revenue;  /* what this route earns (without the FD bonus) */
+    uint16_t loc[D18_ROUTE_MAX_LOCS];
+    uint16_t linger[D18_ROUTE_MAX_LINGER];
+} d18_route;
+
+typedef struct d18_route_result {
+    int64_t total;                       /* §13.5: all routes, howls included, plus fd_bonus */
+    int32_t fd_bonus;                    /* 0 if the Dutchman doubles nothing */
+    int fd_slot;                         /* i of the FD choice (position in slot[]), or -1: () */
+    int fd_loc;                          /* v of the FD choice, or -1 */
+    int n_slots;                         /* Σ copies × (3 if triple else 1) */
+    int type_first[D18_ROUTE_MAX_TYPES]; /* first slot of each type */
+    int64_t type_revenue[D18_ROUTE_MAX_TYPES];
+    d18_route slot[D18_ROUTE_MAX_SLOTS];
+} d18_route_result;
+
+/* Search statistics of the last solve (for the benchmark and tests). */
+typedef struct d18_route_stats {
+    uint64_t routes; /* routes enumerated (all types) */
+    uint64_t nodes1; /* branch-and-bound nodes of pass 1 */
+    uint64_t nodes2; /* nodes of pass 2 (tie-break) */
+} d18_route_stats;
+
+typedef struct d18_route_ws d18_route_ws;
+
+enum { D18_ROUTE_BYTES_PER_ROUTE = 112 };
+
+/* Bytes a workspace holding `max_routes` routes needs. */
+size_t d18_route_ws_size(uint32_t max_routes);
+/* Lays a workspace out in mem (bytes long, aligned for uint64_t).  Returns
+ * NULL if bytes is below d18_route_ws_size(1). */
+d18_route_ws *d18_route_ws_init(void *mem, size_t bytes);
+/* Routes the workspace can hold. */
+uint32_t d18_route_ws_capacity(const d18_route_ws *ws);
+
+/* Checks the input: every count in range, every index valid, flags only
+ * where §8.9 and R99 allow them.  On error writes a message to err. */
+cr_status d18_route_check(const d18_route_input *in, char *err, size_t errcap);
+
+/* The rampage of §13.5 with the tie-break of §13.6.  CR_ERR_INVALID: bad
+ * input (err says what); CR_ERR_NOMEM: the workspace holds too few routes
+ * (err says so, *need_routes if not NULL gets the capacity to retry with).
+ * On error *out is the empty rampage.  stats may be NULL. */
+cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route_result *out,
+                          d18_route_stats *stats, uint32_t *need_routes, char *err, size_t errcap);
+
+/* The description as text, e.g. "t0 [(), (2,5,7,-1,5)] t3 [(4)] fd (1,7) = 230":
+ * each type by roster index, then the Flying Dutchman choice, then the
+ * total.  Returns the length it needed (as snprintf). */
+int d18_route_result_str(const d18_route_input *in, const d18_route_result *r, char *buf,
+                         size_t cap);
+
+/* Compares two descriptions as §13.6 orders them (routes, then FD):
+ * negative, 0 or positive.  Both must describe the same input. */
+int d18_route_result_cmp(const d18_route_result *a, const d18_route_result *b);
+
+/* Reference solver for tests and the benchmark (router_brute.c): every
+ * legal route (every linger subset, not only the best), every assignment
+ * of routes to slots, every FD choice; the best (revenue, description).
+ * Written apart from d18_route_solve and sharing nothing with it but the
+ * input check.  Allocates with malloc.  Stops after `max_leaves` complete
+ * assignments (0: no limit) and returns CR_ERR_UNSUPPORTED if it had to. */
+cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_route_result *out);
+
+#endif
