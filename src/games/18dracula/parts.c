@@ -10,14 +10,16 @@ static uint32_t d18_rounds(const cr_game *g, const void *st)
     return ((const d18_state *)st)->ors_played;
 }
 
-enum { E_BANK, E_NO_PROGRESS, E_BANKRUPTCY, E_N };
-static const char *const d18_end_names[E_N] = {"bank broke", "no progress (R121)", "bankruptcy"};
+enum { E_BANK, E_NO_PROGRESS, E_BANKRUPTCY, E_TECH_BANKRUPTCY, E_N };
+static const char *const d18_end_names[E_N] = {"bank broke", "no progress (R121)", "bankruptcy",
+                                               "technical bankruptcy (R84)"};
 
 static int d18_end(const cr_game *g, const void *st)
 {
     (void)g;
     switch (((const d18_state *)st)->end_reason) {
     case D18_END_BANKRUPTCY: return E_BANKRUPTCY;
+    case D18_END_TECH_BANKRUPTCY: return E_TECH_BANKRUPTCY;
     case D18_END_NO_PROGRESS: return E_NO_PROGRESS;
     default: return E_BANK;
     }

@@ -15,8 +15,8 @@
 
 #include "games/18dracula/d18_internal.h"
 
-enum { NBC, VCC, SAN };
-enum { NUR, STC, GHL, BAT };
+enum { NBC, VCC, SAN, RLI };
+enum { NUR, STC, GHL, BAT, WWF, BAN, FAM, REV, GRG, WRA };
 
 static cr_game *G;
 static cr_ctx *CX;
@@ -281,6 +281,185 @@ static void test_R93_bank_broken_in_an_or_ends_at_the_next_sr(void **unused)
     assert_int_equal(t.end_after_set, 2);
 }
 
+/* A copy of type t from the bank to `at` (an entity or the market). */
+static void give(d18_state *s, int t, int at)
+{
+    int c = d18_bank_copy(G, s, t);
+    assert_true(c >= 0);
+    s->mon_at[c] = (uint8_t)at;
+}
+
+/* The technical-bankruptcy position of 8.11.7: P0 presides over NBC, which
+ * must buy (b = 80, a Ghoul), and VCC, which owns one Wraith (permanent);
+ * NBC 30 + VCC 0 + P0's 10 < 80; P0 can sell nothing (NBC's presidency
+ * would pass, VCC's market is full).  P1's SAN owns a Werewolf and a Wraith. */
+static void tech_position(d18_state *s)
+{
+    seated(s);
+    front(s, NBC, 0, 2, 0);
+    s->held[NBC][1] = 2, s->held[NBC][2] = 2, s->ipo[NBC] = 4;
+    front(s, VCC, 0, 2, 1);
+    s->pool[VCC] = 5, s->ipo[VCC] = 3;
+    front(s, SAN, 1, 6, 2);
+    give(s, WRA, D18_AT_ENTITY + VCC);
+    give(s, WRA, D18_AT_ENTITY + SAN);
+    give(s, WWF, D18_AT_ENTITY + SAN);
+    move_money(s, &s->treasury[NBC], 30);
+    move_money(s, &s->cash[0], 10 - s->cash[0]);
+    buy_step(s, NBC);
+    s->phase = 3; /* Wraiths are phase-3 monsters: b = 300, a Wraith */
+    s->supply[D18_GREEN] = 10, s->supply[D18_BLUE] = 4; /* as released */
+}
+
+static void test_R84_R112_technical_bankruptcy_restriction(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    tech_position(&s);
+    int b = d18_cheapest_offer(G, &s, NBC);
+    assert_int_equal(b, 300);
+    /* R84: only a permanent monster, only for the whole treasury. */
+    assert_true(ok(&s, D18_K_OFFER_MON, VCC, WRA, 30)); /* from X's own front too */
+    assert_true(ok(&s, D18_K_OFFER_MON, SAN, WRA, 30));
+    assert_false(ok(&s, D18_K_OFFER_MON, VCC, WRA, 1));
+    assert_false(ok(&s, D18_K_OFFER_MON, SAN, WRA, 29));
+    assert_false(ok(&s, D18_K_OFFER_MON, SAN, WWF, 30)); /* eaten in phase 4: not permanent */
+    cr_action out[4096];
+    int n = G->def->legal_actions(G, &s, out, CX), offers = 0;
+    for (int i = 0; i < n; i++) {
+        d18_act x;
+        assert_true(d18_decode(out[i], &x));
+        if (x.kind != D18_K_OFFER_MON) continue;
+        offers++;
+        assert_int_equal(x.o2, WRA);
+        assert_int_equal(x.amt, 30);
+    }
+    assert_int_equal(offers, 2);
+    /* Both presidents decline: technical bankruptcy, which ends the game as
+     * a bankruptcy (R83): P0 ranks last. */
+    act(&s, D18_K_OFFER_MON, VCC, WRA, 30);
+    act(&s, D18_K_DECLINE, 0, 0, 0);
+    assert_int_equal(s.stage, D18_S_OR);
+    act(&s, D18_K_OFFER_MON, SAN, WRA, 30);
+    act(&s, D18_K_DECLINE, 0, 0, 0);
+    assert_int_equal(s.stage, D18_S_OVER);
+    assert_int_equal(s.end_reason, D18_END_TECH_BANKRUPTCY);
+    assert_int_equal(s.bankrupt, 0);
+    cr_result r;
+    G->def->result(G, &s, &r);
+    assert_int_equal(r.rank[0], 3);
+    /* An accepted sale meets the requirement. */
+    d18_state t;
+    tech_position(&t);
+    act(&t, D18_K_OFFER_MON, VCC, WRA, 30);
+    act(&t, D18_K_ACCEPT, 0, 0, 0);
+    assert_int_equal(t.treasury[NBC], 0);
+    assert_int_equal(t.treasury[VCC], 30);
+    assert_true(ok(&t, D18_K_BUY_DONE, 0, 0, 0));
+    /* A treasury of 0: no permitted sale at all, technical bankruptcy at once. */
+    d18_state z;
+    tech_position(&z);
+    move_money(&z, &z.treasury[NBC], -30);
+    d18_settle(G, &z);
+    assert_int_equal(z.end_reason, D18_END_TECH_BANKRUPTCY);
+    /* R112: judged without making the sales.  With 4 SAN shares (one sale
+     * of 4 at 80: 30 + 10 + 320 >= 300) P0 could raise enough: no
+     * restriction, a 1-pt sale is allowed again; with 3 (240) not. */
+    d18_state m;
+    tech_position(&m);
+    m.held[SAN][0] = 3, m.ipo[SAN] = 1;
+    assert_false(ok(&m, D18_K_OFFER_MON, VCC, WRA, 1));
+    m.held[SAN][0] = 4, m.ipo[SAN] = 0;
+    assert_true(ok(&m, D18_K_OFFER_MON, VCC, WRA, 1));
+    assert_true(ok(&m, D18_K_OFFER_MON, SAN, WWF, 1));
+    /* Not with two permanent monsters among X's fronts. */
+    d18_state w;
+    tech_position(&w);
+    give(&w, WRA, D18_AT_ENTITY + VCC);
+    assert_true(ok(&w, D18_K_OFFER_MON, VCC, WRA, 1));
+    /* Nor when X presides over one front only. */
+    d18_state o;
+    tech_position(&o);
+    o.pres[VCC] = 1, o.held[VCC][1] = 2, o.held[VCC][0] = 0;
+    assert_true(ok(&o, D18_K_OFFER_MON, VCC, WRA, 1));
+    /* Nor when X's fronts' treasuries and cash together reach b. */
+    d18_state c;
+    tech_position(&c);
+    move_money(&c, &c.treasury[VCC], b);
+    assert_true(ok(&c, D18_K_OFFER_MON, VCC, WRA, 1));
+}
+
+static void test_R128_an_untakeable_market_monster_saves_nobody(void **unused)
+{
+    (void)unused;
+    /* A Nurse (40) in the market that NBC could pay for but may not take:
+     * the restriction still applies ... */
+    d18_state s;
+    tech_position(&s);
+    move_money(&s, &s.treasury[NBC], 15); /* 45 */
+    give(&s, NUR, D18_AT_MARKET);
+    assert_false(ok(&s, D18_K_BUY_MKT, NUR, 0, 0));
+    assert_false(ok(&s, D18_K_OFFER_MON, VCC, WRA, 1));
+    assert_true(ok(&s, D18_K_OFFER_MON, VCC, WRA, 45));
+    /* ... and, with nobody to buy from, P0 is bankrupt. */
+    d18_state t;
+    seated(&t);
+    front(&t, NBC, 0, 2, 0);
+    t.held[NBC][1] = 2, t.held[NBC][2] = 2, t.ipo[NBC] = 4;
+    move_money(&t, &t.treasury[NBC], 45);
+    move_money(&t, &t.cash[0], -t.cash[0]);
+    give(&t, NUR, D18_AT_MARKET);
+    buy_step(&t, NBC);
+    d18_settle(G, &t);
+    assert_int_equal(t.end_reason, D18_END_BANKRUPTCY);
+    /* A market Ghoul NBC can take and pay for prevents it. */
+    d18_state u;
+    seated(&u);
+    front(&u, NBC, 0, 2, 0);
+    u.held[NBC][1] = 2, u.held[NBC][2] = 2, u.ipo[NBC] = 4;
+    move_money(&u, &u.treasury[NBC], 180);
+    move_money(&u, &u.cash[0], -u.cash[0]);
+    give(&u, WWF, D18_AT_MARKET);
+    buy_step(&u, NBC);
+    u.phase = 3; /* b = 300 */
+    u.supply[D18_GREEN] = 10, u.supply[D18_BLUE] = 4;
+    d18_settle(G, &u);
+    assert_int_equal(u.stage, D18_S_OR);
+    assert_true(ok(&u, D18_K_BUY_MKT, WWF, 0, 0));
+}
+
+static void test_R129_an_unfloated_front_counts_for_its_president(void **unused)
+{
+    (void)unused;
+    /* P0 presides over NBC (must buy) and RLI, started but not floated:
+     * two fronts (R129), but no permanent monster among them, so no
+     * restriction: P0 is simply bankrupt, not technically. */
+    d18_state s;
+    seated(&s);
+    front(&s, NBC, 0, 2, 0);
+    s.held[NBC][1] = 2, s.held[NBC][2] = 2, s.ipo[NBC] = 4;
+    s.pres[RLI] = 0, s.held[RLI][0] = 2, s.ipo[RLI] = 8, s.par_idx[RLI] = 1;
+    s.mrow[RLI] = (int8_t)d18_brd(G)->par_row[1], s.mcol[RLI] = (int8_t)d18_brd(G)->par_col[1];
+    s.mseq[RLI] = ++s.seq;
+    move_money(&s, &s.treasury[NBC], 30);
+    move_money(&s, &s.cash[0], 10 - s.cash[0]);
+    buy_step(&s, NBC);
+    d18_settle(G, &s);
+    assert_int_equal(s.end_reason, D18_END_BANKRUPTCY);
+    /* With VCC's one Wraith as well, the unfloated RLI adds nothing to
+     * the treasuries and is never a seller: the restriction applies and
+     * every permitted sale is VCC's or SAN's Wraith for 30. */
+    d18_state t;
+    tech_position(&t);
+    t.pres[RLI] = 0, t.held[RLI][0] = 2, t.ipo[RLI] = 8, t.par_idx[RLI] = 1;
+    t.mrow[RLI] = (int8_t)d18_brd(G)->par_row[1], t.mcol[RLI] = (int8_t)d18_brd(G)->par_col[1];
+    t.mseq[RLI] = ++t.seq;
+    assert_false(ok(&t, D18_K_OFFER_MON, VCC, WRA, 1));
+    assert_true(ok(&t, D18_K_OFFER_MON, VCC, WRA, 30));
+    for (int ty = 0; ty < d18_brd(G)->n_monsters; ty++)
+        assert_false(ok(&t, D18_K_OFFER_MON, RLI, ty, 30));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +470,9 @@ int main(void)
         cmocka_unit_test(test_R48_R118_ll_half_to_its_owner),
         cmocka_unit_test(test_R34_R35_R36_castle_auction),
         cmocka_unit_test(test_R93_bank_broken_in_an_or_ends_at_the_next_sr),
+        cmocka_unit_test(test_R84_R112_technical_bankruptcy_restriction),
+        cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
+        cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
