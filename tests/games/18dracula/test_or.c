@@ -98,6 +98,7 @@ static void act(d18_state *s, int kind, int o1, int o2, int amt)
     if (d18_check_invariants(G, s, err, sizeof err)) fail_msg("%s", err);
 }
 
+/* Checks R80 and R111. */
 static void test_R80_R111_forced_purchase_and_contribution(void **unused)
 {
     (void)unused;
@@ -130,6 +131,7 @@ static void test_R80_R111_forced_purchase_and_contribution(void **unused)
     assert_true(ok(&t, D18_K_BUY_BANK, GHL, 0, 0));
 }
 
+/* Checks R82 and R111. */
 static void test_R82_R111_emergency_sales_no_larger_than_needed(void **unused)
 {
     (void)unused;
@@ -156,6 +158,7 @@ static void test_R82_R111_emergency_sales_no_larger_than_needed(void **unused)
     assert_true(ok(&s, D18_K_EM_BUY, BAT, 0, 0)); /* a dearer one with the money in hand */
 }
 
+/* Checks R83 and R113. */
 static void test_R83_R113_bankruptcy_ends_the_game(void **unused)
 {
     (void)unused;
@@ -192,6 +195,7 @@ static void test_R71_zero_revenue_retains(void **unused)
     assert_int_equal(s.or_step, D18_OS_BUY);
 }
 
+/* Checks R48 and R118. */
 static void test_R48_R118_ll_half_to_its_owner(void **unused)
 {
     (void)unused;
@@ -389,6 +393,7 @@ static void test_R84_R112_technical_bankruptcy_restriction(void **unused)
     assert_true(ok(&c, D18_K_OFFER_MON, VCC, WRA, 1));
 }
 
+/* Checks R128. */
 static void test_R128_an_untakeable_market_monster_saves_nobody(void **unused)
 {
     (void)unused;
@@ -460,6 +465,71 @@ static void test_R129_an_unfloated_front_counts_for_its_president(void **unused)
         assert_false(ok(&t, D18_K_OFFER_MON, RLI, ty, 30));
 }
 
+/* R121: two consecutive complete OR sets in which nothing earned anything
+ * end the game at the next stock round; one idle set, or a set in which an
+ * associate paid, does not. */
+static void idle_set_end(d18_state *s, int idle_before)
+{
+    seated(s);
+    front(s, NBC, 0, 6, 0);
+    give(s, GHL, D18_AT_ENTITY + NBC); /* buy_done is legal */
+    buy_step(s, NBC);
+    s->minors_done = 3;
+    s->or_sets_begun = 2, s->or_sets_done = 1;
+    s->set_earned = 0;
+    s->idle_sets = (uint8_t)idle_before;
+}
+
+static void test_R121_no_progress_ends_the_game(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    idle_set_end(&s, 1);
+    act(&s, D18_K_BUY_DONE, 0, 0, 0);
+    assert_int_equal(s.stage, D18_S_OVER);
+    assert_int_equal(s.end_reason, D18_END_NO_PROGRESS);
+    assert_int_equal(s.bankrupt, -1); /* scored as a bank break: nobody ranks last by rule */
+    d18_state t;
+    idle_set_end(&t, 0); /* the first idle set: the game goes on */
+    act(&t, D18_K_BUY_DONE, 0, 0, 0);
+    assert_int_equal(t.stage, D18_S_SR);
+    assert_int_equal(t.idle_sets, 1);
+    d18_state u; /* a rampage earned in this set */
+    idle_set_end(&u, 1);
+    u.set_earned = 1;
+    act(&u, D18_K_BUY_DONE, 0, 0, 0);
+    assert_int_equal(u.stage, D18_S_SR);
+    assert_int_equal(u.idle_sets, 0);
+    d18_state v; /* a second OR in the set, and P1's Innsmouth Library pays in it */
+    idle_set_end(&v, 1);
+    v.ors_in_set = 2;
+    v.assoc_owner[D18_IL] = 1;
+    int cash = v.cash[1];
+    act(&v, D18_K_BUY_DONE, 0, 0, 0);
+    assert_int_equal(v.cash[1], cash + 5);
+    assert_int_equal(v.set_earned, 1);
+}
+
+/* R95: the turn's "Hire monsters" is its buy step: monsters are bought
+ * there, after the dividend, and in no other step. */
+static void test_R95_hire_is_the_buy_step(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    seated(&s);
+    front(&s, NBC, 0, 6, 0);
+    move_money(&s, &s.treasury[NBC], 200);
+    buy_step(&s, NBC);
+    for (int step = D18_OS_BUILD; step <= D18_OS_DIVIDEND; step++) {
+        s.or_step = (uint8_t)step;
+        assert_false(ok(&s, D18_K_BUY_BANK, GHL, 0, 0));
+    }
+    s.or_step = D18_OS_BUY;
+    assert_true(ok(&s, D18_K_BUY_BANK, GHL, 0, 0));
+    act(&s, D18_K_BUY_BANK, GHL, 0, 0);
+    assert_true(ok(&s, D18_K_BUY_BANK, GHL, 0, 0)); /* any number, one at a time (R74) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +541,8 @@ int main(void)
         cmocka_unit_test(test_R34_R35_R36_castle_auction),
         cmocka_unit_test(test_R93_bank_broken_in_an_or_ends_at_the_next_sr),
         cmocka_unit_test(test_R84_R112_technical_bankruptcy_restriction),
+        cmocka_unit_test(test_R121_no_progress_ends_the_game),
+        cmocka_unit_test(test_R95_hire_is_the_buy_step),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
     };
