@@ -599,6 +599,7 @@ static const broken cases[] = {
     {"monster_linger_on_home_8_9_3",
      E1("move home    limit_exempt", "move home    linger 1 limit_exempt"),
      .expect = "'linger' on a home monster", .at_edit = 1, .rc = INV},
+    /* R91: the Medieval Edition has no upgrades, so no trade-in field */
     {"monster_no_trade_in_R91", E1("move city 3  claw", "move city 3  claw trade 100"),
      .expect = "unknown key 'trade'", .at_edit = 1, .rc = SYN},
     {"monster_unknown_flag_8_9_8", E1("move city 3  claw", "move city 3  claw flying"),
