@@ -67,7 +67,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "croupier/rng.h"
 #include "croupier/status.h"
+#include "games/18dracula/board.h"
 
 enum {
     D18_ROUTE_MAX_LOCS = 128,   /* locations of the map */
@@ -80,28 +82,20 @@ enum {
     D18_ROUTE_WORDS = 3, /* 64-bit words of a route-space bitset */
 };
 
-typedef enum d18_loc_kind { D18_LOC_CITY = 0, D18_LOC_TOWN = 1, D18_LOC_OFF = 2 } d18_loc_kind;
+/* Location kinds and movement types are the board's (board.h: D18_CITY,
+ * D18_TOWN, D18_OFF; D18_MOVE_HOME .. D18_MOVE_INF, R99). */
+enum { D18_LOC_CITY = D18_CITY, D18_LOC_TOWN = D18_TOWN, D18_LOC_OFF = D18_OFF };
 
-/* Movement types, §8.9.3 and R99. */
-typedef enum d18_move {
-    D18_MOVE_HOME = 0,
-    D18_MOVE_HOWL = 1,
-    D18_MOVE_DIT = 2,
-    D18_MOVE_CITY = 3,
-    D18_MOVE_MAJOR = 4,
-    D18_MOVE_INF = 5,
-} d18_move;
-
-/* Path flags, §8.9.8 (not for home and howl). */
+/* Path flags, §8.9.8 (not for home and howl): the board's bits. */
 enum {
-    D18_RF_NOT_BLOCKED = 1u << 0,
-    D18_RF_NO_OFFICE = 1u << 1,
-    D18_RF_CASTLE = 1u << 2,
-    D18_RF_TRIPLE = 1u << 3,
+    D18_RF_NOT_BLOCKED = D18_F_NOT_BLOCKED,
+    D18_RF_NO_OFFICE = D18_F_NO_OFFICE,
+    D18_RF_CASTLE = D18_F_CASTLE,
+    D18_RF_TRIPLE = D18_F_TRIPLE,
 };
 
 typedef struct d18_route_loc {
-    uint8_t kind;       /* d18_loc_kind */
+    uint8_t kind;       /* D18_LOC_* */
     uint8_t blocked;    /* city blocked for this entity (§8.5, R60, R120); cities only */
     uint8_t office;     /* the entity has an office here (face up); cities only */
     uint8_t fd;         /* off-board the Flying Dutchman may double (R116); off only */
@@ -115,7 +109,7 @@ typedef struct d18_route_space {
 } d18_route_space;
 
 typedef struct d18_route_monster {
-    uint8_t move;    /* d18_move */
+    uint8_t move;    /* D18_MOVE_* (board.h) */
     uint8_t n;       /* stops, for dit/city/major (1..D18_ROUTE_MAX_N); 0 otherwise */
     uint8_t linger;  /* L (0..D18_ROUTE_MAX_LINGER); 0 for home/howl */
     uint8_t export_; /* may end at off-boards (not home/howl/city) */
@@ -138,14 +132,14 @@ typedef struct d18_route_input {
 } d18_route_input;
 
 /* One entry of the canonical description (§13.6).  n_locs == 0 is (). */
-typedef struct d18_route {
+typedef struct d18_route_entry {
     uint8_t n_locs;   /* path locations, or 1 for a home route */
     uint8_t n_linger; /* linger cities (path routes only) */
     uint8_t is_path;  /* written with "-1" and lingers */
     int32_t revenue;  /* what this route earns (without the FD bonus) */
     uint16_t loc[D18_ROUTE_MAX_LOCS];
     uint16_t linger[D18_ROUTE_MAX_LINGER];
-} d18_route;
+} d18_route_entry;
 
 typedef struct d18_route_result {
     int64_t total;                       /* §13.5: all routes, howls included, plus fd_bonus */
@@ -155,14 +149,13 @@ typedef struct d18_route_result {
     int n_slots;                         /* Σ copies × (3 if triple else 1) */
     int type_first[D18_ROUTE_MAX_TYPES]; /* first slot of each type */
     int64_t type_revenue[D18_ROUTE_MAX_TYPES];
-    d18_route slot[D18_ROUTE_MAX_SLOTS];
+    d18_route_entry slot[D18_ROUTE_MAX_SLOTS];
 } d18_route_result;
 
 /* Search statistics of the last solve (for the benchmark and tests). */
 typedef struct d18_route_stats {
     uint64_t routes; /* routes enumerated (all types) */
-    uint64_t nodes1; /* branch-and-bound nodes of pass 1 */
-    uint64_t nodes2; /* nodes of pass 2 (tie-break) */
+    uint64_t nodes;  /* branch-and-bound nodes */
 } d18_route_stats;
 
 typedef struct d18_route_ws d18_route_ws;
@@ -205,5 +198,17 @@ int d18_route_result_cmp(const d18_route_result *a, const d18_route_result *b);
  * input check.  Allocates with malloc.  Stops after `max_leaves` complete
  * assignments (0: no limit) and returns CR_ERR_UNSUPPORTED if it had to. */
 cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_route_result *out);
+
+/* A late-game position of board b for the benchmark (router_bench.c: the
+ * map as dense as the colour rule and the cubes allow, phase 5, an entity
+ * with offices and a phase-5 roster).  Returns 0 if b is too large. */
+int d18_router_late_position(const d18_board *b, cr_rng *rng, d18_route_input *in);
+
+/* Times d18_route_solve on n_positions late-game positions of b (seeded)
+ * and prints median, 90th percentile and worst; with brute_leaves > 0 also
+ * times d18_route_brute on the same positions (each cut at that many
+ * assignments) and counts differing answers. */
+void d18_router_bench(FILE *out, const d18_board *b, int n_positions, uint64_t seed,
+                      uint64_t brute_leaves);
 
 #endif

@@ -394,7 +394,7 @@ cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_ro
             for (int i = s; i < s + k; i++) {
                 const br_route *r = best->slot[i];
                 if (!r) continue;
-                d18_route *o = &out->slot[i];
+                d18_route_entry *o = &out->slot[i];
                 o->n_locs = (uint8_t)r->n_path;
                 o->n_linger = (uint8_t)r->n_linger;
                 o->is_path = (uint8_t)r->is_path;

@@ -707,7 +707,7 @@ static int same_result(const d18_route_result *a, const d18_route_result *b)
         a->fd_loc != b->fd_loc || a->n_slots != b->n_slots)
         return 0;
     for (int i = 0; i < a->n_slots; i++) {
-        const d18_route *x = &a->slot[i], *y = &b->slot[i];
+        const d18_route_entry *x = &a->slot[i], *y = &b->slot[i];
         if (x->n_locs != y->n_locs || x->n_linger != y->n_linger || x->revenue != y->revenue)
             return 0;
         if (x->n_locs && x->is_path != y->is_path) return 0;
