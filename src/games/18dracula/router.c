@@ -1,14 +1,15 @@
 /* router.c — the exact auto-router of spec §13 (the design is in router.h).
  *
  * Invariants the search relies on:
- *  - ws->r[b..e) holds the routes of one type, each earning > 0;
- *  - ws->lex[b..e) lists them in ascending canonical tuple (§13.6);
+ *  - ws->r[b..e) holds the routes of one type, each earning > 0, in the
+ *    order they were found (canonical tuple order unless spaces are
+ *    parallel); ws->lex[b..e) lists them in tuple order and ws->rank[r] is
+ *    r's position there (equal tuples share one);
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
- *  - ws->suf[(b + i) * SUF_K + k - 1] is the sum of the k best revenues
- *    among lex[b + i .. e).
- * Nothing here allocates; recursion depth is bounded by the path length
- * (≤ D18_ROUTE_MAX_LOCS) and by the slots (≤ D18_ROUTE_MAX_SLOTS). */
+ *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam over r's
+ *    spaces and ws->rord[b..e) lists the type's routes by descending red.
+ * Nothing here allocates. */
 #include "games/18dracula/router.h"
 
 #include <stdarg.h>
@@ -16,7 +17,9 @@
 
 enum {
     SCAN_LIMIT = 24,
-    BOUND_DEPTH = 2, /* levels of branching in pick_bound */
+    PLAIN_NODES = 20000, /* nodes before the search restarts with the Lagrangian bound */
+    LAM_ITERS = 100,
+    BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
@@ -44,6 +47,8 @@ struct d18_route_ws {
     uint32_t cap, pool_cap;
     rt *r;
     uint32_t *ord, *lex, *rank;
+    uint32_t *rord; /* per type: routes by descending reduced revenue */
+    int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -73,8 +78,17 @@ struct d18_route_ws {
     /* alone[t][k]: the most k disjoint routes of type t earn, other types
      * ignored (an upper bound for k more routes of t in any state) */
     int64_t alone[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS + 1];
+    /* Lagrangian bound: a price lam[e] >= 0 on each route space.  Disjoint
+     * routes pay each free space at most once, so k more routes earn at
+     * most  sum of lam over free spaces + the best k reduced revenues
+     * (rev - lam of its spaces, if positive) of each type.  The prices
+     * come from a subgradient descent when the plain search runs long. */
+    int use_lam;
+    int32_t lam[D18_ROUTE_MAX_SPACES];
+    int64_t lam_total;
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
-    uint64_t nodes;
+    uint64_t nodes, nodes_start;
+    uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
     int n_cur;
     int cur_start[D18_ROUTE_MAX_TYPES + 1]; /* where each comp type's routes start in cur */
@@ -90,7 +104,8 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 3 * sizeof(uint32_t) + sizeof(int64_t) + POOL_PER_ROUTE * sizeof(uint16_t);
+    return sizeof(rt) + 4 * sizeof(uint32_t) + sizeof(int32_t) + sizeof(int64_t) +
+           POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
 size_t d18_route_ws_size(uint32_t max_routes)
@@ -98,6 +113,8 @@ size_t d18_route_ws_size(uint32_t max_routes)
     if (max_routes < 1) max_routes = 1;
     return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + 64;
 }
+
+size_t d18_route_ws_fixed_size(void) { return sizeof(struct d18_route_ws); }
 
 d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
 {
@@ -115,6 +132,10 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     p += cap * sizeof(int64_t);
     ws->rank = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
+    ws->rord = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->red = (int32_t *)p;
+    p += cap * sizeof(int32_t);
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
@@ -733,14 +754,129 @@ static void leaf(d18_route_ws *ws, int64_t sum, int32_t fd)
     ws->best_fd_loc = ws->cand_fd_loc;
 }
 
+/* Best k positive reduced revenues of type t among routes not overlapping
+ * `used` (scan in reduced order; extrapolated past SCAN_LIMIT). */
+static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+{
+    const tinfo *ti = &ws->ti[t];
+    int64_t s = 0;
+    int found = 0, scanned = 0;
+    for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
+        uint32_t ri = ws->rord[i];
+        if (ws->red[ri] <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * ws->red[ri];
+        if (!overlaps(ws->r[ri].e, used)) {
+            s += ws->red[ri];
+            found++;
+        }
+    }
+    return s;
+}
+
+/* The Lagrangian bound of comp types ci.. (the current one with `left`
+ * more routes); lam_free = lam over the spaces not in used. */
+static int64_t lam_bound(const d18_route_ws *ws, int ci, int left, const uint64_t *used,
+                         int64_t lam_free)
+{
+    int64_t s = lam_free + red_scan(ws, ws->comp[ci], left, used);
+    for (int c = ci + 1; c < ws->n_comp; c++)
+        s += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+    return s;
+}
+
+static int32_t lam_of(const d18_route_ws *ws, const rt *r)
+{
+    int64_t s = 0;
+    for (int w = 0; w < D18_ROUTE_WORDS; w++)
+        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->lam[w * 64 + __builtin_ctzll(m)];
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
+static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    if (ws->red[a] != ws->red[b]) return ws->red[a] > ws->red[b];
+    return a < b;
+}
+
+/* Prices by subgradient descent on the relaxation (Polyak steps towards
+ * the best total known, lb): the k best reduced routes of each type,
+ * disjointness dropped; a space used by several is priced up, an unused
+ * one down.  Keeps the prices of the smallest bound seen.  Any prices give
+ * a valid bound, so this only decides how fast the search is. */
+static void lam_fit(d18_route_ws *ws, int64_t lb)
+{
+    int32_t best_lam[D18_ROUTE_MAX_SPACES];
+    int64_t best_b = INT64_MAX;
+    int damp = 64, stall = 0; /* Polyak step × damp / 64 */
+    memset(ws->lam, 0, sizeof ws->lam);
+    for (int it = 0; it < LAM_ITERS; it++) {
+        int g[D18_ROUTE_MAX_SPACES] = {0};
+        int64_t bound = 0;
+        for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
+        for (int c = 0; c < ws->n_comp; c++) {
+            const tinfo *ti = &ws->ti[ws->comp[c]];
+            uint32_t top[D18_ROUTE_MAX_SLOTS];
+            int nt = 0;
+            for (uint32_t i = ti->b; i < ti->e; i++) {
+                int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+                ws->red[i] = v;
+                if (v <= 0) continue;
+                int j = nt < ti->slots ? nt++ : ti->slots;
+                for (; j > 0 && ws->red[top[j - 1]] < v; j--)
+                    if (j < ti->slots) top[j] = top[j - 1];
+                if (j < ti->slots) top[j] = i;
+            }
+            for (int j = 0; j < nt; j++) {
+                const rt *r = &ws->r[top[j]];
+                bound += ws->red[top[j]];
+                for (int w = 0; w < D18_ROUTE_WORDS; w++)
+                    for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
+            }
+        }
+        if (bound < best_b) {
+            best_b = bound;
+            stall = 0;
+        } else if (++stall == 4 && damp > 1) { /* halve the step when it stops helping */
+            damp /= 2;
+            stall = 0;
+        }
+        if (bound == best_b) {
+            memcpy(best_lam, ws->lam, sizeof best_lam);
+        }
+        int64_t norm = 0;
+        for (int e = 0; e < ws->n_edges; e++)
+            if (g[e] != 1 && !(g[e] == 0 && ws->lam[e] == 0))
+                norm += (int64_t)(g[e] - 1) * (g[e] - 1);
+        if (norm == 0 || bound <= lb) break;
+        int64_t step = (bound - lb) * damp / (norm * 64);
+        if (step < 1) step = 1;
+        for (int e = 0; e < ws->n_edges; e++) {
+            int64_t x = ws->lam[e] + step * (g[e] - 1);
+            ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
+    }
+    memcpy(ws->lam, best_lam, sizeof ws->lam);
+    ws->lam_total = 0;
+    for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
+    for (int c = 0; c < ws->n_comp; c++) {
+        const tinfo *ti = &ws->ti[ws->comp[c]];
+        for (uint32_t i = ti->b; i < ti->e; i++) {
+            ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+            ws->rord[i] = i;
+        }
+        heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
+    }
+}
+
 /* Branch and bound: type ci picks further routes from rev-position p on
  * (at most `left` more), or passes to the next type.  A subtree is cut only
  * when its bound is below the best total: subtrees that could tie are
  * searched, so the smallest description among the maxima is found. */
 static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_t *used,
-                   int64_t sum, int32_t fd)
+                   int64_t sum, int32_t fd, int64_t lam_free)
 {
     ws->nodes++;
+    if (!ws->use_lam && ws->nodes - ws->nodes_start > PLAIN_NODES) return; /* restarted */
     if (ci == ws->n_comp) {
         leaf(ws, sum, fd);
         return;
@@ -749,6 +885,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     const tinfo *ti = &ws->ti[t];
     int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
     if (sum + static_topk(ws, t, p, left) + ws->rest_static[ci + 1] + fdp < ws->best) return;
+    if (ws->use_lam && sum + lam_bound(ws, ci, left, used, lam_free) + fdp < ws->best) return;
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
     uint32_t n = ti->e - ti->b;
@@ -762,13 +899,14 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
         ws->cur[ws->n_cur++] = ri;
-        search(ws, ci, i + 1, left - 1, u, sum + r->rev, fd > r->fdval ? fd : r->fdval);
+        search(ws, ci, i + 1, left - 1, u, sum + r->rev, fd > r->fdval ? fd : r->fdval,
+               ws->use_lam ? lam_free - lam_of(ws, r) : 0);
         ws->n_cur--;
         if (r->home >= 0) ws->hused[r->home]--;
     }
     int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
     ws->cur_start[ci + 1] = ws->n_cur;
-    search(ws, ci + 1, 0, nt, used, sum, fd);
+    search(ws, ci + 1, 0, nt, used, sum, fd, lam_free);
 }
 
 /* The most k disjoint routes of path type t earn alone (no home caps:
@@ -830,16 +968,34 @@ static void solve_part(d18_route_ws *ws)
             }
         }
     }
-    ws->best = -1;
-    ws->n_cur = 0;
-    memset(ws->hused, 0, sizeof ws->hused);
-    memset(ws->cur_start, 0, sizeof ws->cur_start);
-    memset(ws->best_start, 0, sizeof ws->best_start);
-    ws->best_fd_slot = ws->best_fd_loc = -1;
-    if (ws->n_comp)
-        search(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0);
-    else
-        ws->best = 0; /* nothing to run: the empty rampage */
+    /* A plain search first; if it runs past PLAIN_NODES, fit the prices
+     * (its best total is a lower bound to aim at) and search again with
+     * the Lagrangian bound too, from best = lb - 1 so every rampage
+     * earning lb or more, ties included, is still seen. */
+    int64_t lb = -1;
+    for (int round = 0; round < 2; round++) {
+        ws->use_lam = round == 1;
+        ws->nodes_start = ws->nodes;
+        if (ws->use_lam) {
+            lam_fit(ws, lb);
+            ws->best = lb - 1;
+        } else {
+            ws->best = -1;
+        }
+        ws->n_cur = 0;
+        memset(ws->hused, 0, sizeof ws->hused);
+        memset(ws->cur_start, 0, sizeof ws->cur_start);
+        memset(ws->best_start, 0, sizeof ws->best_start);
+        ws->best_fd_slot = ws->best_fd_loc = -1;
+        if (!ws->n_comp) {
+            ws->best = 0; /* nothing to run: the empty rampage */
+            return;
+        }
+        search(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0, ws->lam_total);
+        if (ws->nodes - ws->nodes_start <= PLAIN_NODES || ws->use_lam) return;
+        lb = ws->best;
+        ws->restarts++;
+    }
 }
 
 static void put_route(const d18_route_ws *ws, const rt *r, d18_route_entry *out)
@@ -883,6 +1039,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     ws->counted = 0;
     ws->overflow = 0;
     ws->nodes = 0;
+    ws->restarts = 0;
     build_graph(ws);
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
@@ -898,6 +1055,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     if (stats) {
         stats->routes = ws->counted;
         stats->nodes = 0;
+        stats->restarts = 0;
     }
     if (ws->overflow) {
         uint64_t need = ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR
@@ -959,7 +1117,10 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
         out->type_revenue[t] = howl_revenue(ws, m) * m->copies;
         out->total += out->type_revenue[t];
     }
-    if (stats) stats->nodes = ws->nodes;
+    if (stats) {
+        stats->nodes = ws->nodes;
+        stats->restarts = ws->restarts;
+    }
     return CR_OK;
 }
 
