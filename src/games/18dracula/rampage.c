@@ -22,32 +22,10 @@
 
 #include "croupier/alloc.h"
 
-/* router.h and board.h both name a `d18_route` (a route of a rampage, a
- * route space of the board) and both declare the movement types (with the
- * same values).  In this file the router's names are read under other
- * names; struct tags carry no linkage, so the layout is the router's. */
-#define d18_route      d18_route_run
-#define d18_move       d18_route_move
-#define D18_MOVE_HOME  D18_RMOVE_HOME
-#define D18_MOVE_HOWL  D18_RMOVE_HOWL
-#define D18_MOVE_DIT   D18_RMOVE_DIT
-#define D18_MOVE_CITY  D18_RMOVE_CITY
-#define D18_MOVE_MAJOR D18_RMOVE_MAJOR
-#define D18_MOVE_INF   D18_RMOVE_INF
 #include "games/18dracula/router.h"
-#undef d18_route
-#undef d18_move
-#undef D18_MOVE_HOME
-#undef D18_MOVE_HOWL
-#undef D18_MOVE_DIT
-#undef D18_MOVE_CITY
-#undef D18_MOVE_MAJOR
-#undef D18_MOVE_INF
 
 #include "games/18dracula/d18_internal.h"
 
-_Static_assert((int)D18_RMOVE_INF == (int)D18_MOVE_INF && (int)D18_RMOVE_HOME == (int)D18_MOVE_HOME,
-               "the router and the board number movement types alike");
 _Static_assert((int)D18_RF_NOT_BLOCKED == (int)D18_F_NOT_BLOCKED &&
                    (int)D18_RF_NO_OFFICE == (int)D18_F_NO_OFFICE &&
                    (int)D18_RF_CASTLE == (int)D18_F_CASTLE &&
