@@ -530,6 +530,52 @@ static void test_R95_hire_is_the_buy_step(void **unused)
     assert_true(ok(&s, D18_K_BUY_BANK, GHL, 0, 0)); /* any number, one at a time (R74) */
 }
 
+/* The seed's worked examples as fixtures on the bundled board (8.6.3, 8.5,
+ * R53, R57): the two cube-colour examples and Overlook's level. */
+static void test_R53_seed_examples_on_the_bundled_board(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    seated(&s);
+    s.supply[D18_GREEN] = 10, s.supply[D18_BLUE] = 7; /* colours as if released */
+    /* Blackford has one connection (Hollick), Keifercourt two (Morefrite,
+     * Badlands): Blackford-Keifercourt needs green. */
+    d18_place_cube(G, &s, route("BLK", "HOL"), D18_YELLOW);
+    d18_place_cube(G, &s, route("KEI", "MOR"), D18_YELLOW);
+    d18_place_cube(G, &s, route("KEI", "BAD"), D18_YELLOW);
+    assert_int_equal(d18_demand(&s, loc("BLK")), D18_YELLOW);
+    assert_int_equal(d18_demand(&s, loc("KEI")), D18_GREEN);
+    assert_int_equal(d18_required_colour(G, &s, route("BLK", "KEI")), D18_GREEN);
+    d18_place_cube(G, &s, route("BLK", "KEI"), D18_GREEN);
+    assert_int_equal(d18_demand(&s, loc("BLK")), D18_YELLOW); /* its 2nd yellow slot was skipped */
+    /* Sadie: a green cube to Blackford placed while Sadie had no
+     * connection, then a yellow one to Overlook; Sadie-Balath is yellow. */
+    d18_state t;
+    seated(&t);
+    t.supply[D18_GREEN] = 10;
+    d18_place_cube(G, &t, route("SAD", "BLK"), D18_GREEN);
+    d18_place_cube(G, &t, route("SAD", "OVL"), D18_YELLOW);
+    assert_int_equal(d18_demand(&t, loc("SAD")), D18_YELLOW);
+    assert_int_equal(d18_required_colour(G, &t, route("SAD", "BAL")), D18_YELLOW);
+    /* Overlook: a blue cube next to a green one puts it at blue, where it
+     * pays 50 (it starts at yellow, R57, with its pre-existing space). */
+    d18_state u;
+    seated(&u);
+    assert_int_equal(d18_level(G, &u, loc("OVL")), D18_YELLOW);
+    d18_place_cube(G, &u, route("SAD", "OVL"), D18_GREEN);
+    assert_int_equal(d18_level(G, &u, loc("OVL")), D18_GREEN);
+    int other = -1;
+    const d18_board *b = d18_brd(G);
+    for (int i = 0; i < b->loc[loc("OVL")].n_adj && other < 0; i++) {
+        int r = b->loc[loc("OVL")].adj[i];
+        if (u.cube[r] == D18_CUBE_NONE && b->route[r].colour == D18_NO_COLOUR) other = r;
+    }
+    assert_true(other >= 0);
+    d18_place_cube(G, &u, other, D18_BLUE);
+    assert_int_equal(d18_level(G, &u, loc("OVL")), D18_BLUE);
+    assert_int_equal(d18_city_value(b, loc("OVL"), d18_level(G, &u, loc("OVL"))), 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_R93_bank_broken_in_an_or_ends_at_the_next_sr),
         cmocka_unit_test(test_R84_R112_technical_bankruptcy_restriction),
         cmocka_unit_test(test_R121_no_progress_ends_the_game),
+        cmocka_unit_test(test_R53_seed_examples_on_the_bundled_board),
         cmocka_unit_test(test_R95_hire_is_the_buy_step),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
