@@ -84,7 +84,15 @@ enum {
     D18_S_OVER,
 };
 
-enum { D18_END_NONE, D18_END_BANK, D18_END_NO_PROGRESS, D18_END_BANKRUPTCY };
+/* How the game ended (10); a technical bankruptcy (8.11.7, R84) ends it
+ * exactly as a bankruptcy and is told apart only for the lab. */
+enum {
+    D18_END_NONE,
+    D18_END_BANK,
+    D18_END_NO_PROGRESS,
+    D18_END_BANKRUPTCY,
+    D18_END_TECH_BANKRUPTCY
+};
 
 /* When the bank broke (spec 10): the game ends at the start of a later SR. */
 enum { D18_BRK_NONE, D18_BRK_IN_OR, D18_BRK_OUTSIDE_OR, D18_BRK_IN_AUCTION };

@@ -69,16 +69,6 @@ static int can_buy_market(const cr_game *g, const d18_state *s, int f, int t)
     return b->monster[t].price <= s->treasury[f] && d18_may_acquire(g, s, f, t);
 }
 
-static int can_offer_monster(const cr_game *g, const d18_state *s, int f, int f2, int t, int price)
-{
-    const d18_board *b = d18_brd(g);
-    if (f >= D18_NFRONTS || f2 == f || f2 < 0 || f2 >= D18_NFRONTS || t < 0 || t >= b->n_monsters)
-        return 0;
-    if ((b->monster[t].flags & D18_F_NURSE) || (s->declined_mon[f2] >> t & 1)) return 0;
-    if (d18_copy_at(g, s, t, D18_AT_ENTITY + f2) < 0) return 0;
-    return price >= 1 && price <= s->treasury[f] && d18_may_acquire(g, s, f, t);
-}
-
 static int any_market_buy(const cr_game *g, const d18_state *s, int f)
 {
     for (int t = 0; t < d18_brd(g)->n_monsters; t++)
@@ -86,18 +76,77 @@ static int any_market_buy(const cr_game *g, const d18_state *s, int f)
     return 0;
 }
 
-static int any_offer(const cr_game *g, const d18_state *s, int f)
-{
-    for (int f2 = 0; f2 < D18_NFRONTS; f2++)
-        for (int t = 0; t < d18_brd(g)->n_monsters; t++)
-            if (can_offer_monster(g, s, f, f2, t, 1)) return 1;
-    return 0;
-}
-
 /* Whether f's president is short: treasury + cash < b (item 4). */
 static int short_of(const d18_state *s, int f, int b)
 {
     return b >= 0 && s->treasury[f] + s->cash[s->pres[f]] < b;
+}
+
+static int can_em_sell(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check);
+
+/* M(X) of 8.11.7 (R112): the most f's president could still raise by
+ * emergency sales, one sale of the largest legal number of shares per
+ * front at today's price ("no larger than needed" ignored). */
+static int32_t raisable(const cr_game *g, const d18_state *s, int f)
+{
+    int32_t m = 0;
+    for (int g2 = 0; g2 < D18_NFRONTS; g2++)
+        for (int k = D18_MARKET_LIMIT; k >= 1; k--)
+            if (can_em_sell(g, s, f, g2, k, 0)) {
+                m += (int32_t)k * d18_price(g, s, g2);
+                break;
+            }
+    return m;
+}
+
+/* 8.11.7, R84, R112, R128, R129: the technical-bankruptcy restriction
+ * applies to front f in its forced purchase. */
+static int tech_restricted(const cr_game *g, const d18_state *s, int f)
+{
+    const d18_board *b = d18_brd(g);
+    int bb = d18_cheapest_offer(g, s, f), x = s->pres[f];
+    if (!must_buy(g, s, f) || bb < 0) return 0;
+    int fronts = 0, permanent = 0;
+    int64_t money = s->cash[x];
+    for (int h = 0; h < D18_NFRONTS; h++) {
+        if (s->pres[h] != x) continue;
+        fronts++; /* a started, unfloated front counts (R129) */
+        money += s->treasury[h];
+    }
+    if (fronts < 2 || money >= bb) return 0;
+    for (int c = 0; c < b->n_copies; c++) {
+        int at = s->mon_at[c];
+        if (at < D18_AT_ENTITY || at - D18_AT_ENTITY >= D18_NFRONTS) continue;
+        if (s->pres[at - D18_AT_ENTITY] == x && b->monster[d18_copy_type(b, c)].eaten == 0)
+            permanent++;
+    }
+    if (permanent != 1) return 0;
+    /* X would otherwise be bankrupt: no market monster f may take and pay
+     * for (R128), and not even every possible sale would cover b. */
+    if (any_market_buy(g, s, f)) return 0;
+    return (int64_t)s->treasury[f] + s->cash[x] + raisable(g, s, f) < bb;
+}
+
+static int can_offer_monster(const cr_game *g, const d18_state *s, int f, int f2, int t, int price)
+{
+    const d18_board *b = d18_brd(g);
+    if (f >= D18_NFRONTS || f2 == f || f2 < 0 || f2 >= D18_NFRONTS || t < 0 || t >= b->n_monsters)
+        return 0;
+    if ((b->monster[t].flags & D18_F_NURSE) || (s->declined_mon[f2] >> t & 1)) return 0;
+    if (d18_copy_at(g, s, t, D18_AT_ENTITY + f2) < 0) return 0;
+    if (price < 1 || price > s->treasury[f] || !d18_may_acquire(g, s, f, t)) return 0;
+    /* Under the restriction: a permanent monster for the whole treasury. */
+    if (tech_restricted(g, s, f) && (b->monster[t].eaten != 0 || price != s->treasury[f])) return 0;
+    return 1;
+}
+
+static int any_offer(const cr_game *g, const d18_state *s, int f)
+{
+    int price = tech_restricted(g, s, f) ? s->treasury[f] : 1;
+    for (int f2 = 0; f2 < D18_NFRONTS; f2++)
+        for (int t = 0; t < d18_brd(g)->n_monsters; t++)
+            if (can_offer_monster(g, s, f, f2, t, price)) return 1;
+    return 0;
 }
 
 /* An emergency sale of k shares of g2 by f's president (items 4-5): normal
@@ -134,16 +183,20 @@ static int can_buy_done(const cr_game *g, const d18_state *s, int e)
     return d18_cheapest_offer(g, s, e) < 0 && !any_market_buy(g, s, e);
 }
 
-/* 8.11.7: the president is bankrupt. */
+/* 8.11.7: the president is bankrupt (D18_END_BANKRUPTCY), or declares
+ * technical bankruptcy (D18_END_TECH_BANKRUPTCY: the restriction applies
+ * and no permitted front-to-front purchase is left, R84), or neither (0).
+ * Under the restriction emergency sales stay legal but cannot reach b. */
 static int bankrupt_now(const cr_game *g, const d18_state *s, int f)
 {
     int b = d18_cheapest_offer(g, s, f);
     if (!must_buy(g, s, f) || !short_of(s, f, b)) return 0;
+    if (tech_restricted(g, s, f)) return any_offer(g, s, f) ? 0 : D18_END_TECH_BANKRUPTCY;
     if (any_market_buy(g, s, f) || any_offer(g, s, f)) return 0;
     for (int g2 = 0; g2 < D18_NFRONTS; g2++)
         for (int k = 1; k <= D18_MARKET_LIMIT; k++)
             if (can_em_sell(g, s, f, g2, k, 1)) return 0;
-    return 1;
+    return D18_END_BANKRUPTCY;
 }
 
 /* ---- turn order ---- */
@@ -296,7 +349,7 @@ static int any_office(const cr_game *g, const d18_state *s)
 }
 
 /* Final sales (R113) and the end of the game. */
-static void declare_bankrupt(const cr_game *g, d18_state *s, int f)
+static void declare_bankrupt(const cr_game *g, d18_state *s, int f, int reason)
 {
     int p = s->pres[f];
     for (int g2 = 0; g2 < D18_NFRONTS; g2++) {
@@ -312,7 +365,7 @@ static void declare_bankrupt(const cr_game *g, d18_state *s, int f)
         }
     }
     s->bankrupt = (int8_t)p;
-    game_over(s, D18_END_BANKRUPTCY);
+    game_over(s, reason);
 }
 
 void d18_settle(const cr_game *g, d18_state *s) { settle(g, s); }
@@ -354,9 +407,9 @@ static void settle(const cr_game *g, d18_state *s)
                 s->op_ent = -1;
                 continue;
             }
-            if (e < D18_NFRONTS && bankrupt_now(g, s, e)) {
-                declare_bankrupt(g, s, e);
-                return;
+            if (e < D18_NFRONTS) {
+                int why = bankrupt_now(g, s, e);
+                if (why) declare_bankrupt(g, s, e, why);
             }
             return;
         default: return;
@@ -632,8 +685,14 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
         int menu[4];
         for (int f2 = 0; f2 < D18_NFRONTS; f2++)
             for (int t = 0; t < b->n_monsters; t++) {
-                if (!can_offer_monster(g, s, e, f2, t, 1)) continue;
-                int m = price_menu(b->monster[t].price, s->treasury[e], menu);
+                int m;
+                if (tech_restricted(g, s, e)) { /* 8.11.7: the whole treasury only */
+                    if (!can_offer_monster(g, s, e, f2, t, s->treasury[e])) continue;
+                    menu[0] = s->treasury[e], m = 1;
+                } else {
+                    if (!can_offer_monster(g, s, e, f2, t, 1)) continue;
+                    m = price_menu(b->monster[t].price, s->treasury[e], menu);
+                }
                 for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_MON, f2, t, menu[i]);
             }
     }

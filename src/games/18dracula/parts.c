@@ -3,6 +3,7 @@
  * operating rounds, the game's length cap) and its invariants. */
 #include "croupier/parts.h"
 #include "games/18dracula/d18_internal.h"
+#include "games/18dracula/router.h"
 
 static uint32_t d18_rounds(const cr_game *g, const void *st)
 {
@@ -10,14 +11,16 @@ static uint32_t d18_rounds(const cr_game *g, const void *st)
     return ((const d18_state *)st)->ors_played;
 }
 
-enum { E_BANK, E_NO_PROGRESS, E_BANKRUPTCY, E_N };
-static const char *const d18_end_names[E_N] = {"bank broke", "no progress (R121)", "bankruptcy"};
+enum { E_BANK, E_NO_PROGRESS, E_BANKRUPTCY, E_TECH_BANKRUPTCY, E_N };
+static const char *const d18_end_names[E_N] = {"bank broke", "no progress (R121)", "bankruptcy",
+                                               "technical bankruptcy (R84)"};
 
 static int d18_end(const cr_game *g, const void *st)
 {
     (void)g;
     switch (((const d18_state *)st)->end_reason) {
     case D18_END_BANKRUPTCY: return E_BANKRUPTCY;
+    case D18_END_TECH_BANKRUPTCY: return E_TECH_BANKRUPTCY;
     case D18_END_NO_PROGRESS: return E_NO_PROGRESS;
     default: return E_BANK;
     }
@@ -33,7 +36,21 @@ static const cr_lab_profile d18_lab = {
     .max_actions = 200000,
 };
 
+/* `croupier bench 18dracula`, after the generic figures: the auto-router
+ * on late-game positions of the game's board (router_bench.c), timed
+ * against the brute-force reference on the same positions.  The number of
+ * positions follows --seconds (200 at the default 2 s); the brute force is
+ * cut at 200,000 assignments a position. */
+static void d18_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed)
+{
+    int n = seconds > 0 ? (int)(seconds * 100) : 200;
+    if (n < 20) n = 20;
+    if (n > 5000) n = 5000;
+    d18_router_bench(out, d18_brd(g), n, seed, 200000);
+}
+
 const cr_game_parts d18_parts = {
+    .bench = d18_bench,
     .lab = &d18_lab,
     .check_invariants = d18_check_invariants,
     /* A random game is about 2,500 actions against DML's 300, with a route

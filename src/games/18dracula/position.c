@@ -233,7 +233,7 @@ static const char *sane(const cr_game *g, const d18_state *s)
     for (int r = 0; r < D18_MAX_ROUTES; r++)
         if (s->slot_at[r][0] > 31 || s->slot_at[r][1] > 31 || (r >= b->n_routes && s->cube[r]))
             return "slot_at";
-    if (s->build_used > 2 || s->end_reason > D18_END_BANKRUPTCY ||
+    if (s->build_used > 2 || s->end_reason > D18_END_TECH_BANKRUPTCY ||
         s->broke_when > D18_BRK_IN_AUCTION)
         return "build_used";
     if (s->phase < 5 && s->tracker > b->sales[s->phase - 1]) return "tracker";

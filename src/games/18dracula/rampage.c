@@ -22,32 +22,10 @@
 
 #include "croupier/alloc.h"
 
-/* router.h and board.h both name a `d18_route` (a route of a rampage, a
- * route space of the board) and both declare the movement types (with the
- * same values).  In this file the router's names are read under other
- * names; struct tags carry no linkage, so the layout is the router's. */
-#define d18_route      d18_route_run
-#define d18_move       d18_route_move
-#define D18_MOVE_HOME  D18_RMOVE_HOME
-#define D18_MOVE_HOWL  D18_RMOVE_HOWL
-#define D18_MOVE_DIT   D18_RMOVE_DIT
-#define D18_MOVE_CITY  D18_RMOVE_CITY
-#define D18_MOVE_MAJOR D18_RMOVE_MAJOR
-#define D18_MOVE_INF   D18_RMOVE_INF
 #include "games/18dracula/router.h"
-#undef d18_route
-#undef d18_move
-#undef D18_MOVE_HOME
-#undef D18_MOVE_HOWL
-#undef D18_MOVE_DIT
-#undef D18_MOVE_CITY
-#undef D18_MOVE_MAJOR
-#undef D18_MOVE_INF
 
 #include "games/18dracula/d18_internal.h"
 
-_Static_assert((int)D18_RMOVE_INF == (int)D18_MOVE_INF && (int)D18_RMOVE_HOME == (int)D18_MOVE_HOME,
-               "the router and the board number movement types alike");
 _Static_assert((int)D18_RF_NOT_BLOCKED == (int)D18_F_NOT_BLOCKED &&
                    (int)D18_RF_NO_OFFICE == (int)D18_F_NO_OFFICE &&
                    (int)D18_RF_CASTLE == (int)D18_F_CASTLE &&
@@ -107,12 +85,13 @@ static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *i
                   !(s->assoc_closed >> D18_FD & 1);
 }
 
-/* The scratch: the router's input and result, then its workspace. */
-static size_t res_offset(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
+/* The scratch: the router's input and result, then its workspace, each
+ * at a multiple of 64 bytes (the result holds 8-byte members). */
+static size_t result_at(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
 
 static size_t head_bytes(void)
 {
-    return (res_offset() + sizeof(d18_route_result) + 63) & ~(size_t)63;
+    return (result_at() + sizeof(d18_route_result) + 63) & ~(size_t)63;
 }
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
@@ -128,7 +107,7 @@ int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
     }
     unsigned char *mem = cx->scratch;
     d18_route_input *in = (d18_route_input *)mem;
-    d18_route_result *res = (d18_route_result *)(mem + res_offset());
+    d18_route_result *res = (d18_route_result *)(mem + result_at());
     fill(g, s, e, in);
     d18_route_ws *ws = d18_route_ws_init(mem + head, cx->scratch_size - head);
     char err[160];

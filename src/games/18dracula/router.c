@@ -1,22 +1,28 @@
 /* router.c — the exact auto-router of spec §13 (the design is in router.h).
  *
  * Invariants the search relies on:
- *  - ws->r[b..e) holds the routes of one type, each earning > 0;
- *  - ws->lex[b..e) lists them in ascending canonical tuple (§13.6);
+ *  - ws->r[b..e) holds the routes of one type, each earning > 0, in the
+ *    order they were found (canonical tuple order unless spaces are
+ *    parallel); ws->lex[b..e) lists them in tuple order and ws->rank[r] is
+ *    r's position there (equal tuples share one);
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
- *  - ws->suf[(b + i) * SUF_K + k - 1] is the sum of the k best revenues
- *    among lex[b + i .. e).
- * Nothing here allocates; recursion depth is bounded by the path length
- * (≤ D18_ROUTE_MAX_LOCS) and by the slots (≤ D18_ROUTE_MAX_SLOTS). */
+ *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam over r's
+ *    spaces and ws->rord[b..e) lists the type's routes by descending red.
+ * Nothing here allocates. */
 #include "games/18dracula/router.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 enum {
-    SUF_K = 4,       /* suffix top-k sums kept per route for pass 2 */
-    SCAN_LIMIT = 48, /* routes a bound scan looks at before it extrapolates */
+    SCAN_LIMIT = 24,
+    PLAIN_NODES = 20000, /* nodes before the search restarts with the Lagrangian bound */
+    LAM_ITERS = 100,
+    BOUND_DEPTH = 1, /* levels of branching in pick_bound */
+    DENS_ONE = 1 << 16,
+    /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
+                                                          extrapolates */
     POOL_PER_ROUTE = 16,
     COUNT_FACTOR = 8, /* on overflow, keep counting up to this × capacity */
 };
@@ -40,9 +46,10 @@ typedef struct tinfo {
 struct d18_route_ws {
     uint32_t cap, pool_cap;
     rt *r;
-    uint32_t *ord, *lex;
+    uint32_t *ord, *lex, *rank;
+    uint32_t *rord; /* per type: routes by descending reduced revenue */
+    int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
     int64_t *pre;
-    int64_t *suf;
     uint16_t *pool;
     /* per solve */
     const d18_route_input *in;
@@ -63,22 +70,41 @@ struct d18_route_ws {
     uint8_t onpath[D18_ROUTE_MAX_LOCS];
     int n_city, n_town, n_off, n_office;
     /* search */
-    int comp[D18_ROUTE_MAX_TYPES], n_comp;
+    int comp[D18_ROUTE_MAX_TYPES], n_comp; /* the part's types, in search order */
+    int rorder[D18_ROUTE_MAX_TYPES];       /* comp positions in roster order */
+    int first[D18_ROUTE_MAX_TYPES];        /* first slot of each type in the description */
     int64_t rest_static[D18_ROUTE_MAX_TYPES + 1];
     int32_t fdpot[D18_ROUTE_MAX_TYPES + 1];
+    /* alone[t][k]: the most k disjoint routes of type t earn, other types
+     * ignored (an upper bound for k more routes of t in any state) */
+    int64_t alone[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS + 1];
+    /* Lagrangian bound: a price lam[e] >= 0 on each route space.  Disjoint
+     * routes pay each free space at most once, so k more routes earn at
+     * most  sum of lam over free spaces + the best k reduced revenues
+     * (rev - lam of its spaces, if positive) of each type.  The prices
+     * come from a subgradient descent when the plain search runs long. */
+    int use_lam;
+    int32_t lam[D18_ROUTE_MAX_SPACES];
+    int64_t lam_total;
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
-    int64_t best, target;
-    uint64_t nodes1, nodes2;
-    uint32_t chosen[D18_ROUTE_MAX_SLOTS];
-    int n_chosen;
-    int type_chosen[D18_ROUTE_MAX_TYPES]; /* start in chosen[] of each comp type */
+    uint64_t nodes, nodes_start;
+    uint32_t restarts;
+    uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
+    int n_cur;
+    int cur_start[D18_ROUTE_MAX_TYPES + 1]; /* where each comp type's routes start in cur */
+    uint32_t cand[D18_ROUTE_MAX_SLOTS];     /* cur, sorted by rank within each type */
+    int cand_fd_slot, cand_fd_loc;
+    int64_t best;
+    uint32_t best_r[D18_ROUTE_MAX_SLOTS];
+    int best_start[D18_ROUTE_MAX_TYPES + 1];
+    int best_fd_slot, best_fd_loc;
 };
 
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 2 * sizeof(uint32_t) + sizeof(int64_t) + SUF_K * sizeof(int64_t) +
+    return sizeof(rt) + 4 * sizeof(uint32_t) + sizeof(int32_t) + sizeof(int64_t) +
            POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
@@ -87,6 +113,8 @@ size_t d18_route_ws_size(uint32_t max_routes)
     if (max_routes < 1) max_routes = 1;
     return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + 64;
 }
+
+size_t d18_route_ws_fixed_size(void) { return sizeof(struct d18_route_ws); }
 
 d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
 {
@@ -102,8 +130,12 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     p += ALIGN8(cap * sizeof(rt));
     ws->pre = (int64_t *)p;
     p += cap * sizeof(int64_t);
-    ws->suf = (int64_t *)p;
-    p += cap * SUF_K * sizeof(int64_t);
+    ws->rank = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->rord = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->red = (int32_t *)p;
+    p += cap * sizeof(int32_t);
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
@@ -553,7 +585,7 @@ static void build_graph(d18_route_ws *ws)
     }
 }
 
-/* Orders and bound tables of type t's routes. */
+/* Orders, ranks and bound tables of type t's routes. */
 static void index_type(d18_route_ws *ws, int t)
 {
     tinfo *ti = &ws->ti[t];
@@ -561,28 +593,20 @@ static void index_type(d18_route_ws *ws, int t)
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
+    /* equal tuples (home copies, parallel spaces) share a rank */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = ws->lex[b + i];
+        if (i > 0 && tuple_cmp(ws, ws->lex[b + i - 1], r) == 0)
+            ws->rank[r] = ws->rank[ws->lex[b + i - 1]];
+        else
+            ws->rank[r] = b + i;
+    }
     int64_t s = 0;
     ti->fdmax = 0;
     for (uint32_t i = 0; i < n; i++) {
         s += ws->r[ws->ord[b + i]].rev;
         ws->pre[b + i] = s;
         if (ws->r[b + i].fdval > ti->fdmax) ti->fdmax = ws->r[b + i].fdval;
-    }
-    int64_t top[SUF_K] = {0};
-    int have = 0;
-    for (uint32_t i = n; i-- > 0;) {
-        int64_t v = ws->r[ws->lex[b + i]].rev;
-        int pos = have < SUF_K ? have++ : SUF_K;
-        while (pos > 0 && top[pos - 1] < v) {
-            if (pos < SUF_K) top[pos] = top[pos - 1];
-            pos--;
-        }
-        if (pos < SUF_K) top[pos] = v;
-        int64_t acc = 0;
-        for (int k = 0; k < SUF_K; k++) {
-            if (k < have) acc += top[k];
-            ws->suf[(size_t)(b + i) * SUF_K + (size_t)k] = acc;
-        }
     }
 }
 
@@ -612,14 +636,44 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     return s;
 }
 
+/* The same for k routes that must also be disjoint from each other: the
+ * best compatible route a either is among them (then the others avoid its
+ * spaces) or is not; each case is bounded again, `depth` levels deep, then
+ * by scan_bound.  The top routes of one type are mostly variants of one
+ * path, so this is far tighter than scan_bound when k > 1. */
+static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
+                          int depth)
+{
+    if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, used);
+    const tinfo *ti = &ws->ti[t];
+    for (uint32_t i = ti->b + p; i < ti->e; i++) {
+        const rt *r = &ws->r[ws->ord[i]];
+        if (overlaps(r->e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        uint32_t next = i + 1 - ti->b;
+        int64_t with = r->rev + pick_bound(ws, t, next, k - 1, u, depth - 1);
+        int64_t without = pick_bound(ws, t, next, k, used, depth - 1);
+        return with > without ? with : without;
+    }
+    return 0;
+}
+
+/* k more routes of type t from rev-position p on, beside `used`. */
+static int64_t type_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+{
+    int64_t b = pick_bound(ws, t, p, k, used, BOUND_DEPTH);
+    return b < ws->alone[t][k] ? b : ws->alone[t][k];
+}
+
 static int64_t rest_bound(const d18_route_ws *ws, int ci, const uint64_t *used)
 {
     int64_t s = 0;
     for (int c = ci; c < ws->n_comp; c++)
-        s += scan_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, used);
+        s += type_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, used);
     return s;
 }
 
+/* Sum of the k best revenues of type t from rev-position p on. */
 static int64_t static_topk(const d18_route_ws *ws, int t, uint32_t p, int k)
 {
     const tinfo *ti = &ws->ti[t];
@@ -635,89 +689,265 @@ static int home_ok(const d18_route_ws *ws, const rt *r)
     return r->home < 0 || ws->hused[r->home] < ws->hcap[r->home];
 }
 
-static void pass1(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_t *used, int64_t sum,
-                  int32_t fd)
+/* The canonical description of the routes on the stack (per type sorted by
+ * rank) and its FD choice, into ws->cand*. */
+static void describe(d18_route_ws *ws, int32_t fd)
 {
-    ws->nodes1++;
+    ws->cand_fd_slot = ws->cand_fd_loc = -1;
+    for (int c = 0; c < ws->n_comp; c++) {
+        int b = ws->cur_start[c], e = ws->cur_start[c + 1];
+        for (int i = b; i < e; i++) {
+            uint32_t x = ws->cur[i];
+            int j = i;
+            for (; j > b && ws->rank[ws->cand[j - 1]] > ws->rank[x]; j--)
+                ws->cand[j] = ws->cand[j - 1];
+            ws->cand[j] = x;
+        }
+    }
+    for (int k = 0; fd > 0 && k < ws->n_comp && ws->cand_fd_slot < 0; k++) {
+        /* the smallest (i, v) earning the bonus: types in roster order */
+        int c = ws->rorder[k], b = ws->cur_start[c], e = ws->cur_start[c + 1];
+        {
+            int t = ws->comp[c];
+            for (int i = b; i < e; i++) {
+                const rt *r = &ws->r[ws->cand[i]];
+                if (r->fdval == fd) {
+                    ws->cand_fd_slot = ws->first[t] + ws->ti[t].slots - (e - b) + (i - b);
+                    ws->cand_fd_loc = r->fdloc;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* §13.6 between the candidate and the best: per type, fewer routes first
+ * (() pads at the front), then the routes' tuples; then the FD choice. */
+static int cand_cmp(const d18_route_ws *ws)
+{
+    for (int k = 0; k < ws->n_comp; k++) {
+        int c = ws->rorder[k];
+        int na = ws->cur_start[c + 1] - ws->cur_start[c];
+        int nb = ws->best_start[c + 1] - ws->best_start[c];
+        if (na != nb) return na < nb ? -1 : 1;
+        for (int i = 0; i < na; i++) {
+            uint32_t ra = ws->rank[ws->cand[ws->cur_start[c] + i]];
+            uint32_t rb = ws->rank[ws->best_r[ws->best_start[c] + i]];
+            if (ra != rb) return ra < rb ? -1 : 1;
+        }
+    }
+    if (ws->cand_fd_slot != ws->best_fd_slot) return ws->cand_fd_slot < ws->best_fd_slot ? -1 : 1;
+    return (ws->cand_fd_loc > ws->best_fd_loc) - (ws->cand_fd_loc < ws->best_fd_loc);
+}
+
+static void leaf(d18_route_ws *ws, int64_t sum, int32_t fd)
+{
+    int64_t total = sum + fd;
+    if (total < ws->best) return;
+    ws->cur_start[ws->n_comp] = ws->n_cur;
+    describe(ws, fd);
+    if (total == ws->best && cand_cmp(ws) >= 0) return;
+    ws->best = total;
+    memcpy(ws->best_r, ws->cand, (size_t)ws->n_cur * sizeof ws->cand[0]);
+    memcpy(ws->best_start, ws->cur_start, (size_t)(ws->n_comp + 1) * sizeof ws->cur_start[0]);
+    ws->best_fd_slot = ws->cand_fd_slot;
+    ws->best_fd_loc = ws->cand_fd_loc;
+}
+
+/* Best k positive reduced revenues of type t among routes not overlapping
+ * `used` (scan in reduced order; extrapolated past SCAN_LIMIT). */
+static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+{
+    const tinfo *ti = &ws->ti[t];
+    int64_t s = 0;
+    int found = 0, scanned = 0;
+    for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
+        uint32_t ri = ws->rord[i];
+        if (ws->red[ri] <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * ws->red[ri];
+        if (!overlaps(ws->r[ri].e, used)) {
+            s += ws->red[ri];
+            found++;
+        }
+    }
+    return s;
+}
+
+/* The Lagrangian bound of comp types ci.. (the current one with `left`
+ * more routes); lam_free = lam over the spaces not in used. */
+static int64_t lam_bound(const d18_route_ws *ws, int ci, int left, const uint64_t *used,
+                         int64_t lam_free)
+{
+    int64_t s = lam_free + red_scan(ws, ws->comp[ci], left, used);
+    for (int c = ci + 1; c < ws->n_comp; c++)
+        s += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+    return s;
+}
+
+static int32_t lam_of(const d18_route_ws *ws, const rt *r)
+{
+    int64_t s = 0;
+    for (int w = 0; w < D18_ROUTE_WORDS; w++)
+        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->lam[w * 64 + __builtin_ctzll(m)];
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
+static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    if (ws->red[a] != ws->red[b]) return ws->red[a] > ws->red[b];
+    return a < b;
+}
+
+/* Prices by subgradient descent on the relaxation (Polyak steps towards
+ * the best total known, lb): the k best reduced routes of each type,
+ * disjointness dropped; a space used by several is priced up, an unused
+ * one down.  Keeps the prices of the smallest bound seen.  Any prices give
+ * a valid bound, so this only decides how fast the search is. */
+static void lam_fit(d18_route_ws *ws, int64_t lb)
+{
+    int32_t best_lam[D18_ROUTE_MAX_SPACES];
+    int64_t best_b = INT64_MAX;
+    int damp = 64, stall = 0; /* Polyak step × damp / 64 */
+    memset(ws->lam, 0, sizeof ws->lam);
+    for (int it = 0; it < LAM_ITERS; it++) {
+        int g[D18_ROUTE_MAX_SPACES] = {0};
+        int64_t bound = 0;
+        for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
+        for (int c = 0; c < ws->n_comp; c++) {
+            const tinfo *ti = &ws->ti[ws->comp[c]];
+            uint32_t top[D18_ROUTE_MAX_SLOTS];
+            int nt = 0;
+            for (uint32_t i = ti->b; i < ti->e; i++) {
+                int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+                ws->red[i] = v;
+                if (v <= 0) continue;
+                int j = nt < ti->slots ? nt++ : ti->slots;
+                for (; j > 0 && ws->red[top[j - 1]] < v; j--)
+                    if (j < ti->slots) top[j] = top[j - 1];
+                if (j < ti->slots) top[j] = i;
+            }
+            for (int j = 0; j < nt; j++) {
+                const rt *r = &ws->r[top[j]];
+                bound += ws->red[top[j]];
+                for (int w = 0; w < D18_ROUTE_WORDS; w++)
+                    for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
+            }
+        }
+        if (bound < best_b) {
+            best_b = bound;
+            stall = 0;
+        } else if (++stall == 4 && damp > 1) { /* halve the step when it stops helping */
+            damp /= 2;
+            stall = 0;
+        }
+        if (bound == best_b) {
+            memcpy(best_lam, ws->lam, sizeof best_lam);
+        }
+        int64_t norm = 0;
+        for (int e = 0; e < ws->n_edges; e++)
+            if (g[e] != 1 && !(g[e] == 0 && ws->lam[e] == 0))
+                norm += (int64_t)(g[e] - 1) * (g[e] - 1);
+        if (norm == 0 || bound <= lb) break;
+        int64_t step = (bound - lb) * damp / (norm * 64);
+        if (step < 1) step = 1;
+        for (int e = 0; e < ws->n_edges; e++) {
+            int64_t x = ws->lam[e] + step * (g[e] - 1);
+            ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
+    }
+    memcpy(ws->lam, best_lam, sizeof ws->lam);
+    ws->lam_total = 0;
+    for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
+    for (int c = 0; c < ws->n_comp; c++) {
+        const tinfo *ti = &ws->ti[ws->comp[c]];
+        for (uint32_t i = ti->b; i < ti->e; i++) {
+            ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+            ws->rord[i] = i;
+        }
+        heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
+    }
+}
+
+/* Branch and bound: type ci picks further routes from rev-position p on
+ * (at most `left` more), or passes to the next type.  A subtree is cut only
+ * when its bound is below the best total: subtrees that could tie are
+ * searched, so the smallest description among the maxima is found. */
+static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_t *used,
+                   int64_t sum, int32_t fd, int64_t lam_free)
+{
+    ws->nodes++;
+    if (!ws->use_lam && ws->nodes - ws->nodes_start > PLAIN_NODES) return; /* restarted */
     if (ci == ws->n_comp) {
-        if (sum + fd > ws->best) ws->best = sum + fd;
+        leaf(ws, sum, fd);
         return;
     }
     int t = ws->comp[ci];
     const tinfo *ti = &ws->ti[t];
     int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
-    int64_t bnd = sum + scan_bound(ws, t, p, left, used) + rest_bound(ws, ci + 1, used) + fdp;
-    if (bnd <= ws->best) return;
+    if (sum + static_topk(ws, t, p, left) + ws->rest_static[ci + 1] + fdp < ws->best) return;
+    if (ws->use_lam && sum + lam_bound(ws, ci, left, used, lam_free) + fdp < ws->best) return;
+    int64_t rest_b = rest_bound(ws, ci + 1, used);
+    if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
     uint32_t n = ti->e - ti->b;
     for (uint32_t i = p; left > 0 && i < n; i++) {
-        if (sum + static_topk(ws, t, i, left) + ws->rest_static[ci + 1] + fdp <= ws->best) break;
-        const rt *r = &ws->r[ws->ord[ti->b + i]];
-        if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
-        if (r->home >= 0) ws->hused[r->home]++;
-        pass1(ws, ci, i + 1, left - 1, u, sum + r->rev, fd > r->fdval ? fd : r->fdval);
-        if (r->home >= 0) ws->hused[r->home]--;
-    }
-    int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
-    pass1(ws, ci + 1, 0, nt, used, sum, fd);
-}
-
-static int pass2_type(d18_route_ws *ws, int ci, const uint64_t *used, int64_t sum, int32_t fd);
-
-static int64_t suf_topk(const d18_route_ws *ws, uint32_t at, int k)
-{
-    const int64_t *s = ws->suf + (size_t)at * SUF_K;
-    if (k <= SUF_K) return s[k - 1];
-    return s[SUF_K - 1] + (int64_t)(k - SUF_K) * s[0];
-}
-
-static int pass2_pick(d18_route_ws *ws, int ci, int left, uint32_t from, const uint64_t *used,
-                      int64_t sum, int32_t fd)
-{
-    ws->nodes2++;
-    if (left == 0) return pass2_type(ws, ci + 1, used, sum, fd);
-    int t = ws->comp[ci];
-    const tinfo *ti = &ws->ti[t];
-    int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
-    int64_t rest = rest_bound(ws, ci + 1, used);
-    for (uint32_t i = ti->b + from; i + (uint32_t)left <= ti->e; i++) {
-        if (sum + suf_topk(ws, i, left) + rest + fdp < ws->target) break;
-        uint32_t ri = ws->lex[i];
+        /* later types can only lose routes to what this node's children
+         * add, so rest_b bounds them for every child */
+        if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
+        uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
         if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
-        ws->chosen[ws->n_chosen++] = ri;
-        if (pass2_pick(ws, ci, left - 1, i + 1 - ti->b, u, sum + r->rev,
-                       fd > r->fdval ? fd : r->fdval))
-            return 1;
-        ws->n_chosen--;
+        ws->cur[ws->n_cur++] = ri;
+        search(ws, ci, i + 1, left - 1, u, sum + r->rev, fd > r->fdval ? fd : r->fdval,
+               ws->use_lam ? lam_free - lam_of(ws, r) : 0);
+        ws->n_cur--;
         if (r->home >= 0) ws->hused[r->home]--;
     }
-    return 0;
+    int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
+    ws->cur_start[ci + 1] = ws->n_cur;
+    search(ws, ci + 1, 0, nt, used, sum, fd, lam_free);
 }
 
-static int pass2_type(d18_route_ws *ws, int ci, const uint64_t *used, int64_t sum, int32_t fd)
+/* The most k disjoint routes of path type t earn alone (no home caps:
+ * used for path types only). */
+static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
+                         int64_t sum, int64_t *best)
 {
-    if (ci == ws->n_comp) return sum + fd == ws->target;
-    int t = ws->comp[ci];
-    ws->type_chosen[ci] = ws->n_chosen;
-    uint32_t n = ws->ti[t].e - ws->ti[t].b;
-    for (int j = 0; j <= ws->ti[t].slots && (uint32_t)j <= n; j++) {
-        ws->nodes2++;
-        if (j == 0) {
-            if (pass2_type(ws, ci + 1, used, sum, fd)) return 1;
-        } else if (pass2_pick(ws, ci, j, 0, used, sum, fd)) {
-            return 1;
-        }
+    ws->nodes++;
+    if (sum > *best) *best = sum;
+    if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
+    const tinfo *ti = &ws->ti[t];
+    for (uint32_t i = p; i < ti->e - ti->b; i++) {
+        if (sum + static_topk(ws, t, i, k) <= *best) break;
+        const rt *r = &ws->r[ws->ord[ti->b + i]];
+        if (overlaps(r->e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        alone_search(ws, t, i + 1, k - 1, u, sum + r->rev, best);
     }
-    return 0;
 }
 
-/* Solves one independent part (the types listed in comp); leaves the
- * choice in ws->chosen / ws->type_chosen. */
+/* Solves one independent part (the types listed in comp, roster order);
+ * leaves the answer in ws->best_r / best_start / best_fd_*. */
 static void solve_part(d18_route_ws *ws)
 {
+    /* Search the types with the best routes first (their choice constrains
+     * the rest most); descriptions are compared in roster order anyway. */
+    int roster[D18_ROUTE_MAX_TYPES];
+    memcpy(roster, ws->comp, sizeof roster);
+    for (int i = 1; i < ws->n_comp; i++)
+        for (int j = i; j > 0; j--) {
+            const tinfo *x = &ws->ti[ws->comp[j - 1]], *y = &ws->ti[ws->comp[j]];
+            int32_t bx = x->e > x->b ? ws->r[ws->ord[x->b]].rev : 0;
+            int32_t by = y->e > y->b ? ws->r[ws->ord[y->b]].rev : 0;
+            if (bx >= by) break;
+            int tmp = ws->comp[j];
+            ws->comp[j] = ws->comp[j - 1];
+            ws->comp[j - 1] = tmp;
+        }
+    for (int k = 0; k < ws->n_comp; k++)
+        for (int c = 0; c < ws->n_comp; c++)
+            if (ws->comp[c] == roster[k]) ws->rorder[k] = c;
     ws->rest_static[ws->n_comp] = 0;
     ws->fdpot[ws->n_comp] = 0;
     for (int c = ws->n_comp; c-- > 0;) {
@@ -726,20 +956,49 @@ static void solve_part(d18_route_ws *ws)
         ws->fdpot[c] = ws->fdpot[c + 1] > ti->fdmax ? ws->fdpot[c + 1] : ti->fdmax;
     }
     const uint64_t none[D18_ROUTE_WORDS] = {0};
-    ws->best = -1;
-    memset(ws->hused, 0, sizeof ws->hused);
-    if (ws->n_comp)
-        pass1(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0);
-    else
-        ws->best = 0;
-    ws->target = ws->best;
-    ws->n_chosen = 0;
-    memset(ws->hused, 0, sizeof ws->hused);
-    int found = pass2_type(ws, 0, none, 0, 0);
-    (void)found; /* pass 1 found a rampage earning best, so pass 2 finds one */
+    for (int c = 0; c < ws->n_comp; c++) {
+        int t = ws->comp[c], slots = ws->ti[t].slots;
+        ws->alone[t][0] = 0;
+        for (int k = 1; k <= slots; k++) {
+            ws->alone[t][k] = static_topk(ws, t, 0, k);
+            if (k >= 2 && ws->ti[t].e > ws->ti[t].b && ws->r[ws->ti[t].b].home < 0) {
+                int64_t b = -1;
+                alone_search(ws, t, 0, k, none, 0, &b);
+                ws->alone[t][k] = b;
+            }
+        }
+    }
+    /* A plain search first; if it runs past PLAIN_NODES, fit the prices
+     * (its best total is a lower bound to aim at) and search again with
+     * the Lagrangian bound too, from best = lb - 1 so every rampage
+     * earning lb or more, ties included, is still seen. */
+    int64_t lb = -1;
+    for (int round = 0; round < 2; round++) {
+        ws->use_lam = round == 1;
+        ws->nodes_start = ws->nodes;
+        if (ws->use_lam) {
+            lam_fit(ws, lb);
+            ws->best = lb - 1;
+        } else {
+            ws->best = -1;
+        }
+        ws->n_cur = 0;
+        memset(ws->hused, 0, sizeof ws->hused);
+        memset(ws->cur_start, 0, sizeof ws->cur_start);
+        memset(ws->best_start, 0, sizeof ws->best_start);
+        ws->best_fd_slot = ws->best_fd_loc = -1;
+        if (!ws->n_comp) {
+            ws->best = 0; /* nothing to run: the empty rampage */
+            return;
+        }
+        search(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0, ws->lam_total);
+        if (ws->nodes - ws->nodes_start <= PLAIN_NODES || ws->use_lam) return;
+        lb = ws->best;
+        ws->restarts++;
+    }
 }
 
-static void put_route(const d18_route_ws *ws, const rt *r, d18_route *out)
+static void put_route(const d18_route_ws *ws, const rt *r, d18_route_entry *out)
 {
     memset(out, 0, sizeof *out);
     out->n_locs = r->len;
@@ -779,7 +1038,8 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     ws->n_routes = ws->pool_len = 0;
     ws->counted = 0;
     ws->overflow = 0;
-    ws->nodes1 = ws->nodes2 = 0;
+    ws->nodes = 0;
+    ws->restarts = 0;
     build_graph(ws);
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
@@ -794,7 +1054,8 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     }
     if (stats) {
         stats->routes = ws->counted;
-        stats->nodes1 = stats->nodes2 = 0;
+        stats->nodes = 0;
+        stats->restarts = 0;
     }
     if (ws->overflow) {
         uint64_t need = ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR
@@ -817,11 +1078,13 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
 
-    /* Two independent parts: home types, then path types. */
-    uint32_t pick_of[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS];
-    int n_pick[D18_ROUTE_MAX_TYPES] = {0};
+    for (int t = 0, f = 0; t < in->n_types; t++) {
+        ws->first[t] = f;
+        f += ws->ti[t].slots;
+    }
+
+    /* Two independent parts (router.h): home types, then path types. */
     int64_t part_total = 0;
-    int32_t fd_best = 0;
     for (int part = 0; part < 2; part++) {
         ws->n_comp = 0;
         for (int t = 0; t < in->n_types; t++) {
@@ -830,56 +1093,40 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
             if ((mv == D18_MOVE_HOME) == (part == 0)) ws->comp[ws->n_comp++] = t;
         }
         solve_part(ws);
-        part_total += ws->target;
+        part_total += ws->best;
+        /* write the description: per type, () first, then routes ascending */
         for (int c = 0; c < ws->n_comp; c++) {
-            int t = ws->comp[c];
-            int end = c + 1 < ws->n_comp ? ws->type_chosen[c + 1] : ws->n_chosen;
-            for (int k = ws->type_chosen[c]; k < end; k++) {
-                pick_of[t][n_pick[t]++] = ws->chosen[k];
-                if (ws->r[ws->chosen[k]].fdval > fd_best) fd_best = ws->r[ws->chosen[k]].fdval;
+            int t = ws->comp[c], k = ws->ti[t].slots;
+            int b = ws->best_start[c], j = ws->best_start[c + 1] - b;
+            for (int i = 0; i < j; i++) {
+                const rt *r = &ws->r[ws->best_r[b + i]];
+                put_route(ws, r, &out->slot[ws->first[t] + k - j + i]);
+                out->type_revenue[t] += r->rev;
             }
         }
+        if (ws->best_fd_slot >= 0) {
+            out->fd_slot = ws->best_fd_slot;
+            out->fd_loc = ws->best_fd_loc;
+            out->fd_bonus = in->loc[ws->best_fd_loc].value;
+        }
     }
-    /* Write the description: per type, () first, then routes ascending. */
     out->total = part_total;
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
-        int first = out->type_first[t], k = slots_of(m);
-        if (m->move == D18_MOVE_HOWL) {
-            out->type_revenue[t] = howl_revenue(ws, m) * m->copies;
-            out->total += out->type_revenue[t];
-            continue;
-        }
-        for (int j = 0; j < n_pick[t]; j++) {
-            const rt *r = &ws->r[pick_of[t][j]];
-            put_route(ws, r, &out->slot[first + k - n_pick[t] + j]);
-            out->type_revenue[t] += r->rev;
-        }
-    }
-    if (fd_best > 0) { /* the smallest (i, v) earning the bonus */
-        out->fd_bonus = fd_best;
-        for (int t = 0; t < in->n_types && out->fd_slot < 0; t++) {
-            int first = out->type_first[t], k = slots_of(&in->type[t]);
-            for (int j = 0; j < n_pick[t]; j++) {
-                const rt *r = &ws->r[pick_of[t][j]];
-                if (r->fdval == fd_best) {
-                    out->fd_slot = first + k - n_pick[t] + j;
-                    out->fd_loc = r->fdloc;
-                    break;
-                }
-            }
-        }
+        if (m->move != D18_MOVE_HOWL) continue;
+        out->type_revenue[t] = howl_revenue(ws, m) * m->copies;
+        out->total += out->type_revenue[t];
     }
     if (stats) {
-        stats->nodes1 = ws->nodes1;
-        stats->nodes2 = ws->nodes2;
+        stats->nodes = ws->nodes;
+        stats->restarts = ws->restarts;
     }
     return CR_OK;
 }
 
 /* ---- text and comparison ---- */
 
-static int route_cmp(const d18_route *a, const d18_route *b)
+static int route_cmp(const d18_route_entry *a, const d18_route_entry *b)
 {
     int la = a->n_locs ? a->n_locs + (a->is_path ? 1 + a->n_linger : 0) : 0;
     int lb = b->n_locs ? b->n_locs + (b->is_path ? 1 + b->n_linger : 0) : 0;
@@ -928,7 +1175,7 @@ int d18_route_result_str(const d18_route_input *in, const d18_route_result *r, c
         int first = r->type_first[t], k = slots_of(&in->type[t]);
         sput(&s, "%st%u [", t ? " " : "", in->type[t].roster);
         for (int j = 0; j < k && first + j < r->n_slots; j++) {
-            const d18_route *x = &r->slot[first + j];
+            const d18_route_entry *x = &r->slot[first + j];
             sput(&s, "%s(", j ? ", " : "");
             for (int i = 0; i < x->n_locs; i++) sput(&s, "%s%u", i ? "," : "", x->loc[i]);
             if (x->n_locs && x->is_path) {

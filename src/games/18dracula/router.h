@@ -14,52 +14,56 @@
  *     depth-first search from every location, neighbours in ascending
  *     location order, keeping a path only when its first location is smaller
  *     than its last (a path and its reverse are one route).  Preorder
- *     emission with sorted neighbours yields each type's routes already in
- *     the order of their canonical tuples (a prefix is smaller than its
- *     extensions, and "-1" sorts before any location).  A route keeps its
- *     revenue with its best linger set (the L highest-valued cities the
- *     stops allow, the smaller location first among equal values), its set
- *     of route spaces as a 192-bit bitset, and its best `fd` off-board.
- *     Routes that earn nothing are dropped: an unused slot () is smaller
- *     than any route, so a route earning 0 never belongs to the answer.
+ *     emission with sorted neighbours yields each type's routes in the
+ *     order of their canonical tuples (a prefix is smaller than its
+ *     extensions, and "-1" sorts before any location); only parallel route
+ *     spaces need a sort.  A route keeps its revenue with its best linger
+ *     set (the L highest-valued cities the stops allow, the smaller location
+ *     first among equal values, plus cities worth 0 below the largest of
+ *     them while stops remain, since they make the tuple smaller for
+ *     nothing), its route spaces as a 192-bit bitset, and its best `fd`
+ *     off-board.  Routes that earn nothing are dropped: an unused slot () is
+ *     smaller than any route, so a route earning 0 is never in the answer.
  *  2. `home` monsters are a separate problem (no route spaces, only the
  *     stacking cap per city, R69), `howl` monsters earn a fixed amount
  *     (§8.9.8, R127).  Home and path parts are independent, so the maximum
- *     and the lexicographically smallest description of the whole are
- *     those of each part.
- *  3. Pass 1, the maximum: branch and bound over the types in roster order,
- *     each type choosing up to its slot count of distinct routes in
- *     decreasing revenue, rejecting overlapping bitsets.  The optimistic
- *     bound of a node: for the rest of the current type and for every later
- *     type, the best routes that do not overlap the spaces already used
- *     (found by scanning in decreasing revenue), plus the best possible
- *     Flying Dutchman bonus.  Only strict improvements are kept.
- *  4. Pass 2, the tie-break: a depth-first search in the order of the
- *     canonical description itself (per type: fewer routes first, since ()
- *     pads at the front; then the routes in ascending tuple order), pruned
- *     whenever the bound cannot reach the maximum V* of pass 1.  The first
- *     complete rampage that earns V* is the smallest description among all
- *     maxima; its Flying Dutchman choice is the smallest (i, v) earning the
- *     bonus.  Exact, with no heuristic cut-off anywhere.
+ *     and the smallest description of the whole are those of each part.
+ *  3. One branch and bound per part: each type (searched best-first) picks
+ *     up to its slot count of distinct routes in decreasing revenue,
+ *     rejecting overlapping bitsets.  A subtree is cut only when its bound
+ *     is BELOW the best total found, so every rampage that could tie is
+ *     reached; at a leaf the §13.6 description (per type in roster order:
+ *     fewer routes first since () pads at the front, then the tuples by
+ *     rank; then the Flying Dutchman's (i, v)) decides among equal totals.
+ *     Exact: no heuristic cut-off anywhere.
+ *  4. Bounds (each an upper bound on what the routes still to pick earn):
+ *     per type, the best routes not overlapping the spaces used, branching
+ *     once on whether the best one is taken (routes of one type must also
+ *     avoid each other), capped by what that many routes of the type earn
+ *     alone (a small search made first); and, when the plain search passes
+ *     20,000 nodes, a Lagrangian bound: prices on route spaces fitted by
+ *     subgradient steps, the search restarting from the total it had
+ *     found.  Plus the best Flying Dutchman bonus still possible.
  *
  * Memory.  d18_route_solve allocates nothing: the caller passes a workspace
  * (d18_route_ws_size / d18_route_ws_init, e.g. in the cr_ctx scratch).  Its
- * fixed part holds the graph; the rest holds the routes, about
- * D18_ROUTE_BYTES_PER_ROUTE bytes per route.  If the routes of the input do
- * not fit, the solve stops with CR_ERR_NOMEM, says so in err, leaves the
- * result empty (total 0, no routes) and reports in *need_routes a workspace
- * size (in routes) to retry with: the exact count when the enumeration
- * could finish counting, else at least double the capacity.  It never
- * returns a non-optimal answer.
+ * fixed part (about 9 KB) holds the graph and the search state; the rest
+ * holds the routes, 108 bytes each on x86-64 (d18_route_ws_size is exact).  If
+ * the routes of the input do not fit, the solve stops with CR_ERR_NOMEM,
+ * says so in err, leaves the result empty (total 0, no routes) and reports
+ * in *need_routes a capacity to retry with: the exact count when it is at
+ * most 8 × the capacity, else 8 × the capacity.  It never returns a
+ * non-optimal answer.  D18_ROUTE_DEFAULT_ROUTES suits the bundled board.
  *
  * Worst cases.  Locations ≤ D18_ROUTE_MAX_LOCS, route spaces ≤
  * D18_ROUTE_MAX_SPACES (K included), monster types ≤ D18_ROUTE_MAX_TYPES,
  * routes in one rampage (copies × 1, or × 3 for `triple`, howl included)
- * ≤ D18_ROUTE_MAX_SLOTS.  The number of routes of a type is bounded by the
- * number of simple paths of the map that the stop count allows; on the
- * bundled board's late game it is measured by d18_router_bench.  The
- * search is exponential in the number of routes in the worst case (the
- * problem is NP-hard, §13.7); the benchmark gives its late-game figures. */
+ * ≤ D18_ROUTE_MAX_SLOTS.  Recursion: the path length (≤ 128) while
+ * enumerating, the slots plus the types (≤ 48) while searching.  The number
+ * of routes of a type is the number of simple paths the stop count allows;
+ * on 1,000 late-game positions of the bundled board at most 43,585 for all
+ * types together.  The search is exponential in the worst case (the problem
+ * is NP-hard, §13.7); d18_router_bench measures the late game. */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 
@@ -67,7 +71,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "croupier/rng.h"
 #include "croupier/status.h"
+#include "games/18dracula/board.h"
 
 enum {
     D18_ROUTE_MAX_LOCS = 128,   /* locations of the map */
@@ -80,28 +86,20 @@ enum {
     D18_ROUTE_WORDS = 3, /* 64-bit words of a route-space bitset */
 };
 
-typedef enum d18_loc_kind { D18_LOC_CITY = 0, D18_LOC_TOWN = 1, D18_LOC_OFF = 2 } d18_loc_kind;
+/* Location kinds and movement types are the board's (board.h: D18_CITY,
+ * D18_TOWN, D18_OFF; D18_MOVE_HOME .. D18_MOVE_INF, R99). */
+enum { D18_LOC_CITY = D18_CITY, D18_LOC_TOWN = D18_TOWN, D18_LOC_OFF = D18_OFF };
 
-/* Movement types, §8.9.3 and R99. */
-typedef enum d18_move {
-    D18_MOVE_HOME = 0,
-    D18_MOVE_HOWL = 1,
-    D18_MOVE_DIT = 2,
-    D18_MOVE_CITY = 3,
-    D18_MOVE_MAJOR = 4,
-    D18_MOVE_INF = 5,
-} d18_move;
-
-/* Path flags, §8.9.8 (not for home and howl). */
+/* Path flags, §8.9.8 (not for home and howl): the board's bits. */
 enum {
-    D18_RF_NOT_BLOCKED = 1u << 0,
-    D18_RF_NO_OFFICE = 1u << 1,
-    D18_RF_CASTLE = 1u << 2,
-    D18_RF_TRIPLE = 1u << 3,
+    D18_RF_NOT_BLOCKED = D18_F_NOT_BLOCKED,
+    D18_RF_NO_OFFICE = D18_F_NO_OFFICE,
+    D18_RF_CASTLE = D18_F_CASTLE,
+    D18_RF_TRIPLE = D18_F_TRIPLE,
 };
 
 typedef struct d18_route_loc {
-    uint8_t kind;       /* d18_loc_kind */
+    uint8_t kind;       /* D18_LOC_* */
     uint8_t blocked;    /* city blocked for this entity (§8.5, R60, R120); cities only */
     uint8_t office;     /* the entity has an office here (face up); cities only */
     uint8_t fd;         /* off-board the Flying Dutchman may double (R116); off only */
@@ -115,7 +113,7 @@ typedef struct d18_route_space {
 } d18_route_space;
 
 typedef struct d18_route_monster {
-    uint8_t move;    /* d18_move */
+    uint8_t move;    /* D18_MOVE_* (board.h) */
     uint8_t n;       /* stops, for dit/city/major (1..D18_ROUTE_MAX_N); 0 otherwise */
     uint8_t linger;  /* L (0..D18_ROUTE_MAX_LINGER); 0 for home/howl */
     uint8_t export_; /* may end at off-boards (not home/howl/city) */
@@ -138,14 +136,14 @@ typedef struct d18_route_input {
 } d18_route_input;
 
 /* One entry of the canonical description (§13.6).  n_locs == 0 is (). */
-typedef struct d18_route {
+typedef struct d18_route_entry {
     uint8_t n_locs;   /* path locations, or 1 for a home route */
     uint8_t n_linger; /* linger cities (path routes only) */
     uint8_t is_path;  /* written with "-1" and lingers */
     int32_t revenue;  /* what this route earns (without the FD bonus) */
     uint16_t loc[D18_ROUTE_MAX_LOCS];
     uint16_t linger[D18_ROUTE_MAX_LINGER];
-} d18_route;
+} d18_route_entry;
 
 typedef struct d18_route_result {
     int64_t total;                       /* §13.5: all routes, howls included, plus fd_bonus */
@@ -155,25 +153,30 @@ typedef struct d18_route_result {
     int n_slots;                         /* Σ copies × (3 if triple else 1) */
     int type_first[D18_ROUTE_MAX_TYPES]; /* first slot of each type */
     int64_t type_revenue[D18_ROUTE_MAX_TYPES];
-    d18_route slot[D18_ROUTE_MAX_SLOTS];
+    d18_route_entry slot[D18_ROUTE_MAX_SLOTS];
 } d18_route_result;
 
 /* Search statistics of the last solve (for the benchmark and tests). */
 typedef struct d18_route_stats {
-    uint64_t routes; /* routes enumerated (all types) */
-    uint64_t nodes1; /* branch-and-bound nodes of pass 1 */
-    uint64_t nodes2; /* nodes of pass 2 (tie-break) */
+    uint64_t routes;   /* routes enumerated (all types) */
+    uint64_t nodes;    /* branch-and-bound nodes */
+    uint32_t restarts; /* searches redone with the Lagrangian bound */
 } d18_route_stats;
 
 typedef struct d18_route_ws d18_route_ws;
 
-enum { D18_ROUTE_BYTES_PER_ROUTE = 112 };
+/* Routes a workspace should hold for the bundled board: the late-game
+ * maximum measured by d18_router_bench (43,585 over 1,000 positions) with
+ * room to spare; about 7 MB. */
+enum { D18_ROUTE_DEFAULT_ROUTES = 1 << 16 };
 
 /* Bytes a workspace holding `max_routes` routes needs. */
 size_t d18_route_ws_size(uint32_t max_routes);
 /* Lays a workspace out in mem (bytes long, aligned for uint64_t).  Returns
  * NULL if bytes is below d18_route_ws_size(1). */
 d18_route_ws *d18_route_ws_init(void *mem, size_t bytes);
+/* Bytes of a workspace's fixed part (graph and search state). */
+size_t d18_route_ws_fixed_size(void);
 /* Routes the workspace can hold. */
 uint32_t d18_route_ws_capacity(const d18_route_ws *ws);
 
@@ -202,8 +205,21 @@ int d18_route_result_cmp(const d18_route_result *a, const d18_route_result *b);
  * legal route (every linger subset, not only the best), every assignment
  * of routes to slots, every FD choice; the best (revenue, description).
  * Written apart from d18_route_solve and sharing nothing with it but the
- * input check.  Allocates with malloc.  Stops after `max_leaves` complete
- * assignments (0: no limit) and returns CR_ERR_UNSUPPORTED if it had to. */
+ * input check.  Allocates with malloc.  Gives up with CR_ERR_UNSUPPORTED
+ * after `max_leaves` complete assignments or routes of one type (0: no
+ * limit), or on a path with more than 16 cities (2^16 linger subsets). */
 cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_route_result *out);
+
+/* A late-game position of board b for the benchmark (router_bench.c: the
+ * map as dense as the colour rule and the cubes allow, phase 5, an entity
+ * with offices and a phase-5 roster).  Returns 0 if b is too large. */
+int d18_router_late_position(const d18_board *b, cr_rng *rng, d18_route_input *in);
+
+/* Times d18_route_solve on n_positions late-game positions of b (seeded)
+ * and prints median, 90th percentile and worst; with brute_leaves > 0 also
+ * times d18_route_brute on the same positions (each cut at that many
+ * assignments) and counts differing answers. */
+void d18_router_bench(FILE *out, const d18_board *b, int n_positions, uint64_t seed,
+                      uint64_t brute_leaves);
 
 #endif

@@ -43,6 +43,7 @@ typedef struct br {
     int ea[D18_ROUTE_MAX_SPACES], eb[D18_ROUTE_MAX_SPACES], is_k[D18_ROUTE_MAX_SPACES];
     br_list list[D18_ROUTE_MAX_TYPES];
     int oom;
+    int too_big; /* more routes than max_leaves, or paths with too many cities */
     /* search */
     int slot_type[D18_ROUTE_MAX_SLOTS], n_slots;
     int pick[D18_ROUTE_MAX_SLOTS];
@@ -54,6 +55,10 @@ typedef struct br {
 static void br_push(br *b, int t, const br_route *r)
 {
     br_list *l = &b->list[t];
+    if (b->max_leaves && (uint64_t)l->n >= b->max_leaves) {
+        b->too_big = 1;
+        return;
+    }
     if (l->n == l->cap) {
         int nc = l->cap ? 2 * l->cap : 64;
         br_route *nv = realloc(l->v, (size_t)nc * sizeof *nv);
@@ -130,7 +135,10 @@ static void br_add_path(br *b, int t, const int *path, const int *edges, int len
         if (in->loc[path[i]].kind == D18_LOC_CITY) cities[nc++] = path[i];
     /* orientation: v0 < vk */
     int fwd = path[0] < path[len - 1];
-    if (nc > 20) nc = 20; /* never on the maps the brute force is for */
+    if (nc > 16) { /* 2^nc linger subsets: past what a brute force finishes */
+        b->too_big = 1;
+        return;
+    }
     for (uint32_t mask = 0; mask < (1u << nc); mask++) {
         int nl = __builtin_popcount(mask);
         if (nl > m->linger) continue;
@@ -172,7 +180,7 @@ static void br_add_path(br *b, int t, const int *path, const int *edges, int len
 /* Grows walks edge by edge from every start; br_legal_path judges them. */
 static void br_walk(br *b, int t, int *path, int *edges, int len)
 {
-    if (b->oom) return;
+    if (b->oom || b->too_big) return;
     if (len >= 2 && path[0] < path[len - 1]) br_add_path(b, t, path, edges, len);
     int v = path[len - 1];
     for (int e = 0; e < b->n_edges; e++) {
@@ -378,6 +386,8 @@ cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_ro
     cr_status st = CR_OK;
     if (b->oom) {
         st = CR_ERR_NOMEM;
+    } else if (b->too_big) {
+        st = CR_ERR_UNSUPPORTED;
     } else {
         uint64_t none[D18_ROUTE_WORDS] = {0};
         br_search(b, 0, none, scratch, best);
@@ -394,7 +404,7 @@ cr_status d18_route_brute(const d18_route_input *in, uint64_t max_leaves, d18_ro
             for (int i = s; i < s + k; i++) {
                 const br_route *r = best->slot[i];
                 if (!r) continue;
-                d18_route *o = &out->slot[i];
+                d18_route_entry *o = &out->slot[i];
                 o->n_locs = (uint8_t)r->n_path;
                 o->n_linger = (uint8_t)r->n_linger;
                 o->is_path = (uint8_t)r->is_path;

@@ -149,6 +149,7 @@ static void test_R12_all_pass_drops_price_and_pays_revenue(void **unused)
     assert_int_equal(s.assoc_price_now[D18_JH], 45);
 }
 
+/* Checks R13 and R102. */
 static void test_R13_R102_price_zero_only_buy(void **unused)
 {
     (void)unused;
@@ -202,9 +203,26 @@ static void test_amounts_menu_and_full_range(void **unused)
     assert_true(n <= 40);
 }
 
+/* R96: the associates carry the names of spec 9 (the seed's typos, such as
+ * "Blundells" or "Blundell's", have no meaning), in price order (R8). */
+static void test_R96_associate_names(void **unused)
+{
+    (void)unused;
+    static const char *const names[D18_NASSOC] = {
+        "Innsmouth Library", "Jekyl & Hyde",          "Church of the endless void",
+        "Lupin's Lipids",    "Blundell Transfusions", "Molemen Inc.",
+        "Flying Dutchman"};
+    static const int price[D18_NASSOC] = {30, 50, 60, 80, 100, 115, 180};
+    for (int a = 0; a < D18_NASSOC; a++) {
+        assert_string_equal(d18_assoc_name[a], names[a]);
+        assert_int_equal(d18_assoc_price[a], price[a]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_R96_associate_names),
         cmocka_unit_test(test_R5_R14_setup_money),
         cmocka_unit_test(test_R6_seating_is_the_only_chance_and_seat_at_0_opens),
         cmocka_unit_test(test_R9_bids),

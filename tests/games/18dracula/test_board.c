@@ -60,7 +60,8 @@ static int join(const d18_board *b, const char *x, const char *y)
 /* --- Part 1: the bundled board ---------------------------------------------- */
 
 /* The compiled-in text is the repository's file, it parses, and its hash is
- * FNV-1a 64 of those bytes (like a board file's g->data_hash). */
+ * FNV-1a 64 of those bytes (like a board file's g->data_hash).  R98: the
+ * numbers the engine uses are this file's, parsed like any board file. */
 static void test_builtin_is_the_file(void **state)
 {
     (void)state;
@@ -289,7 +290,8 @@ static void test_builtin_market(void **state)
 }
 
 /* §14.2, §8.9: every movement type and flag, claws and fangs, lingers,
- * export, types eaten in each phase 2..5, and every phase reachable (§7.2). */
+ * export, types eaten in each phase 2..5, and every phase reachable (§7.2);
+ * R92: the roster is the board file's, in its order. */
 static void test_builtin_roster(void **state)
 {
     (void)state;
@@ -597,6 +599,9 @@ static const broken cases[] = {
     {"monster_linger_on_home_8_9_3",
      E1("move home    limit_exempt", "move home    linger 1 limit_exempt"),
      .expect = "'linger' on a home monster", .at_edit = 1, .rc = INV},
+    /* R91: the Medieval Edition has no upgrades, so no trade-in field */
+    {"monster_no_trade_in_R91", E1("move city 3  claw", "move city 3  claw trade 100"),
+     .expect = "unknown key 'trade'", .at_edit = 1, .rc = SYN},
     {"monster_unknown_flag_8_9_8", E1("move city 3  claw", "move city 3  claw flying"),
      .expect = "unknown key 'flying'", .at_edit = 1, .rc = SYN},
     {"monster_nurse_flag_on_phase_1_R114", E1("copies 6 phase 0", "copies 6 phase 1"),

@@ -112,7 +112,7 @@ static void test_random_games_end(void **unused)
     cr_action *legal = malloc(sizeof *legal * 4096);
     double prob[720];
     char err[256];
-    int ends[4] = {0};
+    int ends[D18_END_TECH_BANKRUPTCY + 1] = {0};
     for (int np = 2; np <= 6; np++) {
         cr_game *g = make(np);
         cr_ctx *cx = cr_ctx_new(g);
@@ -140,8 +140,9 @@ static void test_random_games_end(void **unused)
         cr_ctx_free(cx);
         cr_game_free(g);
     }
-    print_message("ends: bank %d, no progress %d, bankruptcy %d\n", ends[D18_END_BANK],
-                  ends[D18_END_NO_PROGRESS], ends[D18_END_BANKRUPTCY]);
+    print_message("ends: bank %d, no progress %d, bankruptcy %d, technical bankruptcy %d\n",
+                  ends[D18_END_BANK], ends[D18_END_NO_PROGRESS], ends[D18_END_BANKRUPTCY],
+                  ends[D18_END_TECH_BANKRUPTCY]);
     free(legal);
 }
 

@@ -173,6 +173,7 @@ static void test_R77_R119_claws_fangs_and_killed_by_claw(void **unused)
     (void)t;
 }
 
+/* Checks R78, R79, R115 and R124. */
 static void test_R78_R79_R115_R124_limit_and_discard_order(void **unused)
 {
     (void)unused;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "croupier/rng.h"
+#include "games/18dracula/board.h"
 #include "games/18dracula/router.h"
 
 static void *ws_mem;
@@ -707,7 +708,7 @@ static int same_result(const d18_route_result *a, const d18_route_result *b)
         a->fd_loc != b->fd_loc || a->n_slots != b->n_slots)
         return 0;
     for (int i = 0; i < a->n_slots; i++) {
-        const d18_route *x = &a->slot[i], *y = &b->slot[i];
+        const d18_route_entry *x = &a->slot[i], *y = &b->slot[i];
         if (x->n_locs != y->n_locs || x->n_linger != y->n_linger || x->revenue != y->revenue)
             return 0;
         if (x->n_locs && x->is_path != y->is_path) return 0;
@@ -756,6 +757,48 @@ static void test_matches_brute_force(void **state)
     free(in);
 }
 
+/* Late-game positions of the bundled board (router_bench.c): where the
+ * brute force finishes, it agrees; everywhere the description adds up. */
+static void test_bundled_board_late_game(void **state)
+{
+    (void)state;
+    d18_route_input *in = new_input();
+    d18_route_result *br = calloc(1, sizeof *br);
+    cr_rng rng;
+    cr_rng_seed(&rng, 7, 18);
+    int compared = 0;
+    for (int i = 0; i < 16; i++) {
+        assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        solve(in);
+        int64_t sum = res.fd_bonus;
+        for (int t = 0; t < in->n_types; t++) sum += res.type_revenue[t];
+        assert_int_equal(sum, res.total);
+        uint64_t used[D18_ROUTE_WORDS] = {0};
+        for (int k = 0; k < res.n_slots; k++) { /* R68: no space twice */
+            const d18_route_entry *x = &res.slot[k];
+            for (int j = 1; x->is_path && j < x->n_locs; j++) {
+                int e = -1;
+                for (int q = 0; q < in->n_spaces + in->has_castle && e < 0; q++) {
+                    const d18_route_space *sp = q < in->n_spaces ? &in->sp[q] : &in->castle;
+                    int ok = (sp->a == x->loc[j - 1] && sp->b == x->loc[j]) ||
+                             (sp->b == x->loc[j - 1] && sp->a == x->loc[j]);
+                    if (ok && !(used[q >> 6] >> (q & 63) & 1)) e = q;
+                }
+                assert_true(e >= 0);
+                used[e >> 6] |= 1ull << (e & 63);
+            }
+        }
+        if (d18_route_brute(in, 2000000, br) == CR_OK) {
+            assert_true(same_result(&res, br));
+            compared++;
+        }
+    }
+    printf("# bundled board, late game: %d of 16 positions checked by the brute force\n", compared);
+    assert_true(compared >= 2);
+    free(br);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -788,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_workspace_too_small_asks_for_more),
         cmocka_unit_test(test_matches_brute_force),
+        cmocka_unit_test(test_bundled_board_late_game),
     };
     return cmocka_run_group_tests_name("18dracula router", tests, setup, teardown);
 }

@@ -240,6 +240,7 @@ static void test_R27_R28_per_front_limit_and_zones(void **unused)
     assert_true(d18t_ok(&g, &s, IPO(0)));
 }
 
+/* Checks R104 and R123. */
 static void test_R104_R123_over_a_limit_sells_then_may_buy(void **unused)
 {
     (void)unused;
@@ -272,6 +273,7 @@ static void test_R104_R123_over_a_limit_sells_then_may_buy(void **unused)
     assert_int_equal(out[0], d18_encode(PASS));
 }
 
+/* Checks R31 and R106. */
 static void test_R31_R106_sold_out_fronts_rise_in_order(void **unused)
 {
     (void)unused;
@@ -362,6 +364,7 @@ static void test_R107_operating_order(void **unused)
     assert_false(d18_op_before(&g, &s, 0, 1));
 }
 
+/* Checks R94 and R83. */
 static void test_R94_R83_scoring(void **unused)
 {
     (void)unused;
@@ -390,6 +393,7 @@ static void test_R94_R83_scoring(void **unused)
     assert_true(ret[0] == 0.5 && ret[1] == 0.5 && ret[2] == 0.0);
 }
 
+/* Checks R93 and R103. */
 static void test_R93_R103_bank_breaks_in_the_auction(void **unused)
 {
     (void)unused;
@@ -405,9 +409,40 @@ static void test_R93_R103_bank_breaks_in_the_auction(void **unused)
     assert_int_equal(s.broke_when, D18_BRK_IN_AUCTION);
 }
 
+/* R108: buying never moves a stock marker (IPO or market), and nothing in
+ * a stock round takes a started front's president away. */
+static void test_R108_buying_never_moves_a_price(void **unused)
+{
+    (void)unused;
+    cr_game g = d18t_game(3);
+    d18_state s;
+    d18t_sr(&g, &s, 2, 1);
+    put_front(&s, 0, 0, 2, 2, 4);
+    put_front(&s, 1, 2, 2, 3, 4); /* the same cell, below front 0 in the stack */
+    s.ipo[0] = 6, s.pool[0] = 2;
+    int row = s.mrow[0], col = s.mcol[0];
+    uint32_t seq0 = s.mseq[0], seq1 = s.mseq[1];
+    d18t_do(&g, &s, IPO(0));
+    assert_int_equal(s.mrow[0], row);
+    assert_int_equal(s.mcol[0], col);
+    assert_true(s.mseq[0] == seq0 && s.mseq[1] == seq1);
+    d18t_do(&g, &s, END);
+    d18t_do(&g, &s, POOL(0)); /* seat 2 from the market */
+    assert_int_equal(s.mrow[0], row);
+    assert_int_equal(s.mcol[0], col);
+    assert_true(s.mseq[0] == seq0 && s.mseq[1] == seq1);
+    assert_int_equal(s.pres[0], 0);
+    /* The president may not sell the President's certificate away while
+     * nobody else could take it: front 1's only holder keeps it. */
+    d18t_do(&g, &s, END);
+    assert_false(d18t_ok(&g, &s, SELL(1, 1)));
+    assert_int_equal(s.pres[1], 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_R108_buying_never_moves_a_price),
         cmocka_unit_test(test_R24_start_front_par_and_stack),
         cmocka_unit_test(test_R25_floats_at_six_shares_out),
         cmocka_unit_test(test_R21_presidency_on_strictly_more),
