@@ -79,8 +79,6 @@ enum {
     D18_S_OR,       /* an entity's operating turn (8.3) */
     D18_S_OR_OFFER, /* another front's president answers a monster offer */
     D18_S_DISCARD,  /* limit discards (8.11.4) */
-    D18_S_AF_OFFER, /* an associate's owner answers a front's offer (8.12) */
-    D18_S_MERGE,    /* the president keeps or removes a merged minor's office (8.4) */
     D18_S_OVER,
 };
 
@@ -174,9 +172,6 @@ typedef struct d18_state {
     uint32_t declined_mon[D18_NFRONTS]; /* monster types declined by front f this turn (R97) */
     int8_t offer_to;                    /* the front offered to */
     int8_t offer_type;
-    uint8_t declined_af; /* associates whose owner declined this front this turn (R97) */
-    int8_t merge_ent;    /* LL or BT being merged, or -1 */
-    uint8_t merge_idx;   /* its office being decided: 0 the start office, 1 BT's second */
 
     /* the castle auction (6) */
     uint8_t castle_in;
@@ -235,12 +230,9 @@ enum d18_akind {
     D18_K_BUY_MKT,   /* buy_market(type) */
     D18_K_OFFER_MON, /* offer_monster(front2, type, price) */
     D18_K_BUY_DONE,
-    D18_K_EM_SELL,      /* emergency_sell(front, k-1) */
-    D18_K_EM_BUY,       /* emergency_buy(type) */
-    D18_K_DISCARD,      /* discard(type) */
-    D18_K_OFFER_AF,     /* offer_assoc_to_front(assoc, price) */
-    D18_K_MERGE_KEEP,   /* merge_office: keep (replace by the front's next office) */
-    D18_K_MERGE_REMOVE, /* merge_office: remove */
+    D18_K_EM_SELL, /* emergency_sell(front, k-1) */
+    D18_K_EM_BUY,  /* emergency_buy(type) */
+    D18_K_DISCARD, /* discard(type) */
     D18_NKINDS
 };
 

@@ -213,7 +213,6 @@ static void begin_turn(d18_state *s, int e)
     s->build_used = 0;
     s->revenue = 0;
     memset(s->declined_mon, 0, sizeof s->declined_mon);
-    s->declined_af = 0;
     s->stage = D18_S_OR;
 }
 
@@ -375,7 +374,7 @@ static void settle(const cr_game *g, d18_state *s)
     for (int guard = 0; guard < 64; guard++) {
         if (s->stage == D18_S_OVER || s->stage == D18_S_SR || s->stage == D18_S_AUCTION ||
             s->stage == D18_S_CASTLE || s->stage == D18_S_CASTLE_PLACE ||
-            s->stage == D18_S_OR_OFFER || s->stage == D18_S_AF_OFFER || s->stage == D18_S_MERGE)
+            s->stage == D18_S_OR_OFFER)
             return;
         if (d18_next_discarder(g, s) >= 0) {
             s->stage = D18_S_DISCARD;
@@ -417,96 +416,6 @@ static void settle(const cr_game *g, d18_state *s)
     }
 }
 
-/* ---- fronts buying associates (8.12) and mergers (8.4) ---- */
-
-static int minor_of(int a) { return a == D18_LL ? D18_ENT_LL : a == D18_BT ? D18_ENT_BT : -1; }
-
-/* Whether entity e owns a monster with claw/fang `cf`. */
-static int cf_of(const cr_game *g, const d18_state *s, int e, int cf)
-{
-    return d18_owns_cf(g, s, e, cf);
-}
-
-static int can_offer_af(const cr_game *g, const d18_state *s, int f, int a, int price)
-{
-    if (f < 0 || f >= D18_NFRONTS || s->phase < 2 || a < 0 || a >= D18_NASSOC) return 0; /* R85 */
-    int o = s->assoc_owner[a];
-    if (o < 0 || o >= s->np || (s->assoc_closed >> a & 1) || (s->declined_af >> a & 1)) return 0;
-    int hi = 2 * d18_assoc_price[a];
-    if (price < 1 || price > hi || price > s->treasury[f]) return 0;
-    int m = minor_of(a);
-    if (m >= 0) { /* R77, R101: never both a claw and a fang */
-        if (cf_of(g, s, f, D18_CF_CLAW) && cf_of(g, s, m, D18_CF_FANG)) return 0;
-        if (cf_of(g, s, f, D18_CF_FANG) && cf_of(g, s, m, D18_CF_CLAW)) return 0;
-    }
-    return 1;
-}
-
-/* The office of the minor being merged that is decided now: its start
- * office, then BT's second (in the order placed, R101); 0 if none left. */
-static int merge_office(const cr_game *g, const d18_state *s, int *city, int *space)
-{
-    const d18_board *b = d18_brd(g);
-    int e = s->merge_ent;
-    const d18_minor *mi = e == D18_ENT_LL ? &b->ll : &b->bt;
-    if (s->merge_idx == 0 && s->space_occ[mi->city][mi->space] == e) {
-        *city = mi->city, *space = mi->space;
-        return 1;
-    }
-    for (int l = 0; l < b->n_locations; l++)
-        for (int i = 0; i < b->loc[l].n_spaces; i++)
-            if (s->space_occ[l][i] == e) {
-                *city = l, *space = i;
-                return 1;
-            }
-    return 0;
-}
-
-static int merge_keep_ok(const cr_game *g, const d18_state *s)
-{
-    int f = s->op_front, city, space;
-    if (s->merge_ent < 0 || !merge_office(g, s, &city, &space)) return 0;
-    if (s->offices_used[f] >= d18_brd(g)->front[f].n_offices) return 0;
-    for (int i = 0; i < d18_brd(g)->loc[city].n_spaces; i++) /* R110: face-down counts */
-        if (s->space_occ[city][i] == f || s->space_occ[city][i] == D18_OCC_DOWN + f) return 0;
-    return 1;
-}
-
-static void merge_next(const cr_game *g, d18_state *s)
-{
-    int city, space;
-    if (merge_office(g, s, &city, &space)) {
-        s->stage = D18_S_MERGE;
-        return;
-    }
-    s->merge_ent = -1;
-    s->merge_idx = 0;
-    s->stage = D18_S_OR; /* R125: the discards come last */
-}
-
-static void front_buys_assoc(const cr_game *g, d18_state *s, int f, int a, int price)
-{
-    const d18_board *b = d18_brd(g);
-    int o = s->assoc_owner[a];
-    s->treasury[f] -= price;
-    s->cash[o] += price;
-    s->assoc_owner[a] = (int8_t)(D18_OWN_FRONT + f);
-    int m = minor_of(a);
-    if (m < 0) return;
-    int32_t *mc = d18_ent_cash(s, m);
-    s->treasury[f] += *mc; /* R49: the whole treasury */
-    *mc = 0;
-    for (int c = 0; c < b->n_copies; c++)
-        if (s->mon_at[c] == D18_AT_ENTITY + m) {
-            d18_acquire(g, s, f, c);
-            s->mon_fresh[c >> 3] |= (uint8_t)(1u << (c & 7)); /* R70 */
-        }
-    s->assoc_closed |= (uint8_t)(1u << a); /* it counts as closed from now on */
-    s->merge_ent = (int8_t)m;
-    s->merge_idx = 0;
-    merge_next(g, s);
-}
-
 /* ---- legality ---- */
 
 int d18_or_actor(const cr_game *g, const d18_state *s)
@@ -517,8 +426,6 @@ int d18_or_actor(const cr_game *g, const d18_state *s)
     case D18_S_OR: return d18_owner_of(s, s->op_ent);
     case D18_S_OR_OFFER: return s->pres[s->offer_to];
     case D18_S_DISCARD: return d18_owner_of(s, d18_next_discarder(g, s));
-    case D18_S_AF_OFFER: return s->assoc_owner[s->offer_assoc];
-    case D18_S_MERGE: return s->pres[s->op_front];
     default: return -1;
     }
 }
@@ -548,14 +455,9 @@ int d18_or_is_legal(const cr_game *g, const d18_state *s, const d18_act *x)
                s->cube[x->o1] != D18_CUBE_NONE;
     case D18_S_OR_OFFER: return x->kind == D18_K_ACCEPT || x->kind == D18_K_DECLINE;
     case D18_S_DISCARD: return x->kind == D18_K_DISCARD && discard_ok(g, s, x->o1);
-    case D18_S_AF_OFFER: return x->kind == D18_K_ACCEPT || x->kind == D18_K_DECLINE;
-    case D18_S_MERGE:
-        return x->kind == D18_K_MERGE_REMOVE ||
-               (x->kind == D18_K_MERGE_KEEP && merge_keep_ok(g, s));
     case D18_S_OR: break;
     default: return 0;
     }
-    if (x->kind == D18_K_OFFER_AF) return can_offer_af(g, s, e, x->o1, x->amt); /* any step, R118 */
     switch (s->or_step) {
     case D18_OS_BUILD:
         if (x->kind == D18_K_BUILD_DONE) return 1;
@@ -598,12 +500,11 @@ static int price_menu(int price, int treasury, int *out)
     return n;
 }
 
-static int step_legal(const cr_game *g, const d18_state *s, cr_action *out);
-
 int d18_or_legal(const cr_game *g, const d18_state *s, cr_action *out)
 {
     const d18_board *b = d18_brd(g);
     int n = 0, e = s->op_ent;
+    d18_act x = {0, 0, 0, 0};
     switch (s->stage) {
     case D18_S_CASTLE: {
         int p = s->actor, lo = s->castle_top + 1, hi = s->cash[p];
@@ -627,36 +528,9 @@ int d18_or_legal(const cr_game *g, const d18_state *s, cr_action *out)
         for (int t = 0; t < b->n_monsters; t++)
             if (discard_ok(g, s, t)) out[n++] = d18_encode(D18_K_DISCARD, t, 0, 0);
         return n;
-    case D18_S_AF_OFFER:
-        out[n++] = d18_encode(D18_K_ACCEPT, 0, 0, 0);
-        out[n++] = d18_encode(D18_K_DECLINE, 0, 0, 0);
-        return n;
-    case D18_S_MERGE:
-        if (merge_keep_ok(g, s)) out[n++] = d18_encode(D18_K_MERGE_KEEP, 0, 0, 0);
-        out[n++] = d18_encode(D18_K_MERGE_REMOVE, 0, 0, 0);
-        return n;
     case D18_S_OR: break;
     default: return 0;
     }
-    n = step_legal(g, s, out);
-    if (e < D18_NFRONTS) { /* associates from players, at any step (8.12, R118) */
-        int menu[4];
-        for (int a = 0; a < D18_NASSOC; a++) {
-            if (!can_offer_af(g, s, e, a, 1)) continue;
-            int hi = 2 * d18_assoc_price[a];
-            int m = price_menu(d18_assoc_price[a], hi < s->treasury[e] ? hi : s->treasury[e], menu);
-            for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_AF, a, 0, menu[i]);
-        }
-    }
-    return n;
-}
-
-/* The decisions of the operating entity's current step. */
-static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
-{
-    const d18_board *b = d18_brd(g);
-    int n = 0, e = s->op_ent;
-    d18_act x = {0, 0, 0, 0};
     switch (s->or_step) {
     case D18_OS_BUILD:
         for (int r = 0; r < b->n_routes; r++)
@@ -806,38 +680,8 @@ void d18_or_apply(const cr_game *g, d18_state *s, const d18_act *x, cr_ctx *cx)
         s->offer_price = x->amt;
         s->stage = D18_S_OR_OFFER;
         return;
-    case D18_K_OFFER_AF:
-        s->offer_assoc = (int8_t)x->o1;
-        s->offer_price = x->amt;
-        s->stage = D18_S_AF_OFFER;
-        return;
-    case D18_K_MERGE_KEEP:
-    case D18_K_MERGE_REMOVE: {
-        int city, space;
-        merge_office(g, s, &city, &space);
-        if (x->kind == D18_K_MERGE_KEEP) { /* free of charge */
-            s->space_occ[city][space] = (int8_t)e;
-            s->offices_used[e]++;
-        } else {
-            s->space_occ[city][space] = D18_OCC_EMPTY;
-        }
-        s->merge_idx++;
-        merge_next(g, s);
-        break;
-    }
     case D18_K_ACCEPT:
     case D18_K_DECLINE: {
-        if (s->stage == D18_S_AF_OFFER) {
-            int a = s->offer_assoc, price = s->offer_price;
-            s->offer_assoc = -1;
-            s->offer_price = 0;
-            s->stage = D18_S_OR;
-            if (x->kind == D18_K_ACCEPT)
-                front_buys_assoc(g, s, e, a, price);
-            else
-                s->declined_af |= (uint8_t)(1u << a); /* R97 */
-            break;
-        }
         int f2 = s->offer_to, t = s->offer_type;
         if (x->kind == D18_K_ACCEPT) { /* R75: the money goes to the selling front */
             s->treasury[e] -= s->offer_price;

@@ -108,9 +108,6 @@ static const field fields[] = {
     FLD(offer_to, I8),
     FLD(offer_type, I8),
     FLD(castle_in, U8),
-    FLD(declined_af, U8),
-    FLD(merge_ent, I8),
-    FLD(merge_idx, U8),
     FLD(castle_who, I8),
     FLD(castle_top, I32),
     FLD(actions, U32),
@@ -221,15 +218,6 @@ static const char *sane(const cr_game *g, const d18_state *s)
         return "offer_to";
     if (s->stage == D18_S_DISCARD && d18_owner_of(s, d18_next_discarder(g, s)) < 0) return "stage";
     if (s->bankrupt < -1 || s->bankrupt >= s->np) return "bankrupt";
-    if (s->merge_ent != -1 && s->merge_ent != D18_ENT_LL && s->merge_ent != D18_ENT_BT)
-        return "merge_ent";
-    if (s->stage == D18_S_MERGE &&
-        (s->merge_ent < 0 || s->op_front < 0 || s->pres[s->op_front] < 0))
-        return "merge_ent";
-    if (s->stage == D18_S_AF_OFFER &&
-        (s->offer_assoc < 0 || s->op_front < 0 || s->assoc_owner[s->offer_assoc] < 0 ||
-         s->assoc_owner[s->offer_assoc] >= s->np))
-        return "offer_assoc";
     for (int r = 0; r < D18_MAX_ROUTES; r++)
         if (s->slot_at[r][0] > 31 || s->slot_at[r][1] > 31 || (r >= b->n_routes && s->cube[r]))
             return "slot_at";

@@ -71,9 +71,6 @@ static const kind_dims dims[D18_NKINDS] = {
     [D18_K_EM_SELL] = {"emergency_sell", D18_NFRONTS, D18_MARKET_LIMIT, 1},
     [D18_K_EM_BUY] = {"emergency_buy", D18_MAX_MONSTER_TYPES, 1, 1},
     [D18_K_DISCARD] = {"discard", D18_MAX_MONSTER_TYPES, 1, 1},
-    [D18_K_OFFER_AF] = {"offer_assoc_to_front", D18_NASSOC, 1, D18_AMT},
-    [D18_K_MERGE_KEEP] = {"merge_keep", 1, 1, 1},
-    [D18_K_MERGE_REMOVE] = {"merge_remove", 1, 1, 1},
 };
 
 static int32_t kind_size(int k) { return dims[k].d1 * dims[k].d2 * dims[k].amt; }
@@ -796,7 +793,7 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
         break;
     case D18_K_ACCEPT:
     case D18_K_DECLINE: {
-        if (s->stage != D18_S_SR_OFFER) { /* an offer in an OR */
+        if (s->stage != D18_S_SR_OFFER) { /* a monster offer in an OR */
             d18_or_apply(g, s, &x, cx);
             break;
         }
@@ -847,7 +844,6 @@ static void init(const cr_game *g, void *st)
     s->op_front = s->op_ent = -1;
     s->offer_to = s->offer_type = -1;
     s->castle_who = -1;
-    s->merge_ent = -1;
     s->last_actor = -1;
     d18_map_setup(g, s);
     const d18_board *b = d18_brd(g);

@@ -576,48 +576,6 @@ static void test_R53_seed_examples_on_the_bundled_board(void **unused)
     assert_int_equal(d18_city_value(b, loc("OVL"), d18_level(G, &u, loc("OVL"))), 50);
 }
 
-static void test_R49_R70_R77_R85_R101_front_buys_ll(void **unused)
-{
-    (void)unused;
-    d18_state s;
-    seated(&s);
-    front(&s, NBC, 0, 6, 0);
-    move_money(&s, &s.treasury[NBC], 300);
-    s.assoc_owner[D18_LL] = 1;
-    move_money(&s, &s.minor_cash[0], 45);
-    buy_step(&s, NBC);
-    s.or_step = D18_OS_BUILD;
-    assert_false(ok(&s, D18_K_OFFER_AF, D18_LL, 0, 80)); /* R85: from phase 2 */
-    s.phase = 2;
-    s.supply[D18_GREEN] = 6;
-    assert_true(ok(&s, D18_K_OFFER_AF, D18_LL, 0, 160)); /* up to twice its price */
-    assert_false(ok(&s, D18_K_OFFER_AF, D18_LL, 0, 161));
-    assert_false(ok(&s, D18_K_OFFER_AF, D18_LL, 0, 0));
-    /* R77: a front with a fang may not take LL's Steelclaw (a claw). */
-    d18_state t = s;
-    t.mon_at[d18_brd(G)->monster[7].first_copy] = D18_AT_ENTITY + NBC; /* a Revenant: fang */
-    assert_false(ok(&t, D18_K_OFFER_AF, D18_LL, 0, 100));
-    int cash1 = s.cash[1];
-    act(&s, D18_K_OFFER_AF, D18_LL, 0, 100);
-    assert_int_equal(G->def->current_player(G, &s), 1); /* the owner answers */
-    act(&s, D18_K_ACCEPT, 0, 0, 0);
-    assert_int_equal(s.cash[1], cash1 + 100);
-    assert_int_equal(s.treasury[NBC], 300 - 100 + 45); /* R49: LL's treasury passes */
-    assert_int_equal(s.minor_cash[0], 0);
-    int stc = d18_brd(G)->monster[STC].first_copy;
-    assert_int_equal(s.mon_at[stc], D18_AT_ENTITY + NBC);
-    assert_true(s.mon_fresh[stc >> 3] >> (stc & 7) & 1); /* R70: does not run this OR */
-    assert_true(s.assoc_closed >> D18_LL & 1);
-    /* The office in Balath: keep it as NBC's next office, free. */
-    assert_int_equal(s.stage, D18_S_MERGE);
-    assert_int_equal(G->def->current_player(G, &s), 0);
-    act(&s, D18_K_MERGE_KEEP, 0, 0, 0);
-    assert_int_equal(s.space_occ[loc("BAL")][d18_brd(G)->ll.space], NBC);
-    assert_int_equal(s.offices_used[NBC], 2);
-    assert_int_equal(s.treasury[NBC], 245);
-    assert_int_equal(s.stage, D18_S_OR);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -634,7 +592,6 @@ int main(void)
         cmocka_unit_test(test_R95_hire_is_the_buy_step),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
-        cmocka_unit_test(test_R49_R70_R77_R85_R101_front_buys_ll),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
