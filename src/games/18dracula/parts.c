@@ -38,5 +38,5 @@ const cr_game_parts d18_parts = {
     .check_invariants = d18_check_invariants,
     /* A random game is about 2,500 actions against DML's 300, with a route
      * search in each rampage. */
-    .test_cost = 50,
+    .test_cost = 100,
 };

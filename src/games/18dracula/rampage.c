@@ -108,9 +108,11 @@ static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *i
 }
 
 /* The scratch: the router's input and result, then its workspace. */
+static size_t res_offset(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
+
 static size_t head_bytes(void)
 {
-    return (sizeof(d18_route_input) + sizeof(d18_route_result) + 63) & ~(size_t)63;
+    return (res_offset() + sizeof(d18_route_result) + 63) & ~(size_t)63;
 }
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
@@ -126,7 +128,7 @@ int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
     }
     unsigned char *mem = cx->scratch;
     d18_route_input *in = (d18_route_input *)mem;
-    d18_route_result *res = (d18_route_result *)(mem + sizeof *in);
+    d18_route_result *res = (d18_route_result *)(mem + res_offset());
     fill(g, s, e, in);
     d18_route_ws *ws = d18_route_ws_init(mem + head, cx->scratch_size - head);
     char err[160];

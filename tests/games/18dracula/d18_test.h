@@ -42,7 +42,7 @@ static inline void d18t_make_board(void)
      * and BT's start cities; 4 offices a front (free, 40, 100, 100). */
     for (int l = 0; l < 10; l++) {
         d18_location *loc = &b->loc[l];
-        snprintf(loc->id, sizeof loc->id, "C%d", l);
+        loc->id[0] = 'C', loc->id[1] = (char)('0' + l), loc->id[2] = 0;
         loc->kind = D18_CITY;
         loc->n_spaces = 1;
         loc->space_band[0] = D18_YELLOW;
