@@ -50,8 +50,14 @@ enum {
     /* The longest legal list: a stock-round turn has at most 8 x 5 sales,
      * 8 x 16 starts, 8 + 8 buys, 7 x 6 offers and one pass or end (258);
      * an operating turn at most one build per route space (192) plus its
-     * other choices.  4096 is the core's ceiling; 1024 holds both. */
-    D18_MAX_LEGAL = 1024,
+     * other choices; a front adds its associate actions in any step
+     * (assoc.c): 7 x 4 offers, Jekyl & Hyde uses (a route space is empty,
+     * for a build or an add, or holds a cube, for a remove: 2 x 192) and
+     * Church and Molemen uses (2 x 128 locations), 668.  The buy step is
+     * the longest: 32 bank + 32 market + 8 x 32 x 4 front offers + 1 +
+     * 8 x 5 emergency sales + 32 emergency buys (1161) + 668 = 1829, so
+     * 2048 holds every list (the core's ceiling is 4096). */
+    D18_MAX_LEGAL = 2048,
 };
 
 /* Associates in price order (spec 4.1, 9). */
@@ -76,9 +82,11 @@ enum {
     D18_S_SR_OFFER,
     D18_S_CASTLE, /* the castle auction (6) */
     D18_S_CASTLE_PLACE,
-    D18_S_OR,       /* an entity's operating turn (8.3) */
-    D18_S_OR_OFFER, /* another front's president answers a monster offer */
-    D18_S_DISCARD,  /* limit discards (8.11.4) */
+    D18_S_OR,        /* an entity's operating turn (8.3) */
+    D18_S_OR_OFFER,  /* another front's president answers a monster offer */
+    D18_S_DISCARD,   /* limit discards (8.11.4) */
+    D18_S_OR_AOFFER, /* a player answers a front's offer for an associate (8.12) */
+    D18_S_MERGE,     /* the buying front's president keeps or removes LL's/BT's offices (8.4) */
     D18_S_OVER,
 };
 
@@ -178,6 +186,11 @@ typedef struct d18_state {
     int8_t castle_who;
     int32_t castle_top;
 
+    /* associates in operating rounds (assoc.c) */
+    uint8_t declined_af; /* associates declined to the operating front this turn (R97) */
+    int8_t merge_ent;    /* LL or BT whose offices are being merged, or -1 (8.4) */
+    uint8_t merge_next;  /* its next office in placement order: 0 the start office */
+
     uint32_t actions; /* actions applied (the lab's length) */
 } d18_state;
 
@@ -230,9 +243,16 @@ enum d18_akind {
     D18_K_BUY_MKT,   /* buy_market(type) */
     D18_K_OFFER_MON, /* offer_monster(front2, type, price) */
     D18_K_BUY_DONE,
-    D18_K_EM_SELL, /* emergency_sell(front, k-1) */
-    D18_K_EM_BUY,  /* emergency_buy(type) */
-    D18_K_DISCARD, /* discard(type) */
+    D18_K_EM_SELL,      /* emergency_sell(front, k-1) */
+    D18_K_EM_BUY,       /* emergency_buy(type) */
+    D18_K_DISCARD,      /* discard(type) */
+    D18_K_OFFER_AF,     /* offer_assoc_to_front(assoc, price) (8.12) */
+    D18_K_MERGE_KEEP,   /* merge_office(keep) (8.4) */
+    D18_K_MERGE_REMOVE, /* merge_office(remove) */
+    D18_K_JH_REMOVE,    /* jh_remove(space) (9, R87) */
+    D18_K_JH_ADD,       /* jh_add(space) */
+    D18_K_CHURCH,       /* church_reserve(city) (9, R88, R110) */
+    D18_K_MOLEMEN,      /* molemen_office(city) (9, R89, R109) */
     D18_NKINDS
 };
 
@@ -299,6 +319,22 @@ D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *
  * bundled board have needed up to about 80,000 routes in one rampage. */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
+
+/* ---- associates in operating rounds (assoc.c) ---- */
+/* Kinds from D18_K_OFFER_AF on are assoc.c's. */
+static inline int d18_assoc_kind(int kind) { return kind >= D18_K_OFFER_AF && kind < D18_NKINDS; }
+D18_HIDDEN int d18_assoc_is_legal(const cr_game *g, const d18_state *s, const d18_act *x);
+/* Appends the operating front's associate actions (stage OR), or the
+ * decision of D18_S_OR_AOFFER / D18_S_MERGE; ascending after any kind
+ * below D18_K_OFFER_AF. */
+D18_HIDDEN int d18_assoc_legal(const cr_game *g, const d18_state *s, cr_action *out);
+D18_HIDDEN void d18_assoc_apply(const cr_game *g, d18_state *s, const d18_act *x);
+D18_HIDDEN int d18_assoc_actor(const d18_state *s);
+/* After a cube raised loc's level: face-down Church tokens whose band it
+ * reached turn face up (R110). */
+D18_HIDDEN void d18_church_flip(const cr_game *g, d18_state *s, int loc);
+/* Whether front f owns associate a and it is open. */
+D18_HIDDEN int d18_front_owns(const d18_state *s, int f, int a);
 
 D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
 extern const struct cr_game_parts d18_parts;

@@ -14,7 +14,10 @@
  *  - slots: each location has one filled slot per completed route space;
  *  - offices: a front has as many offices (face up or down) on the map as
  *    its charter says it placed, and an unfloated front none;
- *  - monsters: every copy is somewhere valid.
+ *  - monsters: every copy is somewhere valid;
+ *  - LL and BT once closed (by phase 4 or by merging into a front) hold
+ *    no money, no monster and no office, except the offices of the one
+ *    being merged while its buyer chooses (stage D18_S_MERGE, 8.4).
  */
 #include <stdio.h>
 
@@ -112,6 +115,18 @@ int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t err
         int at = s->mon_at[c];
         if (at > D18_AT_GONE && (at < D18_AT_ENTITY || at >= D18_AT_ENTITY + D18_NENT))
             BAD("monster copy %d is at %d", c, at);
+    }
+    for (int e = D18_ENT_LL; e <= D18_ENT_BT; e++) {
+        int a = e == D18_ENT_LL ? D18_LL : D18_BT;
+        if (!(s->assoc_closed >> a & 1)) continue;
+        if (s->minor_cash[e - D18_NFRONTS]) BAD("closed %s holds money", d18_assoc_id[a]);
+        for (int c = 0; c < b->n_copies; c++)
+            if (s->mon_at[c] == D18_AT_ENTITY + e)
+                BAD("closed %s holds a monster", d18_assoc_id[a]);
+        if (s->stage == D18_S_MERGE && s->merge_ent == e) continue;
+        for (int l = 0; l < b->n_locations; l++)
+            for (int i = 0; i < b->loc[l].n_spaces; i++)
+                if (s->space_occ[l][i] == e) BAD("closed %s has an office", d18_assoc_id[a]);
     }
     for (int a = 0; a < D18_NASSOC; a++) {
         int o = s->assoc_owner[a];

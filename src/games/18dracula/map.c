@@ -61,6 +61,8 @@ void d18_place_cube(const cr_game *g, d18_state *s, int r, int colour)
 {
     s->supply[colour]--;
     fill(g, s, r, colour, (uint8_t)(colour + 1));
+    d18_church_flip(g, s, d18_brd(g)->route[r].a); /* R110: in anyone's turn */
+    d18_church_flip(g, s, d18_brd(g)->route[r].b);
 }
 
 /* Takes r's cube back to the supply and reopens its slots (JH, R87). */

@@ -99,6 +99,22 @@ size_t d18_action_to_str(const cr_game *g, const void *st, cr_action a, char *bu
     case D18_K_EM_SELL:
         cr_tb_printf(&t, "emergency-sell %s %d", front_id(g, x.o1), x.o2 + 1);
         break;
+    case D18_K_OFFER_AF: cr_tb_printf(&t, "front-offer %s %d", d18_assoc_id[x.o1], x.amt); break;
+    case D18_K_MERGE_KEEP: cr_tb_printf(&t, "merge-keep"); break;
+    case D18_K_MERGE_REMOVE: cr_tb_printf(&t, "merge-remove"); break;
+    case D18_K_JH_REMOVE:
+    case D18_K_JH_ADD:
+        cr_tb_printf(&t, x.kind == D18_K_JH_ADD ? "jh-add " : "jh-remove ");
+        if (x.o1 < b->n_routes)
+            route_name(g, x.o1, &t);
+        else
+            cr_tb_printf(&t, "?");
+        break;
+    case D18_K_CHURCH:
+    case D18_K_MOLEMEN:
+        cr_tb_printf(&t, "%s %s", x.kind == D18_K_CHURCH ? "church" : "molemen",
+                     x.o1 < b->n_locations ? b->loc[x.o1].id : "?");
+        break;
     default: cr_tb_printf(&t, "?"); break;
     }
     return t.len;
@@ -239,6 +255,19 @@ cr_status d18_str_to_action(const cr_game *g, const void *st, const char *s, cr_
         NARGS(1);
         if ((o = d18_board_find_location(b, tok[1])) < 0) return CR_ERR_PARSE;
         *out = d18_encode(D18_K_OFFICE, o, 0, 0);
+    } else if (!strcmp(w, "front-offer")) {
+        NARGS(2);
+        if ((o = find_assoc(tok[1])) < 0 || !number(tok[2], 0, D18_AMT - 1, &v))
+            return CR_ERR_PARSE;
+        *out = d18_encode(D18_K_OFFER_AF, o, 0, v);
+    } else if (!strcmp(w, "jh-remove") || !strcmp(w, "jh-add")) {
+        NARGS(1);
+        if ((o = find_route(g, tok[1])) < 0) return CR_ERR_PARSE;
+        *out = d18_encode(w[3] == 'a' ? D18_K_JH_ADD : D18_K_JH_REMOVE, o, 0, 0);
+    } else if (!strcmp(w, "church") || !strcmp(w, "molemen")) {
+        NARGS(1);
+        if ((o = d18_board_find_location(b, tok[1])) < 0) return CR_ERR_PARSE;
+        *out = d18_encode(w[0] == 'c' ? D18_K_CHURCH : D18_K_MOLEMEN, o, 0, 0);
     } else if (!strcmp(w, "offer-monster")) {
         NARGS(3);
         if ((o = find_front(g, tok[1])) < 0 || (o2 = d18_board_find_monster(b, tok[2])) < 0 ||
@@ -255,6 +284,7 @@ cr_status d18_str_to_action(const cr_game *g, const void *st, const char *s, cr_
             {"retain", D18_K_RETAIN, 0},         {"buy-done", D18_K_BUY_DONE, 0},
             {"buy", D18_K_BUY_BANK, 1},          {"buy-market", D18_K_BUY_MKT, 1},
             {"emergency-buy", D18_K_EM_BUY, 1},  {"discard", D18_K_DISCARD, 1},
+            {"merge-keep", D18_K_MERGE_KEEP, 0}, {"merge-remove", D18_K_MERGE_REMOVE, 0},
         };
         for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
             if (strcmp(w, plain[i].w)) continue;
@@ -310,6 +340,14 @@ size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap)
         cr_tb_printf(&t, "%s offers %d for your %s's %s: accept or decline", ent_name(g, e),
                      s->offer_price, front_id(g, s->offer_to),
                      d18_brd(g)->monster[s->offer_type].id);
+        break;
+    case D18_S_OR_AOFFER:
+        cr_tb_printf(&t, "%s offers %d for your %s: accept or decline", ent_name(g, e),
+                     s->offer_price, s->offer_assoc >= 0 ? d18_assoc_id[s->offer_assoc] : "?");
+        break;
+    case D18_S_MERGE:
+        cr_tb_printf(&t, "%s takes over %s's office: keep it as one of %s's, or remove it",
+                     ent_name(g, e), s->merge_ent == D18_ENT_LL ? "LL" : "BT", ent_name(g, e));
         break;
     case D18_S_DISCARD:
         cr_tb_printf(&t, "%s is over the monster limit: discard one",
@@ -399,6 +437,10 @@ size_t d18_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap)
         for (int c = 0; c < b->n_copies; c++)
             if (s->mon_at[c] == D18_AT_ENTITY + f)
                 cr_tb_printf(&t, " %s", b->monster[d18_copy_type(b, c)].id);
+        for (int a = 0, any = 0; a < D18_NASSOC; a++)
+            if (s->assoc_owner[a] == D18_OWN_FRONT + f)
+                cr_tb_printf(&t, "%s%s%s", any++ ? " " : ", associates ", d18_assoc_id[a],
+                             s->assoc_closed >> a & 1 ? "(closed)" : "");
         cr_tb_printf(&t, "\n");
     }
     for (int e = D18_ENT_LL; e <= D18_ENT_BT; e++) {

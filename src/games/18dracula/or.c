@@ -213,6 +213,7 @@ static void begin_turn(d18_state *s, int e)
     s->build_used = 0;
     s->revenue = 0;
     memset(s->declined_mon, 0, sizeof s->declined_mon);
+    s->declined_af = 0;
     s->stage = D18_S_OR;
 }
 
@@ -374,7 +375,7 @@ static void settle(const cr_game *g, d18_state *s)
     for (int guard = 0; guard < 64; guard++) {
         if (s->stage == D18_S_OVER || s->stage == D18_S_SR || s->stage == D18_S_AUCTION ||
             s->stage == D18_S_CASTLE || s->stage == D18_S_CASTLE_PLACE ||
-            s->stage == D18_S_OR_OFFER)
+            s->stage == D18_S_OR_OFFER || s->stage == D18_S_OR_AOFFER || s->stage == D18_S_MERGE)
             return;
         if (d18_next_discarder(g, s) >= 0) {
             s->stage = D18_S_DISCARD;
@@ -426,6 +427,8 @@ int d18_or_actor(const cr_game *g, const d18_state *s)
     case D18_S_OR: return d18_owner_of(s, s->op_ent);
     case D18_S_OR_OFFER: return s->pres[s->offer_to];
     case D18_S_DISCARD: return d18_owner_of(s, d18_next_discarder(g, s));
+    case D18_S_OR_AOFFER:
+    case D18_S_MERGE: return d18_assoc_actor(s);
     default: return -1;
     }
 }
@@ -455,9 +458,12 @@ int d18_or_is_legal(const cr_game *g, const d18_state *s, const d18_act *x)
                s->cube[x->o1] != D18_CUBE_NONE;
     case D18_S_OR_OFFER: return x->kind == D18_K_ACCEPT || x->kind == D18_K_DECLINE;
     case D18_S_DISCARD: return x->kind == D18_K_DISCARD && discard_ok(g, s, x->o1);
+    case D18_S_OR_AOFFER:
+    case D18_S_MERGE: return d18_assoc_is_legal(g, s, x);
     case D18_S_OR: break;
     default: return 0;
     }
+    if (d18_assoc_kind(x->kind)) return d18_assoc_is_legal(g, s, x); /* any step (R86) */
     switch (s->or_step) {
     case D18_OS_BUILD:
         if (x->kind == D18_K_BUILD_DONE) return 1;
@@ -500,11 +506,12 @@ static int price_menu(int price, int treasury, int *out)
     return n;
 }
 
+static int step_legal(const cr_game *g, const d18_state *s, cr_action *out);
+
 int d18_or_legal(const cr_game *g, const d18_state *s, cr_action *out)
 {
     const d18_board *b = d18_brd(g);
-    int n = 0, e = s->op_ent;
-    d18_act x = {0, 0, 0, 0};
+    int n = 0;
     switch (s->stage) {
     case D18_S_CASTLE: {
         int p = s->actor, lo = s->castle_top + 1, hi = s->cash[p];
@@ -528,9 +535,22 @@ int d18_or_legal(const cr_game *g, const d18_state *s, cr_action *out)
         for (int t = 0; t < b->n_monsters; t++)
             if (discard_ok(g, s, t)) out[n++] = d18_encode(D18_K_DISCARD, t, 0, 0);
         return n;
+    case D18_S_OR_AOFFER:
+    case D18_S_MERGE: return d18_assoc_legal(g, s, out);
     case D18_S_OR: break;
     default: return 0;
     }
+    /* The step's own choices, then the front's associate actions, whose
+     * kinds come last (R86, 8.12). */
+    n = step_legal(g, s, out);
+    return n + d18_assoc_legal(g, s, out + n);
+}
+
+static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
+{
+    const d18_board *b = d18_brd(g);
+    int n = 0, e = s->op_ent;
+    d18_act x = {0, 0, 0, 0};
     switch (s->or_step) {
     case D18_OS_BUILD:
         for (int r = 0; r < b->n_routes; r++)
@@ -682,6 +702,10 @@ void d18_or_apply(const cr_game *g, d18_state *s, const d18_act *x, cr_ctx *cx)
         return;
     case D18_K_ACCEPT:
     case D18_K_DECLINE: {
+        if (s->stage == D18_S_OR_AOFFER) {
+            d18_assoc_apply(g, s, x);
+            break;
+        }
         int f2 = s->offer_to, t = s->offer_type;
         if (x->kind == D18_K_ACCEPT) { /* R75: the money goes to the selling front */
             s->treasury[e] -= s->offer_price;
@@ -725,7 +749,11 @@ void d18_or_apply(const cr_game *g, d18_state *s, const d18_act *x, cr_ctx *cx)
         s->mon_at[d18_copy_at(g, s, x->o1, D18_AT_ENTITY + who)] = D18_AT_MARKET;
         break;
     }
-    default: return;
+    default:
+        if (!d18_assoc_kind(x->kind)) return;
+        d18_assoc_apply(g, s, x);
+        if (s->stage == D18_S_OR_AOFFER) return;
+        break;
     }
     settle(g, s);
 }

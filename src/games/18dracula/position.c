@@ -110,6 +110,9 @@ static const field fields[] = {
     FLD(castle_in, U8),
     FLD(castle_who, I8),
     FLD(castle_top, I32),
+    FLD(declined_af, U8),
+    FLD(merge_ent, I8),
+    FLD(merge_next, U8),
     FLD(actions, U32),
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
@@ -217,6 +220,13 @@ static const char *sane(const cr_game *g, const d18_state *s)
         (s->offer_to < 0 || s->offer_type < 0 || s->op_front < 0 || s->pres[s->offer_to] < 0))
         return "offer_to";
     if (s->stage == D18_S_DISCARD && d18_owner_of(s, d18_next_discarder(g, s)) < 0) return "stage";
+    if (s->stage == D18_S_OR_AOFFER && !d18_is_legal(g, s, d18_encode(D18_K_DECLINE, 0, 0, 0)))
+        return "offer_assoc";
+    if (s->merge_ent != -1 && s->merge_ent != D18_ENT_LL && s->merge_ent != D18_ENT_BT)
+        return "merge_ent";
+    if (s->merge_next > 1 || (s->stage == D18_S_MERGE) != (s->merge_ent >= 0)) return "merge_ent";
+    if (s->stage == D18_S_MERGE && !d18_is_legal(g, s, d18_encode(D18_K_MERGE_REMOVE, 0, 0, 0)))
+        return "merge_ent";
     if (s->bankrupt < -1 || s->bankrupt >= s->np) return "bankrupt";
     for (int r = 0; r < D18_MAX_ROUTES; r++)
         if (s->slot_at[r][0] > 31 || s->slot_at[r][1] > 31 || (r >= b->n_routes && s->cube[r]))

@@ -71,6 +71,13 @@ static const kind_dims dims[D18_NKINDS] = {
     [D18_K_EM_SELL] = {"emergency_sell", D18_NFRONTS, D18_MARKET_LIMIT, 1},
     [D18_K_EM_BUY] = {"emergency_buy", D18_MAX_MONSTER_TYPES, 1, 1},
     [D18_K_DISCARD] = {"discard", D18_MAX_MONSTER_TYPES, 1, 1},
+    [D18_K_OFFER_AF] = {"offer_assoc_to_front", D18_NASSOC, 1, D18_AMT},
+    [D18_K_MERGE_KEEP] = {"merge_office_keep", 1, 1, 1},
+    [D18_K_MERGE_REMOVE] = {"merge_office_remove", 1, 1, 1},
+    [D18_K_JH_REMOVE] = {"jh_remove", D18_MAX_ROUTES, 1, 1},
+    [D18_K_JH_ADD] = {"jh_add", D18_MAX_ROUTES, 1, 1},
+    [D18_K_CHURCH] = {"church_reserve", D18_MAX_LOCATIONS, 1, 1},
+    [D18_K_MOLEMEN] = {"molemen_office", D18_MAX_LOCATIONS, 1, 1},
 };
 
 static int32_t kind_size(int k) { return dims[k].d1 * dims[k].d2 * dims[k].amt; }
@@ -146,7 +153,8 @@ void d18_seat(d18_state *s, int perm)
 static void note_break(d18_state *s)
 {
     if (s->broke_when != D18_BRK_NONE || s->bank > 0) return;
-    int in_or = s->stage == D18_S_OR || s->stage == D18_S_OR_OFFER || s->stage == D18_S_DISCARD;
+    int in_or = s->stage == D18_S_OR || s->stage == D18_S_OR_OFFER || s->stage == D18_S_DISCARD ||
+                s->stage == D18_S_OR_AOFFER || s->stage == D18_S_MERGE;
     if (s->au_minors || s->stage == D18_S_AUCTION || s->stage == D18_S_CONTEST)
         s->broke_when = D18_BRK_IN_AUCTION;
     else
@@ -845,6 +853,7 @@ static void init(const cr_game *g, void *st)
     s->offer_to = s->offer_type = -1;
     s->castle_who = -1;
     s->last_actor = -1;
+    s->merge_ent = -1;
     d18_map_setup(g, s);
     const d18_board *b = d18_brd(g);
     for (int c = 0; c < b->n_copies; c++) s->mon_at[c] = D18_AT_BANK;
