@@ -15,7 +15,10 @@
  * Workspace: the router's routes live in the context's scratch
  * (g->scratch_size, set by create()), sized for D18_ROUTE_CAP routes.  The
  * answer is always exact: a position with more routes gets a larger
- * workspace of its own for that one rampage.
+ * workspace of its own for that one rampage.  A caller that passes no
+ * context or no scratch (allowed by game.h) gets a workspace allocated for
+ * that one rampage: only such callers pay an allocation; with the game's
+ * context (cr_ctx_new) the hot path allocates nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,20 +99,16 @@ static size_t head_bytes(void)
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
 
-int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
+/* The rampage on a scratch of size bytes (at least g->scratch_size). */
+static int rampage_in(const cr_game *g, const d18_state *s, int e, unsigned char *mem, size_t size)
 {
     /* The input and the result are large: they live in the scratch, before
      * the router's workspace. */
     size_t head = head_bytes();
-    if (!cx || !cx->scratch || cx->scratch_size < g->scratch_size) {
-        fprintf(stderr, "18dracula: the rampage needs the game's context (cr_ctx_new)\n");
-        abort();
-    }
-    unsigned char *mem = cx->scratch;
     d18_route_input *in = (d18_route_input *)mem;
     d18_route_result *res = (d18_route_result *)(mem + result_at());
     fill(g, s, e, in);
-    d18_route_ws *ws = d18_route_ws_init(mem + head, cx->scratch_size - head);
+    d18_route_ws *ws = d18_route_ws_init(mem + head, size - head);
     char err[160];
     uint32_t need = 0;
     cr_status st = d18_route_solve(in, ws, res, NULL, &need, err, sizeof err);
@@ -128,4 +127,25 @@ int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
         abort();
     }
     return (int)res->total;
+}
+
+/* With the game's context (cr_ctx_new: scratch of g->scratch_size bytes)
+ * the rampage allocates nothing.  A caller that passes no context, or one
+ * without scratch (game.h allows it: search, tests, fuzzers), pays one
+ * allocation of g->scratch_size bytes for this call, freed before return. */
+int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
+{
+    if (cx && cx->scratch && cx->scratch_size >= g->scratch_size)
+        return rampage_in(g, s, e, cx->scratch, cx->scratch_size);
+    unsigned char *own = cr_alloc(g->scratch_size);
+    if (!own) {
+        /* apply has no way to fail: out of memory here is fatal, as it is
+         * for any allocation the caller did not provide for. */
+        fprintf(stderr, "18dracula: rampage: out of memory for its workspace (%zu bytes)\n",
+                g->scratch_size);
+        abort();
+    }
+    int total = rampage_in(g, s, e, own, g->scratch_size);
+    cr_free(own);
+    return total;
 }

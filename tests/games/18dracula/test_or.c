@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "croupier/alloc.h"
+
 #include "games/18dracula/d18_internal.h"
 
 enum { NBC, VCC, SAN, RLI };
@@ -510,6 +512,43 @@ static void test_R121_no_progress_ends_the_game(void **unused)
     assert_int_equal(v.set_earned, 1);
 }
 
+/* game.h: a NULL context (or one without scratch) is valid.  A rampage
+ * applied that way gets the same revenue and the same state as with the
+ * game's context; only it pays an allocation (its own workspace), the
+ * game's context none. */
+static void test_rampage_without_context_or_scratch(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    seated(&s);
+    s.assoc_owner[D18_LL] = 1;
+    d18_place_cube(G, &s, route("HOL", "BAL"), D18_YELLOW);
+    d18_place_cube(G, &s, route("RAV", "HOL"), D18_YELLOW);
+    s.stage = D18_S_OR;
+    s.op_ent = D18_ENT_LL;
+    s.or_step = D18_OS_RAMPAGE;
+    s.minors_done = 1;
+    s.ors_in_set = 1;
+    cr_action a = d18_encode(D18_K_RAMPAGE, 0, 0, 0);
+    assert_true(d18_is_legal(G, &s, a));
+    d18_state with_cx = s, no_cx = s, no_scratch = s;
+    uint64_t n0 = cr_alloc_count();
+    G->def->apply(G, &with_cx, a, CX);
+    assert_int_equal(cr_alloc_count(), n0); /* the hot path allocates nothing */
+    G->def->apply(G, &no_cx, a, NULL);
+    assert_true(cr_alloc_count() > n0);
+    cr_ctx bare = {.ev = NULL, .scratch = NULL, .scratch_size = 0};
+    G->def->apply(G, &no_scratch, a, &bare);
+    unsigned char small[64];
+    cr_ctx tiny = {.ev = NULL, .scratch = small, .scratch_size = sizeof small};
+    d18_state too_small = s;
+    G->def->apply(G, &too_small, a, &tiny);
+    assert_int_equal(with_cx.revenue, 50); /* Balath 20 + Ravenspire 30 */
+    assert_memory_equal(&no_cx, &with_cx, sizeof with_cx);
+    assert_memory_equal(&no_scratch, &with_cx, sizeof with_cx);
+    assert_memory_equal(&too_small, &with_cx, sizeof with_cx);
+}
+
 /* R95: the turn's "Hire monsters" is its buy step: monsters are bought
  * there, after the dividend, and in no other step. */
 static void test_R95_hire_is_the_buy_step(void **unused)
@@ -590,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_R121_no_progress_ends_the_game),
         cmocka_unit_test(test_R53_seed_examples_on_the_bundled_board),
         cmocka_unit_test(test_R95_hire_is_the_buy_step),
+        cmocka_unit_test(test_rampage_without_context_or_scratch),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
     };
