@@ -57,7 +57,7 @@ static void test_bots_play_18dracula_decisions_legally(void **state)
     int n_specs = has_heuristic ? 3 : 2;
     int searched = 0, steps = 0;
     /* Decision points spread over the auction, stock rounds and operating
-     * rounds: every 600th action of a random game, 3 of them. */
+     * rounds: every 400th action of a random game, 3 of them. */
     while (g->def->current_player(g, st) != CR_TERMINAL && searched < 3 && steps < 20000) {
         int seat = g->def->current_player(g, st);
         cr_action a;
@@ -67,7 +67,7 @@ static void test_bots_play_18dracula_decisions_legally(void **state)
             int n = g->def->legal_actions(g, st, legal, cx);
             assert_true(n >= 1);
             a = legal[cr_rng_below(&rng, (uint32_t)n)];
-            if (steps >= 600 * (searched + 1) && n >= 2) {
+            if (steps >= 400 * (searched + 1) && n >= 2) {
                 g->def->observe(g, st, seat, obs);
                 for (int k = 0; k < n_specs; k++) {
                     cr_bot *b = cr_bot_new(g, specs[k], seat, 7 + (uint64_t)steps, err, sizeof err);
