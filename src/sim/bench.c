@@ -24,6 +24,14 @@
  *     (the same positions every run), counting only calls that searched,
  *     timed in CPU time of the (single) search thread.
  * The all-threads playouts are wall time: they depend on the load.
+ * A long game (cr_game_parts.test_cost > 1: a random game costs that many
+ * typical DML games, e.g. 18Dracula's 2,500 actions with a route search
+ * per rampage) gets measurements sized to it: timed playouts check their
+ * deadline after every game instead of every 16, the per-call figures
+ * replay 64 / cost recorded games (at least one) and time legal_actions
+ * and clone on every cost-th decision state, and ISMCTS runs 2000 /
+ * cost iterations a search (at least 10) unless --iters says otherwise.
+ * A game without the hint (DML) is measured as before.
  * The machine (CPU count and model) and the build (CR_BUILD_TYPE,
  * CR_BUILD_FLAGS: compile definitions set by CMake) are printed with the
  * figures. */
@@ -52,7 +60,8 @@ typedef struct playout_job {
     double deadline;   /* timed: play until then; or */
     atomic_long *next; /* counted: take game indices below `games` */
     long games;
-    int search; /* play search states (cr_for_search) */
+    int search;    /* play search states (cr_for_search) */
+    int per_check; /* timed: games between deadline checks */
     uint64_t n_games, n_actions;
     double cpu; /* CPU seconds the thread used */
     int failed;
@@ -125,7 +134,7 @@ static void *playout_main(void *arg)
     } else {
         cr_rng_seed(&rng, j->seed, j->stream);
         do {
-            for (int k = 0; k < 16; k++) {
+            for (int k = 0; k < j->per_check; k++) {
                 j->n_actions += random_game(g, st, legal, &rng, j->search, cx);
                 j->n_games++;
             }
@@ -137,6 +146,14 @@ out:
     cr_ctx_free(cx);
     j->cpu = cpu_now() - cpu0;
     return NULL;
+}
+
+/* How many typical DML games one random game of g costs (the game's hint,
+ * cr_game_parts.test_cost); 1 without a hint. */
+static int game_cost(const cr_game *g)
+{
+    int c = cr_parts(g)->test_cost;
+    return c > 1 ? c : 1;
 }
 
 /* Runs playouts on `threads` threads: timed (games <= 0) or counted. */
@@ -160,6 +177,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
         jobs[t].next = games > 0 ? &next : NULL;
         jobs[t].games = games;
         jobs[t].search = search;
+        jobs[t].per_check = game_cost(g) > 1 ? 1 : 16;
     }
     for (int t = 1; t < threads; t++)
         started[t] = pthread_create(&tid[t], NULL, playout_main, &jobs[t]) == 0;
@@ -225,8 +243,9 @@ enum { PERCALL_GAMES = 64, PERCALL_BATCH = 16, PERCALL_PASSES = 16, REPEATS = 3 
 typedef struct percall_set {
     cr_action *acts;               /* every game's actions, one after the other */
     long start[PERCALL_GAMES + 1]; /* game k is acts[start[k] .. start[k + 1]) */
-    int n_games;
+    int n_games;                   /* recorded: PERCALL_GAMES / game_cost, at least 1 */
     long n_acts, n_decisions;
+    long n_timed;         /* decision states legal_actions and clone are timed on */
     void *st;             /* the replayed state */
     unsigned char *batch; /* PERCALL_BATCH decision states */
     void *copy;           /* clone's destination */
@@ -257,7 +276,10 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
     int ok = pc->acts && pc->st && pc->batch && pc->copy && pc->cx && legal;
     cr_rng rng;
     cr_rng_seed(&rng, seed, 4242);
-    for (int k = 0; ok && k < PERCALL_GAMES; k++) {
+    int games = PERCALL_GAMES / game_cost(g);
+    if (games < 1) games = 1;
+    for (int k = 0; ok && k < games; k++) {
+        long seen = 0; /* this game's decision states (the timed ones: percall_legal_clone) */
         g->def->init(g, pc->st);
         cr_for_search(g, pc->st);
         for (;;) {
@@ -270,6 +292,7 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
                 a = pick_random(g, pc->st, legal, g->def->legal_actions(g, pc->st, legal, cx),
                                 &rng);
                 pc->n_decisions++;
+                if (seen++ % game_cost(g) == 0) pc->n_timed++;
             }
             if (pc->n_acts == cap) {
                 cr_action *more = cr_realloc(pc->acts, (size_t)cap * 2 * sizeof *more);
@@ -358,13 +381,17 @@ static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *le
     double t_legal = 0, t_clone = 0, begin = sim_now();
     long calls = 0;
     size_t sz = g->state_size;
+    /* A long game: every cost-th decision state (a game's legal_actions
+     * can cost far more than DML's; the sample is spread over the game). */
+    long stride = game_cost(g);
     do {
         for (int k = 0; k < pc->n_games; k++) {
             g->def->init(g, pc->st);
             cr_for_search(g, pc->st);
             int n = 0;
+            long seen = 0;
             for (long i = pc->start[k]; i < pc->start[k + 1]; i++) {
-                if (g->def->current_player(g, pc->st) >= 0) {
+                if (g->def->current_player(g, pc->st) >= 0 && seen++ % stride == 0) {
                     memcpy(pc->batch + (size_t)n * sz, pc->st, sz);
                     if (++n == PERCALL_BATCH) {
                         percall_batch(g, pc, n, legal, &t_legal, &t_clone, &sink);
@@ -538,10 +565,11 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
             "apply:          %8.1f ns/call (replaying %ld recorded actions of %d random games "
             "on a fresh state; median of %d runs, spread %.0f%%)\n",
             m_apply * 1e9, pc.n_acts, pc.n_games, RUNS, sp_apply * 100);
-    fprintf(out,
-            "legal_actions:  %8.1f ns/call (the %ld decision states of those games, in cache; "
-            "median of %d runs, spread %.0f%%)\n",
-            m_legal * 1e9, pc.n_decisions, RUNS, sp_legal * 100);
+    fprintf(
+        out,
+        "legal_actions:  %8.1f ns/call (%ld of the %ld decision states of those games, in cache; "
+        "median of %d runs, spread %.0f%%)\n",
+        m_legal * 1e9, pc.n_timed, pc.n_decisions, RUNS, sp_legal * 100);
     fprintf(out,
             "clone (memcpy): %8.1f ns/call (%zu bytes, source and copy in cache; median of %d "
             "runs, spread %.0f%%)\n",
@@ -558,7 +586,11 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     }
     /* ISMCTS on one thread, at decision states of the pool: full random
      * rollouts (the target's measure), then the default profile. */
-    long iters = cfg->ismcts_iters > 0 ? cfg->ismcts_iters : 2000;
+    long iters = cfg->ismcts_iters;
+    if (iters <= 0) {
+        iters = 2000 / game_cost(g); /* a rollout of a long game costs that much more */
+        if (iters < 10) iters = 10;
+    }
     static const char *const profiles[2][2] = {
         {"rollout=random,opponents=tree,reward=win,cutoff=0", "random rollouts to the end"},
         {"", "the default profile"}};
