@@ -264,6 +264,20 @@ static int panel_buying(pctx *p)
             if (o->kind == DML_D_STACK)
                 cr_tb_printf(p->t, "(%s)", o->sel_flag[i] & DML_SF_EMBLEM ? "Emblem" : "Power");
         }
+        if (o->kind == DML_D_OFFER && o->buy_suit >= 0 && o->buy_suit < 4) {
+            /* What the offer would count: the buyer's Primary's cards the
+             * Event lets one commit (display.c's help says why). */
+            int prim = dml_prim(o->buy_suit), total = 0;
+            uint64_t ok = dml_commit_filter(o, prim);
+            for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++)
+                if (dml_suit(o->sel[i]) == prim && (ok >> o->sel[i] & 1))
+                    total += dml_value(o->sel[i]);
+            cr_tb_printf(p->t, " %s counts ", p->dot);
+            style(p, 'e');
+            cr_tb_printf(p->t, "%d", total);
+            style(p, '0');
+            if (total > 0) cr_tb_printf(p->t, ": Value %d + %d = %d", o->D, total, o->D + total);
+        }
         if (o->kind == DML_D_DECLARE && o->sel_targets > 0) {
             cr_tb_printf(p->t, " %s Value ", p->dot);
             style(p, 'e');
