@@ -27,7 +27,9 @@ static int d18_end(const cr_game *g, const void *st)
 }
 
 static const cr_lab_profile d18_lab = {
-    .n_counters = 0,
+    .n_counters = D18_LAB_COUNTERS, /* counted from the events (events.c) */
+    .counter_names = d18_lab_counter_names,
+    .count = d18_lab_count,
     .rounds = d18_rounds,
     .n_ends = E_N,
     .end_names = d18_end_names,
