@@ -1025,6 +1025,7 @@ const cr_game_def d18_def = {
     .prompt = d18_prompt,
     .event_to_str = d18_event_to_str,
     .event_to_json = d18_event_to_json,
+    .action_to_json = d18_action_to_json,
     .serialize = d18_serialize,
     .deserialize = d18_deserialize,
     .parts = &d18_parts,

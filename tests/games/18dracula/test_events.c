@@ -214,12 +214,79 @@ static void test_same_game_without_listener(void **unused)
     cr_game_free(g);
 }
 
+/* Every legal action as JSON, at decisions of a random game: valid JSON
+ * with the id, the notation, a label, a group, objects, and for the
+ * amount actions a range holding the amount whose ends is_legal accepts. */
+static void test_action_json(void **unused)
+{
+    (void)unused;
+    cr_game *g = make(4);
+    cr_action *legal = malloc((size_t)g->max_legal * sizeof *legal);
+    cr_rng rng;
+    cr_rng_seed(&rng, 11, 0);
+    d18_state s;
+    g->def->init(g, &s);
+    cr_ctx *cx = cr_ctx_new(g); /* the rampage's scratch, no listener */
+    int amounts = 0, checked = 0;
+    char buf[2048], text[128];
+    for (int n = 0; n < 200000 && !cr_is_terminal(g, &s); n++) {
+        cr_action a;
+        if (cr_current_player(g, &s) == CR_CHANCE) {
+            a = cr_sample_chance(g, &s, &rng);
+        } else {
+            int k = g->def->legal_actions(g, &s, legal, NULL);
+            if (n % 7 == 0 || s.stage == D18_S_AUCTION || s.stage == D18_S_CASTLE) {
+                for (int i = 0; i < k; i++) {
+                    size_t len = g->def->action_to_json(g, &s, legal[i], buf, sizeof buf);
+                    assert_true(len > 0 && len < sizeof buf);
+                    json_error_t jerr;
+                    json_t *j = json_loads(buf, 0, &jerr);
+                    if (!j) fail_msg("bad JSON %s: %s", buf, jerr.text);
+                    assert_int_equal(json_integer_value(json_object_get(j, "id")), legal[i]);
+                    g->def->action_to_str(g, &s, legal[i], text, sizeof text);
+                    assert_string_equal(json_string_value(json_object_get(j, "text")), text);
+                    const char *label = json_string_value(json_object_get(j, "label"));
+                    assert_true(label && label[0]);
+                    const char *group = json_string_value(json_object_get(j, "group"));
+                    assert_true(group && strcmp(group, "other") != 0);
+                    assert_true(json_is_array(json_object_get(j, "objects")));
+                    d18_act x;
+                    assert_true(d18_decode(legal[i], &x));
+                    json_t *am = json_object_get(j, "amount");
+                    int is_amount = x.kind == D18_K_AU_BID || x.kind == D18_K_CT_RAISE ||
+                                    x.kind == D18_K_OFFER_AS || x.kind == D18_K_CASTLE_BID ||
+                                    x.kind == D18_K_OFFER_MON || x.kind == D18_K_OFFER_AF;
+                    assert_int_equal(am != NULL, is_amount);
+                    if (am) {
+                        int unit = x.kind == D18_K_AU_BID || x.kind == D18_K_CT_RAISE ? 5 : 1;
+                        int lo = (int)json_integer_value(json_object_get(am, "min"));
+                        int hi = (int)json_integer_value(json_object_get(am, "max"));
+                        assert_true(lo <= x.amt * unit && x.amt * unit <= hi);
+                        assert_true(d18_is_legal(g, &s, d18_encode(x.kind, x.o1, x.o2, lo / unit)));
+                        assert_true(d18_is_legal(g, &s, d18_encode(x.kind, x.o1, x.o2, hi / unit)));
+                        amounts++;
+                    }
+                    json_decref(j);
+                    checked++;
+                }
+            }
+            a = legal[cr_rng_below(&rng, (uint32_t)k)];
+        }
+        g->def->apply(g, &s, a, cx);
+    }
+    assert_true(amounts > 0 && checked > 1000);
+    cr_ctx_free(cx);
+    free(legal);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seating_and_first_sale),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_same_game_without_listener),
+        cmocka_unit_test(test_action_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
