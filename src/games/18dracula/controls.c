@@ -266,3 +266,122 @@ size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
     cr_tb_printf(&t, "}");
     return t.len;
 }
+
+/* ---- help: the decision of the seat to act, with its numbers ----
+ * Everything is public (R7): the observation is the state, and the help
+ * explains the decision of whoever acts now. */
+size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap)
+{
+    const d18_state *s = obs;
+    const d18_board *b = d18_brd(g);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
+    int p = g->def->current_player(g, s), e = s->op_ent;
+    if (p < 0 || p >= D18_MAXP) return t.len; /* nobody decides: no help */
+    switch (s->stage) {
+    case D18_S_AUCTION: {
+        int cur = -1;
+        for (int i = D18_NASSOC - 1; i >= 0; i--)
+            if (s->assoc_owner[i] == D18_UNSOLD) cur = i;
+        if (cur < 0) break;
+        cr_tb_printf(&t,
+                     "Associate auction. P%d has %d. Buy %s outright for %d, bid on a later "
+                     "associate (a bid is money you promise: it is paid only when that associate "
+                     "comes up), or pass. If every player passes in a row, %s's price drops by 5 "
+                     "and every open associate pays its owner its revenue.",
+                     p, s->cash[p], d18_assoc_name[cur], s->assoc_price_now[cur],
+                     d18_assoc_name[cur]);
+        break;
+    }
+    case D18_S_CONTEST: {
+        int top = 0;
+        for (int q = 0; q < s->np; q++)
+            if (s->bid[s->ct_assoc][q] > top) top = s->bid[s->ct_assoc][q];
+        cr_tb_printf(&t,
+                     "Contest for %s: the top bid is %d; raise by at least 5 (P%d has %d) or "
+                     "drop out. The last bidder in buys it at the bid.",
+                     d18_assoc_name[s->ct_assoc], top, p, s->cash[p]);
+        break;
+    }
+    case D18_S_SR:
+        cr_tb_printf(&t,
+                     "Stock round %d. P%d has %d and %d of %d certificates. In one turn sell "
+                     "any shares, buy at most one certificate, then sell again; passing when "
+                     "everyone has passed in a row ends the round.",
+                     s->sr_no, p, s->cash[p], d18_certs(g, s, p), d18_cert_limit(s->np));
+        if (d18_relief_required(g, s, p))
+            cr_tb_printf(&t, " You are over the certificate limit: you must sell first.");
+        for (int f = 0; f < D18_NFRONTS; f++)
+            if (s->pres[f] >= 0)
+                cr_tb_printf(&t, " %s: %d (IPO %d, market %d).", ent(g, f), d18_price(g, s, f),
+                             s->ipo[f], s->pool[f]);
+        break;
+    case D18_S_SR_OFFER:
+        cr_tb_printf(&t, "P%d offers %d for your %s: accept to take the money and hand it over.",
+                     s->offer_from, s->offer_price, d18_assoc_name[s->offer_assoc]);
+        break;
+    case D18_S_CASTLE:
+        cr_tb_printf(&t,
+                     "Castle auction: the top bid is %d; bid more (P%d has %d) or pass for "
+                     "good. The winner pays and places the castle on a built route space.",
+                     s->castle_top, p, s->cash[p]);
+        break;
+    case D18_S_CASTLE_PLACE:
+        cr_tb_printf(&t, "Choose the built route space the castle goes on.");
+        break;
+    case D18_S_OR:
+        if (e < 0) break;
+        cr_tb_printf(&t, "%s operates (treasury %d, phase %d). ", ent(g, e), d18_ent_cash_of(s, e),
+                     s->phase);
+        switch (s->or_step) {
+        case D18_OS_BUILD:
+            cr_tb_printf(&t, "Build: %s. Each cube costs its route space's cost from the treasury.",
+                         s->build_used == 0   ? "one yellow cube and one of another colour, or"
+                                                " two yellow"
+                         : s->build_used == 1 ? "one more cube"
+                                              : "no more cubes");
+            break;
+        case D18_OS_OFFICE:
+            cr_tb_printf(&t, "Office: place one for %d, or skip.", d18_office_cost(g, s, e));
+            break;
+        case D18_OS_RAMPAGE:
+            cr_tb_printf(&t, "Rampage: the routes that earn the most are found for you.");
+            break;
+        case D18_OS_DIVIDEND:
+            cr_tb_printf(&t,
+                         "Revenue %d: pay out %d a share to the shareholders (the price moves "
+                         "right) or retain it all in the treasury (the price moves left).",
+                         s->revenue, s->revenue / 10);
+            break;
+        case D18_OS_BUY: {
+            int cheap = d18_cheapest_offer(g, s, e), own = d18_owned(g, s, e, 0);
+            cr_tb_printf(&t, "Buy monsters: %d owned", own);
+            if (cheap >= 0) cr_tb_printf(&t, "; the cheapest in the bank costs %d", cheap);
+            cr_tb_printf(&t, ".");
+            if (e < D18_NFRONTS && own == 0 && cheap > d18_ent_cash_of(s, e))
+                cr_tb_printf(&t,
+                             " A front must own a monster: its treasury cannot pay, so the "
+                             "President adds the rest (%d from P%d's %d), selling shares if "
+                             "needed.",
+                             cheap - d18_ent_cash_of(s, e), p, s->cash[p]);
+            break;
+        }
+        default: break;
+        }
+        break;
+    case D18_S_OR_OFFER:
+        cr_tb_printf(&t, "%s offers %d for a %s of your front %s: accept or decline.", ent(g, e),
+                     s->offer_price,
+                     s->offer_type >= 0 && s->offer_type < b->n_monsters
+                         ? b->monster[s->offer_type].name
+                         : "?",
+                     ent(g, s->offer_to));
+        break;
+    case D18_S_DISCARD:
+        cr_tb_printf(&t, "%s is over its monster limit: choose a monster to discard.",
+                     ent(g, d18_next_discarder(g, s)));
+        break;
+    default: return g->def->prompt(g, s, buf, cap); /* mergers, associate offers */
+    }
+    return t.len;
+}

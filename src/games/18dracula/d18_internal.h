@@ -390,6 +390,7 @@ D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const c
                                        cr_action *out);
 D18_HIDDEN size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
                                      size_t cap); /* controls.c */
+D18_HIDDEN size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap);
 D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "croupier/parts.h"
 #include "croupier/rng.h"
 #include "games/18dracula/d18_internal.h"
 
@@ -227,7 +228,7 @@ static void test_action_json(void **unused)
     d18_state s;
     g->def->init(g, &s);
     cr_ctx *cx = cr_ctx_new(g); /* the rampage's scratch, no listener */
-    int amounts = 0, checked = 0;
+    int amounts = 0, checked = 0, helps = 0;
     char buf[2048], text[128];
     for (int n = 0; n < 200000 && !cr_is_terminal(g, &s); n++) {
         cr_action a;
@@ -270,11 +271,20 @@ static void test_action_json(void **unused)
                     checked++;
                 }
             }
+            /* The help explains the decision with its numbers. */
+            size_t hn = cr_parts(g)->help(g, &s, buf, sizeof buf);
+            assert_true(hn > 0 && hn < sizeof buf);
+            if (s.stage == D18_S_OR && s.or_step == D18_OS_DIVIDEND) {
+                snprintf(text, sizeof text, "Revenue %d: pay out %d a share", s.revenue,
+                         s.revenue / 10);
+                assert_non_null(strstr(buf, text));
+                helps++;
+            }
             a = legal[cr_rng_below(&rng, (uint32_t)k)];
         }
         g->def->apply(g, &s, a, cx);
     }
-    assert_true(amounts > 0 && checked > 1000);
+    assert_true(amounts > 0 && checked > 1000 && helps > 0);
     cr_ctx_free(cx);
     free(legal);
     cr_game_free(g);
