@@ -336,6 +336,50 @@ D18_HIDDEN void d18_church_flip(const cr_game *g, d18_state *s, int loc);
 /* Whether front f owns associate a and it is open. */
 D18_HIDDEN int d18_front_owns(const d18_state *s, int f, int a);
 
+/* ---- events (events.c): kinds, made by comparing the states before and
+ * after one apply; every event is public (R7). ---- */
+enum d18_ekind {
+    D18_E_ACTION,      /* seat did action a (notation), card: the entity it acted for or -1 */
+    D18_E_SEATING,     /* a: the clockwise order, 4 bits a seat; b: players */
+    D18_E_ASSOC_OWNER, /* card: associate, from/to: owners (D18_UNSOLD, seat, OWN_FRONT+f), a: price
+                        */
+    D18_E_ASSOC_PRICE, /* card: associate, a: new price, b: old */
+    D18_E_ASSOC_CLOSED,  /* card: associate */
+    D18_E_ASSOC_REVENUE, /* seat earned a from its associates (all passed, 4.5) */
+    D18_E_START,         /* seat started front card at par a */
+    D18_E_SHARES,     /* seat's shares of front card: from -> to (a = to - from), b: market pool */
+    D18_E_PRESIDENT,  /* seat became President of card, other: the previous one */
+    D18_E_FLOAT,      /* front card floated with a in its treasury */
+    D18_E_MARKET,     /* front card's price a -> b; from/to: row * 64 + column */
+    D18_E_CUBE,       /* route card: cube from -> to (D18_CUBE_*), a: build cost */
+    D18_E_CASTLE,     /* seat placed the castle on route card, a: the winning bid */
+    D18_E_OFFICE,     /* location card, space b: occupant from -> to (D18_OCC_*), a: cost */
+    D18_E_REVENUE,    /* entity card's rampage earned a; seat: its owner */
+    D18_E_DIVIDEND,   /* entity card: revenue a, other 1 paid out (b a share) or 0 retained */
+    D18_E_MONSTER,    /* type card, copy b: from -> to (D18_AT_*), a: price paid */
+    D18_E_PHASE,      /* phase a begins, b: the previous one */
+    D18_E_BANK_BROKE, /* the bank broke (10) */
+    D18_E_BANKRUPT,   /* seat went bankrupt with a left */
+    D18_E_SR,         /* stock round a begins; seat has priority */
+    D18_E_OR,         /* operating round a begins (b: its number in the set) */
+    D18_E_OPERATES,   /* entity card starts its operating turn; seat decides */
+    D18_E_END,        /* the game ended: a D18_END_*, b winners (bit per seat) */
+    D18_NEV
+};
+/* The events one apply wrote, from the state before (o) and after (s);
+ * actor: the seat that acted (-1 at the chance node). */
+D18_HIDDEN void d18_events(const cr_game *g, const d18_state *o, const d18_state *s, cr_action a,
+                           int actor, cr_ctx *cx);
+D18_HIDDEN int d18_max_events(void);
+D18_HIDDEN size_t d18_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf,
+                                   size_t cap);
+D18_HIDDEN size_t d18_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf,
+                                    size_t cap);
+/* The lab's counters over these events (the rest of the profile: parts.c). */
+enum { D18_LAB_COUNTERS = 16 };
+extern D18_HIDDEN const char *const d18_lab_counter_names[D18_LAB_COUNTERS];
+D18_HIDDEN void d18_lab_count(const cr_event *e, uint64_t *counters);
+
 D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
 extern const struct cr_game_parts d18_parts;
 
@@ -344,6 +388,9 @@ D18_HIDDEN size_t d18_action_to_str(const cr_game *g, const void *st, cr_action 
                                     size_t cap);
 D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const char *s,
                                        cr_action *out);
+D18_HIDDEN size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
+                                     size_t cap); /* controls.c */
+D18_HIDDEN size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap);
 D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,

@@ -27,7 +27,9 @@ static int d18_end(const cr_game *g, const void *st)
 }
 
 static const cr_lab_profile d18_lab = {
-    .n_counters = 0,
+    .n_counters = D18_LAB_COUNTERS, /* counted from the events (events.c) */
+    .counter_names = d18_lab_counter_names,
+    .count = d18_lab_count,
     .rounds = d18_rounds,
     .n_ends = E_N,
     .end_names = d18_end_names,
@@ -53,6 +55,7 @@ const cr_game_parts d18_parts = {
     .bench = d18_bench,
     .lab = &d18_lab,
     .check_invariants = d18_check_invariants,
+    .help = d18_help,
     /* A random game is about 2,500 actions against DML's 300, with a route
      * search in each rampage. */
     .test_cost = 100,

@@ -704,6 +704,9 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
 
 /* ---- apply ---- */
 
+static int current_player(const cr_game *g, const void *st);
+static void apply_rules(const cr_game *g, d18_state *s, const d18_act *x, int p, cr_ctx *cx);
+
 static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
 {
     d18_state *s = st;
@@ -712,6 +715,19 @@ static void apply(const cr_game *g, void *st, cr_action a, cr_ctx *cx)
     assert(ok && d18_is_legal(g, s, a));
     (void)ok;
     int p = s->actor;
+    if (cx && cx->ev) { /* somebody listens: report what changed (events.c) */
+        d18_state before = *s;
+        int actor = x.kind == D18_K_SEAT ? -1 : current_player(g, s);
+        apply_rules(g, s, &x, p, cx);
+        d18_events(g, &before, s, a, actor, cx);
+        return;
+    }
+    apply_rules(g, s, &x, p, cx);
+}
+
+static void apply_rules(const cr_game *g, d18_state *s, const d18_act *xp, int p, cr_ctx *cx)
+{
+    d18_act x = *xp;
     s->actions++;
     switch (x.kind) {
     case D18_K_SEAT:
@@ -967,8 +983,8 @@ static cr_status create(cr_game *g, char *err, size_t errcap)
     g->data = b;
     g->num_actions = d18_num_actions();
     g->max_legal = D18_MAX_LEGAL;
-    g->max_chance_outcomes = 720; /* 6! seatings */
-    g->max_events = 64;
+    g->max_chance_outcomes = 720;     /* 6! seatings */
+    g->max_events = d18_max_events(); /* derived in events.c */
     g->state_size = sizeof(d18_state);
     g->obs_size = sizeof(d18_state);         /* everything is public (R7) */
     g->scratch_size = d18_rampage_scratch(); /* apply's rampage step needs it */
@@ -1007,6 +1023,9 @@ const cr_game_def d18_def = {
     .action_to_str = d18_action_to_str,
     .str_to_action = d18_str_to_action,
     .prompt = d18_prompt,
+    .event_to_str = d18_event_to_str,
+    .event_to_json = d18_event_to_json,
+    .action_to_json = d18_action_to_json,
     .serialize = d18_serialize,
     .deserialize = d18_deserialize,
     .parts = &d18_parts,

@@ -1,0 +1,387 @@
+/* controls.c — one 18Dracula action as JSON for clients that build
+ * controls (docs/clients.md, "Action JSON"): id, the notation, a label in
+ * words with what the action costs, a group, the objects it names (fronts,
+ * associates, monsters by id, route spaces "A-B", locations, seats "P2")
+ * and, for the actions that choose an amount (bids, raises, offers), the
+ * range any amount may be submitted in (is_legal accepts every amount of
+ * the range; the legal list offers a few of them).
+ *
+ * Not on the hot path: the range is read from the legal list (the menu
+ * holds its minimum and maximum), in a list on this call's stack.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/tbuf.h"
+#include "games/18dracula/d18_internal.h"
+
+static const char *ent(const cr_game *g, int e)
+{
+    if (e >= 0 && e < D18_NFRONTS) return d18_brd(g)->front[e].id;
+    return e == D18_ENT_LL ? "LL" : e == D18_ENT_BT ? "BT" : "?";
+}
+
+/* The amount in points of an amount action, and its step; 0 if none. */
+static int amount_step(int kind)
+{
+    switch (kind) {
+    case D18_K_AU_BID:
+    case D18_K_CT_RAISE: return 5;
+    case D18_K_OFFER_AS:
+    case D18_K_CASTLE_BID:
+    case D18_K_OFFER_MON:
+    case D18_K_OFFER_AF: return 1;
+    default: return 0;
+    }
+}
+
+static int points(const d18_act *x) { return x->amt * (amount_step(x->kind) == 5 ? 5 : 1); }
+
+size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap)
+{
+    const d18_state *s = st;
+    const d18_board *b = d18_brd(g);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
+    d18_act x;
+    char text[96], label[192], obj[3][48];
+    int nobj = 0;
+    const char *group = "other";
+    label[0] = '\0';
+    if (!d18_decode(a, &x)) {
+        cr_tb_printf(&t, "null");
+        return t.len;
+    }
+    d18_action_to_str(g, st, a, text, sizeof text);
+    int e = s->op_ent, p = g->def->current_player(g, s);
+    int32_t cash = e >= 0 && s->stage >= D18_S_OR && s->stage != D18_S_OVER
+                       ? d18_ent_cash_of(s, e)
+                       : (p >= 0 && p < D18_MAXP ? s->cash[p] : 0);
+#define OBJ(...)   (nobj < 3 ? (void)snprintf(obj[nobj++], sizeof obj[0], __VA_ARGS__) : (void)0)
+#define LABEL(...) snprintf(label, sizeof label, __VA_ARGS__)
+    switch (x.kind) {
+    case D18_K_AU_BUY: {
+        int cur = -1;
+        for (int i = D18_NASSOC - 1; i >= 0; i--)
+            if (s->assoc_owner[i] == D18_UNSOLD) cur = i;
+        group = "buy";
+        if (cur >= 0) {
+            OBJ("%s", d18_assoc_id[cur]);
+            LABEL("Buy %s for %d (you have %d)", d18_assoc_name[cur], s->assoc_price_now[cur],
+                  cash);
+        }
+        break;
+    }
+    case D18_K_AU_BID:
+        group = "bid";
+        OBJ("%s", d18_assoc_id[x.o1]);
+        LABEL("Bid %d on %s (listed at %d)", points(&x), d18_assoc_name[x.o1],
+              s->assoc_price_now[x.o1]);
+        break;
+    case D18_K_CT_RAISE:
+        group = "raise";
+        OBJ("%s", d18_assoc_id[s->ct_assoc]);
+        LABEL("Raise to %d for %s", points(&x), d18_assoc_name[s->ct_assoc]);
+        break;
+    case D18_K_CT_DROP:
+        group = "drop";
+        OBJ("%s", d18_assoc_id[s->ct_assoc]);
+        LABEL("Drop out of the contest for %s", d18_assoc_name[s->ct_assoc]);
+        break;
+    case D18_K_AU_PASS:
+    case D18_K_PASS:
+    case D18_K_CASTLE_PASS:
+        group = "pass";
+        LABEL("%s",
+              x.kind == D18_K_CASTLE_PASS ? "Pass: out of the castle auction for good" : "Pass");
+        break;
+    case D18_K_SELL:
+    case D18_K_EM_SELL:
+        group = x.kind == D18_K_SELL ? "sell" : "emergency-sell";
+        OBJ("%s", ent(g, x.o1));
+        LABEL("Sell %d %s share%s at %d each", x.o2 + 1, ent(g, x.o1), x.o2 ? "s" : "",
+              s->pres[x.o1] >= 0 ? d18_price(g, s, x.o1) : 0);
+        break;
+    case D18_K_START: {
+        group = "start";
+        OBJ("%s", ent(g, x.o1));
+        int par = x.o2 < b->n_par ? b->cell[b->par_row[x.o2]][b->par_col[x.o2]].price : 0;
+        LABEL("Start %s at par %d: the President's certificate costs %d (you have %d)",
+              ent(g, x.o1), par, 2 * par, cash);
+        break;
+    }
+    case D18_K_BUY_IPO:
+    case D18_K_BUY_POOL: {
+        group = "buy-share";
+        OBJ("%s", ent(g, x.o1));
+        int pr =
+            x.kind == D18_K_BUY_IPO
+                ? (s->par_idx[x.o1] >= 0
+                       ? b->cell[b->par_row[s->par_idx[x.o1]]][b->par_col[s->par_idx[x.o1]]].price
+                       : 0)
+                : d18_price(g, s, x.o1);
+        LABEL("Buy a %s share from the %s for %d", ent(g, x.o1),
+              x.kind == D18_K_BUY_IPO ? "IPO" : "market", pr);
+        break;
+    }
+    case D18_K_OFFER_AS:
+    case D18_K_OFFER_AF:
+        group = "offer";
+        OBJ("%s", d18_assoc_id[x.o1]);
+        if (s->assoc_owner[x.o1] >= 0 && s->assoc_owner[x.o1] < D18_MAXP)
+            OBJ("P%d", s->assoc_owner[x.o1]);
+        LABEL("Offer %d for %s", x.amt, d18_assoc_name[x.o1]);
+        break;
+    case D18_K_ACCEPT:
+    case D18_K_DECLINE:
+        group = x.kind == D18_K_ACCEPT ? "accept" : "decline";
+        LABEL("%s the offer of %d", x.kind == D18_K_ACCEPT ? "Accept" : "Decline", s->offer_price);
+        break;
+    case D18_K_END_TURN:
+        group = "end";
+        LABEL("End your turn");
+        break;
+    case D18_K_CASTLE_BID:
+        group = "castle-bid";
+        LABEL("Bid %d for the castle (top bid %d)", x.amt, s->castle_top);
+        break;
+    case D18_K_CASTLE_PLACE:
+    case D18_K_BUILD:
+    case D18_K_JH_REMOVE:
+    case D18_K_JH_ADD: {
+        const char *A = x.o1 < b->n_routes ? b->loc[b->route[x.o1].a].id : "?";
+        const char *B = x.o1 < b->n_routes ? b->loc[b->route[x.o1].b].id : "?";
+        OBJ("%s-%s", A, B);
+        if (x.kind == D18_K_BUILD) {
+            group = "build";
+            int c = d18_required_colour(g, s, x.o1);
+            LABEL("Build a %s cube on %s-%s for %d (treasury %d)", d18_colour_name(c), A, B,
+                  b->route[x.o1].cost, cash);
+        } else if (x.kind == D18_K_CASTLE_PLACE) {
+            group = "castle-place";
+            LABEL("Place the castle on %s-%s", A, B);
+        } else {
+            group = "power";
+            LABEL("Jekyl & Hyde: %s a cube %s %s-%s", x.kind == D18_K_JH_ADD ? "add" : "remove",
+                  x.kind == D18_K_JH_ADD ? "on" : "from", A, B);
+        }
+        break;
+    }
+    case D18_K_OFFICE:
+    case D18_K_CHURCH:
+    case D18_K_MOLEMEN: {
+        const char *id = x.o1 < b->n_locations ? b->loc[x.o1].id : "?";
+        OBJ("%s", id);
+        if (x.kind == D18_K_OFFICE) {
+            group = "office";
+            LABEL("Place an office in %s for %d (treasury %d)", id,
+                  e >= 0 ? d18_office_cost(g, s, e) : 0, cash);
+        } else {
+            group = "power";
+            LABEL("%s: %s in %s", x.kind == D18_K_CHURCH ? "Church" : "Molemen",
+                  x.kind == D18_K_CHURCH ? "reserve a space" : "place an office", id);
+        }
+        break;
+    }
+    case D18_K_BUILD_DONE:
+    case D18_K_OFFICE_SKIP:
+    case D18_K_BUY_DONE:
+        group = "done";
+        LABEL("%s", x.kind == D18_K_BUILD_DONE    ? "Stop building"
+                    : x.kind == D18_K_OFFICE_SKIP ? "Place no office"
+                                                  : "Buy no more monsters");
+        break;
+    case D18_K_RAMPAGE:
+        group = "rampage";
+        LABEL("Rampage: the best routes are found for %s", ent(g, e));
+        break;
+    case D18_K_PAY:
+        group = "pay";
+        LABEL("Pay out %d: %d a share", s->revenue, s->revenue / 10);
+        break;
+    case D18_K_RETAIN:
+        group = "retain";
+        LABEL("Retain %d in the treasury", s->revenue);
+        break;
+    case D18_K_BUY_BANK:
+    case D18_K_BUY_MKT:
+    case D18_K_EM_BUY:
+    case D18_K_DISCARD:
+        group = x.kind == D18_K_DISCARD ? "discard" : "buy-monster";
+        if (x.o1 < b->n_monsters) {
+            OBJ("%s", b->monster[x.o1].id);
+            if (x.kind == D18_K_DISCARD)
+                LABEL("Discard %s", b->monster[x.o1].name);
+            else
+                LABEL("%s %s from the %s for %d (%s %d)",
+                      x.kind == D18_K_EM_BUY ? "Forced purchase: buy" : "Buy",
+                      b->monster[x.o1].name, x.kind == D18_K_BUY_MKT ? "market" : "bank",
+                      b->monster[x.o1].price, x.kind == D18_K_EM_BUY ? "treasury" : "you have",
+                      cash);
+        }
+        break;
+    case D18_K_OFFER_MON:
+        group = "offer";
+        OBJ("%s", ent(g, x.o1));
+        if (x.o2 < b->n_monsters) {
+            OBJ("%s", b->monster[x.o2].id);
+            LABEL("Offer %d to %s for its %s", x.amt, ent(g, x.o1), b->monster[x.o2].name);
+        }
+        break;
+    case D18_K_MERGE_KEEP:
+    case D18_K_MERGE_REMOVE:
+        group = x.kind == D18_K_MERGE_KEEP ? "merge-keep" : "merge-remove";
+        LABEL("%s the merged office", x.kind == D18_K_MERGE_KEEP ? "Keep" : "Remove");
+        break;
+    default: break;
+    }
+#undef OBJ
+#undef LABEL
+    if (!label[0]) snprintf(label, sizeof label, "%s", text);
+    cr_tb_printf(&t, "{\"id\":%ld,\"text\":", (long)a);
+    cr_tb_json_str(&t, text);
+    cr_tb_printf(&t, ",\"label\":");
+    cr_tb_json_str(&t, label);
+    cr_tb_printf(&t, ",\"group\":\"%s\",\"objects\":[", group);
+    for (int i = 0; i < nobj; i++) {
+        if (i) cr_tb_printf(&t, ",");
+        cr_tb_json_str(&t, obj[i]);
+    }
+    cr_tb_printf(&t, "]");
+    int step = amount_step(x.kind);
+    if (step) { /* the range of this choice: the smallest and largest on the menu */
+        cr_action list[D18_MAX_LEGAL];
+        int n = g->def->legal_actions(g, s, list, NULL), lo = -1, hi = -1;
+        for (int i = 0; i < n; i++) {
+            d18_act y;
+            if (!d18_decode(list[i], &y) || y.kind != x.kind || y.o1 != x.o1 || y.o2 != x.o2)
+                continue;
+            int v = points(&y);
+            if (lo < 0 || v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+        if (lo >= 0)
+            cr_tb_printf(&t, ",\"amount\":{\"min\":%d,\"max\":%d,\"step\":%d}", lo, hi, step);
+    }
+    cr_tb_printf(&t, "}");
+    return t.len;
+}
+
+/* ---- help: the decision of the seat to act, with its numbers ----
+ * Everything is public (R7): the observation is the state, and the help
+ * explains the decision of whoever acts now. */
+size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap)
+{
+    const d18_state *s = obs;
+    const d18_board *b = d18_brd(g);
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
+    int p = g->def->current_player(g, s), e = s->op_ent;
+    if (p < 0 || p >= D18_MAXP) return t.len; /* nobody decides: no help */
+    switch (s->stage) {
+    case D18_S_AUCTION: {
+        int cur = -1;
+        for (int i = D18_NASSOC - 1; i >= 0; i--)
+            if (s->assoc_owner[i] == D18_UNSOLD) cur = i;
+        if (cur < 0) break;
+        cr_tb_printf(&t,
+                     "Associate auction. P%d has %d. Buy %s outright for %d, bid on a later "
+                     "associate (a bid is money you promise: it is paid only when that associate "
+                     "comes up), or pass. If every player passes in a row, %s's price drops by 5 "
+                     "and every open associate pays its owner its revenue.",
+                     p, s->cash[p], d18_assoc_name[cur], s->assoc_price_now[cur],
+                     d18_assoc_name[cur]);
+        break;
+    }
+    case D18_S_CONTEST: {
+        int top = 0;
+        for (int q = 0; q < s->np; q++)
+            if (s->bid[s->ct_assoc][q] > top) top = s->bid[s->ct_assoc][q];
+        cr_tb_printf(&t,
+                     "Contest for %s: the top bid is %d; raise by at least 5 (P%d has %d) or "
+                     "drop out. The last bidder in buys it at the bid.",
+                     d18_assoc_name[s->ct_assoc], top, p, s->cash[p]);
+        break;
+    }
+    case D18_S_SR:
+        cr_tb_printf(&t,
+                     "Stock round %d. P%d has %d and %d of %d certificates. In one turn sell "
+                     "any shares, buy at most one certificate, then sell again; passing when "
+                     "everyone has passed in a row ends the round.",
+                     s->sr_no, p, s->cash[p], d18_certs(g, s, p), d18_cert_limit(s->np));
+        if (d18_relief_required(g, s, p))
+            cr_tb_printf(&t, " You are over the certificate limit: you must sell first.");
+        for (int f = 0; f < D18_NFRONTS; f++)
+            if (s->pres[f] >= 0)
+                cr_tb_printf(&t, " %s: %d (IPO %d, market %d).", ent(g, f), d18_price(g, s, f),
+                             s->ipo[f], s->pool[f]);
+        break;
+    case D18_S_SR_OFFER:
+        cr_tb_printf(&t, "P%d offers %d for your %s: accept to take the money and hand it over.",
+                     s->offer_from, s->offer_price, d18_assoc_name[s->offer_assoc]);
+        break;
+    case D18_S_CASTLE:
+        cr_tb_printf(&t,
+                     "Castle auction: the top bid is %d; bid more (P%d has %d) or pass for "
+                     "good. The winner pays and places the castle on a built route space.",
+                     s->castle_top, p, s->cash[p]);
+        break;
+    case D18_S_CASTLE_PLACE:
+        cr_tb_printf(&t, "Choose the built route space the castle goes on.");
+        break;
+    case D18_S_OR:
+        if (e < 0) break;
+        cr_tb_printf(&t, "%s operates (treasury %d, phase %d). ", ent(g, e), d18_ent_cash_of(s, e),
+                     s->phase);
+        switch (s->or_step) {
+        case D18_OS_BUILD:
+            cr_tb_printf(&t, "Build: %s. Each cube costs its route space's cost from the treasury.",
+                         s->build_used == 0   ? "one yellow cube and one of another colour, or"
+                                                " two yellow"
+                         : s->build_used == 1 ? "one more cube"
+                                              : "no more cubes");
+            break;
+        case D18_OS_OFFICE:
+            cr_tb_printf(&t, "Office: place one for %d, or skip.", d18_office_cost(g, s, e));
+            break;
+        case D18_OS_RAMPAGE:
+            cr_tb_printf(&t, "Rampage: the routes that earn the most are found for you.");
+            break;
+        case D18_OS_DIVIDEND:
+            cr_tb_printf(&t,
+                         "Revenue %d: pay out %d a share to the shareholders (the price moves "
+                         "right) or retain it all in the treasury (the price moves left).",
+                         s->revenue, s->revenue / 10);
+            break;
+        case D18_OS_BUY: {
+            int cheap = d18_cheapest_offer(g, s, e), own = d18_owned(g, s, e, 0);
+            cr_tb_printf(&t, "Buy monsters: %d owned", own);
+            if (cheap >= 0) cr_tb_printf(&t, "; the cheapest in the bank costs %d", cheap);
+            cr_tb_printf(&t, ".");
+            if (e < D18_NFRONTS && own == 0 && cheap > d18_ent_cash_of(s, e))
+                cr_tb_printf(&t,
+                             " A front must own a monster: its treasury cannot pay, so the "
+                             "President adds the rest (%d from P%d's %d), selling shares if "
+                             "needed.",
+                             cheap - d18_ent_cash_of(s, e), p, s->cash[p]);
+            break;
+        }
+        default: break;
+        }
+        break;
+    case D18_S_OR_OFFER:
+        cr_tb_printf(&t, "%s offers %d for a %s of your front %s: accept or decline.", ent(g, e),
+                     s->offer_price,
+                     s->offer_type >= 0 && s->offer_type < b->n_monsters
+                         ? b->monster[s->offer_type].name
+                         : "?",
+                     ent(g, s->offer_to));
+        break;
+    case D18_S_DISCARD:
+        cr_tb_printf(&t, "%s is over its monster limit: choose a monster to discard.",
+                     ent(g, d18_next_discarder(g, s)));
+        break;
+    default: return g->def->prompt(g, s, buf, cap); /* mergers, associate offers */
+    }
+    return t.len;
+}
