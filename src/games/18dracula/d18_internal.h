@@ -382,6 +382,9 @@ D18_HIDDEN void d18_lab_count(const cr_event *e, uint64_t *counters);
 
 D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
 extern const struct cr_game_parts d18_parts;
+/* The hand-written player (heuristic.c): cr_game_parts.heuristic. */
+D18_HIDDEN cr_action d18_heuristic(const cr_game *g, const void *view, int seat,
+                                   const cr_action *legal, int n, cr_rng *rng);
 
 /* ---- text and views (notation.c) ---- */
 D18_HIDDEN size_t d18_action_to_str(const cr_game *g, const void *st, cr_action a, char *buf,

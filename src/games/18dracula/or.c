@@ -488,11 +488,15 @@ int d18_or_is_legal(const cr_game *g, const d18_state *s, const d18_act *x)
 }
 
 /* The amounts offered for a monster of `type`: 1, half its price, its
- * price and the whole treasury, within [1, treasury]. */
+ * price and twice its price, within [1, treasury] (the whole treasury when
+ * it is below twice the price).  A treasury far above the monster's price
+ * is not a meaningful offer: random presidents drained their fronts with it
+ * (docs/18dracula-board.md, "Balance evidence"); it stays legal when
+ * submitted (is_legal). */
 static int price_menu(int price, int treasury, int *out)
 {
-    int c[4] = {1, price / 2, price, treasury}, n = 0;
-    if (treasury > D18_AMT - 1) c[3] = treasury = D18_AMT - 1;
+    if (treasury > D18_AMT - 1) treasury = D18_AMT - 1;
+    int c[4] = {1, price / 2, price, 2 * price < treasury ? 2 * price : treasury}, n = 0;
     for (int i = 0; i < 4; i++) {
         int v = c[i], j;
         if (v < 1 || v > treasury) continue;

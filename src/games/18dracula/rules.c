@@ -685,7 +685,11 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
              * which random bots would make forever; any offer stays legal. */
             for (int a = 0; a < D18_NASSOC && !(s->assoc_bought_sr >> p & 1); a++) {
                 if (!can_offer_assoc(g, s, p, a, 1)) continue;
+                /* Up to twice the printed price (or the purse, if lower):
+                 * a whole purse for a cheap associate is no meaningful
+                 * offer; any amount up to the purse stays legal. */
                 int hi = s->cash[p] < D18_AMT - 1 ? s->cash[p] : D18_AMT - 1;
+                if (hi > 2 * d18_assoc_price[a]) hi = 2 * d18_assoc_price[a];
                 int m = amount_menu(1, hi, 1, d18_assoc_price[a], menu);
                 for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_AS, a, 0, menu[i]);
             }

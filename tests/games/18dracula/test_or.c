@@ -569,6 +569,49 @@ static void test_R95_hire_is_the_buy_step(void **unused)
     assert_true(ok(&s, D18_K_BUY_BANK, GHL, 0, 0)); /* any number, one at a time (R74) */
 }
 
+/* The amounts the legal list offers for f's offer of another front's
+ * monster of type t, ascending, in out[]; their count. */
+static int offer_amounts(const d18_state *s, int f2, int t, int *out)
+{
+    cr_action list[4096];
+    int n = G->def->legal_actions(G, s, list, CX), m = 0;
+    for (int i = 0; i < n; i++) {
+        d18_act x;
+        assert_true(d18_decode(list[i], &x));
+        if (x.kind == D18_K_OFFER_MON && x.o1 == f2 && x.o2 == t) out[m++] = x.amt;
+    }
+    return m;
+}
+
+/* Issue 8, point 4 (docs/18dracula-notation.md, "Amounts"): the menu for a
+ * monster offer is 1, half the price, the price and twice the price; the
+ * whole treasury only when it is below twice the price.  Any amount up to
+ * the treasury stays legal. */
+static void test_offer_menu_is_meaningful_amounts(void **unused)
+{
+    (void)unused;
+    d18_state s;
+    seated(&s);
+    front(&s, NBC, 0, 6, 0);
+    front(&s, SAN, 1, 6, 2);
+    give(&s, GHL, D18_AT_ENTITY + SAN);
+    move_money(&s, &s.treasury[NBC], 2000);
+    buy_step(&s, NBC);
+    int price = d18_brd(G)->monster[GHL].price, a[8];
+    assert_int_equal(offer_amounts(&s, SAN, GHL, a), 4);
+    assert_int_equal(a[0], 1);
+    assert_int_equal(a[1], price / 2);
+    assert_int_equal(a[2], price);
+    assert_int_equal(a[3], 2 * price); /* not the whole 2000 */
+    assert_true(ok(&s, D18_K_OFFER_MON, SAN, GHL, 2000));
+    assert_true(ok(&s, D18_K_OFFER_MON, SAN, GHL, 2 * price + 1));
+    assert_false(ok(&s, D18_K_OFFER_MON, SAN, GHL, 2001));
+    /* A treasury below twice the price: its whole is the last amount. */
+    move_money(&s, &s.treasury[NBC], price + 3 - 2000);
+    assert_int_equal(offer_amounts(&s, SAN, GHL, a), 4);
+    assert_int_equal(a[3], price + 3);
+}
+
 /* The seed's worked examples as fixtures on the bundled board (8.6.3, 8.5,
  * R53, R57): the two cube-colour examples and Overlook's level. */
 static void test_R53_seed_examples_on_the_bundled_board(void **unused)
@@ -630,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_R53_seed_examples_on_the_bundled_board),
         cmocka_unit_test(test_R95_hire_is_the_buy_step),
         cmocka_unit_test(test_rampage_without_context_or_scratch),
+        cmocka_unit_test(test_offer_menu_is_meaningful_amounts),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
     };

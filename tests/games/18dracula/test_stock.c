@@ -350,6 +350,25 @@ static void test_R30_R97_R105_associate_offers(void **unused)
     assert_false(d18t_ok(&g, &s, D18_K_START, 0, 0, 0)); /* that was the purchase */
 }
 
+/* Issue 8, point 4 (docs/18dracula-notation.md, "Amounts"): the list
+ * offers an associate of another player for at most twice its printed
+ * price, not the whole purse; any amount up to the purse stays legal. */
+static void test_associate_offer_menu_is_meaningful(void **unused)
+{
+    (void)unused;
+    cr_game g = d18t_game(4);
+    d18_state s;
+    d18t_sr(&g, &s, 2, 0);
+    s.assoc_owner[D18_IL] = 1;
+    int face = d18_assoc_price[D18_IL], top = 0;
+    assert_true(2 * face < s.cash[0]);
+    for (int v = 1; v <= s.cash[0]; v++)
+        if (d18t_listed(&g, &s, d18_encode(D18_K_OFFER_AS, D18_IL, 0, v))) top = v;
+    assert_int_equal(top, 2 * face);
+    assert_true(d18t_listed(&g, &s, d18_encode(D18_K_OFFER_AS, D18_IL, 0, face)));
+    assert_true(d18t_ok(&g, &s, D18_K_OFFER_AS, D18_IL, 0, s.cash[0]));
+}
+
 static void test_R107_operating_order(void **unused)
 {
     (void)unused;
@@ -458,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_R31_R106_sold_out_fronts_rise_in_order),
         cmocka_unit_test(test_R17_priority_left_of_the_last_to_act),
         cmocka_unit_test(test_R30_R97_R105_associate_offers),
+        cmocka_unit_test(test_associate_offer_menu_is_meaningful),
         cmocka_unit_test(test_R107_operating_order),
         cmocka_unit_test(test_R94_R83_scoring),
         cmocka_unit_test(test_R93_R103_bank_breaks_in_the_auction),
