@@ -149,6 +149,18 @@ typedef struct sv_game {
     int32_t acted[CR_MAX_PLAYERS];
     int bot_seats; /* bot seats counted against max_bots */
     int bot_queued;
+    /* The server's own bots: one per bot seat, made on first use; a worker
+     * thinks with them outside mu on a copy of the seat's observation
+     * (think_obs, think_legal), then submits under mu if the game has not
+     * moved on (version, the seat's decision number). */
+    cr_game *bot_game; /* the game the bots borrow: lives as long as g */
+    cr_bot *bots[CR_MAX_PLAYERS];
+    char bot_made[CR_MAX_PLAYERS][CR_STORE_SPEC_MAX]; /* the spec bots[s] was made for */
+    cr_bot *rnd;      /* the random policy, substituted at the deadline */
+    int thinking;     /* a worker thinks for this game (bots, think_* in use) */
+    uint64_t version; /* bumped by every change of the match */
+    void *think_obs;
+    cr_action *think_legal;
     /* the clock */
     sv_clock_mode clock_mode;
     int64_t clock_initial, clock_inc;
@@ -197,6 +209,8 @@ typedef struct sv_server {
     sv_game **games;
     int n_games, cap_games;
     int n_running, n_bots;
+    /* bot counters (under job_mu), GET /api/server */
+    int64_t bot_moves, bot_late, bot_heavy, bot_stale;
     /* bot jobs */
     pthread_mutex_t job_mu;
     pthread_cond_t job_cv;
@@ -478,8 +492,19 @@ static int sv_game_attach_match(sv_game *g, cr_match *m)
     }
     g->obs = obs;
     g->legal = legal;
+    if (!g->think_obs) g->think_obs = malloc(gm->obs_size);
+    if (!g->think_legal) g->think_legal = malloc(sizeof(cr_action) * (size_t)gm->max_legal);
+    if (!g->think_obs || !g->think_legal) return 0;
+    if (!g->bot_game) {
+        char keys[CR_MAX_OPTIONS][SV_OPT_MAX], vals[CR_MAX_OPTIONS][SV_OPT_MAX], err[256];
+        cr_params p;
+        if (!sv_params(&g->meta, &p, keys, vals, err, sizeof err)) return 0;
+        g->bot_game = cr_game_new(gm->def, &p, err, sizeof err);
+        if (!g->bot_game) return 0;
+    }
     if (g->m) cr_match_free(g->m);
     g->m = m;
+    g->version++;
     return 1;
 }
 
@@ -507,6 +532,11 @@ static void sv_game_free(sv_game *g)
 {
     if (!g) return;
     if (g->m) cr_match_free(g->m);
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) cr_bot_free(g->bots[s]);
+    cr_bot_free(g->rnd);
+    cr_game_free(g->bot_game);
+    free(g->think_obs);
+    free(g->think_legal);
     free(g->obs);
     free(g->legal);
     free(g->tmp);
@@ -632,6 +662,8 @@ static int sv_collect(sv_game *g, int actor)
 {
     const cr_record *r = cr_match_record(g->m);
     int ok = 1;
+    if (g->rec_marks < r->n_marks || g->rec_actions < r->n_actions)
+        g->version++; /* the match moved: a bot's move thought out before is stale */
     for (int guard = 0; guard < 1 << 20; guard++) {
         if (g->rec_marks < r->n_marks && r->marks[g->rec_marks].at <= g->rec_actions) {
             const cr_mark *mk = &r->marks[g->rec_marks++];
@@ -939,34 +971,125 @@ static void sv_enqueue_bot(sv_game *g)
     pthread_mutex_unlock(&sv->job_mu);
 }
 
-/* Bot moves of g (with the chance that follows), one flush for them all:
- * consecutive bot moves are played until a human must act or 5 ms have
- * passed (so a slow search gives the worker back after each move), then the
- * game is queued again for its next bot move, so games take turns. */
+static uint64_t sv_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The server's bot for seat s of g, made (or remade after a hand-over)
+ * from the seat's spec; NULL when it cannot be made or its memory is over
+ * --bot-memory-mb (the random policy plays the seat's moves then).  Under
+ * g->mu, with no worker thinking for g. */
+static cr_bot *sv_seat_bot(sv_game *g, int s)
+{
+    const char *spec = cr_match_seat_spec(g->m, s);
+    if (strcmp(g->bot_made[s], spec) == 0) return g->bots[s]; /* NULL: refused before */
+    cr_bot_free(g->bots[s]);
+    g->bots[s] = NULL;
+    snprintf(g->bot_made[s], sizeof g->bot_made[s], "%s", spec);
+    char err[256];
+    cr_bot *b = cr_bot_new(g->bot_game, spec, s, g->meta.seed, err, sizeof err);
+    if (!b) {
+        sv_log("game %s: bot %s of P%d: %s; the random policy plays", g->meta.id, spec, s, err);
+        return NULL;
+    }
+    size_t cap = (size_t)sv->cfg.bot_memory_mb * 1024 * 1024;
+    if (cr_bot_memory(b) > cap) {
+        sv_log("game %s: bot %s of P%d needs %zu KB, over --bot-memory-mb %d; the random "
+               "policy plays",
+               g->meta.id, spec, s, cr_bot_memory(b) / 1024, sv->cfg.bot_memory_mb);
+        cr_bot_free(b);
+        pthread_mutex_lock(&sv->job_mu);
+        sv->bot_heavy++;
+        pthread_mutex_unlock(&sv->job_mu);
+        return NULL;
+    }
+    cr_bot_set_time_cap(b, sv->cfg.bot_deadline_ms);
+    g->bots[s] = b;
+    return b;
+}
+
+/* One bot move of g.  Under g->mu: the seat's observation and legal
+ * actions are copied, with the game's version and the seat's decision
+ * number; the worker then thinks without the mutex (every other
+ * connection of the game is served meanwhile), and submits under it only
+ * if the game has not moved on (an undo, a timeout, a resignation, a
+ * hand-over): a stale move is dropped.  A bot that overruns the per-move
+ * deadline (--bot-deadline-ms) has its choice replaced by the random
+ * policy's, seeded from the game's seed and the action's index; the record
+ * holds the action played, so replays are exact. */
 static void sv_bot_move(sv_game *g)
 {
     pthread_mutex_lock(&g->mu);
     g->bot_queued = 0;
-    double start = sv_mono();
-    int moved = 0;
-    for (int k = 0; k < 256; k++) {
-        int who = g->m && !g->outdated ? cr_match_to_act(g->m) : CR_TERMINAL;
-        if (who < 0 || cr_match_is_human(g->m, who)) break;
-        if (k > 0 && sv_mono() - start > 0.005) break;
+    int who = g->m && !g->outdated && !g->thinking ? cr_match_to_act(g->m) : CR_TERMINAL;
+    if (who < 0 || cr_match_is_human(g->m, who)) {
+        pthread_mutex_unlock(&g->mu);
+        return;
+    }
+    cr_bot *bot = sv_seat_bot(g, who);
+    if (!g->rnd) {
+        char err[256];
+        g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
+        if (!g->rnd) {
+            sv_log("game %s: %s", g->meta.id, err);
+            pthread_mutex_unlock(&g->mu);
+            return;
+        }
+    }
+    int n = cr_match_legal(g->m, who, g->think_legal);
+    int wants = bot && cr_bot_wants_obs(bot);
+    if (wants) cr_match_observe(g->m, who, g->think_obs);
+    uint64_t version = g->version;
+    int decision = sv_decision(g, who);
+    uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
+    g->thinking = 1;
+    pthread_mutex_unlock(&g->mu);
+
+    cr_action a = n > 0 ? g->think_legal[0] : 0;
+    int late = 0;
+    if (n > 1 && bot) {
+        cr_bot_reseed(bot, seed);
         double t0 = sv_mono();
-        if (cr_match_step(g->m) != CR_OK) break;
+        a = cr_bot_act(bot, wants ? g->think_obs : NULL, g->think_legal, n);
         double ms = (sv_mono() - t0) * 1000;
-        if (ms > sv->cfg.bot_deadline_ms)
-            sv_log("game %s: bot %s of P%d took %.0f ms (over %d ms)", g->meta.id,
-                   cr_match_seat_spec(g->m, who), who, ms, sv->cfg.bot_deadline_ms);
+        late = ms > sv->cfg.bot_deadline_ms;
+        if (late)
+            sv_log("game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random policy's "
+                   "move is played",
+                   g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
+    }
+    if (n > 1 && (late || !bot)) {
+        cr_bot_reseed(g->rnd, seed ^ (uint64_t)who);
+        a = cr_bot_act(g->rnd, NULL, g->think_legal, n);
+    }
+
+    pthread_mutex_lock(&g->mu);
+    g->thinking = 0;
+    int stale = n <= 0 || !g->m || g->outdated || g->version != version ||
+                cr_match_to_act(g->m) != who || cr_match_is_human(g->m, who) ||
+                sv_decision(g, who) != decision;
+    char err[256];
+    if (!stale && cr_match_submit_bot(g->m, who, a, err, sizeof err) != CR_OK) {
+        sv_log("game %s: bot move of P%d refused: %s", g->meta.id, who, err);
+        stale = 1;
+    }
+    pthread_mutex_lock(&sv->job_mu);
+    sv->bot_moves += !stale;
+    sv->bot_late += late;
+    sv->bot_stale += stale;
+    pthread_mutex_unlock(&sv->job_mu);
+    if (!stale) {
         sv_collect(g, who);
         sv_run_chance(g);
-        moved = 1;
-    }
-    if (moved) {
-        char err[256];
         sv_flush(g, err, sizeof err);
-        sv_after_change(g);
+        sv_after_change(g); /* queues the next bot move, if any */
+    } else if (g->m && !g->outdated) {
+        int to_act = cr_match_to_act(g->m);
+        if (to_act >= 0 && !cr_match_is_human(g->m, to_act)) sv_enqueue_bot(g);
     }
     pthread_mutex_unlock(&g->mu);
 }
@@ -1813,6 +1936,22 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
     free(c);
 }
 
+/* GET /api/server: what the server holds and how its bots did (counters
+ * since start; no game is named). */
+static json_t *sv_server_json(void)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    int loaded = sv->n_games, running = sv->n_running, bots = sv->n_bots;
+    pthread_mutex_unlock(&sv->table_mu);
+    pthread_mutex_lock(&sv->job_mu);
+    json_t *b = json_pack("{s:I,s:I,s:I,s:I}", "moves", (json_int_t)sv->bot_moves, "late",
+                          (json_int_t)sv->bot_late, "over_memory", (json_int_t)sv->bot_heavy,
+                          "stale", (json_int_t)sv->bot_stale);
+    pthread_mutex_unlock(&sv->job_mu);
+    return json_pack("{s:i,s:i,s:i,s:i,s:o}", "v", 1, "games_loaded", loaded, "games_running",
+                     running, "bot_seats", bots, "bots", b);
+}
+
 static int sv_http_json(struct mg_connection *mc, json_t *o)
 {
     char *s = json_dumps(o, JSON_COMPACT);
@@ -1838,6 +1977,7 @@ static int sv_http_api(struct mg_connection *mc, void *cb)
     }
     if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome());
     if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json());
+    if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json());
     if (strcmp(uri, "/api/games") == 0) {
         int status = 0;
         char st[16] = "";
