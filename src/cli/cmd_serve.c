@@ -30,9 +30,9 @@ const char cmd_serve_usage[] =
     "  --max-bots N           bot seats in running games at once (default 2000)\n"
     "  --bot-threads N        worker threads playing bot seats (default 2)\n"
     "  --bot-max-iters N      largest ismcts iters= a seat may ask for (default 5000)\n"
-    "  --bot-deadline-ms N    largest ismcts ms= a seat may ask for; slower moves are logged\n"
+    "  --bot-deadline-ms N    per-move deadline of bots (random move played when overrun)\n"
     "                         (default 2000)\n"
-    "  --bot-memory-mb N      memory cap of one bot's search tree (bounds nodes=; default 64)\n"
+    "  --bot-memory-mb N      memory cap of one bot (its tree and scratch; default 64)\n"
     "  --webhooks on|off      allow per-game webhook URLs (default on)\n"
     "  --quiet                log nothing but errors at start\n";
 
