@@ -1,6 +1,7 @@
 /* load_server.c — load on a real `croupier serve` over loopback.
  *
  *   bench_load_server CROUPIER [--games N] [--seconds S] [--bots SPEC] [--db PATH]
+ *                     [--pg URL]
  *
  * Starts CROUPIER serve on a free loopback port with a fresh SQLite file,
  * then N clients, each playing the human seat of its own game against
@@ -10,8 +11,11 @@
  * p50/p99/max latency of an acknowledgement (from sending `act` to
  * receiving `ack`, i.e. until the action is durably stored), and every
  * record action stored per second (chance, bots and humans: the rows the
- * store wrote), counted in the database after the server stopped. */
+ * store wrote), counted in the database after the server stopped.
+ * --pg URL: the server's store is that PostgreSQL database instead (rows
+ * counted as the difference before and after the run). */
 #include <jansson.h>
+#include <libpq-fe.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -217,17 +221,33 @@ static long count_rows(const char *db)
     return n;
 }
 
+/* Rows of entries in a PostgreSQL store (-1: unreadable; 0 before the
+ * server made the tables). */
+static long count_pg_rows(const char *url)
+{
+    PGconn *c = PQconnectdb(url);
+    long n = -1;
+    if (PQstatus(c) == CONNECTION_OK) {
+        PGresult *r = PQexec(c, "SELECT count(*) FROM entries");
+        n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : 0;
+        PQclear(r);
+    }
+    PQfinish(c);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_load_server CROUPIER [--games N] [--seconds S] [--bots SPEC]"
-                        " [--db PATH]\n");
+                        " [--db PATH] [--pg URL]\n");
         return 2;
     }
     const char *croupier = argv[1];
     int games = 64;
     double seconds = 20;
     char db[512];
+    const char *pg = NULL;
     snprintf(db, sizeof db, "/tmp/croupier-load-%d.db", (int)getpid());
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--games") == 0)
@@ -238,12 +258,15 @@ int main(int argc, char **argv)
             bots = argv[i + 1];
         else if (strcmp(argv[i], "--db") == 0)
             snprintf(db, sizeof db, "%s", argv[i + 1]);
+        else if (strcmp(argv[i], "--pg") == 0)
+            pg = argv[i + 1];
     }
     if (games < 1 || games > 240 || seconds <= 0) {
         fprintf(stderr, "bench_load_server: --games 1..240, --seconds > 0\n");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    long rows_before = pg ? count_pg_rows(pg) : 0;
     int fds[2];
     if (pipe(fds) != 0) return 1;
     pid_t pid = fork();
@@ -252,6 +275,7 @@ int main(int argc, char **argv)
         close(fds[0]);
         char dbarg[600];
         snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
+        if (pg) snprintf(dbarg, sizeof dbarg, "%s", pg);
         execl(croupier, croupier, "serve", "--listen", "127.0.0.1:0", "--db", dbarg, "--quiet",
               "--max-bots", "100000", (char *)NULL);
         _exit(127);
@@ -291,9 +315,9 @@ int main(int argc, char **argv)
         k += cl[i].n_lat;
     }
     qsort(all, (size_t)n, sizeof *all, cmp_d);
-    long rows = count_rows(db);
-    printf("load: %d concurrent games (1 human client + 3 %s bots each), %.1f s, SQLite %s\n",
-           games, bots, elapsed, db);
+    long rows = pg ? count_pg_rows(pg) - rows_before : count_rows(db);
+    printf("load: %d concurrent games (1 human client + 3 %s bots each), %.1f s, %s %s\n", games,
+           bots, elapsed, pg ? "PostgreSQL" : "SQLite", pg ? "(--pg)" : db);
     printf("  acknowledged human actions: %ld (%.0f/s); latency ms p50 %.2f p99 %.2f max %.2f\n", n,
            n / elapsed, n ? all[n / 2] : 0.0, n ? all[(long)(n * 0.99)] : 0.0,
            n ? all[n - 1] : 0.0);

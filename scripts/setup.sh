@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcmocka-dev libjansson-dev gnuplot-nox
           clang-format git ca-certificates libncurses-dev tmux
-          libcivetweb-dev libsodium-dev libsqlite3-dev)
+          libcivetweb-dev libsodium-dev libsqlite3-dev
+          libpq-dev postgresql)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -34,3 +35,4 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)"
 echo "setup.sh: built ./build/croupier"
+echo "setup.sh: for the PostgreSQL tests: export CROUPIER_TEST_PG=\"\$(sudo scripts/pg-test-db.sh)\""

@@ -34,6 +34,9 @@ const char cmd_serve_usage[] =
     "                         (default 2000)\n"
     "  --bot-memory-mb N      memory cap of one bot (its tree and scratch; default 64)\n"
     "  --webhooks on|off      allow per-game webhook URLs (default on)\n"
+    "  --claim-interval-ms N  with a shared PostgreSQL store: how often this server takes over\n"
+    "                         running games no server holds, e.g. those of a server that died\n"
+    "                         (default 1000; 0: only at start; docs/server.md)\n"
     "  --quiet                log nothing but errors at start\n";
 
 static volatile sig_atomic_t serve_stop;
@@ -67,6 +70,7 @@ int cmd_serve(int argc, char **argv)
             {"--bot-max-iters", 1, 10000000, &cfg.bot_max_iters},
             {"--bot-deadline-ms", 1, 3600000, &cfg.bot_deadline_ms},
             {"--bot-memory-mb", 1, 65536, &cfg.bot_memory_mb},
+            {"--claim-interval-ms", 0, 3600000, &cfg.claim_ms},
         };
         int done = 0;
         for (size_t k = 0; k < sizeof ints / sizeof ints[0] && !done; k++) {

@@ -382,8 +382,9 @@ static const char *sv_match_spec(const char *seat)
 /* Builds the match of meta + entries (a record replayed through
  * cr_match_load, which checks every action); acted[] counts each seat's
  * actions. */
-static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
-                          int *rec_actions, int *rec_marks, char *err, size_t errcap)
+static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *e, int n,
+                               int32_t *acted, int *rec_actions, int *rec_marks, char *err,
+                               size_t errcap)
 {
     const cr_game_def *def = sv_def(meta->game);
     if (!def) {
@@ -444,6 +445,52 @@ static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, in
     }
     cr_record_fini(&r);
     return m;
+}
+
+/* sv_build runs sv_build_here on a thread of its own with a full-size
+ * stack: replaying a record (cr_match_load, the game's parser) needs more
+ * stack than a civetweb worker has (about 100 KiB), and a game is rebuilt
+ * on whichever thread first asks for it (a client's sit after a failover,
+ * a record request, a reload after a refused append). */
+enum { SV_BUILD_STACK = 8 << 20 };
+
+typedef struct sv_build_job {
+    const cr_store_game *meta;
+    const cr_store_entry *e;
+    int n;
+    int32_t *acted;
+    int *rec_actions, *rec_marks;
+    char *err;
+    size_t errcap;
+    cr_match *m;
+} sv_build_job;
+
+static void *sv_build_main(void *arg)
+{
+    sv_build_job *j = arg;
+    j->m = sv_build_here(j->meta, j->e, j->n, j->acted, j->rec_actions, j->rec_marks, j->err,
+                         j->errcap);
+    return NULL;
+}
+
+static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
+                          int *rec_actions, int *rec_marks, char *err, size_t errcap)
+{
+    sv_build_job j = {meta, e, n, acted, rec_actions, rec_marks, err, errcap, NULL};
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok) {
+        ok = pthread_attr_setstacksize(&attr, SV_BUILD_STACK) == 0 &&
+             pthread_create(&t, &attr, sv_build_main, &j) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!ok) {
+        snprintf(err, errcap, "cannot start a thread to rebuild the game");
+        return NULL;
+    }
+    pthread_join(t, NULL);
+    return j.m;
 }
 
 static sv_game *sv_game_alloc(const cr_store_game *meta)
@@ -576,10 +623,12 @@ static int sv_table_add(sv_game *g)
     return 1;
 }
 
-/* A game from memory, or loaded from the store (a finished game, or one
- * left outdated).  NULL if there is none. */
-static sv_game *sv_find_game(const char *id)
+/* Loads a game from the store into the table (built from its record, or
+ * marked outdated); *added: this call put it there (another thread may have
+ * loaded it meanwhile).  NULL if there is none. */
+static sv_game *sv_load_game(const char *id, int *added)
 {
+    *added = 0;
     sv_game *g = sv_find_loaded(id);
     if (g) return g;
     char err[256];
@@ -622,17 +671,7 @@ static sv_game *sv_find_game(const char *id)
         sv_game_free(g);
         return NULL;
     }
-    if (!g->finished && !g->outdated) { /* a running game counts against the limits */
-        int bots = 0;
-        for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
-        pthread_mutex_lock(&g->mu);
-        g->bot_seats = bots;
-        pthread_mutex_unlock(&g->mu);
-        pthread_mutex_lock(&sv->table_mu);
-        sv->n_running++;
-        sv->n_bots += bots;
-        pthread_mutex_unlock(&sv->table_mu);
-    }
+    *added = 1;
     return g;
 }
 
@@ -710,6 +749,97 @@ static int sv_flush(sv_game *g, char *err, size_t errcap)
     }
     return 0;
 }
+
+/* ---- taking running games over (docs/server.md, "Past one machine") ----
+ * With a store shared by several server processes (PostgreSQL), each
+ * running game is played by the one process that holds its claim.  A
+ * process takes over a running game it does not have in memory only after
+ * claiming it: at start, every sweep (--claim-interval-ms), and when a
+ * client asks for it.  The game is then rebuilt from its record, exactly as
+ * after a restart. */
+
+static void sv_after_change(sv_game *g);
+
+/* Counts a freshly loaded running game, plays its chance and lets its bots
+ * go on; marks an outdated one in the store.  1: resumed. */
+static int sv_resume_game(sv_game *g)
+{
+    char err[256];
+    int resumed = 0;
+    pthread_mutex_lock(&g->mu);
+    if (g->outdated) {
+        sv->store->ops->set_status(sv->store, g->meta.id, CR_STORE_OUTDATED, err, sizeof err);
+    } else if (!g->finished) {
+        int bots = 0;
+        for (int s = 0; s < g->meta.players; s++) bots += !cr_match_is_human(g->m, s);
+        g->bot_seats = bots;
+        pthread_mutex_lock(&sv->table_mu);
+        sv->n_running++;
+        sv->n_bots += bots;
+        pthread_mutex_unlock(&sv->table_mu);
+        sv_run_chance(g);
+        sv_flush(g, err, sizeof err);
+        sv_after_change(g);
+        resumed = 1;
+    }
+    pthread_mutex_unlock(&g->mu);
+    return resumed;
+}
+
+/* Why sv_take_over / sv_find_game_where found no game. */
+enum { SV_HERE = 0, SV_ELSEWHERE = 1, SV_FULL = 2 };
+
+/* Claims the running game id (not in memory) and resumes it.  NULL when
+ * another process holds it (*elsewhere = SV_ELSEWHERE), the server is full
+ * (SV_FULL), or it cannot be loaded (the claim is given back then). */
+static sv_game *sv_take_over(const char *id, int *elsewhere)
+{
+    char err[256];
+    *elsewhere = SV_HERE;
+    pthread_mutex_lock(&sv->table_mu);
+    int full = sv->n_running >= sv->cfg.max_games;
+    pthread_mutex_unlock(&sv->table_mu);
+    if (full) {
+        *elsewhere = SV_FULL;
+        return NULL;
+    }
+    cr_status rc = sv->store->ops->claim(sv->store, id, err, sizeof err);
+    if (rc != CR_OK) {
+        *elsewhere = rc == CR_ERR_ILLEGAL ? SV_ELSEWHERE : SV_HERE;
+        if (rc != CR_ERR_ILLEGAL) sv_log("game %.40s: cannot claim: %s", id, err);
+        return NULL;
+    }
+    int added = 0;
+    sv_game *g = sv_load_game(id, &added);
+    if (!g) sv->store->ops->release(sv->store, id); /* another process may manage */
+    if (g && added) sv_resume_game(g);
+    return g;
+}
+
+/* A game from memory; or a finished or outdated one loaded from the store;
+ * or a running one this process claims and takes over.  NULL if there is
+ * none, another server process plays it or this one is full (*elsewhere:
+ * SV_ELSEWHERE, SV_FULL; may be NULL). */
+static sv_game *sv_find_game_where(const char *id, int *elsewhere)
+{
+    int other = 0;
+    sv_game *g = sv_find_loaded(id);
+    if (!g) {
+        char err[256];
+        cr_store_game meta;
+        cr_store_entry *e = NULL;
+        if (sv->store->ops->load(sv->store, id, &meta, &e, err, sizeof err) == CR_OK) {
+            free(e);
+            int added = 0;
+            g = meta.status == CR_STORE_RUNNING ? sv_take_over(meta.id, &other)
+                                                : sv_load_game(meta.id, &added);
+        }
+    }
+    if (elsewhere) *elsewhere = other;
+    return g;
+}
+
+static sv_game *sv_find_game(const char *id) { return sv_find_game_where(id, NULL); }
 
 /* ---- views ---- */
 
@@ -1563,11 +1693,26 @@ static json_t *sv_stats_json(void)
     return json_pack("{s:i,s:s,s:o}", "v", 1, "type", "stats", "titles", arr);
 }
 
+/* The game is running on another server process (a shared store). */
+static void sv_send_elsewhere(sv_conn *c, const sv_msg *m, int why)
+{
+    if (why == SV_FULL)
+        sv_send_error(c, m, "limit", "this server holds as many running games as it may");
+    else
+        sv_send_error(c, m, "elsewhere",
+                      "another server process plays this game; connect to that one"
+                      " (docs/server.md)");
+}
+
 static void sv_h_join(sv_conn *c, const sv_msg *m)
 {
-    sv_game *g = sv_find_game(m->game_id);
+    int elsewhere = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
     if (!g) {
-        sv_send_error(c, m, "no_game", "no such game");
+        if (elsewhere)
+            sv_send_elsewhere(c, m, elsewhere);
+        else
+            sv_send_error(c, m, "no_game", "no such game");
         return;
     }
     sv_detach(c);
@@ -1616,9 +1761,14 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
 {
-    sv_game *g = sv_find_game(m->game_id);
+    int elsewhere = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
     int seat = CR_SEAT_PUBLIC;
     char err[256];
+    if (elsewhere) {
+        sv_send_elsewhere(c, m, elsewhere);
+        return;
+    }
     if (!spectate) {
         uint8_t h[CR_STORE_HASH_LEN];
         sv_token_hash(m->token, h);
@@ -2017,6 +2167,7 @@ void sv_config_defaults(sv_config *c)
     c->bot_deadline_ms = 2000;
     c->bot_memory_mb = 64;
     c->webhooks = 1;
+    c->claim_ms = 1000;
 }
 
 typedef struct sv_idlist {
@@ -2038,32 +2189,36 @@ static int sv_collect_id(void *arg, const cr_store_game *g)
     return 0;
 }
 
-/* Resumes every running game of the store (replaying its record); a game
- * stored under another rules version is marked outdated, never replayed. */
-static void sv_resume_all(void)
+/* Takes over every running game of the store that no process holds
+ * (replaying its record); a game stored under another rules version is
+ * marked outdated, never replayed.  At start this resumes the server's own
+ * games after a restart; later sweeps (a shared store only) take the games
+ * of a server process that stopped or died. */
+static void sv_claim_sweep(int at_start)
 {
     sv_idlist l = {0};
     char err[256];
     sv->store->ops->list(sv->store, CR_STORE_RUNNING, 1 << 30, sv_collect_id, &l, err, sizeof err);
     int resumed = 0, outdated = 0;
     for (int i = 0; i < l.n; i++) {
-        if (sv->store->ops->claim(sv->store, l.ids[i], err, sizeof err) != CR_OK) continue;
-        sv_game *g = sv_find_game(l.ids[i]);
+        if (sv_find_loaded(l.ids[i])) continue;
+        int elsewhere = 0;
+        sv_game *g = sv_take_over(l.ids[i], &elsewhere);
         if (!g) continue;
         pthread_mutex_lock(&g->mu);
-        if (g->outdated) {
-            sv->store->ops->set_status(sv->store, g->meta.id, CR_STORE_OUTDATED, err, sizeof err);
-            outdated++;
-        } else {
-            sv_run_chance(g);
-            sv_flush(g, err, sizeof err);
-            sv_after_change(g);
-            resumed++;
-        }
+        int out = g->outdated;
         pthread_mutex_unlock(&g->mu);
+        if (out)
+            outdated++;
+        else
+            resumed++;
     }
     free(l.ids);
-    if (l.n) sv_log("resumed %d games (%d outdated, kept as stored)", resumed, outdated);
+    if (at_start && l.n)
+        sv_log("resumed %d games (%d outdated, kept as stored)", resumed, outdated);
+    else if (resumed + outdated)
+        sv_log("took over %d running games no server held (%d outdated)", resumed + outdated,
+               outdated);
 }
 
 int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
@@ -2093,7 +2248,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     for (int i = 0; i < S->n_workers; i++) pthread_create(&S->workers[i], NULL, sv_worker, NULL);
     pthread_create(&S->clock_thread, NULL, sv_clock_main, NULL);
     pthread_create(&S->hook_thread, NULL, sv_hook_main, NULL);
-    sv_resume_all();
+    sv_claim_sweep(1);
 
     char threads[16];
     snprintf(threads, sizeof threads, "%d", cfg->max_conns + 4);
@@ -2137,9 +2292,17 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     printf("croupier serve: listening on http://%s:%d/ (store: %s)\n", colon ? host : "0.0.0.0",
            np > 0 ? ports[0].port : 0, S->store->ops->name);
     fflush(stdout);
+    /* A shared store: look for games no server holds every claim_ms
+     * (a SQLite file has one server, which resumed them all at start). */
+    int sweep = cfg->claim_ms > 0 && strcmp(S->store->ops->name, "sqlite") != 0;
+    double next_sweep = sv_mono() + cfg->claim_ms / 1000.0;
     while (!*stop) {
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
+        if (sweep && sv_mono() >= next_sweep) {
+            sv_claim_sweep(0);
+            next_sweep = sv_mono() + cfg->claim_ms / 1000.0;
+        }
     }
     sv_log("stopping");
     mg_stop(S->ctx);

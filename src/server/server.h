@@ -22,6 +22,8 @@ typedef struct sv_config {
     int bot_deadline_ms; /* per-move deadline of a bot (random move when overrun); max ismcts ms */
     int bot_memory_mb;   /* what one bot may allocate (checked when it is made) */
     int webhooks;        /* 0: refuse webhook URLs */
+    int claim_ms;        /* a shared store (PostgreSQL): every claim_ms, take over the running
+                            games no server holds (one whose server died); 0: only at start */
     int quiet;
 } sv_config;
 

@@ -62,6 +62,8 @@ static void test_create_append_load(void **state)
     fill_game(&g, id);
     assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_OK);
     assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_ERR_ILLEGAL);
+    /* a process appends only to games it holds (store.h) */
+    assert_int_equal(s->ops->claim(s, id, err, sizeof err), CR_OK);
     cr_store_entry e[3] = {{CR_STORE_ACTION, 17, -1, ""},
                            {CR_STORE_ACTION, 400, 2, ""},
                            {CR_STORE_SEAT, 0, 1, "heuristic"}};
