@@ -168,6 +168,8 @@ typedef struct sv_game {
     int64_t remaining[CR_MAX_PLAYERS];
     int clock_seat;        /* the seat whose clock runs, -1 */
     int64_t clock_started; /* when it started (ms) */
+    int clock_saved_seat;  /* clock_seat/clock_started as last stored (-2: never) */
+    int64_t clock_saved_started;
     char webhook[SV_URL_MAX + 1];
     int64_t hooked[CR_MAX_PLAYERS]; /* the decision a webhook was sent for */
     /* followers */
@@ -493,6 +495,19 @@ static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, in
     return j.m;
 }
 
+/* The clock as stored (a restart resumes it: the seat to act's move kept
+ * running while the server was down). */
+static void sv_clock_restore(sv_game *g, const cr_store_game *meta)
+{
+    g->clock_saved_seat = -2;
+    if (!meta->has_clock) return;
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = meta->clock.remaining_ms[s];
+    g->clock_seat = meta->clock.seat;
+    g->clock_started = meta->clock.started_ms;
+    g->clock_saved_seat = g->clock_seat;
+    g->clock_saved_started = g->clock_started;
+}
+
 static sv_game *sv_game_alloc(const cr_store_game *meta)
 {
     sv_game *g = calloc(1, sizeof *g);
@@ -516,6 +531,7 @@ static sv_game *sv_game_alloc(const cr_store_game *meta)
             const char *ot = json_string_value(json_object_get(c, "on_timeout"));
             snprintf(g->on_timeout, sizeof g->on_timeout, "%s", ot ? ot : "end");
             for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = g->clock_initial;
+            sv_clock_restore(g, meta);
         }
         const char *hook = json_string_value(json_object_get(o, "webhook"));
         if (hook) snprintf(g->webhook, sizeof g->webhook, "%s", hook);
@@ -564,6 +580,11 @@ static int sv_game_reload(sv_game *g, char *err, size_t errcap)
     cr_match *m =
         sv_build(&meta, e, meta.n_entries, g->acted, &g->rec_actions, &g->rec_marks, err, errcap);
     if (m && sv_game_attach_match(g, m)) {
+        if (g->clock_mode != SV_CLOCK_NONE) {
+            for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = g->clock_initial;
+            g->clock_seat = -1;
+            sv_clock_restore(g, &meta);
+        }
         g->n_stored = meta.n_entries;
         g->meta.taken = meta.taken;
         g->n_pend = 0;
@@ -731,14 +752,32 @@ static void sv_run_chance(sv_game *g)
     }
 }
 
-/* Appends the pending entries; on failure rebuilds the match from the store. */
+static void sv_clock_turn(sv_game *g);
+
+/* Appends the pending entries, with the clock when it changed (the turn
+ * moved: it is stored in the same transaction); on failure rebuilds the
+ * match (and the clock) from the store. */
 static int sv_flush(sv_game *g, char *err, size_t errcap)
 {
-    if (g->n_pend == 0) return 1;
-    if (sv->store->ops->append(sv->store, g->meta.id, g->n_stored, g->pend, g->n_pend, err,
-                               errcap) == CR_OK) {
+    cr_store_clock ck, *clock = NULL;
+    if (g->clock_mode != SV_CLOCK_NONE && g->m) {
+        sv_clock_turn(g);
+        if (g->clock_seat != g->clock_saved_seat || g->clock_started != g->clock_saved_started) {
+            ck.seat = g->clock_seat;
+            ck.started_ms = g->clock_started;
+            for (int s = 0; s < CR_MAX_PLAYERS; s++) ck.remaining_ms[s] = g->remaining[s];
+            clock = &ck;
+        }
+    }
+    if (g->n_pend == 0 && !clock) return 1;
+    if (sv->store->ops->append_clock(sv->store, g->meta.id, g->n_stored, g->pend, g->n_pend, clock,
+                                     err, errcap) == CR_OK) {
         g->n_stored += g->n_pend;
         g->n_pend = 0;
+        if (clock) {
+            g->clock_saved_seat = ck.seat;
+            g->clock_saved_started = ck.started_ms;
+        }
         return 1;
     }
     sv_log("game %s: append failed: %s", g->meta.id, err);
@@ -1257,9 +1296,9 @@ static void sv_clock_check(sv_game *g)
             if (cr_match_timeout(g->m, s, spec, err, sizeof err) == CR_OK) {
                 sv_collect(g, s);
                 sv_run_chance(g);
-                sv_flush(g, err, sizeof err);
                 g->remaining[s] = 0;
-                g->clock_seat = -1;
+                g->clock_seat = -1; /* the next seat's clock starts in sv_flush */
+                sv_flush(g, err, sizeof err);
                 sv_after_change(g);
             } else {
                 sv_log("game %s: timeout of P%d: %s", g->meta.id, s, err);
