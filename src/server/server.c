@@ -183,6 +183,12 @@ typedef struct sv_game {
     cr_store_entry *pend;
     int n_pend, cap_pend;
     struct sv_game *next_job;
+    /* References, under the table's mutex: the table's (while in_table),
+     * each follower's (c->game), each queued bot job's, and each lookup's
+     * until its caller is done (sv_game_put).  The last one frees g. */
+    int refs;
+    int in_table;
+    int evicted; /* under mu: finished and out of the table */
 } sv_game;
 
 struct sv_conn {
@@ -513,6 +519,7 @@ static sv_game *sv_game_alloc(const cr_store_game *meta)
     sv_game *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     pthread_mutex_init(&g->mu, NULL);
+    g->refs = 1; /* the caller's */
     g->meta = *meta;
     g->clock_seat = -1;
     for (int s = 0; s < CR_MAX_PLAYERS; s++) g->hooked[s] = -1;
@@ -614,16 +621,53 @@ static void sv_game_free(sv_game *g)
     free(g);
 }
 
-/* ---- the table of games ---- */
+/* ---- the table of games ----
+ * The table holds the running games (and running games that cannot be
+ * played, outdated).  A game leaves it once it is finished and its last
+ * update went out; a finished game asked for later is loaded from the
+ * store for that request or that follower only (sv_find_game_where). */
 
+static void sv_game_hold(sv_game *g)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    g->refs++;
+    pthread_mutex_unlock(&sv->table_mu);
+}
+
+/* Gives back a reference; never called under g->mu by the last holder. */
+static void sv_game_put(sv_game *g)
+{
+    if (!g) return;
+    pthread_mutex_lock(&sv->table_mu);
+    int last = --g->refs == 0;
+    pthread_mutex_unlock(&sv->table_mu);
+    if (last) sv_game_free(g);
+}
+
+/* A game of the table, with a reference for the caller (sv_game_put). */
 static sv_game *sv_find_loaded(const char *id)
 {
     sv_game *g = NULL;
     pthread_mutex_lock(&sv->table_mu);
     for (int i = 0; i < sv->n_games && !g; i++)
         if (strcmp(sv->games[i]->meta.id, id) == 0) g = sv->games[i];
+    if (g) g->refs++;
     pthread_mutex_unlock(&sv->table_mu);
     return g;
+}
+
+/* Takes g out of the table (a finished game); the caller still holds a
+ * reference, so g is freed by the last sv_game_put. */
+static void sv_table_drop(sv_game *g)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    for (int i = 0; g->in_table && i < sv->n_games; i++)
+        if (sv->games[i] == g) {
+            sv->games[i] = sv->games[--sv->n_games];
+            g->in_table = 0;
+            g->refs--;
+        }
+    pthread_mutex_unlock(&sv->table_mu);
 }
 
 static int sv_table_add(sv_game *g)
@@ -640,6 +684,8 @@ static int sv_table_add(sv_game *g)
         sv->cap_games = cap;
     }
     sv->games[sv->n_games++] = g;
+    g->in_table = 1;
+    g->refs++;
     pthread_mutex_unlock(&sv->table_mu);
     return 1;
 }
@@ -682,6 +728,7 @@ static sv_game *sv_load_game(const char *id, int *added)
     g->n_stored = meta.n_entries;
     g->finished = meta.status == CR_STORE_FINISHED;
     free(e);
+    if (meta.status != CR_STORE_RUNNING) return g; /* for this caller only */
     /* another thread may have loaded it meanwhile */
     sv_game *again = sv_find_loaded(id);
     if (again) {
@@ -693,7 +740,7 @@ static sv_game *sv_load_game(const char *id, int *added)
         return NULL;
     }
     *added = 1;
-    return g;
+    return g; /* the caller's reference and the table's */
 }
 
 /* ---- record entries: the match's new actions and marks, in order ---- */
@@ -1121,6 +1168,13 @@ static void sv_after_change(sv_game *g)
             sv_enqueue_hook(g, to_act, d);
         }
     }
+    if (g->finished && !g->evicted) {
+        /* the last updates went out: the game leaves memory (its followers
+         * keep it until they leave; later requests load it from the store) */
+        g->evicted = 1;
+        sv_table_drop(g);
+        sv->store->ops->release(sv->store, g->meta.id);
+    }
 }
 
 /* ---- bot workers ---- */
@@ -1129,6 +1183,7 @@ static void sv_enqueue_bot(sv_game *g)
 {
     if (g->bot_queued) return;
     g->bot_queued = 1;
+    sv_game_hold(g); /* the job's reference */
     pthread_mutex_lock(&sv->job_mu);
     g->next_job = NULL;
     if (sv->job_tail)
@@ -1278,6 +1333,7 @@ static void *sv_worker(void *arg)
         if (!sv->job_head) sv->job_tail = NULL;
         pthread_mutex_unlock(&sv->job_mu);
         sv_bot_move(g);
+        sv_game_put(g);
     }
 }
 
@@ -1322,9 +1378,11 @@ static void *sv_clock_main(void *arg)
         for (int i = 0;; i++) {
             pthread_mutex_lock(&sv->table_mu);
             sv_game *g = i < sv->n_games ? sv->games[i] : NULL;
+            if (g) g->refs++;
             pthread_mutex_unlock(&sv->table_mu);
             if (!g) break;
             if (g->clock_mode != SV_CLOCK_NONE) sv_clock_check(g);
+            sv_game_put(g);
         }
     }
 }
@@ -1415,6 +1473,7 @@ static void sv_detach(sv_conn *c)
         }
     pthread_mutex_unlock(&g->mu);
     c->game = NULL;
+    sv_game_put(g); /* the follower's reference */
 }
 
 /* Makes c follow g as `seat` (under g->mu); events from `since` (-1: the
@@ -1429,6 +1488,7 @@ static int sv_attach_locked(sv_conn *c, sv_game *g, int seat, int64_t since)
         g->cap_conns = cap;
     }
     g->conns[g->n_conns++] = c;
+    sv_game_hold(g); /* the follower's reference */
     c->game = g;
     c->seat = seat;
     c->has_view = 0;
@@ -1644,6 +1704,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     if (m->sit >= 0) sv_attach_locked(c, g, m->sit, 0);
     sv_after_change(g);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g); /* the table (and a follower) hold it */
     sv_log("game %s created: %s, %d seats", meta.id, def->name, m->n_seats);
     return;
 undo_stored:
@@ -1782,6 +1843,7 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
     }
     if (seat < 0) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "seat_taken", why);
         return;
     }
@@ -1796,6 +1858,7 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
     sv_after_change(g); /* the others see the seat taken */
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g);
 }
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
@@ -1805,6 +1868,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     int seat = CR_SEAT_PUBLIC;
     char err[256];
     if (elsewhere) {
+        sv_game_put(g);
         sv_send_elsewhere(c, m, elsewhere);
         return;
     }
@@ -1813,6 +1877,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
         sv_token_hash(m->token, h);
         if (!g || strlen(m->token) != SV_TOKEN_LEN ||
             sv->store->ops->find_token(sv->store, m->game_id, h, &seat, err, sizeof err) != CR_OK) {
+            sv_game_put(g);
             sv_send_error(c, m, "bad_token", "this token opens no seat of that game");
             return;
         }
@@ -1824,6 +1889,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     pthread_mutex_lock(&g->mu);
     if (!g->m) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "outdated",
                       "this game was stored under another rules version; it is kept as stored");
         return;
@@ -1831,6 +1897,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     sv_attach_locked(c, g, seat, m->since);
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g); /* the follower holds its own */
 }
 
 /* Checks c is seated at a playable game and locks it; NULL after an error. */
@@ -2005,6 +2072,7 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
 {
     sv_game *g = sv_find_game(m->game_id);
     if (!g || !g->m) {
+        sv_game_put(g);
         sv_send_error(c, m, g ? "outdated" : "no_game", g ? "no record to give" : "no such game");
         return;
     }
@@ -2012,6 +2080,7 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     uint64_t seed;
     if (!cr_match_seed(g->m, &seed)) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "not_finished",
                       "the record and the seed are given out once the game is over");
         return;
@@ -2022,6 +2091,9 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     cr_status rc = f ? cr_match_save(g->m, f, err, sizeof err) : CR_ERR_NOMEM;
     if (f) fclose(f);
     pthread_mutex_unlock(&g->mu);
+    char id[CR_STORE_ID_LEN + 1];
+    snprintf(id, sizeof id, "%s", g->meta.id);
+    sv_game_put(g);
     if (rc != CR_OK || !text) {
         free(text);
         sv_send_error(c, m, "store", "cannot write the record");
@@ -2030,8 +2102,8 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     char seed_s[24];
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)seed);
     sv_reply_json(c, m,
-                  json_pack("{s:i,s:s,s:s,s:s,s:s}", "v", 1, "type", "record", "game_id",
-                            g->meta.id, "seed", seed_s, "record", text));
+                  json_pack("{s:i,s:s,s:s,s:s,s:s}", "v", 1, "type", "record", "game_id", id,
+                            "seed", seed_s, "record", text));
     free(text);
 }
 
@@ -2240,13 +2312,18 @@ static void sv_claim_sweep(int at_start)
     sv->store->ops->list(sv->store, CR_STORE_RUNNING, 1 << 30, sv_collect_id, &l, err, sizeof err);
     int resumed = 0, outdated = 0;
     for (int i = 0; i < l.n; i++) {
-        if (sv_find_loaded(l.ids[i])) continue;
+        sv_game *held = sv_find_loaded(l.ids[i]);
+        if (held) {
+            sv_game_put(held);
+            continue;
+        }
         int elsewhere = 0;
         sv_game *g = sv_take_over(l.ids[i], &elsewhere);
         if (!g) continue;
         pthread_mutex_lock(&g->mu);
         int out = g->outdated;
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         if (out)
             outdated++;
         else
@@ -2365,8 +2442,14 @@ stop_threads:
         S->hook_head = h->next;
         free(h);
     }
+    /* bot jobs never run hold references: give them back */
+    while (S->job_head) {
+        sv_game *g = S->job_head;
+        S->job_head = g->next_job;
+        sv_game_put(g);
+    }
 out:
-    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]);
+    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
     free(S->games);
     cr_store_close(S->store);
     free(S);

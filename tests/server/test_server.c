@@ -1418,6 +1418,68 @@ static void test_clock_survives_restart(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+static json_int_t server_field(int port, const char *name)
+{
+    json_t *o = server_status(port);
+    json_int_t v = json_integer_value(json_object_get(o, name));
+    json_decref(o);
+    return v;
+}
+
+/* A finished game leaves memory once its last update is sent; history,
+ * record and spectating load it from the store on demand, and it does not
+ * count against --max-games (which counts running games). */
+static void test_finished_evicted(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "evict.db");
+    server srv;
+    server_start(&srv, db, "--max-games 1");
+    seat_state me = {0};
+    me.c = cl_open(srv.port);
+    int64_t id = cl_send(me.c, create_msg("human;random;random;random", 0));
+    json_t *r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    assert_int_equal(server_field(srv.port, "games_loaded"), 1);
+    me.up = cl_update(me.c);
+    /* full: a second game is refused while the first runs */
+    client *other = cl_open(srv.port);
+    id = cl_send(other, create_msg("random;random", -1));
+    expect_error(other, id, "limit");
+    cr_rng rng;
+    cr_rng_seed(&rng, 9, 9);
+    json_decref(play_to_end(&me, &rng));
+    /* over: out of the table (its follower still reads its history) */
+    assert_int_equal(server_field(srv.port, "games_loaded"), 0);
+    assert_int_equal(server_field(srv.port, "games_running"), 0);
+    id = cl_send(me.c, json_pack("{s:s}", "type", "history"));
+    r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "history");
+    json_decref(r);
+    /* another connection: spectate, history and record come from the store */
+    cl_send(other, json_pack("{s:s,s:s}", "type", "spectate", "game_id", game_id));
+    json_t *up = cl_update(other);
+    assert_non_null(up);
+    assert_true(json_is_true(json_object_get(up, "over")));
+    json_decref(up);
+    cr_match *done = fetch_record(other, game_id);
+    assert_true(cr_match_over(done));
+    cr_match_free(done);
+    assert_int_equal(server_field(srv.port, "games_loaded"), 0);
+    /* the finished game counts no more: a new one fits under --max-games 1 */
+    id = cl_send(other, create_msg("random;random;random", -1));
+    r = cl_reply(other, id);
+    assert_string_equal(jtype(r), "created");
+    json_decref(r);
+    cl_free(other);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -1432,6 +1494,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
         cmocka_unit_test_teardown(test_bot_memory_cap, kill_live),
         cmocka_unit_test_teardown(test_clock_survives_restart, kill_live),
+        cmocka_unit_test_teardown(test_finished_evicted, kill_live),
         cmocka_unit_test_teardown(test_seats_clock_resign, kill_live),
         cmocka_unit_test_teardown(test_outdated_rules, kill_live),
         cmocka_unit_test_teardown(test_webhook, kill_live),
