@@ -1077,10 +1077,20 @@ static void sv_build_update(sv_game *g, int seat, uint32_t since, sv_buf *b, uin
     sb_puts(b, "]}");
 }
 
+/* Stores the entries a bot worker played and has not stored yet (it is
+ * thinking about the next move): nothing is shown to a client before it is
+ * stored.  Under g->mu. */
+static void sv_sync(sv_game *g)
+{
+    char err[256];
+    if (g->n_pend > 0) sv_flush(g, err, sizeof err);
+}
+
 /* Sends c its update if its view changed (or `force`), and a your_turn
  * notice when it became c's turn.  Under g->mu. */
 static void sv_update_conn(sv_game *g, sv_conn *c, int force)
 {
+    sv_sync(g);
     if (!g->m) return;
     uint8_t hash[32];
     sb_reset(&c->out);
@@ -1236,85 +1246,95 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
     return b;
 }
 
-/* One bot move of g.  Under g->mu: the seat's observation and legal
+/* Bot moves of g.  For each: under g->mu the seat's observation and legal
  * actions are copied, with the game's version and the seat's decision
- * number; the worker then thinks without the mutex (every other
- * connection of the game is served meanwhile), and submits under it only
- * if the game has not moved on (an undo, a timeout, a resignation, a
- * hand-over): a stale move is dropped.  A bot that overruns the per-move
- * deadline (--bot-deadline-ms) has its choice replaced by the random
- * policy's, seeded from the game's seed and the action's index; the record
- * holds the action played, so replays are exact. */
+ * number; the worker thinks without the mutex (every other connection of
+ * the game is served meanwhile) and submits under it only if the game has
+ * not moved on (a timeout, a resignation, a hand-over, a reload): a stale
+ * move is dropped.  A bot that overruns the per-move deadline
+ * (--bot-deadline-ms) has its choice replaced by the random policy's,
+ * seeded from the game's seed and the action's index; the record holds the
+ * action played, so replays are exact.
+ *
+ * Consecutive bot moves (with the chance that follows) are stored in one
+ * append, as long as bots are to act and for up to 5 ms (then the game is
+ * queued again, so games take turns).  Entries not stored yet are never
+ * shown: whoever renders the game for a client meanwhile stores them first
+ * (sv_sync). */
 static void sv_bot_move(sv_game *g)
 {
     pthread_mutex_lock(&g->mu);
     g->bot_queued = 0;
-    int who = g->m && !g->outdated && !g->thinking ? cr_match_to_act(g->m) : CR_TERMINAL;
-    if (who < 0 || cr_match_is_human(g->m, who)) {
-        pthread_mutex_unlock(&g->mu);
-        return;
-    }
-    cr_bot *bot = sv_seat_bot(g, who);
-    if (!g->rnd) {
-        char err[256];
-        g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
+    double start = sv_mono();
+    int moved = 0, stale = 0, late_n = 0;
+    for (int k = 0; k < 256 && !g->thinking; k++) {
+        int who = g->m && !g->outdated ? cr_match_to_act(g->m) : CR_TERMINAL;
+        if (who < 0 || cr_match_is_human(g->m, who)) break;
+        if (k > 0 && sv_mono() - start > 0.005) break;
+        cr_bot *bot = sv_seat_bot(g, who);
         if (!g->rnd) {
-            sv_log("game %s: %s", g->meta.id, err);
-            pthread_mutex_unlock(&g->mu);
-            return;
+            char err[256];
+            g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
+            if (!g->rnd) {
+                sv_log("game %s: %s", g->meta.id, err);
+                break;
+            }
         }
-    }
-    int n = cr_match_legal(g->m, who, g->think_legal);
-    int wants = bot && cr_bot_wants_obs(bot);
-    if (wants) cr_match_observe(g->m, who, g->think_obs);
-    uint64_t version = g->version;
-    int decision = sv_decision(g, who);
-    uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
-    g->thinking = 1;
-    pthread_mutex_unlock(&g->mu);
+        int n = cr_match_legal(g->m, who, g->think_legal);
+        if (n <= 0) break;
+        int wants = bot && cr_bot_wants_obs(bot);
+        if (wants) cr_match_observe(g->m, who, g->think_obs);
+        uint64_t version = g->version;
+        int decision = sv_decision(g, who);
+        uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
+        g->thinking = 1;
+        pthread_mutex_unlock(&g->mu);
 
-    cr_action a = n > 0 ? g->think_legal[0] : 0;
-    int late = 0;
-    if (n > 1 && bot) {
-        cr_bot_reseed(bot, seed);
-        double t0 = sv_mono();
-        a = cr_bot_act(bot, wants ? g->think_obs : NULL, g->think_legal, n);
-        double ms = (sv_mono() - t0) * 1000;
-        late = ms > sv->cfg.bot_deadline_ms;
-        if (late)
-            sv_log("game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random policy's "
-                   "move is played",
-                   g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
-    }
-    if (n > 1 && (late || !bot)) {
-        cr_bot_reseed(g->rnd, seed ^ (uint64_t)who);
-        a = cr_bot_act(g->rnd, NULL, g->think_legal, n);
-    }
+        cr_action a = g->think_legal[0];
+        int late = 0;
+        if (n > 1 && bot) {
+            cr_bot_reseed(bot, seed);
+            double t0 = sv_mono();
+            a = cr_bot_act(bot, wants ? g->think_obs : NULL, g->think_legal, n);
+            double ms = (sv_mono() - t0) * 1000;
+            late = ms > sv->cfg.bot_deadline_ms;
+            if (late)
+                sv_log("game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random "
+                       "policy's move is played",
+                       g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
+        }
+        if (n > 1 && (late || !bot)) {
+            cr_bot_reseed(g->rnd, seed ^ (uint64_t)who);
+            a = cr_bot_act(g->rnd, NULL, g->think_legal, n);
+        }
 
-    pthread_mutex_lock(&g->mu);
-    g->thinking = 0;
-    int stale = n <= 0 || !g->m || g->outdated || g->version != version ||
-                cr_match_to_act(g->m) != who || cr_match_is_human(g->m, who) ||
-                sv_decision(g, who) != decision;
-    char err[256];
-    if (!stale && cr_match_submit_bot(g->m, who, a, err, sizeof err) != CR_OK) {
-        sv_log("game %s: bot move of P%d refused: %s", g->meta.id, who, err);
-        stale = 1;
-    }
-    pthread_mutex_lock(&sv->job_mu);
-    sv->bot_moves += !stale;
-    sv->bot_late += late;
-    sv->bot_stale += stale;
-    pthread_mutex_unlock(&sv->job_mu);
-    if (!stale) {
+        pthread_mutex_lock(&g->mu);
+        g->thinking = 0;
+        late_n += late;
+        char err[256];
+        if (!g->m || g->outdated || g->version != version || cr_match_to_act(g->m) != who ||
+            cr_match_is_human(g->m, who) || sv_decision(g, who) != decision) {
+            stale = 1;
+            break;
+        }
+        if (cr_match_submit_bot(g->m, who, a, err, sizeof err) != CR_OK) {
+            sv_log("game %s: bot move of P%d refused: %s", g->meta.id, who, err);
+            stale = 1;
+            break;
+        }
         sv_collect(g, who);
         sv_run_chance(g);
-        sv_flush(g, err, sizeof err);
-        sv_after_change(g); /* queues the next bot move, if any */
-    } else if (g->m && !g->outdated) {
-        int to_act = cr_match_to_act(g->m);
-        if (to_act >= 0 && !cr_match_is_human(g->m, to_act)) sv_enqueue_bot(g);
+        moved++;
     }
+    pthread_mutex_lock(&sv->job_mu);
+    sv->bot_moves += moved;
+    sv->bot_late += late_n;
+    sv->bot_stale += stale;
+    pthread_mutex_unlock(&sv->job_mu);
+    char err[256];
+    if (moved || g->n_pend) sv_flush(g, err, sizeof err);
+    if ((moved || stale) && g->m && !g->outdated)
+        sv_after_change(g); /* queues the next bot move, if any */
     pthread_mutex_unlock(&g->mu);
 }
 
@@ -1909,6 +1929,7 @@ static sv_game *sv_seated(sv_conn *c, const sv_msg *m)
         return NULL;
     }
     pthread_mutex_lock(&g->mu);
+    sv_sync(g);
     if (g->outdated || !g->m) {
         pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated", "this game cannot be played on");
@@ -2038,6 +2059,7 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         return;
     }
     pthread_mutex_lock(&g->mu);
+    sv_sync(g);
     if (!g->m) {
         pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated", "this game cannot be replayed");
