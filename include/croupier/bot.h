@@ -73,8 +73,20 @@ typedef struct cr_bot_stats {
     uint64_t rollout_actions;
     double seconds; /* wall time of the last cr_bot_act */
     int arena_full; /* 1 if a tree ran out of nodes and stopped expanding */
+    int capped;     /* 1 if the search stopped at the time cap (cr_bot_set_time_cap) */
 } cr_bot_stats;
 void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out);
+
+/* A hard limit on the wall time of every later cr_bot_act (ms; 0: none,
+ * the default).  A search that reaches it stops between iterations and
+ * returns its best choice so far (stats.capped = 1): the caller (a server
+ * with a per-move deadline) frees its thread promptly and decides what to
+ * play.  Searches bounded by iters stay reproducible only under the cap. */
+void cr_bot_set_time_cap(cr_bot *b, double ms);
+
+/* The bytes the bot allocated when it was made (ISMCTS: its tree arenas,
+ * paths and scratch states); a bot allocates nothing more while it plays. */
+size_t cr_bot_memory(const cr_bot *b);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,11 @@ int cr_match_run(cr_match *m, long max_steps);
 /* Applies one action of the chance node or bot seat to act; CR_ERR_ILLEGAL
  * when a human is to act or the match is over. */
 cr_status cr_match_step(cr_match *m);
+/* Applies action `a` for the bot seat to act, chosen outside the match (a
+ * server's bot thinks on a copy of the seat's observation without holding
+ * the game; docs/server.md).  CR_ERR_ILLEGAL (err set) when `seat` is not
+ * a bot seat to act or `a` is not legal now; nothing changes then. */
+cr_status cr_match_submit_bot(cr_match *m, int seat, cr_action a, char *err, size_t errcap);
 
 /* A human seat's move as text (notation) or as an action id.  Refuses,
  * before parsing, a seat that is not to act; err never tells anything the

@@ -124,6 +124,7 @@ cr_bot *cr_bot_new(const cr_game *g, const char *spec, int seat, uint64_t seed, 
     b->seat = seat;
     snprintf(b->spec, sizeof b->spec, "%s", spec);
     bot_seed_rng(&b->rng, seed, seat);
+    b->memory = sizeof *b;
     if (vt->create && !vt->create(b, &s, err, errcap)) {
         cr_free(b);
         return NULL;
@@ -151,3 +152,5 @@ const char *cr_bot_spec(const cr_bot *b) { return b->spec; }
 const char *cr_bot_kind(const cr_bot *b) { return b->vt->kind; }
 
 void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out) { *out = b->stats; }
+void cr_bot_set_time_cap(cr_bot *b, double ms) { b->time_cap_ms = ms > 0 ? ms : 0; }
+size_t cr_bot_memory(const cr_bot *b) { return b->memory; }

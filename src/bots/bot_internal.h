@@ -59,6 +59,8 @@ struct cr_bot {
     void *data; /* owned by the kind: destroy() frees it */
     cr_bot_stats stats;
     char spec[BOT_SPEC_MAX];
+    double time_cap_ms; /* cr_bot_set_time_cap; 0: none */
+    size_t memory;      /* cr_bot_memory: sizeof *b, plus what create() adds */
 };
 
 BOT_HIDDEN extern const bot_vtable bot_random_vt;

@@ -440,6 +440,20 @@ cr_status cr_match_submit_action(cr_match *m, int seat, cr_action a, char *err, 
     return do_apply(m, seat, a);
 }
 
+cr_status cr_match_submit_bot(cr_match *m, int seat, cr_action a, char *err, size_t errcap)
+{
+    if (seat < 0 || seat >= m->g->num_players || m->bot[seat] == NULL ||
+        cr_match_to_act(m) != seat) {
+        set_err(err, errcap, "seat P%d is not a bot to act", seat);
+        return CR_ERR_ILLEGAL;
+    }
+    if (!cr_is_legal(m->g, m->st, a, m->cx)) {
+        set_err(err, errcap, "action %d is not legal now", (int)a);
+        return CR_ERR_ILLEGAL;
+    }
+    return do_apply(m, seat, a);
+}
+
 cr_status cr_match_submit(cr_match *m, int seat, const char *text, char *err, size_t errcap)
 {
     if (refuse_seat(m, seat, err, errcap)) return CR_ERR_ILLEGAL;

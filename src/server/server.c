@@ -149,6 +149,18 @@ typedef struct sv_game {
     int32_t acted[CR_MAX_PLAYERS];
     int bot_seats; /* bot seats counted against max_bots */
     int bot_queued;
+    /* The server's own bots: one per bot seat, made on first use; a worker
+     * thinks with them outside mu on a copy of the seat's observation
+     * (think_obs, think_legal), then submits under mu if the game has not
+     * moved on (version, the seat's decision number). */
+    cr_game *bot_game; /* the game the bots borrow: lives as long as g */
+    cr_bot *bots[CR_MAX_PLAYERS];
+    char bot_made[CR_MAX_PLAYERS][CR_STORE_SPEC_MAX]; /* the spec bots[s] was made for */
+    cr_bot *rnd;      /* the random policy, substituted at the deadline */
+    int thinking;     /* a worker thinks for this game (bots, think_* in use) */
+    uint64_t version; /* bumped by every change of the match */
+    void *think_obs;
+    cr_action *think_legal;
     /* the clock */
     sv_clock_mode clock_mode;
     int64_t clock_initial, clock_inc;
@@ -156,6 +168,8 @@ typedef struct sv_game {
     int64_t remaining[CR_MAX_PLAYERS];
     int clock_seat;        /* the seat whose clock runs, -1 */
     int64_t clock_started; /* when it started (ms) */
+    int clock_saved_seat;  /* clock_seat/clock_started as last stored (-2: never) */
+    int64_t clock_saved_started;
     char webhook[SV_URL_MAX + 1];
     int64_t hooked[CR_MAX_PLAYERS]; /* the decision a webhook was sent for */
     /* followers */
@@ -169,6 +183,12 @@ typedef struct sv_game {
     cr_store_entry *pend;
     int n_pend, cap_pend;
     struct sv_game *next_job;
+    /* References, under the table's mutex: the table's (while in_table),
+     * each follower's (c->game), each queued bot job's, and each lookup's
+     * until its caller is done (sv_game_put).  The last one frees g. */
+    int refs;
+    int in_table;
+    int evicted; /* under mu: finished and out of the table */
 } sv_game;
 
 struct sv_conn {
@@ -197,6 +217,8 @@ typedef struct sv_server {
     sv_game **games;
     int n_games, cap_games;
     int n_running, n_bots;
+    /* bot counters (under job_mu), GET /api/server */
+    int64_t bot_moves, bot_late, bot_heavy, bot_stale;
     /* bot jobs */
     pthread_mutex_t job_mu;
     pthread_cond_t job_cv;
@@ -479,11 +501,25 @@ static cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, in
     return j.m;
 }
 
+/* The clock as stored (a restart resumes it: the seat to act's move kept
+ * running while the server was down). */
+static void sv_clock_restore(sv_game *g, const cr_store_game *meta)
+{
+    g->clock_saved_seat = -2;
+    if (!meta->has_clock) return;
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = meta->clock.remaining_ms[s];
+    g->clock_seat = meta->clock.seat;
+    g->clock_started = meta->clock.started_ms;
+    g->clock_saved_seat = g->clock_seat;
+    g->clock_saved_started = g->clock_started;
+}
+
 static sv_game *sv_game_alloc(const cr_store_game *meta)
 {
     sv_game *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     pthread_mutex_init(&g->mu, NULL);
+    g->refs = 1; /* the caller's */
     g->meta = *meta;
     g->clock_seat = -1;
     for (int s = 0; s < CR_MAX_PLAYERS; s++) g->hooked[s] = -1;
@@ -502,6 +538,7 @@ static sv_game *sv_game_alloc(const cr_store_game *meta)
             const char *ot = json_string_value(json_object_get(c, "on_timeout"));
             snprintf(g->on_timeout, sizeof g->on_timeout, "%s", ot ? ot : "end");
             for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = g->clock_initial;
+            sv_clock_restore(g, meta);
         }
         const char *hook = json_string_value(json_object_get(o, "webhook"));
         if (hook) snprintf(g->webhook, sizeof g->webhook, "%s", hook);
@@ -525,8 +562,19 @@ static int sv_game_attach_match(sv_game *g, cr_match *m)
     }
     g->obs = obs;
     g->legal = legal;
+    if (!g->think_obs) g->think_obs = malloc(gm->obs_size);
+    if (!g->think_legal) g->think_legal = malloc(sizeof(cr_action) * (size_t)gm->max_legal);
+    if (!g->think_obs || !g->think_legal) return 0;
+    if (!g->bot_game) {
+        char keys[CR_MAX_OPTIONS][SV_OPT_MAX], vals[CR_MAX_OPTIONS][SV_OPT_MAX], err[256];
+        cr_params p;
+        if (!sv_params(&g->meta, &p, keys, vals, err, sizeof err)) return 0;
+        g->bot_game = cr_game_new(gm->def, &p, err, sizeof err);
+        if (!g->bot_game) return 0;
+    }
     if (g->m) cr_match_free(g->m);
     g->m = m;
+    g->version++;
     return 1;
 }
 
@@ -539,6 +587,11 @@ static int sv_game_reload(sv_game *g, char *err, size_t errcap)
     cr_match *m =
         sv_build(&meta, e, meta.n_entries, g->acted, &g->rec_actions, &g->rec_marks, err, errcap);
     if (m && sv_game_attach_match(g, m)) {
+        if (g->clock_mode != SV_CLOCK_NONE) {
+            for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = g->clock_initial;
+            g->clock_seat = -1;
+            sv_clock_restore(g, &meta);
+        }
         g->n_stored = meta.n_entries;
         g->meta.taken = meta.taken;
         g->n_pend = 0;
@@ -554,6 +607,11 @@ static void sv_game_free(sv_game *g)
 {
     if (!g) return;
     if (g->m) cr_match_free(g->m);
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) cr_bot_free(g->bots[s]);
+    cr_bot_free(g->rnd);
+    cr_game_free(g->bot_game);
+    free(g->think_obs);
+    free(g->think_legal);
     free(g->obs);
     free(g->legal);
     free(g->tmp);
@@ -563,16 +621,53 @@ static void sv_game_free(sv_game *g)
     free(g);
 }
 
-/* ---- the table of games ---- */
+/* ---- the table of games ----
+ * The table holds the running games (and running games that cannot be
+ * played, outdated).  A game leaves it once it is finished and its last
+ * update went out; a finished game asked for later is loaded from the
+ * store for that request or that follower only (sv_find_game_where). */
 
+static void sv_game_hold(sv_game *g)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    g->refs++;
+    pthread_mutex_unlock(&sv->table_mu);
+}
+
+/* Gives back a reference; never called under g->mu by the last holder. */
+static void sv_game_put(sv_game *g)
+{
+    if (!g) return;
+    pthread_mutex_lock(&sv->table_mu);
+    int last = --g->refs == 0;
+    pthread_mutex_unlock(&sv->table_mu);
+    if (last) sv_game_free(g);
+}
+
+/* A game of the table, with a reference for the caller (sv_game_put). */
 static sv_game *sv_find_loaded(const char *id)
 {
     sv_game *g = NULL;
     pthread_mutex_lock(&sv->table_mu);
     for (int i = 0; i < sv->n_games && !g; i++)
         if (strcmp(sv->games[i]->meta.id, id) == 0) g = sv->games[i];
+    if (g) g->refs++;
     pthread_mutex_unlock(&sv->table_mu);
     return g;
+}
+
+/* Takes g out of the table (a finished game); the caller still holds a
+ * reference, so g is freed by the last sv_game_put. */
+static void sv_table_drop(sv_game *g)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    for (int i = 0; g->in_table && i < sv->n_games; i++)
+        if (sv->games[i] == g) {
+            sv->games[i] = sv->games[--sv->n_games];
+            g->in_table = 0;
+            g->refs--;
+        }
+    pthread_mutex_unlock(&sv->table_mu);
 }
 
 static int sv_table_add(sv_game *g)
@@ -589,6 +684,8 @@ static int sv_table_add(sv_game *g)
         sv->cap_games = cap;
     }
     sv->games[sv->n_games++] = g;
+    g->in_table = 1;
+    g->refs++;
     pthread_mutex_unlock(&sv->table_mu);
     return 1;
 }
@@ -631,6 +728,7 @@ static sv_game *sv_load_game(const char *id, int *added)
     g->n_stored = meta.n_entries;
     g->finished = meta.status == CR_STORE_FINISHED;
     free(e);
+    if (meta.status != CR_STORE_RUNNING) return g; /* for this caller only */
     /* another thread may have loaded it meanwhile */
     sv_game *again = sv_find_loaded(id);
     if (again) {
@@ -642,7 +740,7 @@ static sv_game *sv_load_game(const char *id, int *added)
         return NULL;
     }
     *added = 1;
-    return g;
+    return g; /* the caller's reference and the table's */
 }
 
 /* ---- record entries: the match's new actions and marks, in order ---- */
@@ -671,6 +769,8 @@ static int sv_collect(sv_game *g, int actor)
 {
     const cr_record *r = cr_match_record(g->m);
     int ok = 1;
+    if (g->rec_marks < r->n_marks || g->rec_actions < r->n_actions)
+        g->version++; /* the match moved: a bot's move thought out before is stale */
     for (int guard = 0; guard < 1 << 20; guard++) {
         if (g->rec_marks < r->n_marks && r->marks[g->rec_marks].at <= g->rec_actions) {
             const cr_mark *mk = &r->marks[g->rec_marks++];
@@ -699,14 +799,32 @@ static void sv_run_chance(sv_game *g)
     }
 }
 
-/* Appends the pending entries; on failure rebuilds the match from the store. */
+static void sv_clock_turn(sv_game *g);
+
+/* Appends the pending entries, with the clock when it changed (the turn
+ * moved: it is stored in the same transaction); on failure rebuilds the
+ * match (and the clock) from the store. */
 static int sv_flush(sv_game *g, char *err, size_t errcap)
 {
-    if (g->n_pend == 0) return 1;
-    if (sv->store->ops->append(sv->store, g->meta.id, g->n_stored, g->pend, g->n_pend, err,
-                               errcap) == CR_OK) {
+    cr_store_clock ck, *clock = NULL;
+    if (g->clock_mode != SV_CLOCK_NONE && g->m) {
+        sv_clock_turn(g);
+        if (g->clock_seat != g->clock_saved_seat || g->clock_started != g->clock_saved_started) {
+            ck.seat = g->clock_seat;
+            ck.started_ms = g->clock_started;
+            for (int s = 0; s < CR_MAX_PLAYERS; s++) ck.remaining_ms[s] = g->remaining[s];
+            clock = &ck;
+        }
+    }
+    if (g->n_pend == 0 && !clock) return 1;
+    if (sv->store->ops->append_clock(sv->store, g->meta.id, g->n_stored, g->pend, g->n_pend, clock,
+                                     err, errcap) == CR_OK) {
         g->n_stored += g->n_pend;
         g->n_pend = 0;
+        if (clock) {
+            g->clock_saved_seat = ck.seat;
+            g->clock_saved_started = ck.started_ms;
+        }
         return 1;
     }
     sv_log("game %s: append failed: %s", g->meta.id, err);
@@ -959,10 +1077,20 @@ static void sv_build_update(sv_game *g, int seat, uint32_t since, sv_buf *b, uin
     sb_puts(b, "]}");
 }
 
+/* Stores the entries a bot worker played and has not stored yet (it is
+ * thinking about the next move): nothing is shown to a client before it is
+ * stored.  Under g->mu. */
+static void sv_sync(sv_game *g)
+{
+    char err[256];
+    if (g->n_pend > 0) sv_flush(g, err, sizeof err);
+}
+
 /* Sends c its update if its view changed (or `force`), and a your_turn
  * notice when it became c's turn.  Under g->mu. */
 static void sv_update_conn(sv_game *g, sv_conn *c, int force)
 {
+    sv_sync(g);
     if (!g->m) return;
     uint8_t hash[32];
     sb_reset(&c->out);
@@ -1050,6 +1178,13 @@ static void sv_after_change(sv_game *g)
             sv_enqueue_hook(g, to_act, d);
         }
     }
+    if (g->finished && !g->evicted) {
+        /* the last updates went out: the game leaves memory (its followers
+         * keep it until they leave; later requests load it from the store) */
+        g->evicted = 1;
+        sv_table_drop(g);
+        sv->store->ops->release(sv->store, g->meta.id);
+    }
 }
 
 /* ---- bot workers ---- */
@@ -1058,6 +1193,7 @@ static void sv_enqueue_bot(sv_game *g)
 {
     if (g->bot_queued) return;
     g->bot_queued = 1;
+    sv_game_hold(g); /* the job's reference */
     pthread_mutex_lock(&sv->job_mu);
     g->next_job = NULL;
     if (sv->job_tail)
@@ -1069,35 +1205,136 @@ static void sv_enqueue_bot(sv_game *g)
     pthread_mutex_unlock(&sv->job_mu);
 }
 
-/* Bot moves of g (with the chance that follows), one flush for them all:
- * consecutive bot moves are played until a human must act or 5 ms have
- * passed (so a slow search gives the worker back after each move), then the
- * game is queued again for its next bot move, so games take turns. */
+static uint64_t sv_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The server's bot for seat s of g, made (or remade after a hand-over)
+ * from the seat's spec; NULL when it cannot be made or its memory is over
+ * --bot-memory-mb (the random policy plays the seat's moves then).  Under
+ * g->mu, with no worker thinking for g. */
+static cr_bot *sv_seat_bot(sv_game *g, int s)
+{
+    const char *spec = cr_match_seat_spec(g->m, s);
+    if (strcmp(g->bot_made[s], spec) == 0) return g->bots[s]; /* NULL: refused before */
+    cr_bot_free(g->bots[s]);
+    g->bots[s] = NULL;
+    snprintf(g->bot_made[s], sizeof g->bot_made[s], "%s", spec);
+    char err[256];
+    cr_bot *b = cr_bot_new(g->bot_game, spec, s, g->meta.seed, err, sizeof err);
+    if (!b) {
+        sv_log("game %s: bot %s of P%d: %s; the random policy plays", g->meta.id, spec, s, err);
+        return NULL;
+    }
+    size_t cap = (size_t)sv->cfg.bot_memory_mb * 1024 * 1024;
+    if (cr_bot_memory(b) > cap) {
+        sv_log("game %s: bot %s of P%d needs %zu KB, over --bot-memory-mb %d; the random "
+               "policy plays",
+               g->meta.id, spec, s, cr_bot_memory(b) / 1024, sv->cfg.bot_memory_mb);
+        cr_bot_free(b);
+        pthread_mutex_lock(&sv->job_mu);
+        sv->bot_heavy++;
+        pthread_mutex_unlock(&sv->job_mu);
+        return NULL;
+    }
+    cr_bot_set_time_cap(b, sv->cfg.bot_deadline_ms);
+    g->bots[s] = b;
+    return b;
+}
+
+/* Bot moves of g.  For each: under g->mu the seat's observation and legal
+ * actions are copied, with the game's version and the seat's decision
+ * number; the worker thinks without the mutex (every other connection of
+ * the game is served meanwhile) and submits under it only if the game has
+ * not moved on (a timeout, a resignation, a hand-over, a reload): a stale
+ * move is dropped.  A bot that overruns the per-move deadline
+ * (--bot-deadline-ms) has its choice replaced by the random policy's,
+ * seeded from the game's seed and the action's index; the record holds the
+ * action played, so replays are exact.
+ *
+ * Consecutive bot moves (with the chance that follows) are stored in one
+ * append, as long as bots are to act and for up to 5 ms (then the game is
+ * queued again, so games take turns).  Entries not stored yet are never
+ * shown: whoever renders the game for a client meanwhile stores them first
+ * (sv_sync). */
 static void sv_bot_move(sv_game *g)
 {
     pthread_mutex_lock(&g->mu);
     g->bot_queued = 0;
     double start = sv_mono();
-    int moved = 0;
-    for (int k = 0; k < 256; k++) {
+    int moved = 0, stale = 0, late_n = 0;
+    for (int k = 0; k < 256 && !g->thinking; k++) {
         int who = g->m && !g->outdated ? cr_match_to_act(g->m) : CR_TERMINAL;
         if (who < 0 || cr_match_is_human(g->m, who)) break;
         if (k > 0 && sv_mono() - start > 0.005) break;
-        double t0 = sv_mono();
-        if (cr_match_step(g->m) != CR_OK) break;
-        double ms = (sv_mono() - t0) * 1000;
-        if (ms > sv->cfg.bot_deadline_ms)
-            sv_log("game %s: bot %s of P%d took %.0f ms (over %d ms)", g->meta.id,
-                   cr_match_seat_spec(g->m, who), who, ms, sv->cfg.bot_deadline_ms);
+        cr_bot *bot = sv_seat_bot(g, who);
+        if (!g->rnd) {
+            char err[256];
+            g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
+            if (!g->rnd) {
+                sv_log("game %s: %s", g->meta.id, err);
+                break;
+            }
+        }
+        int n = cr_match_legal(g->m, who, g->think_legal);
+        if (n <= 0) break;
+        int wants = bot && cr_bot_wants_obs(bot);
+        if (wants) cr_match_observe(g->m, who, g->think_obs);
+        uint64_t version = g->version;
+        int decision = sv_decision(g, who);
+        uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
+        g->thinking = 1;
+        pthread_mutex_unlock(&g->mu);
+
+        cr_action a = g->think_legal[0];
+        int late = 0;
+        if (n > 1 && bot) {
+            cr_bot_reseed(bot, seed);
+            double t0 = sv_mono();
+            a = cr_bot_act(bot, wants ? g->think_obs : NULL, g->think_legal, n);
+            double ms = (sv_mono() - t0) * 1000;
+            late = ms > sv->cfg.bot_deadline_ms;
+            if (late)
+                sv_log("game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random "
+                       "policy's move is played",
+                       g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
+        }
+        if (n > 1 && (late || !bot)) {
+            cr_bot_reseed(g->rnd, seed ^ (uint64_t)who);
+            a = cr_bot_act(g->rnd, NULL, g->think_legal, n);
+        }
+
+        pthread_mutex_lock(&g->mu);
+        g->thinking = 0;
+        late_n += late;
+        char err[256];
+        if (!g->m || g->outdated || g->version != version || cr_match_to_act(g->m) != who ||
+            cr_match_is_human(g->m, who) || sv_decision(g, who) != decision) {
+            stale = 1;
+            break;
+        }
+        if (cr_match_submit_bot(g->m, who, a, err, sizeof err) != CR_OK) {
+            sv_log("game %s: bot move of P%d refused: %s", g->meta.id, who, err);
+            stale = 1;
+            break;
+        }
         sv_collect(g, who);
         sv_run_chance(g);
-        moved = 1;
+        moved++;
     }
-    if (moved) {
-        char err[256];
-        sv_flush(g, err, sizeof err);
-        sv_after_change(g);
-    }
+    pthread_mutex_lock(&sv->job_mu);
+    sv->bot_moves += moved;
+    sv->bot_late += late_n;
+    sv->bot_stale += stale;
+    pthread_mutex_unlock(&sv->job_mu);
+    char err[256];
+    if (moved || g->n_pend) sv_flush(g, err, sizeof err);
+    if ((moved || stale) && g->m && !g->outdated)
+        sv_after_change(g); /* queues the next bot move, if any */
     pthread_mutex_unlock(&g->mu);
 }
 
@@ -1116,6 +1353,7 @@ static void *sv_worker(void *arg)
         if (!sv->job_head) sv->job_tail = NULL;
         pthread_mutex_unlock(&sv->job_mu);
         sv_bot_move(g);
+        sv_game_put(g);
     }
 }
 
@@ -1134,9 +1372,9 @@ static void sv_clock_check(sv_game *g)
             if (cr_match_timeout(g->m, s, spec, err, sizeof err) == CR_OK) {
                 sv_collect(g, s);
                 sv_run_chance(g);
-                sv_flush(g, err, sizeof err);
                 g->remaining[s] = 0;
-                g->clock_seat = -1;
+                g->clock_seat = -1; /* the next seat's clock starts in sv_flush */
+                sv_flush(g, err, sizeof err);
                 sv_after_change(g);
             } else {
                 sv_log("game %s: timeout of P%d: %s", g->meta.id, s, err);
@@ -1160,9 +1398,11 @@ static void *sv_clock_main(void *arg)
         for (int i = 0;; i++) {
             pthread_mutex_lock(&sv->table_mu);
             sv_game *g = i < sv->n_games ? sv->games[i] : NULL;
+            if (g) g->refs++;
             pthread_mutex_unlock(&sv->table_mu);
             if (!g) break;
             if (g->clock_mode != SV_CLOCK_NONE) sv_clock_check(g);
+            sv_game_put(g);
         }
     }
 }
@@ -1253,6 +1493,7 @@ static void sv_detach(sv_conn *c)
         }
     pthread_mutex_unlock(&g->mu);
     c->game = NULL;
+    sv_game_put(g); /* the follower's reference */
 }
 
 /* Makes c follow g as `seat` (under g->mu); events from `since` (-1: the
@@ -1267,6 +1508,7 @@ static int sv_attach_locked(sv_conn *c, sv_game *g, int seat, int64_t since)
         g->cap_conns = cap;
     }
     g->conns[g->n_conns++] = c;
+    sv_game_hold(g); /* the follower's reference */
     c->game = g;
     c->seat = seat;
     c->has_view = 0;
@@ -1482,6 +1724,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     if (m->sit >= 0) sv_attach_locked(c, g, m->sit, 0);
     sv_after_change(g);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g); /* the table (and a follower) hold it */
     sv_log("game %s created: %s, %d seats", meta.id, def->name, m->n_seats);
     return;
 undo_stored:
@@ -1620,6 +1863,7 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
     }
     if (seat < 0) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "seat_taken", why);
         return;
     }
@@ -1634,6 +1878,7 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
     sv_after_change(g); /* the others see the seat taken */
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g);
 }
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
@@ -1643,6 +1888,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     int seat = CR_SEAT_PUBLIC;
     char err[256];
     if (elsewhere) {
+        sv_game_put(g);
         sv_send_elsewhere(c, m, elsewhere);
         return;
     }
@@ -1651,6 +1897,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
         sv_token_hash(m->token, h);
         if (!g || strlen(m->token) != SV_TOKEN_LEN ||
             sv->store->ops->find_token(sv->store, m->game_id, h, &seat, err, sizeof err) != CR_OK) {
+            sv_game_put(g);
             sv_send_error(c, m, "bad_token", "this token opens no seat of that game");
             return;
         }
@@ -1662,6 +1909,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     pthread_mutex_lock(&g->mu);
     if (!g->m) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "outdated",
                       "this game was stored under another rules version; it is kept as stored");
         return;
@@ -1669,6 +1917,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
     sv_attach_locked(c, g, seat, m->since);
     sv_update_conn(g, c, 1);
     pthread_mutex_unlock(&g->mu);
+    sv_game_put(g); /* the follower holds its own */
 }
 
 /* Checks c is seated at a playable game and locks it; NULL after an error. */
@@ -1680,6 +1929,7 @@ static sv_game *sv_seated(sv_conn *c, const sv_msg *m)
         return NULL;
     }
     pthread_mutex_lock(&g->mu);
+    sv_sync(g);
     if (g->outdated || !g->m) {
         pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated", "this game cannot be played on");
@@ -1809,6 +2059,7 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         return;
     }
     pthread_mutex_lock(&g->mu);
+    sv_sync(g);
     if (!g->m) {
         pthread_mutex_unlock(&g->mu);
         sv_send_error(c, m, "outdated", "this game cannot be replayed");
@@ -1843,6 +2094,7 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
 {
     sv_game *g = sv_find_game(m->game_id);
     if (!g || !g->m) {
+        sv_game_put(g);
         sv_send_error(c, m, g ? "outdated" : "no_game", g ? "no record to give" : "no such game");
         return;
     }
@@ -1850,6 +2102,7 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     uint64_t seed;
     if (!cr_match_seed(g->m, &seed)) {
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         sv_send_error(c, m, "not_finished",
                       "the record and the seed are given out once the game is over");
         return;
@@ -1860,6 +2113,9 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     cr_status rc = f ? cr_match_save(g->m, f, err, sizeof err) : CR_ERR_NOMEM;
     if (f) fclose(f);
     pthread_mutex_unlock(&g->mu);
+    char id[CR_STORE_ID_LEN + 1];
+    snprintf(id, sizeof id, "%s", g->meta.id);
+    sv_game_put(g);
     if (rc != CR_OK || !text) {
         free(text);
         sv_send_error(c, m, "store", "cannot write the record");
@@ -1868,8 +2124,8 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     char seed_s[24];
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)seed);
     sv_reply_json(c, m,
-                  json_pack("{s:i,s:s,s:s,s:s,s:s}", "v", 1, "type", "record", "game_id",
-                            g->meta.id, "seed", seed_s, "record", text));
+                  json_pack("{s:i,s:s,s:s,s:s,s:s}", "v", 1, "type", "record", "game_id", id,
+                            "seed", seed_s, "record", text));
     free(text);
 }
 
@@ -1963,6 +2219,22 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
     free(c);
 }
 
+/* GET /api/server: what the server holds and how its bots did (counters
+ * since start; no game is named). */
+static json_t *sv_server_json(void)
+{
+    pthread_mutex_lock(&sv->table_mu);
+    int loaded = sv->n_games, running = sv->n_running, bots = sv->n_bots;
+    pthread_mutex_unlock(&sv->table_mu);
+    pthread_mutex_lock(&sv->job_mu);
+    json_t *b = json_pack("{s:I,s:I,s:I,s:I}", "moves", (json_int_t)sv->bot_moves, "late",
+                          (json_int_t)sv->bot_late, "over_memory", (json_int_t)sv->bot_heavy,
+                          "stale", (json_int_t)sv->bot_stale);
+    pthread_mutex_unlock(&sv->job_mu);
+    return json_pack("{s:i,s:i,s:i,s:i,s:o}", "v", 1, "games_loaded", loaded, "games_running",
+                     running, "bot_seats", bots, "bots", b);
+}
+
 static int sv_http_json(struct mg_connection *mc, json_t *o)
 {
     char *s = json_dumps(o, JSON_COMPACT);
@@ -1988,6 +2260,7 @@ static int sv_http_api(struct mg_connection *mc, void *cb)
     }
     if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome());
     if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json());
+    if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json());
     if (strcmp(uri, "/api/games") == 0) {
         int status = 0;
         char st[16] = "";
@@ -2061,13 +2334,18 @@ static void sv_claim_sweep(int at_start)
     sv->store->ops->list(sv->store, CR_STORE_RUNNING, 1 << 30, sv_collect_id, &l, err, sizeof err);
     int resumed = 0, outdated = 0;
     for (int i = 0; i < l.n; i++) {
-        if (sv_find_loaded(l.ids[i])) continue;
+        sv_game *held = sv_find_loaded(l.ids[i]);
+        if (held) {
+            sv_game_put(held);
+            continue;
+        }
         int elsewhere = 0;
         sv_game *g = sv_take_over(l.ids[i], &elsewhere);
         if (!g) continue;
         pthread_mutex_lock(&g->mu);
         int out = g->outdated;
         pthread_mutex_unlock(&g->mu);
+        sv_game_put(g);
         if (out)
             outdated++;
         else
@@ -2186,8 +2464,14 @@ stop_threads:
         S->hook_head = h->next;
         free(h);
     }
+    /* bot jobs never run hold references: give them back */
+    while (S->job_head) {
+        sv_game *g = S->job_head;
+        S->job_head = g->next_job;
+        sv_game_put(g);
+    }
 out:
-    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]);
+    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
     free(S->games);
     cr_store_close(S->store);
     free(S);

@@ -19,8 +19,8 @@ typedef struct sv_config {
     int max_bots;        /* bot seats in running games */
     int bot_threads;     /* worker threads that play bot seats */
     int bot_max_iters;   /* the largest ismcts iters a seat may ask for */
-    int bot_deadline_ms; /* the largest ismcts ms a seat may ask for; slow moves are logged */
-    int bot_memory_mb;   /* bounds ismcts nodes= per seat */
+    int bot_deadline_ms; /* per-move deadline of a bot (random move when overrun); max ismcts ms */
+    int bot_memory_mb;   /* what one bot may allocate (checked when it is made) */
     int webhooks;        /* 0: refuse webhook URLs */
     int claim_ms;        /* a shared store (PostgreSQL): every claim_ms, take over the running
                             games no server holds (one whose server died); 0: only at start */

@@ -44,6 +44,22 @@ typedef enum cr_store_status {
     CR_STORE_OUTDATED = 3  /* made under another rules version: kept, never resumed */
 } cr_store_status;
 
+/* A game's clock as the server last stored it: the seat whose clock runs
+ * (-1: none), when that seat's move started (Unix ms), and each seat's
+ * time left at the start of its move (ms).  Stored in the same transaction
+ * as the entries that changed the turn (append_clock), so a restart resumes
+ * every clock where it was. */
+typedef struct cr_store_clock {
+    int seat;
+    int64_t started_ms;
+    int64_t remaining_ms[CR_MAX_PLAYERS];
+} cr_store_clock;
+
+/* The clock as text ("SEAT STARTED R0 R1 ..."; n seats), as both backends
+ * keep it; and back (0 on malformed text or "": no clock stored). */
+size_t cr_store_clock_format(const cr_store_clock *c, int n, char *buf, size_t cap);
+int cr_store_clock_parse(const char *text, int n, cr_store_clock *c);
+
 /* One game's header.  options_json: {"key": "value", ...} as the table
  * set them; seats[i]: "human", "invite" or a bot spec as created (the
  * current spec of each seat follows from the SEAT marks); config_json: the
@@ -67,6 +83,9 @@ typedef struct cr_store_game {
     /* Once finished: the result (the server's JSON) and the winners' bits. */
     char result_json[CR_STORE_TEXT_MAX];
     uint32_t winners;
+    /* The clock last stored with append_clock (filled by load). */
+    int has_clock;
+    cr_store_clock clock;
 } cr_store_game;
 
 /* One entry of a game's record, in order: an action, or a mark. */
@@ -139,6 +158,11 @@ typedef struct cr_store_ops {
     /* Takes / gives back this process's ownership of a game (see above). */
     cr_status (*claim)(cr_store *s, const char *id, char *err, size_t errcap);
     void (*release)(cr_store *s, const char *id);
+    /* append, and in the same transaction sets the game's clock (clock
+     * NULL: left as it is); n may be 0 (only the clock, with the index
+     * checked as append does). */
+    cr_status (*append_clock)(cr_store *s, const char *id, int at, const cr_store_entry *e, int n,
+                              const cr_store_clock *clock, char *err, size_t errcap);
 } cr_store_ops;
 
 /* Every backend's handle starts with its table. */

@@ -97,7 +97,9 @@ static const char pg_schema[] =
     "CREATE TABLE IF NOT EXISTS entries ("
     " game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE, idx integer NOT NULL,"
     " kind integer NOT NULL, value integer NOT NULL, seat integer NOT NULL, spec text NOT NULL,"
-    " PRIMARY KEY (game_id, idx));";
+    " PRIMARY KEY (game_id, idx));"
+    /* added later (kept at schema version 1: older servers ignore it) */
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock text NOT NULL DEFAULT '';";
 
 /* The schema lock's key: any constant no game key is likely to take. */
 static const char pg_schema_lock[] = "SELECT pg_advisory_xact_lock(7301885770562401377)";
@@ -353,8 +355,8 @@ static cr_status pg_append_conflict(PGconn *c, const char *id, int at, char *err
     return rc;
 }
 
-static cr_status pg_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
-                           char *err, size_t errcap)
+static cr_status pg_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
+                                 int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
     pg_store *s = (pg_store *)base;
     if (n < 0 || at < 0 || !pg_valid_id(id)) {
@@ -380,7 +382,10 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
     snprintf(at_s, sizeof at_s, "%d", at);
     snprintf(n_s, sizeof n_s, "%d", n);
     snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
-    const char *pv[5] = {id, at_s, n_s, now, entries};
+    char ctext[32 * (CR_MAX_PLAYERS + 2)];
+    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
+    /* $6 NULL: the clock is left as it is */
+    const char *pv[6] = {id, at_s, n_s, now, entries, clock ? ctext : NULL};
     cr_status rc = CR_OK;
     PGconn *c = pg_get(s);
     pthread_mutex_lock(&s->lk_mu);
@@ -395,19 +400,41 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
         }
         goto out;
     }
-    if (n == 0) {
+    if (n == 0 && !clock) {
         rc = pg_append_conflict(c, id, at, err, errcap);
+        goto out;
+    }
+    if (n == 0) { /* only the clock, at the index the caller expects */
+        PGresult *r = pg_exec(c,
+                              "UPDATE games SET clock = $6, updated_ms = $4::bigint"
+                              " WHERE id = $1 AND n_entries = $2::integer"
+                              " AND $3::integer = 0 AND $5::text = '[]'",
+                              6, pv);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            rc = pg_fail(c, r, "store the clock", err, errcap);
+            PQclear(r);
+            pg_reset(c);
+            goto out;
+        }
+        int wrote = atoi(PQcmdTuples(r));
+        PQclear(r);
+        if (wrote != 1) rc = pg_append_conflict(c, id, at, err, errcap);
+        if (wrote != 1 && rc == CR_OK) {
+            snprintf(err, errcap, "the clock of %.40s was not stored", id);
+            rc = CR_ERR_IO;
+        }
         goto out;
     }
     PGresult *r = pg_exec(
         c,
         "WITH g AS (UPDATE games SET n_entries = n_entries + $3::integer,"
-        " updated_ms = $4::bigint WHERE id = $1 AND n_entries = $2::integer RETURNING id)"
+        " updated_ms = $4::bigint, clock = coalesce($6, clock)"
+        " WHERE id = $1 AND n_entries = $2::integer RETURNING id)"
         " INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
         " SELECT g.id, $2::integer + x.i, x.kind, x.value, x.seat, x.spec"
         " FROM g, jsonb_to_recordset($5::jsonb) AS x(i integer, kind integer, value integer,"
         " seat integer, spec text)",
-        5, pv);
+        6, pv);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         rc = pg_is_state(r, "23505")
                  ? (snprintf(err, errcap, "append at %d: another writer got there first", at),
@@ -483,7 +510,13 @@ static cr_status pg_set_status(cr_store *base, const char *id, cr_store_status s
     "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
     " config_json, status, created_ms, updated_ms, n_entries, result_json, winners,"               \
     " (SELECT coalesce(json_agg(json_build_array(seat, spec, token_hash IS NOT NULL)"              \
-    " ORDER BY seat), '[]') FROM seats WHERE seats.game_id = games.id)::text"
+    " ORDER BY seat), '[]') FROM seats WHERE seats.game_id = games.id)::text, clock"
+
+static cr_status pg_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
+                           char *err, size_t errcap)
+{
+    return pg_append_clock(base, id, at, e, n, NULL, err, errcap);
+}
 
 static void pg_copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
 
@@ -526,6 +559,8 @@ static cr_status pg_read_game(const PGresult *r, int row, cr_store_game *g, char
         snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
         return CR_ERR_IO;
     }
+    g->has_clock = cr_store_clock_parse(PQgetvalue(r, row, 17), CR_MAX_PLAYERS, &g->clock) &&
+                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -828,6 +863,7 @@ static const cr_store_ops pg_ops = {
     .stats = pg_stats,
     .claim = pg_claim,
     .release = pg_release,
+    .append_clock = pg_append_clock,
 };
 
 /* Creates the tables if they are missing; refuses a newer schema. */

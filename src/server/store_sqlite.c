@@ -36,7 +36,7 @@ typedef struct sq_store {
     sqlite3 *db;
     pthread_mutex_t mu;
     int lock_fd;
-    sqlite3_stmt *st_append, *st_count, *st_bump;
+    sqlite3_stmt *st_append, *st_count, *st_bump, *st_clock;
     /* group commit: appends waiting for the next transaction */
     pthread_mutex_t q_mu;
     pthread_cond_t q_cv;
@@ -49,6 +49,7 @@ typedef struct sq_req {
     const char *id;
     int at, n;
     const cr_store_entry *e;
+    const char *clock; /* the clock's text, or NULL: unchanged */
     cr_status rc;
     char err[256];
     int done;
@@ -100,6 +101,7 @@ static void sq_close(cr_store *base)
     sqlite3_finalize(s->st_append);
     sqlite3_finalize(s->st_count);
     sqlite3_finalize(s->st_bump);
+    sqlite3_finalize(s->st_clock);
     sqlite3_close(s->db);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
@@ -221,6 +223,15 @@ static void sq_write_req(sq_store *s, sq_req *r)
         r->rc = sq_fail(s, "update game", r->err, sizeof r->err);
         goto rollback;
     }
+    if (r->clock) {
+        sqlite3_reset(s->st_clock);
+        sqlite3_bind_text(s->st_clock, 1, r->clock, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s->st_clock, 2, r->id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(s->st_clock) != SQLITE_DONE) {
+            r->rc = sq_fail(s, "update clock", r->err, sizeof r->err);
+            goto rollback;
+        }
+    }
     sq_exec(s, "RELEASE req");
     return;
 rollback:
@@ -234,15 +245,17 @@ rollback:
  * only once the transaction holding its entries has committed (or failed:
  * then nothing of the batch was written).  Under load, many games share
  * one fsync; alone, an append costs what it did. */
-static cr_status sq_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
-                           char *err, size_t errcap)
+static cr_status sq_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
+                                 int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
     sq_store *s = (sq_store *)base;
     if (n < 0 || at < 0 || (n > 0 && !e)) {
         snprintf(err, errcap, "bad append");
         return CR_ERR_INVALID;
     }
-    sq_req req = {.id = id, .at = at, .n = n, .e = e};
+    char ctext[32 * (CR_MAX_PLAYERS + 2)];
+    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
+    sq_req req = {.id = id, .at = at, .n = n, .e = e, .clock = clock ? ctext : NULL};
     pthread_mutex_lock(&s->q_mu);
     if (s->q_tail)
         s->q_tail->next = &req;
@@ -283,6 +296,12 @@ static cr_status sq_append(cr_store *base, const char *id, int at, const cr_stor
     pthread_mutex_unlock(&s->q_mu);
     if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
     return req.rc;
+}
+
+static cr_status sq_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
+                           char *err, size_t errcap)
+{
+    return sq_append_clock(base, id, at, e, n, NULL, err, errcap);
 }
 
 /* One UPDATE of games by id, under the mutex; CR_ERR_INVALID if no row. */
@@ -331,7 +350,7 @@ static cr_status sq_set_status(cr_store *base, const char *id, cr_store_status s
 
 #define SQ_GAME_COLS                                                                               \
     "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
-    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners"
+    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners, clock"
 
 /* Reads a games row (SQ_GAME_COLS) and its seats. */
 static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, char *err,
@@ -354,6 +373,7 @@ static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, c
     g->n_entries = sqlite3_column_int(st, 13);
     sq_copy(g->result_json, sizeof g->result_json, sqlite3_column_text(st, 14));
     g->winners = (uint32_t)sqlite3_column_int64(st, 15);
+    const unsigned char *ck = sqlite3_column_text(st, 16);
     sqlite3_stmt *ss = NULL;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT seat, spec, token_hash IS NOT NULL FROM seats"
@@ -372,6 +392,9 @@ static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, c
         snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
         return CR_ERR_IO;
     }
+    /* the clock is stored for CR_MAX_PLAYERS seats; the game's are read */
+    g->has_clock = cr_store_clock_parse((const char *)ck, CR_MAX_PLAYERS, &g->clock) &&
+                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -595,6 +618,19 @@ static cr_status sq_claim(cr_store *base, const char *id, char *err, size_t errc
 
 static void sq_release(cr_store *base, const char *id) { (void)base, (void)id; }
 
+/* The clock column came after the first files were made: a file without
+ * it gets it (older rows: '' = no clock stored). */
+static int sq_add_clock_column(sq_store *s, char **msg)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT clock FROM games LIMIT 0", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 1;
+    }
+    return sqlite3_exec(s->db, "ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT ''", NULL,
+                        NULL, msg) == SQLITE_OK;
+}
+
 static const cr_store_ops sq_ops = {
     .name = "sqlite",
     .close = sq_close,
@@ -609,6 +645,7 @@ static const cr_store_ops sq_ops = {
     .stats = sq_stats,
     .claim = sq_claim,
     .release = sq_release,
+    .append_clock = sq_append_clock,
 };
 
 cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap)
@@ -650,7 +687,8 @@ cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap)
     if (sqlite3_exec(s->db,
                      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
                      NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, sq_schema, NULL, NULL, &msg) != SQLITE_OK) {
+        sqlite3_exec(s->db, sq_schema, NULL, NULL, &msg) != SQLITE_OK ||
+        !sq_add_clock_column(s, &msg)) {
         snprintf(err, errcap, "sqlite: %s: %s", path, msg ? msg : "setup failed");
         sqlite3_free(msg);
         goto fail;
@@ -662,7 +700,9 @@ cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap)
         sqlite3_prepare_v2(s->db, "SELECT n_entries FROM games WHERE id = ?", -1, &s->st_count,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "UPDATE games SET n_entries = ?1, updated_ms = ?2 WHERE id = ?3",
-                           -1, &s->st_bump, NULL) != SQLITE_OK) {
+                           -1, &s->st_bump, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "UPDATE games SET clock = ?1 WHERE id = ?2", -1, &s->st_clock,
+                           NULL) != SQLITE_OK) {
         snprintf(err, errcap, "sqlite: %s: %s", path, sqlite3_errmsg(s->db));
         goto fail;
     }

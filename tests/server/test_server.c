@@ -92,10 +92,12 @@ static void server_start(server *s, const char *db, const char *extra)
         close(fds[1]);
         char dbarg[512];
         snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
-        const char *argv[16] = {CR_CLI_PATH, "serve", "--listen", "127.0.0.1:0",
+        const char *argv[24] = {CR_CLI_PATH, "serve", "--listen", "127.0.0.1:0",
                                 "--db",      dbarg,   "--quiet"};
         int k = 7;
-        if (extra) argv[k++] = extra;
+        char words[256]; /* extra: flags separated by spaces */
+        snprintf(words, sizeof words, "%s", extra ? extra : "");
+        for (char *t = strtok(words, " "); t && k < 22; t = strtok(NULL, " ")) argv[k++] = t;
         argv[k] = NULL;
         execv(CR_CLI_PATH, (char *const *)argv);
         _exit(127);
@@ -228,17 +230,25 @@ static int64_t cl_send(client *c, json_t *o)
     return id;
 }
 
-/* The next message not read yet (waits up to 10 s); NULL if closed. */
+/* The next message not read yet; NULL if the server closed the
+ * connection.  A server silent for 30 s fails the test with that reason
+ * (a loaded CI machine is slow, never that slow), instead of handing the
+ * caller a NULL it would read as a closed connection. */
 static json_t *cl_next(client *c)
 {
     struct timespec dl;
     clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += 10;
+    dl.tv_sec += 30;
     pthread_mutex_lock(&c->mu);
+    int timed_out = 0;
     while (c->next >= c->n && !c->closed)
-        if (pthread_cond_timedwait(&c->cv, &c->mu, &dl) != 0) break;
+        if (pthread_cond_timedwait(&c->cv, &c->mu, &dl) != 0) {
+            timed_out = c->next >= c->n && !c->closed;
+            break;
+        }
     char *m = c->next < c->n ? c->msgs[c->next++] : NULL;
     pthread_mutex_unlock(&c->mu);
+    if (timed_out) fail_msg("the server sent nothing for 30 s (and did not close the connection)");
     if (!m) return NULL;
     json_error_t je;
     json_t *o = json_loads(m, 0, &je);
@@ -246,7 +256,11 @@ static json_t *cl_next(client *c)
     return o;
 }
 
-static const char *jtype(json_t *o) { return json_string_value(json_object_get(o, "type")); }
+static const char *jtype(json_t *o)
+{
+    const char *t = json_string_value(json_object_get(o, "type"));
+    return t ? t : ""; /* a message without a type (or none) is no update */
+}
 
 /* Reads until a reply to `id` (ack, error or the answer); messages before
  * it are skipped (they stay in c->msgs for the checks). */
@@ -1136,6 +1150,348 @@ static void test_webhook(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* ---- bots in seats: thinking outside the game's mutex, deadline, memory ---- */
+
+/* GET /api/server as JSON. */
+static json_t *server_status(int port)
+{
+    char err[256];
+    struct mg_connection *mc = mg_download("127.0.0.1", port, 0, err, sizeof err, "%s",
+                                           "GET /api/server HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    assert_non_null(mc);
+    char body[4096];
+    size_t n = 0;
+    for (int r; n + 1 < sizeof body && (r = mg_read(mc, body + n, sizeof body - 1 - n)) > 0;)
+        n += (size_t)r;
+    body[n] = '\0';
+    mg_close_connection(mc);
+    json_error_t je;
+    json_t *o = json_loads(body, 0, &je);
+    assert_non_null(o);
+    return o;
+}
+
+static json_int_t bot_counter(int port, const char *name)
+{
+    json_t *o = server_status(port);
+    json_int_t v = json_integer_value(json_object_get(json_object_get(o, "bots"), name));
+    json_decref(o);
+    return v;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* While an ISMCTS bot searches for 1.5 s, a spectator of the same game is
+ * served at once; a resignation during the search ends the game at once,
+ * and the bot's move, stale now, is dropped. */
+static void test_bot_thinks_unlocked(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "think.db");
+    server srv;
+    server_start(&srv, db, "--bot-deadline-ms 3000");
+    client *a = cl_open(srv.port), *spec = cl_open(srv.port);
+    int64_t id = cl_send(a, create_msg("ismcts:ms=1500;human;ismcts:ms=1500;ismcts:ms=1500", 1));
+    json_t *r = cl_reply(a, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    /* the roll-off decides who starts: seat 1 plays until a bot is to act */
+    seat_state me = {.c = a};
+    cr_rng rng;
+    cr_rng_seed(&rng, 3, 3);
+    me.up = cl_update(a);
+    for (int guard = 0; guard < 100 && your_turn(me.up); guard++) {
+        json_t *ack = play_one(&me, &rng, NULL, NULL);
+        assert_string_equal(jtype(ack), "ack");
+        json_decref(ack);
+        json_decref(me.up);
+        me.up = cl_update(a);
+        assert_non_null(me.up);
+    }
+    int bot = (int)json_integer_value(json_object_get(me.up, "to_act"));
+    assert_true(bot == 0 || bot == 2 || bot == 3);
+    json_decref(me.up);
+    double t0 = now_s();
+    cl_send(spec, json_pack("{s:s,s:s}", "type", "spectate", "game_id", game_id));
+    json_t *su = cl_update(spec);
+    assert_non_null(su);
+    double waited = now_s() - t0;
+    assert_int_equal(json_integer_value(json_object_get(su, "to_act")), bot); /* still thinking */
+    json_decref(su);
+    assert_true(waited < 0.8);
+    id = cl_send(spec, json_pack("{s:s,s:s}", "type", "history", "game_id", game_id));
+    r = cl_reply(spec, id);
+    assert_non_null(r);
+    assert_true(now_s() - t0 < 0.8);
+    json_decref(r);
+    /* seat 1 resigns while P0's bot still thinks: the game ends now */
+    id = cl_send(a, json_pack("{s:s}", "type", "resign"));
+    r = cl_reply(a, id);
+    assert_string_equal(jtype(r), "ack");
+    json_decref(r);
+    assert_true(now_s() - t0 < 1.2);
+    json_t *up = NULL;
+    for (int guard = 0; guard < 100; guard++) {
+        up = cl_update(a);
+        assert_non_null(up);
+        if (json_is_true(json_object_get(up, "over"))) break;
+        json_decref(up);
+        up = NULL;
+    }
+    assert_non_null(up);
+    json_decref(up);
+    /* the search ends; its move is stale and dropped: no bot move was played */
+    for (int i = 0; i < 60 && bot_counter(srv.port, "stale") == 0; i++) {
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+    assert_int_equal(bot_counter(srv.port, "stale"), 1);
+    assert_int_equal(bot_counter(srv.port, "moves"), 0);
+    cr_match *done = fetch_record(a, game_id);
+    assert_int_equal(cr_match_record(done)->n_marks >= 1, 1);
+    for (int i = 0; i < cr_match_record(done)->n_actions; i++) /* seat 1 and chance only */
+        assert_true(cr_match_actor(done, i) == 1 || cr_match_actor(done, i) == CR_CHANCE);
+    cr_match_free(done);
+    cl_free(a);
+    cl_free(spec);
+    server_kill(&srv, SIGTERM);
+}
+
+/* Plays seat `seat` of game_id (token or the creating connection) to the
+ * end with random choices; returns the last update. */
+static json_t *play_to_end(seat_state *me, cr_rng *rng)
+{
+    for (int guard = 0; guard < 20000; guard++) {
+        assert_non_null(me->up);
+        if (json_is_true(json_object_get(me->up, "over"))) return me->up;
+        if (your_turn(me->up)) {
+            json_t *ack = play_one(me, rng, NULL, NULL);
+            assert_string_equal(jtype(ack), "ack");
+            json_decref(ack);
+        }
+        json_decref(me->up);
+        me->up = cl_update(me->c);
+    }
+    fail_msg("the game did not end");
+    return NULL;
+}
+
+/* A bot that overruns the per-move deadline has the random policy's move
+ * played instead; the record replays exactly (it holds what was played). */
+static void test_bot_deadline(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "deadline.db");
+    server srv;
+    server_start(&srv, db, "--bot-deadline-ms 1");
+    seat_state me = {0};
+    me.c = cl_open(srv.port);
+    int64_t id = cl_send(me.c, create_msg("human;ismcts:iters=5000;ismcts:iters=5000;random", 0));
+    json_t *r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    cr_rng rng;
+    cr_rng_seed(&rng, 5, 5);
+    me.up = cl_update(me.c);
+    json_decref(play_to_end(&me, &rng));
+    assert_true(bot_counter(srv.port, "late") > 0);
+    assert_true(bot_counter(srv.port, "moves") >= bot_counter(srv.port, "late"));
+    assert_int_equal(bot_counter(srv.port, "stale"), 0);
+    cr_match *done = fetch_record(me.c, game_id); /* every stored action replays as legal */
+    assert_true(cr_match_over(done));
+    cr_match_free(done);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
+/* The memory cap holds at run time: a game resumed by a server with a
+ * smaller --bot-memory-mb has its too-large bot's moves played by the
+ * random policy (the tree is never allocated beyond the cap). */
+static void test_bot_memory_cap(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "memory.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *lobby = cl_open(srv.port);
+    int64_t id =
+        cl_send(lobby, create_msg("invite;ismcts:iters=50,nodes=200000;random;random", -1));
+    json_t *r = cl_reply(lobby, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    seat_state me = {0};
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    snprintf(me.token, sizeof me.token, "%s",
+             json_string_value(
+                 json_object_get(json_array_get(json_object_get(r, "seats"), 0), "token")));
+    json_decref(r);
+    cl_free(lobby);
+    server_kill(&srv, SIGTERM);
+    server_start(&srv, db, "--bot-memory-mb 2"); /* 200,000 nodes take ~7 MB */
+    me.c = cl_open(srv.port);
+    cl_send(me.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", me.token));
+    me.up = cl_update(me.c);
+    cr_rng rng;
+    cr_rng_seed(&rng, 6, 6);
+    json_decref(play_to_end(&me, &rng));
+    assert_int_equal(bot_counter(srv.port, "over_memory"), 1);
+    assert_true(bot_counter(srv.port, "moves") > 0);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
+/* Sleeps ms milliseconds. */
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Reads updates until it is the seat's turn. */
+static json_t *until_my_turn(client *c, json_t *up)
+{
+    for (int guard = 0; guard < 10000 && !your_turn(up); guard++) {
+        assert_false(up && json_is_true(json_object_get(up, "over")));
+        json_decref(up);
+        up = cl_update(c);
+        assert_non_null(up);
+    }
+    return up;
+}
+
+/* A total-time clock survives kill -9: the time a seat spent before the
+ * crash (and while the server was down, its move still running) is not
+ * given back by the restart. */
+static void test_clock_survives_restart(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "clock.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *a = cl_open(srv.port);
+    json_t *cm = create_msg("invite;random;random;random", -1);
+    json_object_set_new(cm, "clock",
+                        json_pack("{s:s,s:i,s:i,s:s}", "mode", "total", "initial_ms", 60000,
+                                  "increment_ms", 0, "on_timeout", "end"));
+    int64_t id = cl_send(a, cm);
+    json_t *r = cl_reply(a, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    seat_state me = {0};
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    snprintf(me.token, sizeof me.token, "%s",
+             json_string_value(
+                 json_object_get(json_array_get(json_object_get(r, "seats"), 0), "token")));
+    json_decref(r);
+    me.c = a;
+    cl_send(a, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", me.token));
+    me.up = until_my_turn(a, cl_update(a));
+    sleep_ms(1500); /* thinking: 1.5 s of seat 0's budget */
+    cr_rng rng;
+    cr_rng_seed(&rng, 8, 8);
+    json_t *ack = play_one(&me, &rng, NULL, NULL);
+    assert_string_equal(jtype(ack), "ack");
+    json_decref(ack);
+    json_decref(me.up);
+    me.up = until_my_turn(a, cl_update(a));
+    sleep_ms(1000); /* 1 s more, then the crash */
+    json_decref(me.up);
+    cl_free(a);
+    server_kill(&srv, SIGKILL);
+    server_start(&srv, db, NULL);
+    sleep_ms(300);
+    me.c = cl_open(srv.port);
+    cl_send(me.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", me.token));
+    me.up = cl_update(me.c);
+    assert_non_null(me.up);
+    assert_true(your_turn(me.up));
+    json_t *clock = json_object_get(me.up, "clock");
+    assert_non_null(clock);
+    assert_int_equal(json_integer_value(json_object_get(clock, "running")), 0);
+    json_int_t left = json_integer_value(json_array_get(json_object_get(clock, "remaining_ms"), 0));
+    if (left > 57400 || left < 40000) fprintf(stderr, "remaining after restart: %lld ms\n", left);
+    assert_true(left <= 57400); /* 60 s - 1.5 s - 1 s - 0.3 s (+ slack) */
+    assert_true(left >= 40000);
+    json_decref(me.up);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
+static json_int_t server_field(int port, const char *name)
+{
+    json_t *o = server_status(port);
+    json_int_t v = json_integer_value(json_object_get(o, name));
+    json_decref(o);
+    return v;
+}
+
+/* A finished game leaves memory once its last update is sent; history,
+ * record and spectating load it from the store on demand, and it does not
+ * count against --max-games (which counts running games). */
+static void test_finished_evicted(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "evict.db");
+    server srv;
+    server_start(&srv, db, "--max-games 1");
+    seat_state me = {0};
+    me.c = cl_open(srv.port);
+    int64_t id = cl_send(me.c, create_msg("human;random;random;random", 0));
+    json_t *r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    assert_int_equal(server_field(srv.port, "games_loaded"), 1);
+    me.up = cl_update(me.c);
+    /* full: a second game is refused while the first runs */
+    client *other = cl_open(srv.port);
+    id = cl_send(other, create_msg("random;random", -1));
+    expect_error(other, id, "limit");
+    cr_rng rng;
+    cr_rng_seed(&rng, 9, 9);
+    json_decref(play_to_end(&me, &rng));
+    /* over: out of the table (its follower still reads its history) */
+    assert_int_equal(server_field(srv.port, "games_loaded"), 0);
+    assert_int_equal(server_field(srv.port, "games_running"), 0);
+    id = cl_send(me.c, json_pack("{s:s}", "type", "history"));
+    r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "history");
+    json_decref(r);
+    /* another connection: spectate, history and record come from the store */
+    cl_send(other, json_pack("{s:s,s:s}", "type", "spectate", "game_id", game_id));
+    json_t *up = cl_update(other);
+    assert_non_null(up);
+    assert_true(json_is_true(json_object_get(up, "over")));
+    json_decref(up);
+    cr_match *done = fetch_record(other, game_id);
+    assert_true(cr_match_over(done));
+    cr_match_free(done);
+    assert_int_equal(server_field(srv.port, "games_loaded"), 0);
+    /* the finished game counts no more: a new one fits under --max-games 1 */
+    id = cl_send(other, create_msg("random;random;random", -1));
+    r = cl_reply(other, id);
+    assert_string_equal(jtype(r), "created");
+    json_decref(r);
+    cl_free(other);
+    cl_free(me.c);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -1146,6 +1502,11 @@ int main(void)
         cmocka_unit_test_teardown(test_bad_input, kill_live),
         cmocka_unit_test_teardown(test_full_game_four_humans, kill_live),
         cmocka_unit_test_teardown(test_bots_game, kill_live),
+        cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
+        cmocka_unit_test_teardown(test_bot_deadline, kill_live),
+        cmocka_unit_test_teardown(test_bot_memory_cap, kill_live),
+        cmocka_unit_test_teardown(test_clock_survives_restart, kill_live),
+        cmocka_unit_test_teardown(test_finished_evicted, kill_live),
         cmocka_unit_test_teardown(test_seats_clock_resign, kill_live),
         cmocka_unit_test_teardown(test_outdated_rules, kill_live),
         cmocka_unit_test_teardown(test_webhook, kill_live),

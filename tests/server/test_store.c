@@ -203,6 +203,79 @@ static void test_finish_list_stats(void **state)
     cr_store_close(s);
 }
 
+/* The clock is stored with the entries that moved the turn, in the same
+ * transaction (append_clock), and comes back with load; NULL leaves it. */
+static void test_clock(void **state)
+{
+    (void)state;
+    char err[256], id[40];
+    make_id(id);
+    cr_store *s = open_store();
+    cr_store_game g, back;
+    fill_game(&g, id);
+    assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_OK);
+    assert_int_equal(s->ops->claim(s, id, err, sizeof err), CR_OK);
+    cr_store_entry *got = NULL;
+    assert_int_equal(s->ops->load(s, id, &back, &got, err, sizeof err), CR_OK);
+    free(got);
+    assert_int_equal(back.has_clock, 0); /* none stored yet */
+    cr_store_clock ck = {.seat = 2, .started_ms = 1790000000123LL};
+    for (int i = 0; i < CR_MAX_PLAYERS; i++) ck.remaining_ms[i] = 60000 - 1000 * i;
+    ck.remaining_ms[1] = -5; /* overrun: kept as it is */
+    cr_store_entry e[2] = {{CR_STORE_ACTION, 17, -1, ""}, {CR_STORE_ACTION, 40, 1, ""}};
+    assert_int_equal(s->ops->append_clock(s, id, 0, e, 1, &ck, err, sizeof err), CR_OK);
+    /* a conflict writes neither entries nor clock */
+    cr_store_clock other = ck;
+    other.seat = 0;
+    assert_int_equal(s->ops->append_clock(s, id, 0, e + 1, 1, &other, err, sizeof err),
+                     CR_ERR_ILLEGAL);
+    assert_int_equal(s->ops->append_clock(s, id, 5, NULL, 0, &other, err, sizeof err),
+                     CR_ERR_ILLEGAL);
+    /* entries without a clock leave it */
+    assert_int_equal(s->ops->append(s, id, 1, e + 1, 1, err, sizeof err), CR_OK);
+    cr_store_close(s);
+    s = open_store();
+    assert_int_equal(s->ops->load(s, id, &back, &got, err, sizeof err), CR_OK);
+    free(got);
+    assert_int_equal(back.n_entries, 2);
+    assert_int_equal(back.has_clock, 1);
+    assert_int_equal(back.clock.seat, 2);
+    assert_true(back.clock.started_ms == ck.started_ms);
+    for (int i = 0; i < 4; i++) assert_true(back.clock.remaining_ms[i] == ck.remaining_ms[i]);
+    /* only the clock (n = 0), at the right index */
+    assert_int_equal(s->ops->claim(s, id, err, sizeof err), CR_OK);
+    other.seat = -1;
+    assert_int_equal(s->ops->append_clock(s, id, 2, NULL, 0, &other, err, sizeof err), CR_OK);
+    assert_int_equal(s->ops->load(s, id, &back, &got, err, sizeof err), CR_OK);
+    free(got);
+    assert_int_equal(back.has_clock, 1);
+    assert_int_equal(back.clock.seat, -1);
+    assert_int_equal(back.n_entries, 2);
+    cr_store_close(s);
+}
+
+/* The clock's text form refuses what it did not write. */
+static void test_clock_text(void **state)
+{
+    (void)state;
+    cr_store_clock c = {.seat = 1, .started_ms = 42}, back;
+    c.remaining_ms[0] = 7;
+    c.remaining_ms[1] = -3;
+    char buf[64];
+    cr_store_clock_format(&c, 2, buf, sizeof buf);
+    assert_string_equal(buf, "1 42 7 -3");
+    assert_true(cr_store_clock_parse(buf, 2, &back));
+    assert_int_equal(back.seat, 1);
+    assert_true(back.remaining_ms[1] == -3);
+    assert_false(cr_store_clock_parse("", 2, &back));
+    assert_false(cr_store_clock_parse("1 42 7", 2, &back));
+    assert_false(cr_store_clock_parse("1 42 7 3 x", 2, &back));
+    assert_false(cr_store_clock_parse("2 42 7 3", 2, &back)); /* no seat 2 of 2 */
+    assert_false(cr_store_clock_parse("-2 42 7 3", 2, &back));
+    char small[4];
+    assert_true(cr_store_clock_format(&c, 2, small, sizeof small) == strlen("1 42 7 -3"));
+}
+
 static void test_bad_urls(void **state)
 {
     (void)state;
@@ -231,10 +304,9 @@ int main(void)
         snprintf(url, sizeof url, "sqlite:%s/test.db", tmpdir);
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_create_append_load),
-        cmocka_unit_test(test_tokens),
-        cmocka_unit_test(test_finish_list_stats),
-        cmocka_unit_test(test_bad_urls),
+        cmocka_unit_test(test_create_append_load), cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_finish_list_stats),  cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_clock_text),         cmocka_unit_test(test_bad_urls),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (!env || !*env) {

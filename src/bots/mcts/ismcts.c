@@ -56,6 +56,8 @@ typedef struct ismcts_worker {
     int n_root;
     long iters; /* budget, or -1 for time */
     double deadline;
+    double hard; /* the time cap (cr_bot_set_time_cap) as a deadline; 0: none */
+    int capped;  /* this search stopped at `hard` */
     uint64_t done, rollout_actions, sample_fail;
     struct ismcts_bot *owner;
 } ismcts_worker;
@@ -298,12 +300,21 @@ static void *worker_main(void *arg)
     ismcts_worker *w = arg;
     mcts_tree_reset(&w->tree);
     w->done = w->rollout_actions = w->sample_fail = 0;
+    w->capped = 0;
     if (w->iters >= 0) {
-        for (long i = 0; i < w->iters; i++) iterate(w);
+        for (long i = 0; i < w->iters; i++) {
+            iterate(w);
+            if (w->hard > 0 && (i & 7) == 7 && bot_now_seconds() >= w->hard) {
+                w->capped = 1;
+                break;
+            }
+        }
     } else {
         for (;;) {
             for (int i = 0; i < 8; i++) iterate(w);
-            if (bot_now_seconds() >= w->deadline) break;
+            double now = bot_now_seconds();
+            if (w->hard > 0 && now >= w->hard) w->capped = now < w->deadline;
+            if (now >= w->deadline || w->capped) break;
         }
     }
     return NULL;
@@ -335,9 +346,11 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         return a;
     }
     uint64_t base = ((uint64_t)cr_rng_u32(&b->rng) << 32) | cr_rng_u32(&b->rng);
+    double hard = b->time_cap_ms > 0 ? t0 + b->time_cap_ms / 1000.0 : 0;
     for (int i = 0; i < ib->threads; i++) {
         ismcts_worker *w = &ib->w[i];
         cr_rng_seed(&w->rng, base, (uint64_t)i);
+        w->hard = hard;
         w->obs = obs;
         w->root_legal = root_legal;
         w->n_root = n;
@@ -379,6 +392,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         s->nodes += ib->w[i].tree.used;
         s->rollout_actions += ib->w[i].rollout_actions;
         s->arena_full |= ib->w[i].tree.full;
+        s->capped |= ib->w[i].capped;
     }
     if (best < 0) /* no iteration finished (the sampler failed): play the policy */
         best = ib->rollout == bot_policy_random
@@ -501,7 +515,11 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         w->cx = cr_ctx_new(g);
         if (!w->st || !w->legal || !w->path || !w->cx || !mcts_tree_init(&w->tree, ib->nodes))
             goto nomem;
+        b->memory +=
+            g->state_size + (size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof(cr_action) +
+            ((size_t)ib->nodes + 2) * sizeof(uint32_t) + (size_t)ib->nodes * sizeof(mcts_node);
     }
+    b->memory += sizeof *ib;
     return 1;
 nomem:
     ismcts_destroy(b);
