@@ -107,7 +107,9 @@ typedef struct cr_game_parts {
     /* How much a random game of this game costs the test suites, in units
      * of a typical DML game (18Dracula: thousands of actions and a route
      * search per rampage): the conformance and leak suites play that many
-     * times fewer of its games, at least one a table.  0 or 1: as many. */
+     * times fewer of its games, at least one a table (the leak test ten
+     * times fewer again); `croupier bench` sizes its measurements by it,
+     * capped at 100.  0 or 1: as many. */
     int test_cost;
 } cr_game_parts;
 

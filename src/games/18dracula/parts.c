@@ -57,7 +57,9 @@ const cr_game_parts d18_parts = {
     .check_invariants = d18_check_invariants,
     .help = d18_help,
     .heuristic = d18_heuristic,
-    /* A random game is about 2,500 actions against DML's 300, with a route
-     * search in each rampage. */
-    .test_cost = 100,
+    /* A random game is about 2,800 actions against DML's 300, with a route
+     * search in each rampage, and a late-game search can take seconds (the
+     * router's worst case, docs/18dracula-board.md): the suites play one
+     * game a table (the same seeds every run) and soaks set the counts. */
+    .test_cost = 1000,
 };
