@@ -277,7 +277,8 @@ int main(int argc, char **argv)
         snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
         if (pg) snprintf(dbarg, sizeof dbarg, "%s", pg);
         execl(croupier, croupier, "serve", "--listen", "127.0.0.1:0", "--db", dbarg, "--quiet",
-              "--max-bots", "100000", (char *)NULL);
+              "--max-bots", "100000", "--max-msg-rate", "100000", /* scripted clients */
+              (char *)NULL);
         _exit(127);
     }
     close(fds[1]);

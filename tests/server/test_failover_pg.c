@@ -79,7 +79,8 @@ static void server_start(server *sv, const char *name, const char *claim_ms)
         if (logfd >= 0) dup2(logfd, 2);
         close(out[0]);
         execl(CR_CLI_PATH, "croupier", "serve", "--listen", "127.0.0.1:0", "--db", db_url,
-              "--claim-interval-ms", claim_ms, (char *)NULL);
+              "--claim-interval-ms", claim_ms, "--max-msg-rate", "100000", /* scripted clients */
+              (char *)NULL);
         _exit(127);
     }
     close(out[1]);
