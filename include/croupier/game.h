@@ -132,6 +132,27 @@ typedef struct cr_events {
     int dropped; /* events that did not fit (the caller's buffer was too small) */
 } cr_events;
 
+/* Appends one event to ev, or counts it in ev->dropped when the buffer is
+ * full; the games' apply writes every event through it. */
+static inline void cr_events_push(cr_events *ev, int kind, int seat, int other, int card, int from,
+                                  int to, int32_t a, int32_t b, uint32_t seen_by)
+{
+    if (ev->len >= ev->cap) {
+        ev->dropped++;
+        return;
+    }
+    cr_event *e = &ev->buf[ev->len++];
+    e->kind = (uint16_t)kind;
+    e->seat = (int8_t)seat;
+    e->other = (int8_t)other;
+    e->card = (int16_t)card;
+    e->from = (int16_t)from;
+    e->to = (int16_t)to;
+    e->a = a;
+    e->b = b;
+    e->seen_by = seen_by;
+}
+
 /* --- The per-thread context ------------------------------------------------
  * apply, legal_actions and sample receive a caller-owned context: the event
  * sink apply reports into, and scratch memory of g->scratch_size bytes the

@@ -61,20 +61,7 @@ int d18_max_events(void) { return D18_MAX_EVENTS; }
 static void emit(cr_events *ev, int kind, int seat, int other, int card, int from, int to,
                  int32_t a, int32_t b)
 {
-    if (ev->len >= ev->cap) {
-        ev->dropped++;
-        return;
-    }
-    cr_event *e = &ev->buf[ev->len++];
-    e->kind = (uint16_t)kind;
-    e->seat = (int8_t)seat;
-    e->other = (int8_t)other;
-    e->card = (int16_t)card;
-    e->from = (int16_t)from;
-    e->to = (int16_t)to;
-    e->a = a;
-    e->b = b;
-    e->seen_by = CR_SEEN_ALL; /* R7: everything is public */
+    cr_events_push(ev, kind, seat, other, card, from, to, a, b, CR_SEEN_ALL); /* R7: all public */
 }
 
 static int price_of(const cr_game *g, const d18_state *s, int f)

@@ -59,22 +59,7 @@ static uint64_t front(const dml_state *s, int p) { return s->zone[DML_Z_FRONT + 
 static void emit(ctx *c, int kind, int seat, int other, int card, int from, int to, int a, int b,
                  uint32_t seen)
 {
-    cr_events *ev = c->ev;
-    if (!ev) return;
-    if (ev->len >= ev->cap) {
-        ev->dropped++;
-        return;
-    }
-    cr_event *e = &ev->buf[ev->len++];
-    e->kind = (uint16_t)kind;
-    e->seat = (int8_t)seat;
-    e->other = (int8_t)other;
-    e->card = (int16_t)card;
-    e->from = (int16_t)from;
-    e->to = (int16_t)to;
-    e->a = a;
-    e->b = b;
-    e->seen_by = seen;
+    if (c->ev) cr_events_push(c->ev, kind, seat, other, card, from, to, a, b, seen);
 }
 
 /* ------------------------------------------------------------- knowledge */
