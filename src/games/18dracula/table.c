@@ -166,7 +166,7 @@ static void panel_now(pctx *p)
                          d18_certs(p->g, s, p->actor), d18_cert_limit(s->np));
         break;
     case D18_S_CASTLE:
-        cr_tb_printf(p->t, "Top bid %d", s->castle_top);
+        cr_tb_printf(p->t, "Highest bid %d", s->castle_top);
         if (s->castle_top > 0) cr_tb_printf(p->t, " by P%d", s->castle_who);
         cr_tb_printf(p->t, "; the castle is on ");
         route_ids(p, s->castle);
@@ -177,8 +177,8 @@ static void panel_now(pctx *p)
             cr_tb_printf(p->t, "%s: treasury %d, ", ent_id(p, e), ent_cash(p, e));
             monsters_of(p, e);
             if (s->or_step == D18_OS_BUILD)
-                cr_tb_printf(p->t, "; cubes Y%d G%d B%d R%d", s->supply[0], s->supply[1],
-                             s->supply[2], s->supply[3]);
+                cr_tb_printf(p->t, "; cubes yellow %d, green %d, blue %d, red %d", s->supply[0],
+                             s->supply[1], s->supply[2], s->supply[3]);
             if (s->or_step == D18_OS_OFFICE && e < D18_NFRONTS)
                 cr_tb_printf(p->t, "; next office costs %d", d18_office_cost(p->g, s, e));
             if (s->or_step >= D18_OS_DIVIDEND) cr_tb_printf(p->t, "; revenue %d", s->revenue);
