@@ -319,6 +319,15 @@ D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *
  * bundled board have needed up to about 80,000 routes in one rampage. */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
+/* The routes of that rampage (for the events): the router's input and its
+ * canonical result for entity e in state s.  Reuses the answer the last
+ * rampage left in cx's scratch when it is for the same input, else runs the
+ * router again.  Returns 0, or -1 when out of memory (no context scratch
+ * and no memory for a workspace). */
+struct d18_route_input;
+struct d18_route_result;
+D18_HIDDEN int d18_rampage_routes(const cr_game *g, const d18_state *s, int e, cr_ctx *cx,
+                                  struct d18_route_input *in, struct d18_route_result *res);
 
 /* ---- associates in operating rounds (assoc.c) ---- */
 /* Kinds from D18_K_OFFER_AF on are assoc.c's. */
@@ -364,6 +373,7 @@ enum d18_ekind {
     D18_E_OR,         /* operating round a begins (b: its number in the set) */
     D18_E_OPERATES,   /* entity card starts its operating turn; seat decides */
     D18_E_END,        /* the game ended: a D18_END_*, b winners (bit per seat) */
+    D18_E_ROUTE,      /* a route of the rampage just reported (events.c, "Routes") */
     D18_NEV
 };
 /* The events one apply wrote, from the state before (o) and after (s);
@@ -399,6 +409,11 @@ D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *ob
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,
                                 cr_ctx *cx);
 D18_HIDDEN size_t d18_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* The player's guide, docs/play-18dracula.md compiled in (CMakeLists.txt). */
+extern const char cr_guide_18dracula[];
+/* The table for full-screen clients (table.c): cr_game_parts.panels. */
+D18_HIDDEN size_t d18_panels(const cr_game *g, const void *obs, unsigned flags, char *buf,
+                             size_t cap);
 
 /* ---- positions (position.c) ---- */
 D18_HIDDEN size_t d18_serialize(const cr_game *g, const void *st, char *buf, size_t cap);

@@ -28,6 +28,7 @@
  *   1  the castle placed                   D18_E_CASTLE
  * 768  office spaces changing, 128 x 6     D18_E_OFFICE
  *   1  the rampage's revenue               D18_E_REVENUE
+ *  97  its routes (D18_ROUTE_EVENTS, "Routes" below)  D18_E_ROUTE
  *   1  the dividend                        D18_E_DIVIDEND
  *  96  monster copies moving (D18_MAX_MONSTER_COPIES)  D18_E_MONSTER
  *   1  the phase                           D18_E_PHASE
@@ -37,7 +38,7 @@
  *   1  an operating round begun            D18_E_OR
  *   1  an entity starting its turn         D18_E_OPERATES
  *   1  the game's end                      D18_E_END
- * = D18_MAX_EVENTS (1183 below; the core's ceiling is 4096).  A real
+ * = D18_MAX_EVENTS (1280 below; the core's ceiling is 4096).  A real
  * apply writes a handful; the bound is what the parts allow.
  *
  * The hot path.  Search and rollouts pass no event sink: apply then makes
@@ -49,11 +50,45 @@
 #include "core/tbuf.h"
 #include "croupier/parts.h"
 #include "games/18dracula/d18_internal.h"
+#include "games/18dracula/router.h"
+
+/* ---- Routes ----
+ * A rampage's D18_E_REVENUE is followed by the routes the auto-router chose
+ * (router.h's canonical result: monster types in roster order, each type's
+ * routes as the tie-break sorts them), so that the table can read how the
+ * revenue was made.  An event's text is made from the event alone (the
+ * match layer renders stored events later), so the stops travel in the
+ * events: D18_STOPS stops an event, a longer route going on in the next
+ * ones.  A stop is 10 bits: its location (bits 0-6), its level (7-8: a
+ * city pays its revenue at that level) and a mark (9: a lingering city
+ * counted twice, or the off-board the Flying Dutchman doubles).
+ *   seat  the seat deciding for the entity; card: the monster type
+ *   a, b  stops 0-2 and 3-5
+ *   from  stop 6 (bits 0-9), the stops in this event (10-12)
+ *   to    entity (bits 0-3), part of the route (4-8), last part (9),
+ *         howl (10), phase (11-13: an off-board pays the phase's value),
+ *         total (14: a is the route's revenue instead of stops 0-2; the
+ *         first part of a route longer than D18_STOPS says it)
+ * A `howl` type runs no path: one event for its copies, a its revenue and
+ * b its copies.
+ * Bound: the routes are edge-disjoint paths (router.h), so all of them
+ * together have at most D18_MAX_ROUTES + D18_ROUTE_MAX_SLOTS stops, and a
+ * route of k stops takes at most k / D18_STOPS + 2 events (its first part
+ * holds 3 stops fewer); a howl type takes one event for slots that hold no
+ * route. */
+enum {
+    D18_STOPS = 7,
+    D18_ROUTE_EVENTS =
+        2 * D18_ROUTE_MAX_SLOTS + (D18_MAX_ROUTES + D18_ROUTE_MAX_SLOTS) / D18_STOPS + 1,
+};
+_Static_assert(D18_MAX_LOCATIONS <= 128 && D18_NENT <= 16 && D18_NUM_PHASES < 8,
+               "a stop's and a route event's fields");
+_Static_assert(D18_ROUTE_MAX_LOCS / D18_STOPS < 32, "a route's parts fit in 5 bits");
 
 enum {
     D18_MAX_EVENTS = 1 + 1 + 3 * D18_NASSOC + D18_MAXP + 4 * D18_NFRONTS + D18_NFRONTS * D18_MAXP +
                      D18_MAX_ROUTES + 1 + D18_MAX_LOCATIONS * D18_MAX_OFFICE_SPACES + 2 +
-                     D18_MAX_MONSTER_COPIES + 1 + 1 + 1 + 1 + 1 + 1 + 1
+                     D18_MAX_MONSTER_COPIES + 1 + 1 + 1 + 1 + 1 + 1 + 1 + D18_ROUTE_EVENTS
 };
 
 int d18_max_events(void) { return D18_MAX_EVENTS; }
@@ -67,6 +102,76 @@ static void emit(cr_events *ev, int kind, int seat, int other, int card, int fro
 static int price_of(const cr_game *g, const d18_state *s, int f)
 {
     return s->pres[f] >= 0 && s->mrow[f] >= 0 ? d18_price(g, s, f) : 0;
+}
+
+/* What stop w earns a monster of type m in a phase (doubled when marked). */
+static int stop_value(const d18_board *b, const d18_monster *m, uint32_t w, int phase)
+{
+    int l = (int)(w & 127), level = (int)(w >> 7 & 3), mark = (int)(w >> 9 & 1);
+    if (l >= b->n_locations) return 0;
+    if (b->loc[l].kind == D18_CITY) return d18_city_value(b, l, level) * (1 + mark);
+    if (b->loc[l].kind == D18_OFF) return d18_off_value(b, l, phase) * (1 + mark);
+    return m->town_rev;
+}
+
+/* One route's stops as events: up to D18_STOPS in one; a longer route
+ * opens with its total in a and D18_STOPS - 3 stops in b and from. */
+static void emit_stops(const cr_game *g, cr_events *ev, int seat, int type, int ent, int phase,
+                       const uint32_t *stop, int n)
+{
+    const d18_board *b = d18_brd(g);
+    int32_t total = 0;
+    for (int i = 0; i < n; i++) total += stop_value(b, &b->monster[type], stop[i], phase);
+    for (int p = 0, at = 0; at < n; p++) {
+        uint32_t w[D18_STOPS] = {0};
+        int has_total = p == 0 && n > D18_STOPS, room = has_total ? D18_STOPS - 3 : D18_STOPS;
+        int k = n - at < room ? n - at : room;
+        for (int i = 0; i < k; i++) w[(has_total ? 3 : 0) + i] = stop[at + i];
+        at += k;
+        int32_t a = has_total ? total : (int32_t)(w[0] | w[1] << 10 | w[2] << 20);
+        int32_t bb = (int32_t)(w[3] | w[4] << 10 | w[5] << 20);
+        int from = (int)(w[6] | (uint32_t)k << 10);
+        int to = ent | p << 4 | (at == n) << 9 | phase << 11 | has_total << 14;
+        emit(ev, D18_E_ROUTE, seat, -1, type, from, to, a, bb);
+    }
+}
+
+/* The routes of entity e's rampage in state o (the state it ran in). */
+static void emit_routes(const cr_game *g, const d18_state *o, int e, cr_ctx *cx)
+{
+    d18_route_input in;
+    d18_route_result r;
+    /* Out of memory (no scratch, no workspace): the revenue stands alone. */
+    if (d18_rampage_routes(g, o, e, cx, &in, &r) != 0) return;
+    const d18_board *b = d18_brd(g);
+    int seat = d18_owner_of(o, e);
+    for (int t = 0; t < in.n_types && t < D18_ROUTE_MAX_TYPES; t++) {
+        const d18_route_monster *m = &in.type[t];
+        if (m->move == D18_MOVE_HOWL) {
+            if (r.type_revenue[t] > 0)
+                emit(cx->ev, D18_E_ROUTE, seat, -1, m->roster, 0,
+                     e | 1 << 9 | 1 << 10 | o->phase << 11, (int32_t)r.type_revenue[t], m->copies);
+            continue;
+        }
+        int end = t + 1 < in.n_types ? r.type_first[t + 1] : r.n_slots;
+        for (int j = r.type_first[t]; j < end && j < D18_ROUTE_MAX_SLOTS; j++) {
+            const d18_route_entry *x = &r.slot[j];
+            uint32_t stop[D18_ROUTE_MAX_LOCS];
+            int n = 0;
+            for (int i = 0; i < x->n_locs && i < D18_ROUTE_MAX_LOCS; i++) {
+                int l = x->loc[i], level = 0, mark = 0;
+                if (b->loc[l].kind == D18_CITY) {
+                    level = d18_level(g, o, l);
+                    for (int k = 0; k < x->n_linger && k < D18_ROUTE_MAX_LINGER; k++)
+                        mark |= x->linger[k] == l;
+                } else if (b->loc[l].kind == D18_OFF) {
+                    mark = j == r.fd_slot && l == r.fd_loc;
+                }
+                stop[n++] = (uint32_t)(l | level << 7 | mark << 9);
+            }
+            if (n) emit_stops(g, cx->ev, seat, m->roster, e, o->phase, stop, n);
+        }
+    }
 }
 
 void d18_events(const cr_game *g, const d18_state *o, const d18_state *s, cr_action a, int actor,
@@ -145,8 +250,10 @@ void d18_events(const cr_game *g, const d18_state *o, const d18_state *s, cr_act
                 emit(ev, D18_E_OFFICE, -1, -1, l, o->space_occ[l][k], s->space_occ[l][k], cost, k);
             }
     /* the operating turn's money */
-    if (x.kind == D18_K_RAMPAGE)
+    if (x.kind == D18_K_RAMPAGE) {
         emit(ev, D18_E_REVENUE, d18_owner_of(o, o->op_ent), -1, o->op_ent, -1, -1, s->revenue, 0);
+        if (s->revenue > 0) emit_routes(g, o, o->op_ent, cx);
+    }
     if (x.kind == D18_K_PAY || x.kind == D18_K_RETAIN) {
         int pay = x.kind == D18_K_PAY && o->revenue > 0;
         emit(ev, D18_E_DIVIDEND, d18_owner_of(o, o->op_ent), pay, o->op_ent, -1, -1, o->revenue,
@@ -245,6 +352,76 @@ static const char *cube_name(int c)
     static const char *const w[] = {"yellow", "green", "brown", "red"};
     if (c == D18_CUBE_PRE) return "pre-existing";
     return c >= 1 && c <= 4 ? w[c - 1] : "?";
+}
+
+/* One D18_E_ROUTE event in words ("Routes" above), e.g.
+ * "NBC's Gargoyle (major 5): Ravenspire-Thornhallow-Helifax (30x2+20+50) =
+ * 130; Ravenspire lingers". */
+static void tb_route_event(const cr_game *g, cr_tbuf *t, const cr_event *e)
+{
+    const d18_board *b = d18_brd(g);
+    unsigned to = (uint16_t)e->to, from = (uint16_t)e->from;
+    int ent = (int)(to & 15), part = (int)(to >> 4 & 31), last = (int)(to >> 9 & 1);
+    int howl = (int)(to >> 10 & 1), phase = (int)(to >> 11 & 7), has_total = (int)(to >> 14 & 1);
+    int type = e->card;
+    if (type < 0 || type >= b->n_monsters || phase < 1 || phase > D18_NUM_PHASES) {
+        cr_tb_printf(t, "?");
+        return;
+    }
+    const d18_monster *m = &b->monster[type];
+    if (howl) {
+        cr_tb_printf(t, "%s's %s", ent_name(g, ent), m->name);
+        if (e->b > 1) cr_tb_printf(t, " x%d", e->b);
+        cr_tb_printf(t, " (howl): %d from the cities and towns next to its offices", e->a);
+        return;
+    }
+    uint32_t w[D18_STOPS] = {(uint32_t)e->a & 1023,
+                             (uint32_t)e->a >> 10 & 1023,
+                             (uint32_t)e->a >> 20 & 1023,
+                             (uint32_t)e->b & 1023,
+                             (uint32_t)e->b >> 10 & 1023,
+                             (uint32_t)e->b >> 20 & 1023,
+                             from & 1023};
+    int n = (int)(from >> 10 & 7), first = has_total ? 3 : 0;
+    if (n > D18_STOPS - first) n = D18_STOPS - first;
+    if (part == 0) {
+        cr_tb_printf(t, "%s's %s (%s", ent_name(g, ent), m->name, d18_move_name(m->move));
+        if (m->move == D18_MOVE_DIT || m->move == D18_MOVE_CITY || m->move == D18_MOVE_MAJOR)
+            cr_tb_printf(t, " %d", m->n);
+        cr_tb_printf(t, ")");
+        if (has_total) cr_tb_printf(t, ", %d in all", e->a);
+        cr_tb_printf(t, ": ");
+    } else {
+        cr_tb_printf(t, "%s's %s, route continued: -", ent_name(g, ent), m->name);
+    }
+    const uint32_t *st = w + first;
+    for (int i = 0; i < n; i++) {
+        int l = (int)(st[i] & 127);
+        cr_tb_printf(t, "%s%s", i ? "-" : "", l < b->n_locations ? b->loc[l].name : "?");
+    }
+    if (!last) cr_tb_printf(t, "-");
+    cr_tb_printf(t, " (");
+    int sum = 0, marks = 0;
+    for (int i = 0; i < n; i++) {
+        int l = (int)(st[i] & 127), mark = (int)(st[i] >> 9 & 1);
+        if (l >= b->n_locations || b->loc[l].kind == D18_TOWN) mark = 0;
+        int v = stop_value(b, m, st[i] & 511, phase); /* once; the mark is written x2 */
+        cr_tb_printf(t, "%s%d%s", i ? "+" : "", v, mark ? "x2" : "");
+        sum += v * (1 + mark);
+        marks += mark;
+    }
+    cr_tb_printf(t, ")");
+    if (part == 0 && last) cr_tb_printf(t, " = %d", sum);
+    if (!last) cr_tb_printf(t, " and on");
+    for (int i = 0, said = 0; i < n && marks; i++) {
+        int l = (int)(st[i] & 127);
+        if (!(st[i] >> 9 & 1) || l >= b->n_locations || b->loc[l].kind == D18_TOWN) continue;
+        cr_tb_printf(t, "%s", said++ ? ", " : "; ");
+        if (b->loc[l].kind == D18_CITY)
+            cr_tb_printf(t, "%s lingers (counted twice)", b->loc[l].name);
+        else
+            cr_tb_printf(t, "the Flying Dutchman doubles %s", b->loc[l].name);
+    }
 }
 
 static const char *const end_words[] = {"", "the bank broke", "no progress was made (R121)",
@@ -374,6 +551,7 @@ size_t d18_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         for (int p = 0; p < D18_MAXP; p++)
             if ((unsigned)e->b >> p & 1) cr_tb_printf(&t, " P%d", p);
         break;
+    case D18_E_ROUTE: tb_route_event(g, &t, e); break;
     default: cr_tb_printf(&t, "?"); break;
     }
     return t.len;
@@ -404,6 +582,7 @@ static const char *const kind_names[D18_NEV] = {
     [D18_E_OR] = "operating_round",
     [D18_E_OPERATES] = "operates",
     [D18_E_END] = "end",
+    [D18_E_ROUTE] = "route",
 };
 
 size_t d18_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
@@ -417,7 +596,7 @@ size_t d18_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
     if (e->card >= 0) cr_tb_printf(&t, ",\"object\":%d", e->card);
     cr_tb_printf(&t, ",\"from\":%d,\"to\":%d,\"a\":%ld,\"b\":%ld", e->from, e->to, (long)e->a,
                  (long)e->b);
-    char text[256];
+    char text[1024]; /* a route of 7 long names with its notes: under 700 */
     d18_event_to_str(g, e, seat, text, sizeof text);
     cr_tb_printf(&t, ",\"text\":");
     cr_tb_json_str(&t, text);

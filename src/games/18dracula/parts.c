@@ -56,6 +56,8 @@ const cr_game_parts d18_parts = {
     .lab = &d18_lab,
     .check_invariants = d18_check_invariants,
     .help = d18_help,
+    .panels = d18_panels,
+    .guide = cr_guide_18dracula, /* docs/play-18dracula.md, compiled in */
     .heuristic = d18_heuristic,
     /* A random game is about 2,800 actions against DML's 300, with a route
      * search in each rampage, and a late-game search can take seconds (the

@@ -22,6 +22,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "croupier/alloc.h"
 
@@ -38,6 +39,8 @@ _Static_assert((int)D18_RF_NOT_BLOCKED == (int)D18_F_NOT_BLOCKED &&
 static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *in)
 {
     const d18_board *b = d18_brd(g);
+    /* Padding included: d18_rampage_routes compares inputs with memcmp. */
+    memset(in, 0, sizeof *in);
     in->n_locs = b->n_locations;
     for (int l = 0; l < b->n_locations; l++) {
         const d18_location *lo = &b->loc[l];
@@ -99,8 +102,10 @@ static size_t head_bytes(void)
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
 
-/* The rampage on a scratch of size bytes (at least g->scratch_size). */
-static int rampage_in(const cr_game *g, const d18_state *s, int e, unsigned char *mem, size_t size)
+/* The rampage on a scratch of size bytes (at least g->scratch_size); the
+ * input and the result stay at the head of the scratch. */
+static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, int e,
+                                          unsigned char *mem, size_t size)
 {
     /* The input and the result are large: they live in the scratch, before
      * the router's workspace. */
@@ -126,7 +131,7 @@ static int rampage_in(const cr_game *g, const d18_state *s, int e, unsigned char
         fprintf(stderr, "18dracula: rampage: %s\n", err);
         abort();
     }
-    return (int)res->total;
+    return res;
 }
 
 /* With the game's context (cr_ctx_new: scratch of g->scratch_size bytes)
@@ -136,7 +141,7 @@ static int rampage_in(const cr_game *g, const d18_state *s, int e, unsigned char
 int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
 {
     if (cx && cx->scratch && cx->scratch_size >= g->scratch_size)
-        return rampage_in(g, s, e, cx->scratch, cx->scratch_size);
+        return (int)rampage_in(g, s, e, cx->scratch, cx->scratch_size)->total;
     unsigned char *own = cr_alloc(g->scratch_size);
     if (!own) {
         /* apply has no way to fail: out of memory here is fatal, as it is
@@ -145,7 +150,30 @@ int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
                 g->scratch_size);
         abort();
     }
-    int total = rampage_in(g, s, e, own, g->scratch_size);
+    int total = (int)rampage_in(g, s, e, own, g->scratch_size)->total;
     cr_free(own);
     return total;
+}
+
+/* The routes behind the revenue, for the events (not the hot path).  The
+ * rampage just applied left its input and result at the head of the
+ * context's scratch: when the input filled now is byte for byte the one
+ * stored there, the stored result is that position's answer (the router is
+ * deterministic) and is copied without searching again.  Otherwise (no
+ * scratch, or the scratch was used since) the router runs again. */
+int d18_rampage_routes(const cr_game *g, const d18_state *s, int e, cr_ctx *cx, d18_route_input *in,
+                       d18_route_result *res)
+{
+    fill(g, s, e, in);
+    if (cx && cx->scratch && cx->scratch_size >= g->scratch_size) {
+        unsigned char *mem = cx->scratch;
+        if (memcmp(mem, in, sizeof *in) != 0) rampage_in(g, s, e, mem, cx->scratch_size);
+        memcpy(res, mem + result_at(), sizeof *res);
+        return 0;
+    }
+    unsigned char *own = cr_alloc(g->scratch_size);
+    if (!own) return -1;
+    memcpy(res, rampage_in(g, s, e, own, g->scratch_size), sizeof *res);
+    cr_free(own);
+    return 0;
 }

@@ -124,7 +124,7 @@ static void test_random_games(void **unused)
             step(g, &s, a, &l);
             for (int i = 0; i < l.ev.len; i++) {
                 const cr_event *e = &l.buf[i];
-                char buf[512], want[256];
+                char buf[2048], want[256];
                 assert_true(e->kind < D18_NEV);
                 assert_int_equal(e->seen_by, CR_SEEN_ALL);
                 text(g, e, buf, sizeof buf);
