@@ -104,6 +104,22 @@ typedef struct cr_store_entry {
     char spec[CR_STORE_SPEC_MAX]; /* CR_STORE_SEAT only; "" otherwise */
 } cr_store_entry;
 
+/* ---- for the backends: a games row, decoded in one place (store.c) ----
+ * Both backends select CR_STORE_GAME_COLS from their games table and hand
+ * the columns over as text (an integer column as its decimal text; NULL
+ * reads as "").  cr_store_row_game fills g (clearing it first), checks the
+ * player count and reads the clock; each seat row then goes through
+ * cr_store_row_seat. */
+#define CR_STORE_GAME_COLS                                                                         \
+    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
+    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners, clock"
+enum { CR_STORE_GAME_NCOLS = 17 };
+cr_status cr_store_row_game(cr_store_game *g, const char *const col[CR_STORE_GAME_NCOLS], char *err,
+                            size_t errcap);
+/* Seat `seat` (ignored outside 0..CR_MAX_PLAYERS-1) was created as spec
+ * and has a token bound when has_token. */
+void cr_store_row_seat(cr_store_game *g, long long seat, const char *spec, int has_token);
+
 /* Per-title statistics over finished games. */
 typedef struct cr_store_stats {
     char game[32];

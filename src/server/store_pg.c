@@ -506,11 +506,12 @@ static cr_status pg_set_status(cr_store *base, const char *id, cr_store_status s
                      3, pv, "set a game's status", err, errcap);
 }
 
+/* The shared columns, then the seats as one JSON array of [seat, spec,
+ * has_token]. */
 #define PG_GAME_COLS                                                                               \
-    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
-    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners,"               \
-    " (SELECT coalesce(json_agg(json_build_array(seat, spec, token_hash IS NOT NULL)"              \
-    " ORDER BY seat), '[]') FROM seats WHERE seats.game_id = games.id)::text, clock"
+    CR_STORE_GAME_COLS ", (SELECT coalesce(json_agg(json_build_array(seat, spec,"                  \
+                       " token_hash IS NOT NULL) ORDER BY seat), '[]') FROM seats"                 \
+                       " WHERE seats.game_id = games.id)::text"
 
 static cr_status pg_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
                            char *err, size_t errcap)
@@ -518,49 +519,25 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
     return pg_append_clock(base, id, at, e, n, NULL, err, errcap);
 }
 
-static void pg_copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
-
-/* Reads row `row` (PG_GAME_COLS) into g; the seats come as one JSON array
- * of [seat, spec, has_token]. */
+/* Reads row `row` (PG_GAME_COLS) into g. */
 static cr_status pg_read_game(const PGresult *r, int row, cr_store_game *g, char *err,
                               size_t errcap)
 {
-    memset(g, 0, sizeof *g);
-    pg_copy(g->id, sizeof g->id, PQgetvalue(r, row, 0));
-    pg_copy(g->game, sizeof g->game, PQgetvalue(r, row, 1));
-    pg_copy(g->variant, sizeof g->variant, PQgetvalue(r, row, 2));
-    g->players = atoi(PQgetvalue(r, row, 3));
-    g->rules_version = atoi(PQgetvalue(r, row, 4));
-    g->data_hash = (uint64_t)strtoll(PQgetvalue(r, row, 5), NULL, 10);
-    g->has_data_hash = atoi(PQgetvalue(r, row, 6));
-    g->seed = (uint64_t)strtoll(PQgetvalue(r, row, 7), NULL, 10);
-    pg_copy(g->options_json, sizeof g->options_json, PQgetvalue(r, row, 8));
-    pg_copy(g->config_json, sizeof g->config_json, PQgetvalue(r, row, 9));
-    g->status = (cr_store_status)atoi(PQgetvalue(r, row, 10));
-    g->created_ms = strtoll(PQgetvalue(r, row, 11), NULL, 10);
-    g->updated_ms = strtoll(PQgetvalue(r, row, 12), NULL, 10);
-    g->n_entries = atoi(PQgetvalue(r, row, 13));
-    pg_copy(g->result_json, sizeof g->result_json, PQgetvalue(r, row, 14));
-    g->winners = (uint32_t)strtoll(PQgetvalue(r, row, 15), NULL, 10);
+    const char *col[CR_STORE_GAME_NCOLS];
+    for (int i = 0; i < CR_STORE_GAME_NCOLS; i++) col[i] = PQgetvalue(r, row, i);
+    cr_status rc = cr_store_row_game(g, col, err, errcap);
+    if (rc != CR_OK) return rc;
     json_error_t je;
-    json_t *seats = json_loads(PQgetvalue(r, row, 16), 0, &je);
+    json_t *seats = json_loads(PQgetvalue(r, row, CR_STORE_GAME_NCOLS), 0, &je);
     size_t i;
     json_t *seat;
     json_array_foreach(seats, i, seat)
     {
-        json_int_t k = json_integer_value(json_array_get(seat, 0));
-        const char *spec = json_string_value(json_array_get(seat, 1));
-        if (k < 0 || k >= CR_MAX_PLAYERS || !spec) continue;
-        pg_copy(g->seats[k], sizeof g->seats[k], spec);
-        if (json_is_true(json_array_get(seat, 2))) g->taken |= 1u << k;
+        cr_store_row_seat(g, json_integer_value(json_array_get(seat, 0)),
+                          json_string_value(json_array_get(seat, 1)),
+                          json_is_true(json_array_get(seat, 2)));
     }
     json_decref(seats);
-    if (g->players < 1 || g->players > CR_MAX_PLAYERS) {
-        snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
-        return CR_ERR_IO;
-    }
-    g->has_clock = cr_store_clock_parse(PQgetvalue(r, row, 17), CR_MAX_PLAYERS, &g->clock) &&
-                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -611,7 +588,7 @@ static cr_status pg_load(cr_store *base, const char *id, cr_store_game *g, cr_st
         e[i].kind = (cr_store_kind)atoi(PQgetvalue(r, i, 1));
         e[i].value = (int32_t)atoi(PQgetvalue(r, i, 2));
         e[i].seat = (int32_t)atoi(PQgetvalue(r, i, 3));
-        pg_copy(e[i].spec, sizeof e[i].spec, PQgetvalue(r, i, 4));
+        snprintf(e[i].spec, sizeof e[i].spec, "%s", PQgetvalue(r, i, 4));
     }
     PQclear(r);
     if (!e) {

@@ -348,32 +348,14 @@ static cr_status sq_set_status(cr_store *base, const char *id, cr_store_status s
                      (int64_t)stt, err, errcap);
 }
 
-#define SQ_GAME_COLS                                                                               \
-    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
-    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners, clock"
-
-/* Reads a games row (SQ_GAME_COLS) and its seats. */
+/* Reads a games row (CR_STORE_GAME_COLS) and its seats. */
 static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, char *err,
                               size_t errcap)
 {
-    memset(g, 0, sizeof *g);
-    sq_copy(g->id, sizeof g->id, sqlite3_column_text(st, 0));
-    sq_copy(g->game, sizeof g->game, sqlite3_column_text(st, 1));
-    sq_copy(g->variant, sizeof g->variant, sqlite3_column_text(st, 2));
-    g->players = sqlite3_column_int(st, 3);
-    g->rules_version = sqlite3_column_int(st, 4);
-    g->data_hash = (uint64_t)sqlite3_column_int64(st, 5);
-    g->has_data_hash = sqlite3_column_int(st, 6);
-    g->seed = (uint64_t)sqlite3_column_int64(st, 7);
-    sq_copy(g->options_json, sizeof g->options_json, sqlite3_column_text(st, 8));
-    sq_copy(g->config_json, sizeof g->config_json, sqlite3_column_text(st, 9));
-    g->status = (cr_store_status)sqlite3_column_int(st, 10);
-    g->created_ms = sqlite3_column_int64(st, 11);
-    g->updated_ms = sqlite3_column_int64(st, 12);
-    g->n_entries = sqlite3_column_int(st, 13);
-    sq_copy(g->result_json, sizeof g->result_json, sqlite3_column_text(st, 14));
-    g->winners = (uint32_t)sqlite3_column_int64(st, 15);
-    const unsigned char *ck = sqlite3_column_text(st, 16);
+    const char *col[CR_STORE_GAME_NCOLS];
+    for (int i = 0; i < CR_STORE_GAME_NCOLS; i++) col[i] = (const char *)sqlite3_column_text(st, i);
+    cr_status rc = cr_store_row_game(g, col, err, errcap);
+    if (rc != CR_OK) return rc;
     sqlite3_stmt *ss = NULL;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT seat, spec, token_hash IS NOT NULL FROM seats"
@@ -381,20 +363,10 @@ static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, c
                            -1, &ss, NULL) != SQLITE_OK)
         return sq_fail(s, "prepare", err, errcap);
     sqlite3_bind_text(ss, 1, g->id, -1, SQLITE_STATIC);
-    while (sqlite3_step(ss) == SQLITE_ROW) {
-        int seat = sqlite3_column_int(ss, 0);
-        if (seat < 0 || seat >= CR_MAX_PLAYERS) continue;
-        sq_copy(g->seats[seat], sizeof g->seats[seat], sqlite3_column_text(ss, 1));
-        if (sqlite3_column_int(ss, 2)) g->taken |= 1u << seat;
-    }
+    while (sqlite3_step(ss) == SQLITE_ROW)
+        cr_store_row_seat(g, sqlite3_column_int64(ss, 0), (const char *)sqlite3_column_text(ss, 1),
+                          sqlite3_column_int(ss, 2));
     sqlite3_finalize(ss);
-    if (g->players < 1 || g->players > CR_MAX_PLAYERS) {
-        snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
-        return CR_ERR_IO;
-    }
-    /* the clock is stored for CR_MAX_PLAYERS seats; the game's are read */
-    g->has_clock = cr_store_clock_parse((const char *)ck, CR_MAX_PLAYERS, &g->clock) &&
-                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -406,7 +378,7 @@ static cr_status sq_load(cr_store *base, const char *id, cr_store_game *g, cr_st
     cr_status rc = CR_OK;
     *entries = NULL;
     pthread_mutex_lock(&s->mu);
-    if (sqlite3_prepare_v2(s->db, "SELECT " SQ_GAME_COLS " FROM games WHERE id = ?", -1, &st,
+    if (sqlite3_prepare_v2(s->db, "SELECT " CR_STORE_GAME_COLS " FROM games WHERE id = ?", -1, &st,
                            NULL) != SQLITE_OK) {
         rc = sq_fail(s, "prepare", err, errcap);
         goto out;
@@ -471,7 +443,7 @@ static cr_status sq_list(cr_store *base, int status, int limit,
     if (!g) return CR_ERR_NOMEM;
     pthread_mutex_lock(&s->mu);
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT " SQ_GAME_COLS " FROM games WHERE (?1 = 0 OR status = ?1)"
+                           "SELECT " CR_STORE_GAME_COLS " FROM games WHERE (?1 = 0 OR status = ?1)"
                            " ORDER BY created_ms DESC, id LIMIT ?2",
                            -1, &st, NULL) != SQLITE_OK) {
         rc = sq_fail(s, "prepare", err, errcap);
