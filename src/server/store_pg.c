@@ -20,14 +20,20 @@
  * ever part of the SQL.  Results come back in text form and are parsed;
  * token hashes travel in binary (bytea).
  *
- * An append is one statement (one round trip, its own transaction): it bumps
- * games.n_entries from `at` to `at + n` and inserts the entries, which come
- * as one JSON parameter (jansson escapes them).  The UPDATE's WHERE
- * n_entries = at makes a second writer at the same index find no row (it
- * waits for the first one's row lock, then sees the new count), so entries
- * are never written twice or out of order.  It returns once PostgreSQL has
- * committed — durably, with the server's default synchronous_commit=on —
- * and only then does the server acknowledge the action.
+ * Appends are group-committed (pg_append_clock), as in the SQLite store:
+ * concurrent appends of many games go to PostgreSQL as one statement (one
+ * round trip, one transaction, one commit), prepared once per session.
+ * For each game the statement bumps games.n_entries from `at` to `at + n`
+ * and inserts the entries; the requests come as one JSON parameter
+ * (jansson escapes them).  The UPDATE's WHERE n_entries = at makes a
+ * second writer at the same index find no row (it waits for the first
+ * one's row lock, then sees the new count), so entries are never written
+ * twice or out of order; a request that writes nothing (no such game,
+ * another count) fails alone, the others of its batch are stored.  A
+ * batch holds one append per game, so one game's appends keep their
+ * order.  Every caller returns once PostgreSQL has committed its batch —
+ * durably, with the server's default synchronous_commit=on — and only
+ * then does the server acknowledge the action.
  *
  * Tables (mirroring store_sqlite.c):
  *   games   (id, header..., status, n_entries, result_json, winners)
@@ -38,8 +44,8 @@
  * so that two servers starting at once do not race.
  *
  * Sessions: one for the locks (claim, release; under lk_mu) and a pool of
- * PG_POOL for the statements, each used by one thread at a time: appends of
- * different games run at once and PostgreSQL commits them together.
+ * PG_POOL for the statements, each used by one thread at a time (a batch
+ * of appends takes one; loads, lists and token look-ups run beside it).
  *
  * Errors name the step that failed and PostgreSQL's primary message and
  * SQLSTATE only (never the URL, which may carry a password, nor a detail
@@ -64,7 +70,12 @@ typedef struct pg_held {
     long long key;
 } pg_held;
 
-enum { PG_POOL = 8 }; /* sessions for statements: concurrent appends commit together */
+enum {
+    PG_POOL = 8,       /* sessions for statements */
+    PG_BATCH_MAX = 256 /* appends in one group commit at the most */
+};
+
+struct pg_req;
 
 typedef struct pg_store {
     cr_store base;
@@ -76,8 +87,14 @@ typedef struct pg_store {
     /* The statements' sessions: each used by one thread at a time. */
     PGconn *pool[PG_POOL];
     int free_[PG_POOL], n_free;
+    int prepared_pid[PG_POOL]; /* the backend that has the batch statement (pg_prepare_batch) */
     pthread_mutex_t pool_mu;
     pthread_cond_t pool_cv;
+    /* group commit: appends waiting for the next batch (pg_append_clock) */
+    pthread_mutex_t q_mu;
+    pthread_cond_t q_cv;
+    struct pg_req *q_head, *q_tail;
+    int q_leader; /* a thread is committing a batch */
 } pg_store;
 
 /* Constant SQL only: nothing here is built from input. */
@@ -255,6 +272,8 @@ static void pg_close(cr_store *base)
     pthread_mutex_destroy(&s->lk_mu);
     pthread_mutex_destroy(&s->pool_mu);
     pthread_cond_destroy(&s->pool_cv);
+    pthread_mutex_destroy(&s->q_mu);
+    pthread_cond_destroy(&s->q_cv);
     free(s);
 }
 
@@ -355,14 +374,155 @@ static cr_status pg_append_conflict(PGconn *c, const char *id, int at, char *err
     return rc;
 }
 
+/* Group commit (pg_append_clock): one append waiting for the next batch,
+ * on its caller's stack. */
+typedef struct pg_req {
+    const char *id;
+    int at;
+    char *json; /* {"id":..,"at":..,"clock":..|null,"e":[entries]} */
+    cr_status rc;
+    char err[256];
+    int done;
+    struct pg_req *next;
+} pg_req;
+
+/* A batch of appends, each to another game, as one statement (so one
+ * transaction and one commit): $1 is a JSON array of requests.  Each
+ * request bumps its game's entry count from exactly `at` (the compare-and-
+ * set of a single append) and inserts its entries; its clock, when not
+ * null, is set.  The games written come back: a request whose game is
+ * missing or holds another count wrote nothing, and the others are not
+ * affected by it. */
+static const char pg_batch_sql[] =
+    "WITH req AS (SELECT * FROM jsonb_to_recordset($1::jsonb)"
+    " AS r(id text, at integer, clock text, e jsonb)),"
+    " g AS (UPDATE games SET n_entries = games.n_entries + jsonb_array_length(req.e),"
+    " updated_ms = $2::bigint, clock = coalesce(req.clock, games.clock)"
+    " FROM req WHERE games.id = ANY (ARRAY(SELECT id FROM req)) /* by the primary key */"
+    " AND games.id = req.id AND games.n_entries = req.at"
+    " RETURNING games.id, req.at, req.e),"
+    " ins AS (INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
+    " SELECT g.id, g.at + x.i, x.kind, x.value, x.seat, x.spec"
+    " FROM g, jsonb_to_recordset(g.e) AS x(i integer, kind integer, value integer,"
+    " seat integer, spec text))"
+    " SELECT id FROM g";
+
+/* The batch statement is prepared once per session (planning it costs
+ * about as much as running it): 1 when c has it.  A session made again
+ * (PQreset) is another backend, which has not. */
+static int pg_prepare_batch(pg_store *s, PGconn *c)
+{
+    int i = 0;
+    while (i < PG_POOL && s->pool[i] != c) i++;
+    if (i == PG_POOL) return 0;
+    int pid = PQbackendPID(c);
+    if (pid != 0 && s->prepared_pid[i] == pid) return 1;
+    PGresult *r = PQprepare(c, "cr_batch", pg_batch_sql, 2, NULL);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    s->prepared_pid[i] = ok ? pid : 0;
+    return ok;
+}
+
+/* Runs requests b[0..n) as one statement on c; sets each one's rc/err. */
+static void pg_run_batch(pg_store *s, PGconn *c, pg_req **b, int n)
+{
+    size_t len = 2;
+    for (int i = 0; i < n; i++) len += strlen(b[i]->json) + 1;
+    char *text = malloc(len + 1);
+    if (!text) {
+        for (int i = 0; i < n; i++) {
+            b[i]->rc = CR_ERR_NOMEM;
+            snprintf(b[i]->err, sizeof b[i]->err, "out of memory");
+        }
+        return;
+    }
+    size_t at = 0;
+    text[at++] = '[';
+    for (int i = 0; i < n; i++) {
+        if (i) text[at++] = ',';
+        size_t k = strlen(b[i]->json);
+        memcpy(text + at, b[i]->json, k);
+        at += k;
+    }
+    text[at++] = ']';
+    text[at] = '\0';
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
+    const char *pv[2] = {text, now};
+    PGresult *r = NULL;
+    if (pg_prepare_batch(s, c)) r = PQexecPrepared(c, "cr_batch", 2, pv, NULL, NULL, 0);
+    free(text);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        /* Nothing of the batch was written (one statement).  A lost
+         * session fails them all; otherwise (a request the statement
+         * refused) each runs alone, so only the faulty one fails. */
+        if (n > 1 && PQstatus(c) == CONNECTION_OK) {
+            PQclear(r);
+            for (int i = 0; i < n; i++) pg_run_batch(s, c, &b[i], 1);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            b[i]->rc = pg_is_state(r, "23505")
+                           ? (snprintf(b[i]->err, sizeof b[i]->err,
+                                       "append at %d: another writer got there first", b[i]->at),
+                              CR_ERR_ILLEGAL)
+                           : pg_fail(c, r, "append entries", b[i]->err, sizeof b[i]->err);
+        }
+        PQclear(r);
+        pg_reset(c);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int wrote = 0;
+        for (int row = 0; row < PQntuples(r) && !wrote; row++)
+            wrote = strcmp(PQgetvalue(r, row, 0), b[i]->id) == 0;
+        if (wrote) {
+            b[i]->rc = CR_OK;
+            continue;
+        }
+        b[i]->rc = pg_append_conflict(c, b[i]->id, b[i]->at, b[i]->err, sizeof b[i]->err);
+        if (b[i]->rc ==
+            CR_OK) { /* the count was right yet nothing was written: never claim success */
+            snprintf(b[i]->err, sizeof b[i]->err, "append at %d wrote nothing", b[i]->at);
+            b[i]->rc = CR_ERR_IO;
+        }
+    }
+    PQclear(r);
+}
+
+/* Group commit, as the SQLite store does: an append joins a queue; the
+ * first caller to find no committer becomes it, takes the queued requests
+ * (one per game: a second append to the same game waits for the next
+ * batch, so the order of one game's appends is kept), writes them all in
+ * one statement and one commit, and wakes their callers.  Each caller
+ * returns only once the commit holding its entries is durable (or failed).
+ * Under load, many games share one commit and one round trip; alone, an
+ * append costs what it did. */
 static cr_status pg_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
                                  int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
     pg_store *s = (pg_store *)base;
-    if (n < 0 || at < 0 || !pg_valid_id(id)) {
+    if (n < 0 || at < 0 || !pg_valid_id(id) || (n > 0 && !e)) {
         snprintf(err, errcap, "bad append");
         return CR_ERR_INVALID;
     }
+    pthread_mutex_lock(&s->lk_mu);
+    pg_lk_check(s); /* a lost locks' session gives up what others took since */
+    int held = pg_held_index(s, id) >= 0;
+    pthread_mutex_unlock(&s->lk_mu);
+    if (!held || (n == 0 && !clock)) {
+        PGconn *c = pg_get(s);
+        /* "no such game" first (the clearer reason), then "not yours";
+         * with nothing to write, only the index is checked */
+        cr_status rc = pg_append_conflict(c, id, held ? at : -1, err, errcap);
+        if (!held && rc == CR_ERR_ILLEGAL)
+            snprintf(err, errcap, "game %.40s is not held by this server (claim it first)", id);
+        pg_put(s, c);
+        return rc;
+    }
+    char ctext[32 * (CR_MAX_PLAYERS + 2)];
+    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
     json_t *arr = json_array();
     for (int i = 0; i < n && arr; i++) {
         json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s}", "i", i, "kind", (int)e[i].kind, "value",
@@ -372,89 +532,58 @@ static cr_status pg_append_clock(cr_store *base, const char *id, int at, const c
             arr = NULL;
         }
     }
-    char *entries = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
-    json_decref(arr);
-    if (!entries) {
+    json_t *o = arr ? json_pack("{s:s,s:i,s:s?,s:o}", "id", id, "at", at, "clock",
+                                clock ? ctext : NULL, "e", arr)
+                    : NULL;
+    pg_req req = {.id = id, .at = at, .json = o ? json_dumps(o, JSON_COMPACT) : NULL};
+    json_decref(o);
+    if (!req.json) {
         snprintf(err, errcap, "cannot encode the entries (out of memory, or a spec not in UTF-8)");
         return CR_ERR_INVALID;
     }
-    char at_s[16], n_s[16], now[24];
-    snprintf(at_s, sizeof at_s, "%d", at);
-    snprintf(n_s, sizeof n_s, "%d", n);
-    snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
-    char ctext[32 * (CR_MAX_PLAYERS + 2)];
-    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
-    /* $6 NULL: the clock is left as it is */
-    const char *pv[6] = {id, at_s, n_s, now, entries, clock ? ctext : NULL};
-    cr_status rc = CR_OK;
-    PGconn *c = pg_get(s);
-    pthread_mutex_lock(&s->lk_mu);
-    pg_lk_check(s); /* a lost locks' session gives up what others took since */
-    int held = pg_held_index(s, id) >= 0;
-    pthread_mutex_unlock(&s->lk_mu);
-    if (!held) {
-        /* "no such game" first (the clearer reason), then "not yours" */
-        rc = pg_append_conflict(c, id, -1, err, errcap);
-        if (rc == CR_ERR_ILLEGAL) {
-            snprintf(err, errcap, "game %.40s is not held by this server (claim it first)", id);
+    pthread_mutex_lock(&s->q_mu);
+    if (s->q_tail)
+        s->q_tail->next = &req;
+    else
+        s->q_head = &req;
+    s->q_tail = &req;
+    while (!req.done) {
+        if (s->q_leader) {
+            pthread_cond_wait(&s->q_cv, &s->q_mu);
+            continue;
         }
-        goto out;
-    }
-    if (n == 0 && !clock) {
-        rc = pg_append_conflict(c, id, at, err, errcap);
-        goto out;
-    }
-    if (n == 0) { /* only the clock, at the index the caller expects */
-        PGresult *r = pg_exec(c,
-                              "UPDATE games SET clock = $6, updated_ms = $4::bigint"
-                              " WHERE id = $1 AND n_entries = $2::integer"
-                              " AND $3::integer = 0 AND $5::text = '[]'",
-                              6, pv);
-        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-            rc = pg_fail(c, r, "store the clock", err, errcap);
-            PQclear(r);
-            pg_reset(c);
-            goto out;
+        s->q_leader = 1;
+        /* the batch: the first request of each game, in queue order */
+        pg_req *batch[PG_BATCH_MAX];
+        int nb = 0;
+        pg_req **link = &s->q_head;
+        s->q_tail = NULL;
+        while (*link) {
+            pg_req *r = *link;
+            int dup = 0;
+            for (int k = 0; k < nb && !dup; k++) dup = strcmp(batch[k]->id, r->id) == 0;
+            if (!dup && nb < PG_BATCH_MAX) {
+                batch[nb++] = r;
+                *link = r->next;
+                r->next = NULL;
+            } else {
+                s->q_tail = r;
+                link = &r->next;
+            }
         }
-        int wrote = atoi(PQcmdTuples(r));
-        PQclear(r);
-        if (wrote != 1) rc = pg_append_conflict(c, id, at, err, errcap);
-        if (wrote != 1 && rc == CR_OK) {
-            snprintf(err, errcap, "the clock of %.40s was not stored", id);
-            rc = CR_ERR_IO;
-        }
-        goto out;
+        pthread_mutex_unlock(&s->q_mu);
+        PGconn *c = pg_get(s);
+        pg_run_batch(s, c, batch, nb);
+        pg_put(s, c);
+        pthread_mutex_lock(&s->q_mu);
+        for (int k = 0; k < nb; k++) batch[k]->done = 1;
+        s->q_leader = 0;
+        pthread_cond_broadcast(&s->q_cv);
     }
-    PGresult *r = pg_exec(
-        c,
-        "WITH g AS (UPDATE games SET n_entries = n_entries + $3::integer,"
-        " updated_ms = $4::bigint, clock = coalesce($6, clock)"
-        " WHERE id = $1 AND n_entries = $2::integer RETURNING id)"
-        " INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
-        " SELECT g.id, $2::integer + x.i, x.kind, x.value, x.seat, x.spec"
-        " FROM g, jsonb_to_recordset($5::jsonb) AS x(i integer, kind integer, value integer,"
-        " seat integer, spec text)",
-        6, pv);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        rc = pg_is_state(r, "23505")
-                 ? (snprintf(err, errcap, "append at %d: another writer got there first", at),
-                    CR_ERR_ILLEGAL)
-                 : pg_fail(c, r, "append entries", err, errcap);
-        PQclear(r);
-        pg_reset(c);
-        goto out;
-    }
-    int wrote = atoi(PQcmdTuples(r));
-    PQclear(r);
-    if (wrote != n) rc = pg_append_conflict(c, id, at, err, errcap);
-    if (wrote == 0 && rc == CR_OK) { /* cannot happen with n > 0; never claim success */
-        snprintf(err, errcap, "append at %d wrote nothing", at);
-        rc = CR_ERR_IO;
-    }
-out:
-    pg_put(s, c);
-    free(entries);
-    return rc;
+    pthread_mutex_unlock(&s->q_mu);
+    free(req.json);
+    if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
+    return req.rc;
 }
 
 /* One UPDATE of games by id ($1); CR_ERR_INVALID if no row. */
@@ -936,6 +1065,8 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
     pthread_mutex_init(&s->lk_mu, NULL);
     pthread_mutex_init(&s->pool_mu, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
+    pthread_mutex_init(&s->q_mu, NULL);
+    pthread_cond_init(&s->q_cv, NULL);
     /* Defaults first, then the URL (which may override them): keepalives
      * so that PostgreSQL notices a vanished client (and drops its locks),
      * and a bounded connect. */
