@@ -1,5 +1,6 @@
 /* server/store.c — cr_store_open (picks the backend from the URL's scheme)
- * and what both backends share: the clock's text and a games row's decoding. */
+ * and what both backends share: the clock's text, a games row's decoding and
+ * the group commit of appends. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,64 @@ void cr_store_row_seat(cr_store_game *g, long long seat, const char *spec, int h
     if (seat < 0 || seat >= CR_MAX_PLAYERS || !spec) return;
     sr_copy(g->seats[seat], sizeof g->seats[seat], spec);
     if (has_token) g->taken |= 1u << seat;
+}
+
+void cr_store_gc_init(cr_store_gc *q)
+{
+    memset(q, 0, sizeof *q);
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->cv, NULL);
+}
+
+void cr_store_gc_destroy(cr_store_gc *q)
+{
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->cv);
+}
+
+void cr_store_gc_run(cr_store_gc *q, cr_store_gc_req *r,
+                     void (*commit)(void *arg, cr_store_gc_req **batch, int n), void *arg)
+{
+    r->done = 0;
+    r->next = NULL;
+    pthread_mutex_lock(&q->mu);
+    if (q->tail)
+        q->tail->next = r;
+    else
+        q->head = r;
+    q->tail = r;
+    while (!r->done) {
+        if (q->leader) {
+            pthread_cond_wait(&q->cv, &q->mu);
+            continue;
+        }
+        q->leader = 1;
+        /* the batch: the first request of each game, in queue order */
+        cr_store_gc_req *batch[CR_STORE_GC_MAX];
+        int n = 0;
+        cr_store_gc_req **link = &q->head;
+        q->tail = NULL;
+        while (*link) {
+            cr_store_gc_req *x = *link;
+            int dup = 0;
+            for (int k = 0; k < n && !dup; k++) dup = strcmp(batch[k]->id, x->id) == 0;
+            if (!dup && n < CR_STORE_GC_MAX) {
+                batch[n++] = x;
+                *link = x->next;
+                x->next = NULL;
+            } else {
+                q->tail = x;
+                link = &x->next;
+            }
+        }
+        pthread_mutex_unlock(&q->mu);
+        commit(arg, batch, n);
+        pthread_mutex_lock(&q->mu);
+        for (int k = 0; k < n; k++) batch[k]->done = 1;
+        q->leader = 0;
+        pthread_cond_broadcast(&q->cv);
+    }
+    pthread_mutex_unlock(&q->mu);
 }
 
 cr_store *cr_store_open(const char *url, char *err, size_t errcap)

@@ -70,12 +70,7 @@ typedef struct pg_held {
     long long key;
 } pg_held;
 
-enum {
-    PG_POOL = 8,       /* sessions for statements */
-    PG_BATCH_MAX = 256 /* appends in one group commit at the most */
-};
-
-struct pg_req;
+enum { PG_POOL = 8 }; /* sessions for statements */
 
 typedef struct pg_store {
     cr_store base;
@@ -90,11 +85,7 @@ typedef struct pg_store {
     int prepared_pid[PG_POOL]; /* the backend that has the batch statement (pg_prepare_batch) */
     pthread_mutex_t pool_mu;
     pthread_cond_t pool_cv;
-    /* group commit: appends waiting for the next batch (pg_append_clock) */
-    pthread_mutex_t q_mu;
-    pthread_cond_t q_cv;
-    struct pg_req *q_head, *q_tail;
-    int q_leader; /* a thread is committing a batch */
+    cr_store_gc gc; /* group commit: appends waiting for the next batch */
 } pg_store;
 
 /* Constant SQL only: nothing here is built from input. */
@@ -272,8 +263,7 @@ static void pg_close(cr_store *base)
     pthread_mutex_destroy(&s->lk_mu);
     pthread_mutex_destroy(&s->pool_mu);
     pthread_cond_destroy(&s->pool_cv);
-    pthread_mutex_destroy(&s->q_mu);
-    pthread_cond_destroy(&s->q_cv);
+    cr_store_gc_destroy(&s->gc);
     free(s);
 }
 
@@ -374,16 +364,14 @@ static cr_status pg_append_conflict(PGconn *c, const char *id, int at, char *err
     return rc;
 }
 
-/* Group commit (pg_append_clock): one append waiting for the next batch,
- * on its caller's stack. */
+/* One append waiting for the next batch (pg_append_clock), on its caller's
+ * stack. */
 typedef struct pg_req {
-    const char *id;
+    cr_store_gc_req q; /* q.id: the game */
     int at;
     char *json; /* {"id":..,"at":..,"clock":..|null,"e":[entries]} */
     cr_status rc;
     char err[256];
-    int done;
-    struct pg_req *next;
 } pg_req;
 
 /* A batch of appends, each to another game, as one statement (so one
@@ -476,12 +464,12 @@ static void pg_run_batch(pg_store *s, PGconn *c, pg_req **b, int n)
     for (int i = 0; i < n; i++) {
         int wrote = 0;
         for (int row = 0; row < PQntuples(r) && !wrote; row++)
-            wrote = strcmp(PQgetvalue(r, row, 0), b[i]->id) == 0;
+            wrote = strcmp(PQgetvalue(r, row, 0), b[i]->q.id) == 0;
         if (wrote) {
             b[i]->rc = CR_OK;
             continue;
         }
-        b[i]->rc = pg_append_conflict(c, b[i]->id, b[i]->at, b[i]->err, sizeof b[i]->err);
+        b[i]->rc = pg_append_conflict(c, b[i]->q.id, b[i]->at, b[i]->err, sizeof b[i]->err);
         if (b[i]->rc ==
             CR_OK) { /* the count was right yet nothing was written: never claim success */
             snprintf(b[i]->err, sizeof b[i]->err, "append at %d wrote nothing", b[i]->at);
@@ -491,14 +479,20 @@ static void pg_run_batch(pg_store *s, PGconn *c, pg_req **b, int n)
     PQclear(r);
 }
 
-/* Group commit, as the SQLite store does: an append joins a queue; the
- * first caller to find no committer becomes it, takes the queued requests
- * (one per game: a second append to the same game waits for the next
- * batch, so the order of one game's appends is kept), writes them all in
- * one statement and one commit, and wakes their callers.  Each caller
- * returns only once the commit holding its entries is durable (or failed).
- * Under load, many games share one commit and one round trip; alone, an
- * append costs what it did. */
+/* The group commit's batch (cr_store_gc_run): on one session. */
+static void pg_commit_batch(void *arg, cr_store_gc_req **batch, int n)
+{
+    pg_store *s = arg;
+    PGconn *c = pg_get(s);
+    pg_run_batch(s, c, (pg_req **)batch, n);
+    pg_put(s, c);
+}
+
+/* Group commit (store.h, cr_store_gc_run), as in the SQLite store: the
+ * appends waiting at once, of many games, go as one statement and one
+ * commit.  Each caller returns only once the commit holding its entries is
+ * durable (or failed).  Under load, many games share one commit and one
+ * round trip; alone, an append costs what it did. */
 static cr_status pg_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
                                  int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
@@ -535,52 +529,13 @@ static cr_status pg_append_clock(cr_store *base, const char *id, int at, const c
     json_t *o = arr ? json_pack("{s:s,s:i,s:s?,s:o}", "id", id, "at", at, "clock",
                                 clock ? ctext : NULL, "e", arr)
                     : NULL;
-    pg_req req = {.id = id, .at = at, .json = o ? json_dumps(o, JSON_COMPACT) : NULL};
+    pg_req req = {.q.id = id, .at = at, .json = o ? json_dumps(o, JSON_COMPACT) : NULL};
     json_decref(o);
     if (!req.json) {
         snprintf(err, errcap, "cannot encode the entries (out of memory, or a spec not in UTF-8)");
         return CR_ERR_INVALID;
     }
-    pthread_mutex_lock(&s->q_mu);
-    if (s->q_tail)
-        s->q_tail->next = &req;
-    else
-        s->q_head = &req;
-    s->q_tail = &req;
-    while (!req.done) {
-        if (s->q_leader) {
-            pthread_cond_wait(&s->q_cv, &s->q_mu);
-            continue;
-        }
-        s->q_leader = 1;
-        /* the batch: the first request of each game, in queue order */
-        pg_req *batch[PG_BATCH_MAX];
-        int nb = 0;
-        pg_req **link = &s->q_head;
-        s->q_tail = NULL;
-        while (*link) {
-            pg_req *r = *link;
-            int dup = 0;
-            for (int k = 0; k < nb && !dup; k++) dup = strcmp(batch[k]->id, r->id) == 0;
-            if (!dup && nb < PG_BATCH_MAX) {
-                batch[nb++] = r;
-                *link = r->next;
-                r->next = NULL;
-            } else {
-                s->q_tail = r;
-                link = &r->next;
-            }
-        }
-        pthread_mutex_unlock(&s->q_mu);
-        PGconn *c = pg_get(s);
-        pg_run_batch(s, c, batch, nb);
-        pg_put(s, c);
-        pthread_mutex_lock(&s->q_mu);
-        for (int k = 0; k < nb; k++) batch[k]->done = 1;
-        s->q_leader = 0;
-        pthread_cond_broadcast(&s->q_cv);
-    }
-    pthread_mutex_unlock(&s->q_mu);
+    cr_store_gc_run(&s->gc, &req.q, pg_commit_batch, s);
     free(req.json);
     if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
     return req.rc;
@@ -1065,8 +1020,7 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
     pthread_mutex_init(&s->lk_mu, NULL);
     pthread_mutex_init(&s->pool_mu, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
-    pthread_mutex_init(&s->q_mu, NULL);
-    pthread_cond_init(&s->q_cv, NULL);
+    cr_store_gc_init(&s->gc);
     /* Defaults first, then the URL (which may override them): keepalives
      * so that PostgreSQL notices a vanished client (and drops its locks),
      * and a bounded connect. */
