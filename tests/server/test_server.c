@@ -9,6 +9,9 @@
  *                          view, and the updates a seat gets are exactly the
  *                          changes of its view (no message for another
  *                          seat's private steps)
+ *   private_steps_draw_nothing  after every action, a barrier request of
+ *                          each other seat and a spectator: one whose view
+ *                          the action did not change received nothing
  *   bots_game              a human against three bots, to the end; stats
  *   bad_input              bad token, malformed frame, out-of-turn, stale,
  *                          illegal, unknown type, oversized frame, flood:
