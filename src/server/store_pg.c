@@ -470,8 +470,8 @@ static void pg_run_batch(pg_store *s, PGconn *c, pg_req **b, int n)
             continue;
         }
         b[i]->rc = pg_append_conflict(c, b[i]->q.id, b[i]->at, b[i]->err, sizeof b[i]->err);
-        if (b[i]->rc ==
-            CR_OK) { /* the count was right yet nothing was written: never claim success */
+        /* the count was right yet nothing was written: never claim success */
+        if (b[i]->rc == CR_OK) {
             snprintf(b[i]->err, sizeof b[i]->err, "append at %d wrote nothing", b[i]->at);
             b[i]->rc = CR_ERR_IO;
         }
