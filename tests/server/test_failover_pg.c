@@ -344,16 +344,40 @@ static void admin_exec(const char *sql)
     assert_true(ok);
 }
 
-/* Creates a game on w (our seat 0 against three bots): its id and token. */
-static void create_game(wsc *w, char *game_id, size_t idcap, char *token, size_t tokcap)
+/* Creates a game on w (our seat 0 against three bots; with `clock`, stolen,
+ * as its clock when not NULL): its id and token. */
+static void create_game(wsc *w, json_t *clock, char *game_id, size_t idcap, char *token,
+                        size_t tokcap)
 {
-    wsc_send(w, json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
-                          4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0));
+    json_t *o = json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
+                          4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0);
+    if (clock) json_object_set_new(o, "clock", clock);
+    wsc_send(w, o);
     json_t *created = wsc_expect(w, "created");
     snprintf(game_id, idcap, "%s", json_string_value(json_object_get(created, "game_id")));
     json_t *seat0 = json_array_get(json_object_get(created, "seats"), 0);
     snprintf(token, tokcap, "%s", json_string_value(json_object_get(seat0, "token")));
     json_decref(created);
+}
+
+/* Sits at the game through w once its server has taken it over: `sit`
+ * again every 50 ms while the answer is `elsewhere` (the dead server's lock
+ * not dropped yet, or no claim made yet), for up to 10 s.  The update. */
+static json_t *sit_once_taken_over(wsc *w, const char *game_id, const char *token)
+{
+    for (double end = now_s() + 10; now_s() < end;) {
+        wsc_send(w, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
+        json_t *o = wsc_next(w);
+        assert_non_null(o);
+        const char *t = type_of(o);
+        if (t && strcmp(t, "update") == 0) return o;
+        assert_string_equal(t, "error");
+        assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
+        json_decref(o);
+        nap_ms(50);
+    }
+    fail_msg("game %s was not taken over within 10 s", game_id);
+    return NULL;
 }
 
 /* The same without the sweep (--claim-interval-ms 0 on B): the first client
@@ -369,7 +393,7 @@ static void test_a_request_takes_the_game_over(void **state)
     server_start(&b, "b2", "0");
     wsc *wa = wsc_open(a.port);
     char game_id[64], token[128];
-    create_game(wa, game_id, sizeof game_id, token, sizeof token);
+    create_game(wa, NULL, game_id, sizeof game_id, token, sizeof token);
     seat_view *va = calloc(1, sizeof *va);
     assert_non_null(va);
     va->rng = 777;
@@ -379,22 +403,7 @@ static void test_a_request_takes_the_game_over(void **state)
     int status = 0;
     assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
     wsc *wb = wsc_open(b.port);
-    json_t *u = NULL;
-    for (double end = now_s() + 10; !u && now_s() < end;) {
-        wsc_send(wb, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
-        json_t *o = wsc_next(wb);
-        assert_non_null(o);
-        const char *t = type_of(o);
-        if (t && strcmp(t, "update") == 0) {
-            u = o;
-        } else {
-            assert_string_equal(t, "error");
-            assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
-            json_decref(o);
-            nap_ms(50);
-        }
-    }
-    assert_non_null(u);
+    json_t *u = sit_once_taken_over(wb, game_id, token);
     int decision = (int)json_integer_value(json_object_get(u, "decision"));
     int your_turn = json_is_true(json_object_get(u, "your_turn"));
     assert_int_equal(decision, va->acked + your_turn);
@@ -440,7 +449,7 @@ static void test_game_moves_to_the_second_server(void **state)
     /* a game on A: our seat 0 against three bots */
     wsc *wa = wsc_open(a.port);
     char game_id[64], token[128];
-    create_game(wa, game_id, sizeof game_id, token, sizeof token);
+    create_game(wa, NULL, game_id, sizeof game_id, token, sizeof token);
     seat_view *va = calloc(1, sizeof *va);
     assert_non_null(va);
     va->rng = 12345;
@@ -542,17 +551,11 @@ static void test_clock_moves_with_the_game(void **state)
     server_start(&a, "a3", "200");
     server_start(&b, "b3", "200");
     wsc *wa = wsc_open(a.port);
-    wsc_send(wa, json_pack("{s:s,s:s,s:i,s:[ssss],s:i,s:{s:s,s:i,s:i,s:s}}", "type", "create",
-                           "game", "dml", "players", 4, "seats", "human", "random", "random",
-                           "random", "sit", 0, "clock", "mode", "total", "initial_ms", 60000,
-                           "increment_ms", 0, "on_timeout", "end"));
-    json_t *created = wsc_expect(wa, "created");
     char game_id[64], token[128];
-    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(created, "game_id")));
-    snprintf(token, sizeof token, "%s",
-             json_string_value(
-                 json_object_get(json_array_get(json_object_get(created, "seats"), 0), "token")));
-    json_decref(created);
+    create_game(wa,
+                json_pack("{s:s,s:i,s:i,s:s}", "mode", "total", "initial_ms", 60000, "increment_ms",
+                          0, "on_timeout", "end"),
+                game_id, sizeof game_id, token, sizeof token);
     json_t *u = wsc_my_turn(wa);
     assert_non_null(u);
     nap_ms(1500); /* thinking: 1.5 s of seat 0's budget */
@@ -572,20 +575,7 @@ static void test_clock_moves_with_the_game(void **state)
     assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
     /* B's sweep takes it over (until then B answers `elsewhere`) */
     wsc *wb = wsc_open(b.port);
-    u = NULL;
-    for (double end = now_s() + 10; !u && now_s() < end;) {
-        wsc_send(wb, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
-        json_t *o = wsc_next(wb);
-        assert_non_null(o);
-        if (strcmp(type_of(o), "update") == 0) {
-            u = o;
-        } else {
-            assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
-            json_decref(o);
-            nap_ms(50);
-        }
-    }
-    assert_non_null(u);
+    u = sit_once_taken_over(wb, game_id, token);
     double away = now_s() - t_kill;
     assert_true(json_is_true(json_object_get(u, "your_turn")));
     json_t *clock = json_object_get(u, "clock");
