@@ -12,8 +12,10 @@
  * receiving `ack`, i.e. until the action is durably stored), and every
  * record action stored per second (chance, bots and humans: the rows the
  * store wrote), counted in the database after the server stopped.
- * --pg URL: the server's store is that PostgreSQL database instead (rows
- * counted as the difference before and after the run). */
+ * --pg URL: the server's store is that PostgreSQL database instead, in a
+ * schema of the run's own (search_path in the server's URL), dropped at
+ * the end: every run starts from empty tables, as the SQLite run does, and
+ * leaves no running games behind for the next run's server to take over. */
 #include <jansson.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -221,8 +223,8 @@ static long count_rows(const char *db)
     return n;
 }
 
-/* Rows of entries in a PostgreSQL store (-1: unreadable; 0 before the
- * server made the tables). */
+/* Rows of entries in a PostgreSQL store (-1: unreadable; 0 when the server
+ * made no tables). */
 static long count_pg_rows(const char *url)
 {
     PGconn *c = PQconnectdb(url);
@@ -266,14 +268,34 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
-    long rows_before = pg ? count_pg_rows(pg) : 0;
+    PGconn *admin = NULL;
+    char schema[64], pg_url[2048];
+    if (pg) {
+        snprintf(schema, sizeof schema, "croupier_bench_%d", (int)getpid());
+        admin = PQconnectdb(pg);
+        char sql[128];
+        snprintf(sql, sizeof sql, "CREATE SCHEMA %s", schema);
+        PGresult *r = PQstatus(admin) == CONNECTION_OK ? PQexec(admin, sql) : NULL;
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            fprintf(stderr, "bench_load_server: --pg: cannot make schema %s: %s", schema,
+                    PQerrorMessage(admin));
+            return 1;
+        }
+        PQclear(r);
+        if (snprintf(pg_url, sizeof pg_url, "%s%soptions=-csearch_path%%3D%s", pg,
+                     strchr(pg, '?') ? "&" : "?", schema) >= (int)sizeof pg_url) {
+            fprintf(stderr, "bench_load_server: --pg: URL too long\n");
+            return 1;
+        }
+        pg = pg_url;
+    }
     int fds[2];
     if (pipe(fds) != 0) return 1;
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
-        char dbarg[600];
+        char dbarg[2100];
         snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
         if (pg) snprintf(dbarg, sizeof dbarg, "%s", pg);
         execl(croupier, croupier, "serve", "--listen", "127.0.0.1:0", "--db", dbarg, "--quiet",
@@ -316,7 +338,7 @@ int main(int argc, char **argv)
         k += cl[i].n_lat;
     }
     qsort(all, (size_t)n, sizeof *all, cmp_d);
-    long rows = pg ? count_pg_rows(pg) - rows_before : count_rows(db);
+    long rows = pg ? count_pg_rows(pg) : count_rows(db);
     printf("load: %d concurrent games (1 human client + 3 %s bots each), %.1f s, %s %s\n", games,
            bots, elapsed, pg ? "PostgreSQL" : "SQLite", pg ? "(--pg)" : db);
     printf("  acknowledged human actions: %ld (%.0f/s); latency ms p50 %.2f p99 %.2f max %.2f\n", n,
@@ -334,6 +356,12 @@ int main(int argc, char **argv)
     free(cl);
     free(th);
     mg_exit_library();
+    if (admin) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", schema);
+        PQclear(PQexec(admin, sql));
+        PQfinish(admin);
+    }
     char p[600];
     const char *sfx[] = {"", "-wal", "-shm", ".lock"};
     for (int i = 0; i < 4; i++) {

@@ -1948,6 +1948,28 @@ static void sv_ack(sv_conn *c, const sv_msg *m, sv_game *g, int64_t decision)
     sv_send(c, msg, (size_t)n);
 }
 
+/* The end of a seat's accepted request (act, resign, hand-over): the
+ * match's new entries (chosen by `seat`) and the chance that follows are
+ * stored; only then is the request acknowledged (`decision`: the seat's
+ * decision number before it) and the followers updated.  If the store
+ * fails the game is rebuilt from it and the client gets `store` with
+ * `store_msg`.  Called under g->mu; releases it. */
+static void sv_commit_seat(sv_conn *c, const sv_msg *m, sv_game *g, int seat, int64_t decision,
+                           const char *store_msg)
+{
+    char err[256];
+    sv_collect(g, seat);
+    sv_run_chance(g);
+    if (!sv_flush(g, err, sizeof err)) {
+        pthread_mutex_unlock(&g->mu);
+        sv_send_error(c, m, "store", store_msg);
+        return;
+    }
+    sv_ack(c, m, g, decision);
+    sv_after_change(g);
+    pthread_mutex_unlock(&g->mu);
+}
+
 static void sv_h_act(sv_conn *c, const sv_msg *m)
 {
     sv_game *g = sv_seated(c, m);
@@ -1980,16 +2002,7 @@ static void sv_h_act(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "illegal", err);
         return;
     }
-    sv_collect(g, seat);
-    sv_run_chance(g);
-    if (!sv_flush(g, err, sizeof err)) {
-        pthread_mutex_unlock(&g->mu);
-        sv_send_error(c, m, "store", "the store failed; the action was not taken");
-        return;
-    }
-    sv_ack(c, m, g, d);
-    sv_after_change(g);
-    pthread_mutex_unlock(&g->mu);
+    sv_commit_seat(c, m, g, seat, d, "the store failed; the action was not taken");
     return;
 refuse_turn:
     pthread_mutex_unlock(&g->mu);
@@ -2039,16 +2052,7 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
         sv_send_error(c, m, "illegal", err);
         return;
     }
-    sv_collect(g, seat);
-    sv_run_chance(g);
-    if (!sv_flush(g, err, sizeof err)) {
-        pthread_mutex_unlock(&g->mu);
-        sv_send_error(c, m, "store", "the store failed; nothing was changed");
-        return;
-    }
-    sv_ack(c, m, g, d);
-    sv_after_change(g);
-    pthread_mutex_unlock(&g->mu);
+    sv_commit_seat(c, m, g, seat, d, "the store failed; nothing was changed");
 }
 
 static void sv_h_history(sv_conn *c, const sv_msg *m)

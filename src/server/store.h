@@ -24,6 +24,7 @@
 #ifndef CR_SERVER_STORE_H
 #define CR_SERVER_STORE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -103,6 +104,50 @@ typedef struct cr_store_entry {
     int32_t seat;
     char spec[CR_STORE_SPEC_MAX]; /* CR_STORE_SEAT only; "" otherwise */
 } cr_store_entry;
+
+/* ---- for the backends: a games row, decoded in one place (store.c) ----
+ * Both backends select CR_STORE_GAME_COLS from their games table and hand
+ * the columns over as text (an integer column as its decimal text; NULL
+ * reads as "").  cr_store_row_game fills g (clearing it first), checks the
+ * player count and reads the clock; each seat row then goes through
+ * cr_store_row_seat. */
+#define CR_STORE_GAME_COLS                                                                         \
+    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
+    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners, clock"
+enum { CR_STORE_GAME_NCOLS = 17 };
+cr_status cr_store_row_game(cr_store_game *g, const char *const col[CR_STORE_GAME_NCOLS], char *err,
+                            size_t errcap);
+/* Seat `seat` (ignored outside 0..CR_MAX_PLAYERS-1) was created as spec
+ * and has a token bound when has_token. */
+void cr_store_row_seat(cr_store_game *g, long long seat, const char *spec, int has_token);
+
+/* ---- for the backends: group commit (store.c) ----
+ * Appends join a queue; the first caller to find no committer becomes it,
+ * takes a batch of the queued requests (the first of each game, at most
+ * CR_STORE_GC_MAX; a later append of a game already in the batch waits for
+ * the next one, so one game's appends keep their order), commits the batch
+ * without the queue's mutex and wakes the callers.  Each caller returns
+ * from cr_store_gc_run only once the batch holding its request was
+ * committed (or failed).  A backend's request embeds cr_store_gc_req as its
+ * first member. */
+enum { CR_STORE_GC_MAX = 256 };
+typedef struct cr_store_gc_req {
+    const char *id; /* the game */
+    int done;
+    struct cr_store_gc_req *next;
+} cr_store_gc_req;
+typedef struct cr_store_gc {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    cr_store_gc_req *head, *tail;
+    int leader; /* a caller is committing a batch */
+} cr_store_gc;
+void cr_store_gc_init(cr_store_gc *q);
+void cr_store_gc_destroy(cr_store_gc *q);
+/* Queues r and returns once commit(arg, batch, n) has run on a batch
+ * holding it (called by whichever caller leads, outside q's mutex). */
+void cr_store_gc_run(cr_store_gc *q, cr_store_gc_req *r,
+                     void (*commit)(void *arg, cr_store_gc_req **batch, int n), void *arg);
 
 /* Per-title statistics over finished games. */
 typedef struct cr_store_stats {

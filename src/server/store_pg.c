@@ -20,14 +20,20 @@
  * ever part of the SQL.  Results come back in text form and are parsed;
  * token hashes travel in binary (bytea).
  *
- * An append is one statement (one round trip, its own transaction): it bumps
- * games.n_entries from `at` to `at + n` and inserts the entries, which come
- * as one JSON parameter (jansson escapes them).  The UPDATE's WHERE
- * n_entries = at makes a second writer at the same index find no row (it
- * waits for the first one's row lock, then sees the new count), so entries
- * are never written twice or out of order.  It returns once PostgreSQL has
- * committed — durably, with the server's default synchronous_commit=on —
- * and only then does the server acknowledge the action.
+ * Appends are group-committed (pg_append_clock), as in the SQLite store:
+ * concurrent appends of many games go to PostgreSQL as one statement (one
+ * round trip, one transaction, one commit), prepared once per session.
+ * For each game the statement bumps games.n_entries from `at` to `at + n`
+ * and inserts the entries; the requests come as one JSON parameter
+ * (jansson escapes them).  The UPDATE's WHERE n_entries = at makes a
+ * second writer at the same index find no row (it waits for the first
+ * one's row lock, then sees the new count), so entries are never written
+ * twice or out of order; a request that writes nothing (no such game,
+ * another count) fails alone, the others of its batch are stored.  A
+ * batch holds one append per game, so one game's appends keep their
+ * order.  Every caller returns once PostgreSQL has committed its batch —
+ * durably, with the server's default synchronous_commit=on — and only
+ * then does the server acknowledge the action.
  *
  * Tables (mirroring store_sqlite.c):
  *   games   (id, header..., status, n_entries, result_json, winners)
@@ -38,8 +44,8 @@
  * so that two servers starting at once do not race.
  *
  * Sessions: one for the locks (claim, release; under lk_mu) and a pool of
- * PG_POOL for the statements, each used by one thread at a time: appends of
- * different games run at once and PostgreSQL commits them together.
+ * PG_POOL for the statements, each used by one thread at a time (a batch
+ * of appends takes one; loads, lists and token look-ups run beside it).
  *
  * Errors name the step that failed and PostgreSQL's primary message and
  * SQLSTATE only (never the URL, which may carry a password, nor a detail
@@ -64,7 +70,7 @@ typedef struct pg_held {
     long long key;
 } pg_held;
 
-enum { PG_POOL = 8 }; /* sessions for statements: concurrent appends commit together */
+enum { PG_POOL = 8 }; /* sessions for statements */
 
 typedef struct pg_store {
     cr_store base;
@@ -76,8 +82,10 @@ typedef struct pg_store {
     /* The statements' sessions: each used by one thread at a time. */
     PGconn *pool[PG_POOL];
     int free_[PG_POOL], n_free;
+    int prepared_pid[PG_POOL]; /* the backend that has the batch statement (pg_prepare_batch) */
     pthread_mutex_t pool_mu;
     pthread_cond_t pool_cv;
+    cr_store_gc gc; /* group commit: appends waiting for the next batch */
 } pg_store;
 
 /* Constant SQL only: nothing here is built from input. */
@@ -255,6 +263,7 @@ static void pg_close(cr_store *base)
     pthread_mutex_destroy(&s->lk_mu);
     pthread_mutex_destroy(&s->pool_mu);
     pthread_cond_destroy(&s->pool_cv);
+    cr_store_gc_destroy(&s->gc);
     free(s);
 }
 
@@ -355,14 +364,159 @@ static cr_status pg_append_conflict(PGconn *c, const char *id, int at, char *err
     return rc;
 }
 
+/* One append waiting for the next batch (pg_append_clock), on its caller's
+ * stack. */
+typedef struct pg_req {
+    cr_store_gc_req q; /* q.id: the game */
+    int at;
+    char *json; /* {"id":..,"at":..,"clock":..|null,"e":[entries]} */
+    cr_status rc;
+    char err[256];
+} pg_req;
+
+/* A batch of appends, each to another game, as one statement (so one
+ * transaction and one commit): $1 is a JSON array of requests.  Each
+ * request bumps its game's entry count from exactly `at` (the compare-and-
+ * set of a single append) and inserts its entries; its clock, when not
+ * null, is set.  The games written come back: a request whose game is
+ * missing or holds another count wrote nothing, and the others are not
+ * affected by it. */
+static const char pg_batch_sql[] =
+    "WITH req AS (SELECT * FROM jsonb_to_recordset($1::jsonb)"
+    " AS r(id text, at integer, clock text, e jsonb)),"
+    " g AS (UPDATE games SET n_entries = games.n_entries + jsonb_array_length(req.e),"
+    " updated_ms = $2::bigint, clock = coalesce(req.clock, games.clock)"
+    " FROM req WHERE games.id = ANY (ARRAY(SELECT id FROM req)) /* by the primary key */"
+    " AND games.id = req.id AND games.n_entries = req.at"
+    " RETURNING games.id, req.at, req.e),"
+    " ins AS (INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
+    " SELECT g.id, g.at + x.i, x.kind, x.value, x.seat, x.spec"
+    " FROM g, jsonb_to_recordset(g.e) AS x(i integer, kind integer, value integer,"
+    " seat integer, spec text))"
+    " SELECT id FROM g";
+
+/* The batch statement is prepared once per session (planning it costs
+ * about as much as running it): 1 when c has it.  A session made again
+ * (PQreset) is another backend, which has not. */
+static int pg_prepare_batch(pg_store *s, PGconn *c)
+{
+    int i = 0;
+    while (i < PG_POOL && s->pool[i] != c) i++;
+    if (i == PG_POOL) return 0;
+    int pid = PQbackendPID(c);
+    if (pid != 0 && s->prepared_pid[i] == pid) return 1;
+    PGresult *r = PQprepare(c, "cr_batch", pg_batch_sql, 2, NULL);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    s->prepared_pid[i] = ok ? pid : 0;
+    return ok;
+}
+
+/* Runs requests b[0..n) as one statement on c; sets each one's rc/err. */
+static void pg_run_batch(pg_store *s, PGconn *c, pg_req **b, int n)
+{
+    size_t len = 2;
+    for (int i = 0; i < n; i++) len += strlen(b[i]->json) + 1;
+    char *text = malloc(len + 1);
+    if (!text) {
+        for (int i = 0; i < n; i++) {
+            b[i]->rc = CR_ERR_NOMEM;
+            snprintf(b[i]->err, sizeof b[i]->err, "out of memory");
+        }
+        return;
+    }
+    size_t at = 0;
+    text[at++] = '[';
+    for (int i = 0; i < n; i++) {
+        if (i) text[at++] = ',';
+        size_t k = strlen(b[i]->json);
+        memcpy(text + at, b[i]->json, k);
+        at += k;
+    }
+    text[at++] = ']';
+    text[at] = '\0';
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
+    const char *pv[2] = {text, now};
+    PGresult *r = NULL;
+    if (pg_prepare_batch(s, c)) r = PQexecPrepared(c, "cr_batch", 2, pv, NULL, NULL, 0);
+    free(text);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        /* Nothing of the batch was written (one statement).  A lost
+         * session fails them all; otherwise (a request the statement
+         * refused) each runs alone, so only the faulty one fails. */
+        if (n > 1 && PQstatus(c) == CONNECTION_OK) {
+            PQclear(r);
+            for (int i = 0; i < n; i++) pg_run_batch(s, c, &b[i], 1);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            b[i]->rc = pg_is_state(r, "23505")
+                           ? (snprintf(b[i]->err, sizeof b[i]->err,
+                                       "append at %d: another writer got there first", b[i]->at),
+                              CR_ERR_ILLEGAL)
+                           : pg_fail(c, r, "append entries", b[i]->err, sizeof b[i]->err);
+        }
+        PQclear(r);
+        pg_reset(c);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int wrote = 0;
+        for (int row = 0; row < PQntuples(r) && !wrote; row++)
+            wrote = strcmp(PQgetvalue(r, row, 0), b[i]->q.id) == 0;
+        if (wrote) {
+            b[i]->rc = CR_OK;
+            continue;
+        }
+        b[i]->rc = pg_append_conflict(c, b[i]->q.id, b[i]->at, b[i]->err, sizeof b[i]->err);
+        /* the count was right yet nothing was written: never claim success */
+        if (b[i]->rc == CR_OK) {
+            snprintf(b[i]->err, sizeof b[i]->err, "append at %d wrote nothing", b[i]->at);
+            b[i]->rc = CR_ERR_IO;
+        }
+    }
+    PQclear(r);
+}
+
+/* The group commit's batch (cr_store_gc_run): on one session. */
+static void pg_commit_batch(void *arg, cr_store_gc_req **batch, int n)
+{
+    pg_store *s = arg;
+    PGconn *c = pg_get(s);
+    pg_run_batch(s, c, (pg_req **)batch, n);
+    pg_put(s, c);
+}
+
+/* Group commit (store.h, cr_store_gc_run), as in the SQLite store: the
+ * appends waiting at once, of many games, go as one statement and one
+ * commit.  Each caller returns only once the commit holding its entries is
+ * durable (or failed).  Under load, many games share one commit and one
+ * round trip; alone, an append costs what it did. */
 static cr_status pg_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
                                  int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
     pg_store *s = (pg_store *)base;
-    if (n < 0 || at < 0 || !pg_valid_id(id)) {
+    if (n < 0 || at < 0 || !pg_valid_id(id) || (n > 0 && !e)) {
         snprintf(err, errcap, "bad append");
         return CR_ERR_INVALID;
     }
+    pthread_mutex_lock(&s->lk_mu);
+    pg_lk_check(s); /* a lost locks' session gives up what others took since */
+    int held = pg_held_index(s, id) >= 0;
+    pthread_mutex_unlock(&s->lk_mu);
+    if (!held || (n == 0 && !clock)) {
+        PGconn *c = pg_get(s);
+        /* "no such game" first (the clearer reason), then "not yours";
+         * with nothing to write, only the index is checked */
+        cr_status rc = pg_append_conflict(c, id, held ? at : -1, err, errcap);
+        if (!held && rc == CR_ERR_ILLEGAL)
+            snprintf(err, errcap, "game %.40s is not held by this server (claim it first)", id);
+        pg_put(s, c);
+        return rc;
+    }
+    char ctext[32 * (CR_MAX_PLAYERS + 2)];
+    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
     json_t *arr = json_array();
     for (int i = 0; i < n && arr; i++) {
         json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s}", "i", i, "kind", (int)e[i].kind, "value",
@@ -372,89 +526,19 @@ static cr_status pg_append_clock(cr_store *base, const char *id, int at, const c
             arr = NULL;
         }
     }
-    char *entries = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
-    json_decref(arr);
-    if (!entries) {
+    json_t *o = arr ? json_pack("{s:s,s:i,s:s?,s:o}", "id", id, "at", at, "clock",
+                                clock ? ctext : NULL, "e", arr)
+                    : NULL;
+    pg_req req = {.q.id = id, .at = at, .json = o ? json_dumps(o, JSON_COMPACT) : NULL};
+    json_decref(o);
+    if (!req.json) {
         snprintf(err, errcap, "cannot encode the entries (out of memory, or a spec not in UTF-8)");
         return CR_ERR_INVALID;
     }
-    char at_s[16], n_s[16], now[24];
-    snprintf(at_s, sizeof at_s, "%d", at);
-    snprintf(n_s, sizeof n_s, "%d", n);
-    snprintf(now, sizeof now, "%lld", (long long)pg_now_ms());
-    char ctext[32 * (CR_MAX_PLAYERS + 2)];
-    if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
-    /* $6 NULL: the clock is left as it is */
-    const char *pv[6] = {id, at_s, n_s, now, entries, clock ? ctext : NULL};
-    cr_status rc = CR_OK;
-    PGconn *c = pg_get(s);
-    pthread_mutex_lock(&s->lk_mu);
-    pg_lk_check(s); /* a lost locks' session gives up what others took since */
-    int held = pg_held_index(s, id) >= 0;
-    pthread_mutex_unlock(&s->lk_mu);
-    if (!held) {
-        /* "no such game" first (the clearer reason), then "not yours" */
-        rc = pg_append_conflict(c, id, -1, err, errcap);
-        if (rc == CR_ERR_ILLEGAL) {
-            snprintf(err, errcap, "game %.40s is not held by this server (claim it first)", id);
-        }
-        goto out;
-    }
-    if (n == 0 && !clock) {
-        rc = pg_append_conflict(c, id, at, err, errcap);
-        goto out;
-    }
-    if (n == 0) { /* only the clock, at the index the caller expects */
-        PGresult *r = pg_exec(c,
-                              "UPDATE games SET clock = $6, updated_ms = $4::bigint"
-                              " WHERE id = $1 AND n_entries = $2::integer"
-                              " AND $3::integer = 0 AND $5::text = '[]'",
-                              6, pv);
-        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-            rc = pg_fail(c, r, "store the clock", err, errcap);
-            PQclear(r);
-            pg_reset(c);
-            goto out;
-        }
-        int wrote = atoi(PQcmdTuples(r));
-        PQclear(r);
-        if (wrote != 1) rc = pg_append_conflict(c, id, at, err, errcap);
-        if (wrote != 1 && rc == CR_OK) {
-            snprintf(err, errcap, "the clock of %.40s was not stored", id);
-            rc = CR_ERR_IO;
-        }
-        goto out;
-    }
-    PGresult *r = pg_exec(
-        c,
-        "WITH g AS (UPDATE games SET n_entries = n_entries + $3::integer,"
-        " updated_ms = $4::bigint, clock = coalesce($6, clock)"
-        " WHERE id = $1 AND n_entries = $2::integer RETURNING id)"
-        " INSERT INTO entries (game_id, idx, kind, value, seat, spec)"
-        " SELECT g.id, $2::integer + x.i, x.kind, x.value, x.seat, x.spec"
-        " FROM g, jsonb_to_recordset($5::jsonb) AS x(i integer, kind integer, value integer,"
-        " seat integer, spec text)",
-        6, pv);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        rc = pg_is_state(r, "23505")
-                 ? (snprintf(err, errcap, "append at %d: another writer got there first", at),
-                    CR_ERR_ILLEGAL)
-                 : pg_fail(c, r, "append entries", err, errcap);
-        PQclear(r);
-        pg_reset(c);
-        goto out;
-    }
-    int wrote = atoi(PQcmdTuples(r));
-    PQclear(r);
-    if (wrote != n) rc = pg_append_conflict(c, id, at, err, errcap);
-    if (wrote == 0 && rc == CR_OK) { /* cannot happen with n > 0; never claim success */
-        snprintf(err, errcap, "append at %d wrote nothing", at);
-        rc = CR_ERR_IO;
-    }
-out:
-    pg_put(s, c);
-    free(entries);
-    return rc;
+    cr_store_gc_run(&s->gc, &req.q, pg_commit_batch, s);
+    free(req.json);
+    if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
+    return req.rc;
 }
 
 /* One UPDATE of games by id ($1); CR_ERR_INVALID if no row. */
@@ -506,11 +590,12 @@ static cr_status pg_set_status(cr_store *base, const char *id, cr_store_status s
                      3, pv, "set a game's status", err, errcap);
 }
 
+/* The shared columns, then the seats as one JSON array of [seat, spec,
+ * has_token]. */
 #define PG_GAME_COLS                                                                               \
-    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
-    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners,"               \
-    " (SELECT coalesce(json_agg(json_build_array(seat, spec, token_hash IS NOT NULL)"              \
-    " ORDER BY seat), '[]') FROM seats WHERE seats.game_id = games.id)::text, clock"
+    CR_STORE_GAME_COLS ", (SELECT coalesce(json_agg(json_build_array(seat, spec,"                  \
+                       " token_hash IS NOT NULL) ORDER BY seat), '[]') FROM seats"                 \
+                       " WHERE seats.game_id = games.id)::text"
 
 static cr_status pg_append(cr_store *base, const char *id, int at, const cr_store_entry *e, int n,
                            char *err, size_t errcap)
@@ -518,49 +603,25 @@ static cr_status pg_append(cr_store *base, const char *id, int at, const cr_stor
     return pg_append_clock(base, id, at, e, n, NULL, err, errcap);
 }
 
-static void pg_copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
-
-/* Reads row `row` (PG_GAME_COLS) into g; the seats come as one JSON array
- * of [seat, spec, has_token]. */
+/* Reads row `row` (PG_GAME_COLS) into g. */
 static cr_status pg_read_game(const PGresult *r, int row, cr_store_game *g, char *err,
                               size_t errcap)
 {
-    memset(g, 0, sizeof *g);
-    pg_copy(g->id, sizeof g->id, PQgetvalue(r, row, 0));
-    pg_copy(g->game, sizeof g->game, PQgetvalue(r, row, 1));
-    pg_copy(g->variant, sizeof g->variant, PQgetvalue(r, row, 2));
-    g->players = atoi(PQgetvalue(r, row, 3));
-    g->rules_version = atoi(PQgetvalue(r, row, 4));
-    g->data_hash = (uint64_t)strtoll(PQgetvalue(r, row, 5), NULL, 10);
-    g->has_data_hash = atoi(PQgetvalue(r, row, 6));
-    g->seed = (uint64_t)strtoll(PQgetvalue(r, row, 7), NULL, 10);
-    pg_copy(g->options_json, sizeof g->options_json, PQgetvalue(r, row, 8));
-    pg_copy(g->config_json, sizeof g->config_json, PQgetvalue(r, row, 9));
-    g->status = (cr_store_status)atoi(PQgetvalue(r, row, 10));
-    g->created_ms = strtoll(PQgetvalue(r, row, 11), NULL, 10);
-    g->updated_ms = strtoll(PQgetvalue(r, row, 12), NULL, 10);
-    g->n_entries = atoi(PQgetvalue(r, row, 13));
-    pg_copy(g->result_json, sizeof g->result_json, PQgetvalue(r, row, 14));
-    g->winners = (uint32_t)strtoll(PQgetvalue(r, row, 15), NULL, 10);
+    const char *col[CR_STORE_GAME_NCOLS];
+    for (int i = 0; i < CR_STORE_GAME_NCOLS; i++) col[i] = PQgetvalue(r, row, i);
+    cr_status rc = cr_store_row_game(g, col, err, errcap);
+    if (rc != CR_OK) return rc;
     json_error_t je;
-    json_t *seats = json_loads(PQgetvalue(r, row, 16), 0, &je);
+    json_t *seats = json_loads(PQgetvalue(r, row, CR_STORE_GAME_NCOLS), 0, &je);
     size_t i;
     json_t *seat;
     json_array_foreach(seats, i, seat)
     {
-        json_int_t k = json_integer_value(json_array_get(seat, 0));
-        const char *spec = json_string_value(json_array_get(seat, 1));
-        if (k < 0 || k >= CR_MAX_PLAYERS || !spec) continue;
-        pg_copy(g->seats[k], sizeof g->seats[k], spec);
-        if (json_is_true(json_array_get(seat, 2))) g->taken |= 1u << k;
+        cr_store_row_seat(g, json_integer_value(json_array_get(seat, 0)),
+                          json_string_value(json_array_get(seat, 1)),
+                          json_is_true(json_array_get(seat, 2)));
     }
     json_decref(seats);
-    if (g->players < 1 || g->players > CR_MAX_PLAYERS) {
-        snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
-        return CR_ERR_IO;
-    }
-    g->has_clock = cr_store_clock_parse(PQgetvalue(r, row, 17), CR_MAX_PLAYERS, &g->clock) &&
-                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -611,7 +672,7 @@ static cr_status pg_load(cr_store *base, const char *id, cr_store_game *g, cr_st
         e[i].kind = (cr_store_kind)atoi(PQgetvalue(r, i, 1));
         e[i].value = (int32_t)atoi(PQgetvalue(r, i, 2));
         e[i].seat = (int32_t)atoi(PQgetvalue(r, i, 3));
-        pg_copy(e[i].spec, sizeof e[i].spec, PQgetvalue(r, i, 4));
+        snprintf(e[i].spec, sizeof e[i].spec, "%s", PQgetvalue(r, i, 4));
     }
     PQclear(r);
     if (!e) {
@@ -959,6 +1020,7 @@ cr_store *cr_store_pg_open(const char *url, char *err, size_t errcap)
     pthread_mutex_init(&s->lk_mu, NULL);
     pthread_mutex_init(&s->pool_mu, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
+    cr_store_gc_init(&s->gc);
     /* Defaults first, then the URL (which may override them): keepalives
      * so that PostgreSQL notices a vanished client (and drops its locks),
      * and a bounded connect. */

@@ -1,7 +1,7 @@
 /* server/store_sqlite.c — the SQLite backend of the store (store.h).
  *
  * One database file, one connection, one mutex: SQLite serializes writers
- * anyway.  Appends are group-committed (sq_append): concurrent appends of
+ * anyway.  Appends are group-committed (sq_append_clock): concurrent appends of
  * many games share one transaction and one fsync.
  * The file is opened in WAL mode with synchronous=FULL, so a COMMIT has
  * reached the disk (fsync of the WAL) before append returns: an action the
@@ -37,23 +37,17 @@ typedef struct sq_store {
     pthread_mutex_t mu;
     int lock_fd;
     sqlite3_stmt *st_append, *st_count, *st_bump, *st_clock;
-    /* group commit: appends waiting for the next transaction */
-    pthread_mutex_t q_mu;
-    pthread_cond_t q_cv;
-    struct sq_req *q_head, *q_tail;
-    int q_leader; /* a thread is committing a batch */
+    cr_store_gc gc; /* group commit: appends waiting for the next transaction */
 } sq_store;
 
 /* One append waiting in the group-commit queue (on its caller's stack). */
 typedef struct sq_req {
-    const char *id;
+    cr_store_gc_req q; /* q.id: the game */
     int at, n;
     const cr_store_entry *e;
     const char *clock; /* the clock's text, or NULL: unchanged */
     cr_status rc;
     char err[256];
-    int done;
-    struct sq_req *next;
 } sq_req;
 
 static const char sq_schema[] =
@@ -105,8 +99,7 @@ static void sq_close(cr_store *base)
     sqlite3_close(s->db);
     if (s->lock_fd >= 0) close(s->lock_fd);
     pthread_mutex_destroy(&s->mu);
-    pthread_mutex_destroy(&s->q_mu);
-    pthread_cond_destroy(&s->q_cv);
+    cr_store_gc_destroy(&s->gc);
     free(s);
 }
 
@@ -188,9 +181,9 @@ static void sq_write_req(sq_store *s, sq_req *r)
         return;
     }
     sqlite3_reset(s->st_count);
-    sqlite3_bind_text(s->st_count, 1, r->id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->st_count, 1, r->q.id, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(s->st_count) != SQLITE_ROW) {
-        snprintf(r->err, sizeof r->err, "no game %.40s", r->id);
+        snprintf(r->err, sizeof r->err, "no game %.40s", r->q.id);
         r->rc = CR_ERR_INVALID;
         goto rollback;
     }
@@ -204,7 +197,7 @@ static void sq_write_req(sq_store *s, sq_req *r)
     for (int i = 0; i < r->n; i++) {
         sqlite3_stmt *st = s->st_append;
         sqlite3_reset(st);
-        sqlite3_bind_text(st, 1, r->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, r->q.id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(st, 2, r->at + i);
         sqlite3_bind_int(st, 3, (int)r->e[i].kind);
         sqlite3_bind_int(st, 4, r->e[i].value);
@@ -218,7 +211,7 @@ static void sq_write_req(sq_store *s, sq_req *r)
     sqlite3_reset(s->st_bump);
     sqlite3_bind_int(s->st_bump, 1, r->at + r->n);
     sqlite3_bind_int64(s->st_bump, 2, sq_now_ms());
-    sqlite3_bind_text(s->st_bump, 3, r->id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->st_bump, 3, r->q.id, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(s->st_bump) != SQLITE_DONE) {
         r->rc = sq_fail(s, "update game", r->err, sizeof r->err);
         goto rollback;
@@ -226,7 +219,7 @@ static void sq_write_req(sq_store *s, sq_req *r)
     if (r->clock) {
         sqlite3_reset(s->st_clock);
         sqlite3_bind_text(s->st_clock, 1, r->clock, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(s->st_clock, 2, r->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s->st_clock, 2, r->q.id, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(s->st_clock) != SQLITE_DONE) {
             r->rc = sq_fail(s, "update clock", r->err, sizeof r->err);
             goto rollback;
@@ -239,61 +232,45 @@ rollback:
     sq_exec(s, "RELEASE req");
 }
 
-/* Group commit: an append joins a queue; the first caller to find no
- * committer becomes it, takes every queued request, writes them all in one
- * transaction and one fsync, and wakes their callers.  Each caller returns
- * only once the transaction holding its entries has committed (or failed:
- * then nothing of the batch was written).  Under load, many games share
- * one fsync; alone, an append costs what it did. */
+/* The group commit's batch (cr_store_gc_run): every request in one
+ * transaction and one fsync, each under its own savepoint. */
+static void sq_commit_batch(void *arg, cr_store_gc_req **batch, int n)
+{
+    sq_store *s = arg;
+    pthread_mutex_lock(&s->mu);
+    cr_status rc = CR_OK;
+    char berr[256] = "";
+    if (!sq_exec(s, "BEGIN IMMEDIATE")) rc = sq_fail(s, "begin", berr, sizeof berr);
+    for (int i = 0; i < n && rc == CR_OK; i++) sq_write_req(s, (sq_req *)batch[i]);
+    if (rc == CR_OK && !sq_exec(s, "COMMIT")) {
+        rc = sq_fail(s, "commit", berr, sizeof berr);
+        sq_exec(s, "ROLLBACK");
+    }
+    pthread_mutex_unlock(&s->mu);
+    for (int i = 0; rc != CR_OK && i < n; i++) { /* then nothing of the batch was written */
+        sq_req *r = (sq_req *)batch[i];
+        r->rc = rc;
+        snprintf(r->err, sizeof r->err, "%s", berr);
+    }
+}
+
+/* Group commit (store.h, cr_store_gc_run): the appends waiting at once, of
+ * many games, share one transaction and one fsync.  Each caller returns only
+ * once the transaction holding its entries has committed (or failed: then
+ * nothing of the batch was written).  Under load, many games share one
+ * fsync; alone, an append costs what it did. */
 static cr_status sq_append_clock(cr_store *base, const char *id, int at, const cr_store_entry *e,
                                  int n, const cr_store_clock *clock, char *err, size_t errcap)
 {
     sq_store *s = (sq_store *)base;
-    if (n < 0 || at < 0 || (n > 0 && !e)) {
+    if (n < 0 || at < 0 || (n > 0 && !e) || !id) {
         snprintf(err, errcap, "bad append");
         return CR_ERR_INVALID;
     }
     char ctext[32 * (CR_MAX_PLAYERS + 2)];
     if (clock) cr_store_clock_format(clock, CR_MAX_PLAYERS, ctext, sizeof ctext);
-    sq_req req = {.id = id, .at = at, .n = n, .e = e, .clock = clock ? ctext : NULL};
-    pthread_mutex_lock(&s->q_mu);
-    if (s->q_tail)
-        s->q_tail->next = &req;
-    else
-        s->q_head = &req;
-    s->q_tail = &req;
-    while (!req.done) {
-        if (!s->q_leader) {
-            s->q_leader = 1;
-            sq_req *batch = s->q_head;
-            s->q_head = s->q_tail = NULL;
-            pthread_mutex_unlock(&s->q_mu);
-            pthread_mutex_lock(&s->mu);
-            cr_status rc = CR_OK;
-            char berr[256] = "";
-            if (!sq_exec(s, "BEGIN IMMEDIATE")) rc = sq_fail(s, "begin", berr, sizeof berr);
-            for (sq_req *r = batch; r && rc == CR_OK; r = r->next) sq_write_req(s, r);
-            if (rc == CR_OK && !sq_exec(s, "COMMIT")) {
-                rc = sq_fail(s, "commit", berr, sizeof berr);
-                sq_exec(s, "ROLLBACK");
-            }
-            pthread_mutex_unlock(&s->mu);
-            pthread_mutex_lock(&s->q_mu);
-            for (sq_req *r = batch, *next; r; r = next) {
-                next = r->next;
-                if (rc != CR_OK) {
-                    r->rc = rc;
-                    snprintf(r->err, sizeof r->err, "%s", berr);
-                }
-                r->done = 1;
-            }
-            s->q_leader = 0;
-            pthread_cond_broadcast(&s->q_cv);
-        } else {
-            pthread_cond_wait(&s->q_cv, &s->q_mu);
-        }
-    }
-    pthread_mutex_unlock(&s->q_mu);
+    sq_req req = {.q.id = id, .at = at, .n = n, .e = e, .clock = clock ? ctext : NULL};
+    cr_store_gc_run(&s->gc, &req.q, sq_commit_batch, s);
     if (req.rc != CR_OK) snprintf(err, errcap, "%s", req.err);
     return req.rc;
 }
@@ -348,32 +325,14 @@ static cr_status sq_set_status(cr_store *base, const char *id, cr_store_status s
                      (int64_t)stt, err, errcap);
 }
 
-#define SQ_GAME_COLS                                                                               \
-    "id, game, variant, players, rules, data_hash, has_data_hash, seed, options_json,"             \
-    " config_json, status, created_ms, updated_ms, n_entries, result_json, winners, clock"
-
-/* Reads a games row (SQ_GAME_COLS) and its seats. */
+/* Reads a games row (CR_STORE_GAME_COLS) and its seats. */
 static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, char *err,
                               size_t errcap)
 {
-    memset(g, 0, sizeof *g);
-    sq_copy(g->id, sizeof g->id, sqlite3_column_text(st, 0));
-    sq_copy(g->game, sizeof g->game, sqlite3_column_text(st, 1));
-    sq_copy(g->variant, sizeof g->variant, sqlite3_column_text(st, 2));
-    g->players = sqlite3_column_int(st, 3);
-    g->rules_version = sqlite3_column_int(st, 4);
-    g->data_hash = (uint64_t)sqlite3_column_int64(st, 5);
-    g->has_data_hash = sqlite3_column_int(st, 6);
-    g->seed = (uint64_t)sqlite3_column_int64(st, 7);
-    sq_copy(g->options_json, sizeof g->options_json, sqlite3_column_text(st, 8));
-    sq_copy(g->config_json, sizeof g->config_json, sqlite3_column_text(st, 9));
-    g->status = (cr_store_status)sqlite3_column_int(st, 10);
-    g->created_ms = sqlite3_column_int64(st, 11);
-    g->updated_ms = sqlite3_column_int64(st, 12);
-    g->n_entries = sqlite3_column_int(st, 13);
-    sq_copy(g->result_json, sizeof g->result_json, sqlite3_column_text(st, 14));
-    g->winners = (uint32_t)sqlite3_column_int64(st, 15);
-    const unsigned char *ck = sqlite3_column_text(st, 16);
+    const char *col[CR_STORE_GAME_NCOLS];
+    for (int i = 0; i < CR_STORE_GAME_NCOLS; i++) col[i] = (const char *)sqlite3_column_text(st, i);
+    cr_status rc = cr_store_row_game(g, col, err, errcap);
+    if (rc != CR_OK) return rc;
     sqlite3_stmt *ss = NULL;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT seat, spec, token_hash IS NOT NULL FROM seats"
@@ -381,20 +340,10 @@ static cr_status sq_read_game(sq_store *s, sqlite3_stmt *st, cr_store_game *g, c
                            -1, &ss, NULL) != SQLITE_OK)
         return sq_fail(s, "prepare", err, errcap);
     sqlite3_bind_text(ss, 1, g->id, -1, SQLITE_STATIC);
-    while (sqlite3_step(ss) == SQLITE_ROW) {
-        int seat = sqlite3_column_int(ss, 0);
-        if (seat < 0 || seat >= CR_MAX_PLAYERS) continue;
-        sq_copy(g->seats[seat], sizeof g->seats[seat], sqlite3_column_text(ss, 1));
-        if (sqlite3_column_int(ss, 2)) g->taken |= 1u << seat;
-    }
+    while (sqlite3_step(ss) == SQLITE_ROW)
+        cr_store_row_seat(g, sqlite3_column_int64(ss, 0), (const char *)sqlite3_column_text(ss, 1),
+                          sqlite3_column_int(ss, 2));
     sqlite3_finalize(ss);
-    if (g->players < 1 || g->players > CR_MAX_PLAYERS) {
-        snprintf(err, errcap, "game %s: bad player count %d in the store", g->id, g->players);
-        return CR_ERR_IO;
-    }
-    /* the clock is stored for CR_MAX_PLAYERS seats; the game's are read */
-    g->has_clock = cr_store_clock_parse((const char *)ck, CR_MAX_PLAYERS, &g->clock) &&
-                   g->clock.seat < g->players;
     return CR_OK;
 }
 
@@ -406,7 +355,7 @@ static cr_status sq_load(cr_store *base, const char *id, cr_store_game *g, cr_st
     cr_status rc = CR_OK;
     *entries = NULL;
     pthread_mutex_lock(&s->mu);
-    if (sqlite3_prepare_v2(s->db, "SELECT " SQ_GAME_COLS " FROM games WHERE id = ?", -1, &st,
+    if (sqlite3_prepare_v2(s->db, "SELECT " CR_STORE_GAME_COLS " FROM games WHERE id = ?", -1, &st,
                            NULL) != SQLITE_OK) {
         rc = sq_fail(s, "prepare", err, errcap);
         goto out;
@@ -471,7 +420,7 @@ static cr_status sq_list(cr_store *base, int status, int limit,
     if (!g) return CR_ERR_NOMEM;
     pthread_mutex_lock(&s->mu);
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT " SQ_GAME_COLS " FROM games WHERE (?1 = 0 OR status = ?1)"
+                           "SELECT " CR_STORE_GAME_COLS " FROM games WHERE (?1 = 0 OR status = ?1)"
                            " ORDER BY created_ms DESC, id LIMIT ?2",
                            -1, &st, NULL) != SQLITE_OK) {
         rc = sq_fail(s, "prepare", err, errcap);
@@ -662,8 +611,7 @@ cr_store *cr_store_sqlite_open(const char *path, char *err, size_t errcap)
     s->base.ops = &sq_ops;
     s->lock_fd = -1;
     pthread_mutex_init(&s->mu, NULL);
-    pthread_mutex_init(&s->q_mu, NULL);
-    pthread_cond_init(&s->q_cv, NULL);
+    cr_store_gc_init(&s->gc);
     char lock_path[4096];
     if (snprintf(lock_path, sizeof lock_path, "%s.lock", path) >= (int)sizeof lock_path) {
         snprintf(err, errcap, "sqlite: path too long");

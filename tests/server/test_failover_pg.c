@@ -5,7 +5,8 @@
  * game over on its own (its claim sweep) and the game goes on there with
  * every acknowledged action: the seat's decision number counts them all, the
  * events seen through the first are the same events through the second, and
- * the game is played to its end on the second.
+ * the game is played to its end on the second.  A game with a clock moves
+ * with its clock: the time its seat spent on the first server stays spent.
  *
  * Real processes, started as users start them (the `croupier` program), on
  * loopback; a WebSocket client made with civetweb's client API.  Needs
@@ -343,16 +344,40 @@ static void admin_exec(const char *sql)
     assert_true(ok);
 }
 
-/* Creates a game on w (our seat 0 against three bots): its id and token. */
-static void create_game(wsc *w, char *game_id, size_t idcap, char *token, size_t tokcap)
+/* Creates a game on w (our seat 0 against three bots; with `clock`, stolen,
+ * as its clock when not NULL): its id and token. */
+static void create_game(wsc *w, json_t *clock, char *game_id, size_t idcap, char *token,
+                        size_t tokcap)
 {
-    wsc_send(w, json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
-                          4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0));
+    json_t *o = json_pack("{s:s,s:s,s:i,s:[ssss],s:i}", "type", "create", "game", "dml", "players",
+                          4, "seats", "human", "heuristic", "random", "heuristic", "sit", 0);
+    if (clock) json_object_set_new(o, "clock", clock);
+    wsc_send(w, o);
     json_t *created = wsc_expect(w, "created");
     snprintf(game_id, idcap, "%s", json_string_value(json_object_get(created, "game_id")));
     json_t *seat0 = json_array_get(json_object_get(created, "seats"), 0);
     snprintf(token, tokcap, "%s", json_string_value(json_object_get(seat0, "token")));
     json_decref(created);
+}
+
+/* Sits at the game through w once its server has taken it over: `sit`
+ * again every 50 ms while the answer is `elsewhere` (the dead server's lock
+ * not dropped yet, or no claim made yet), for up to 10 s.  The update. */
+static json_t *sit_once_taken_over(wsc *w, const char *game_id, const char *token)
+{
+    for (double end = now_s() + 10; now_s() < end;) {
+        wsc_send(w, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
+        json_t *o = wsc_next(w);
+        assert_non_null(o);
+        const char *t = type_of(o);
+        if (t && strcmp(t, "update") == 0) return o;
+        assert_string_equal(t, "error");
+        assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
+        json_decref(o);
+        nap_ms(50);
+    }
+    fail_msg("game %s was not taken over within 10 s", game_id);
+    return NULL;
 }
 
 /* The same without the sweep (--claim-interval-ms 0 on B): the first client
@@ -368,7 +393,7 @@ static void test_a_request_takes_the_game_over(void **state)
     server_start(&b, "b2", "0");
     wsc *wa = wsc_open(a.port);
     char game_id[64], token[128];
-    create_game(wa, game_id, sizeof game_id, token, sizeof token);
+    create_game(wa, NULL, game_id, sizeof game_id, token, sizeof token);
     seat_view *va = calloc(1, sizeof *va);
     assert_non_null(va);
     va->rng = 777;
@@ -378,22 +403,7 @@ static void test_a_request_takes_the_game_over(void **state)
     int status = 0;
     assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
     wsc *wb = wsc_open(b.port);
-    json_t *u = NULL;
-    for (double end = now_s() + 10; !u && now_s() < end;) {
-        wsc_send(wb, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
-        json_t *o = wsc_next(wb);
-        assert_non_null(o);
-        const char *t = type_of(o);
-        if (t && strcmp(t, "update") == 0) {
-            u = o;
-        } else {
-            assert_string_equal(t, "error");
-            assert_string_equal(json_string_value(json_object_get(o, "code")), "elsewhere");
-            json_decref(o);
-            nap_ms(50);
-        }
-    }
-    assert_non_null(u);
+    json_t *u = sit_once_taken_over(wb, game_id, token);
     int decision = (int)json_integer_value(json_object_get(u, "decision"));
     int your_turn = json_is_true(json_object_get(u, "your_turn"));
     assert_int_equal(decision, va->acked + your_turn);
@@ -439,7 +449,7 @@ static void test_game_moves_to_the_second_server(void **state)
     /* a game on A: our seat 0 against three bots */
     wsc *wa = wsc_open(a.port);
     char game_id[64], token[128];
-    create_game(wa, game_id, sizeof game_id, token, sizeof token);
+    create_game(wa, NULL, game_id, sizeof game_id, token, sizeof token);
     seat_view *va = calloc(1, sizeof *va);
     assert_non_null(va);
     va->rng = 12345;
@@ -510,6 +520,85 @@ static void test_game_moves_to_the_second_server(void **state)
     mg_exit_library();
 }
 
+/* The next update that is our turn (others skipped); NULL if none comes. */
+static json_t *wsc_my_turn(wsc *w)
+{
+    for (int guard = 0; guard < 10000; guard++) {
+        json_t *o = wsc_next(w);
+        if (!o) return NULL;
+        const char *t = type_of(o);
+        if (t && strcmp(t, "error") == 0)
+            fail_msg("error: %s", json_string_value(json_object_get(o, "message")));
+        if (t && strcmp(t, "update") == 0 && json_is_true(json_object_get(o, "your_turn")))
+            return o;
+        json_decref(o);
+    }
+    return NULL;
+}
+
+/* A clock moves with its game, as it survives a restart
+ * (test_server.c, test_clock_survives_restart): seat 0 has a total budget of
+ * 60 s, spends 1.5 s on a move on A and 1 s into the next, A dies (kill -9),
+ * B takes the game over; on B seat 0's clock runs on from what was left
+ * (not from a fresh 60 s), the time while no server played the game
+ * counted too. */
+static void test_clock_moves_with_the_game(void **state)
+{
+    (void)state;
+    if (!base_url) skip();
+    mg_init_library(0);
+    server a, b;
+    server_start(&a, "a3", "200");
+    server_start(&b, "b3", "200");
+    wsc *wa = wsc_open(a.port);
+    char game_id[64], token[128];
+    create_game(wa,
+                json_pack("{s:s,s:i,s:i,s:s}", "mode", "total", "initial_ms", 60000, "increment_ms",
+                          0, "on_timeout", "end"),
+                game_id, sizeof game_id, token, sizeof token);
+    json_t *u = wsc_my_turn(wa);
+    assert_non_null(u);
+    nap_ms(1500); /* thinking: 1.5 s of seat 0's budget */
+    json_t *acts = json_object_get(u, "actions");
+    wsc_send(wa, json_pack("{s:s,s:I,s:O}", "type", "act", "decision",
+                           json_integer_value(json_object_get(u, "decision")), "action",
+                           json_object_get(json_array_get(acts, 0), "id")));
+    json_decref(u);
+    json_decref(wsc_expect(wa, "ack"));
+    u = wsc_my_turn(wa);
+    assert_non_null(u);
+    json_decref(u);
+    nap_ms(1000); /* 1 s into the next move, then A dies */
+    double t_kill = now_s();
+    kill(a.pid, SIGKILL);
+    int status = 0;
+    assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
+    /* B's sweep takes it over (until then B answers `elsewhere`) */
+    wsc *wb = wsc_open(b.port);
+    u = sit_once_taken_over(wb, game_id, token);
+    double away = now_s() - t_kill;
+    assert_true(json_is_true(json_object_get(u, "your_turn")));
+    json_t *clock = json_object_get(u, "clock");
+    assert_non_null(clock);
+    assert_int_equal(json_integer_value(json_object_get(clock, "running")), 0);
+    json_int_t left = json_integer_value(json_array_get(json_object_get(clock, "remaining_ms"), 0));
+    print_message("clock after the move: %lld ms left (%.0f ms without a server)\n",
+                  (long long)left, away * 1000);
+    /* 60 s - 1.5 s - 1 s - the time without a server (+ slack for the
+     * scheduling of a loaded machine) */
+    assert_true(left <= 60000 - 2400 - (json_int_t)(away * 1000) + 200);
+    assert_true(left >= 40000);
+    json_decref(u);
+    wsc_close(wb);
+    wsc_close(wa);
+    kill(b.pid, SIGTERM);
+    assert_int_equal(waitpid(b.pid, &status, 0), b.pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    unlink(a.log);
+    unlink(b.log);
+    mg_exit_library();
+}
+
 int main(void)
 {
     const char *env = getenv("CROUPIER_TEST_PG");
@@ -540,6 +629,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_game_moves_to_the_second_server),
         cmocka_unit_test(test_a_request_takes_the_game_over),
+        cmocka_unit_test(test_clock_moves_with_the_game),
     };
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int i = 0; i < n_started; i++) {

@@ -9,6 +9,9 @@
  *                          view, and the updates a seat gets are exactly the
  *                          changes of its view (no message for another
  *                          seat's private steps)
+ *   private_steps_draw_nothing  after every action, a barrier request of
+ *                          each other seat and a spectator: one whose view
+ *                          the action did not change received nothing
  *   bots_game              a human against three bots, to the end; stats
  *   bad_input              bad token, malformed frame, out-of-turn, stale,
  *                          illegal, unknown type, oversized frame, flood:
@@ -577,6 +580,206 @@ static void test_full_game_four_humans(void **state)
     cl_free(lobby);
     server_kill(&srv, SIGTERM);
     printf("four humans: %d actions through the protocol\n", actions);
+}
+
+/* ---- private steps draw nothing (docs/server.md, "What a seat can learn") ---- */
+
+enum { PS_CLIENTS = 5, PS_MAX_STEPS = 4096 }; /* four seats and a spectator */
+
+/* A barrier on c: a `history` for no event (sent by ps_barrier_send),
+ * answered under the game's mutex after every message the server sent c
+ * before it.  ps_barrier waits for the answer and returns how many
+ * messages c received since the previous barrier (the reply not counted),
+ * and the latest update among them in *up (replaced; caller decrefs). */
+static int64_t ps_barrier_send(client *c)
+{
+    return cl_send(c, json_pack("{s:s,s:i}", "type", "history", "since", 1 << 30));
+}
+
+static int ps_barrier(client *c, int64_t id, int *from, json_t **up)
+{
+    json_t *r = cl_reply(c, id);
+    assert_non_null(r);
+    assert_string_equal(jtype(r), "history");
+    json_decref(r);
+    int reply = c->next - 1; /* cl_reply read up to the reply */
+    int got = 0;
+    for (int i = *from; i < reply; i++) {
+        pthread_mutex_lock(&c->mu);
+        json_error_t je;
+        json_t *o = json_loads(c->msgs[i], 0, &je);
+        pthread_mutex_unlock(&c->mu);
+        assert_non_null(o);
+        const char *t = jtype(o);
+        if (strcmp(t, "ack") == 0) { /* the mover's own reply, not a reaction */
+            json_decref(o);
+            continue;
+        }
+        got++;
+        if (strcmp(t, "update") == 0) {
+            json_decref(*up);
+            *up = o;
+        } else {
+            json_decref(o);
+        }
+    }
+    *from = reply + 1;
+    return got;
+}
+
+/* What the server's update hashes for `seat` (sv_build_update): who is to
+ * act, the event count, over, the observation and, when it is the seat's
+ * turn, its legal actions.  Malloc'd text. */
+static char *ps_view(const cr_match *m, int seat)
+{
+    const cr_game *g = cr_match_game(m);
+    size_t cap = 1 << 20;
+    char *buf = malloc(cap);
+    void *obs = malloc(g->obs_size);
+    cr_action *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    int to_act = cr_match_to_act(m);
+    int n = snprintf(buf, cap, "%d|%u|%d|", to_act, cr_match_event_count(m), cr_match_over(m));
+    cr_match_observe(m, seat, obs);
+    n += (int)g->def->obs_to_json(g, obs, buf + n, cap - (size_t)n);
+    if (seat >= 0 && to_act == seat) {
+        int k = cr_match_legal(m, seat, legal);
+        for (int i = 0; i < k && (size_t)n < cap - 16; i++)
+            n += snprintf(buf + n, cap - (size_t)n, "|%d", (int)legal[i]);
+    }
+    free(obs);
+    free(legal);
+    return buf;
+}
+
+/* Another seat's private step (a card chosen for a Declaration that nobody
+ * else sees yet) sends nothing to anybody else: after every action, each
+ * other seat and a spectator make a barrier request, and whatever reached
+ * them since their last barrier is the server's reaction to that action.
+ * Replaying the finished record then tells, for each action, whose view it
+ * changed: a seat (or the spectator) whose view stayed the same must have
+ * received no message at all (no update, no your_turn, nothing), so neither
+ * the count nor the timing of its messages can follow the private step. */
+static void test_private_steps_draw_nothing(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "private.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *lobby = cl_open(srv.port);
+    int64_t id = cl_send(lobby, create_msg("invite;invite;invite;invite", -1));
+    json_t *r = cl_reply(lobby, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    seat_state seats[PS_CLIENTS];
+    memset(seats, 0, sizeof seats);
+    int from[PS_CLIENTS] = {0};
+    for (int s = 0; s < PS_CLIENTS; s++) {
+        seats[s].c = cl_open(srv.port);
+        if (s < 4) {
+            json_t *t = json_array_get(json_object_get(r, "seats"), (size_t)s);
+            snprintf(seats[s].token, sizeof seats[s].token, "%s",
+                     json_string_value(json_object_get(t, "token")));
+            cl_send(seats[s].c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id,
+                                          "token", seats[s].token));
+        } else {
+            cl_send(seats[s].c, json_pack("{s:s,s:s}", "type", "spectate", "game_id", game_id));
+        }
+        json_decref(cl_update(seats[s].c));
+    }
+    json_decref(r);
+    int64_t bid[PS_CLIENTS];
+    for (int s = 0; s < PS_CLIENTS; s++) bid[s] = ps_barrier_send(seats[s].c);
+    for (int s = 0; s < PS_CLIENTS; s++) ps_barrier(seats[s].c, bid[s], &from[s], &seats[s].up);
+    /* play: got[k][j] = what client j received in reaction to step k */
+    static int who_of[PS_MAX_STEPS], got[PS_MAX_STEPS][PS_CLIENTS];
+    int steps = 0, over = 0;
+    cr_rng rng;
+    cr_rng_seed(&rng, 2026, 11);
+    while (!over && steps < PS_MAX_STEPS) {
+        int who = -1;
+        for (int s = 0; s < 4; s++)
+            if (your_turn(seats[s].up)) who = s;
+        assert_true(who >= 0); /* after the barriers, the mover knows it is its turn */
+        json_t *ack = play_one(&seats[who], &rng, NULL, NULL);
+        assert_string_equal(jtype(ack), "ack");
+        json_decref(ack);
+        who_of[steps] = who;
+        for (int j = 0; j < PS_CLIENTS; j++) bid[j] = ps_barrier_send(seats[j].c);
+        for (int j = 0; j < PS_CLIENTS; j++) {
+            got[steps][j] = ps_barrier(seats[j].c, bid[j], &from[j], &seats[j].up);
+            over |= json_is_true(json_object_get(seats[j].up, "over"));
+        }
+        steps++;
+    }
+    assert_true(over);
+    /* replay: the views at rest before each step and after the last */
+    cr_match *done = fetch_record(lobby, game_id);
+    const cr_record *rec = cr_match_record(done);
+    const cr_game *g = cr_match_game(done);
+    cr_params p;
+    cr_record_params(rec, NULL, &p);
+    uint64_t seed = 0;
+    assert_true(cr_match_seed(done, &seed));
+    char err[256];
+    cr_match *m = cr_match_new(g->def, &p, NULL, seed, err, sizeof err);
+    assert_non_null(m);
+    const int seat_of[PS_CLIENTS] = {0, 1, 2, 3, CR_SEAT_PUBLIC};
+    char *before[PS_CLIENTS];
+    int k = 0, private_steps = 0, quiet = 0;
+    for (int i = 0; i <= rec->n_actions; i++) {
+        int to_act = i < rec->n_actions ? cr_match_to_act(m) : CR_TERMINAL;
+        if (to_act == CR_CHANCE) {
+            assert_int_equal(cr_match_step(m), CR_OK);
+            continue;
+        }
+        if (k > 0) { /* at rest after step k-1 */
+            int all_same = 1;
+            for (int j = 0; j < PS_CLIENTS; j++) {
+                char *after = ps_view(m, seat_of[j]);
+                int same = strcmp(before[j], after) == 0;
+                free(before[j]);
+                before[j] = after;
+                if (seat_of[j] == who_of[k - 1]) continue;
+                all_same &= same;
+                if (same) {
+                    quiet++;
+                    if (got[k - 1][j] != 0)
+                        fprintf(stderr,
+                                "step %d of P%d: client %d's view did not change, yet it"
+                                " received %d message(s)\n",
+                                k - 1, who_of[k - 1], j, got[k - 1][j]);
+                    assert_int_equal(got[k - 1][j], 0);
+                } else {
+                    assert_true(got[k - 1][j] >= 1);
+                }
+            }
+            private_steps += all_same;
+        } else {
+            for (int j = 0; j < PS_CLIENTS; j++) before[j] = ps_view(m, seat_of[j]);
+        }
+        if (i == rec->n_actions) break;
+        assert_true(k < steps);
+        assert_int_equal(to_act, who_of[k]);
+        assert_int_equal(cr_match_submit_action(m, to_act, rec->actions[i], err, sizeof err),
+                         CR_OK);
+        k++;
+    }
+    assert_int_equal(k, steps);
+    for (int j = 0; j < PS_CLIENTS; j++) free(before[j]);
+    printf("private steps: %d of %d actions changed no other seat's view; %d quiet (seat, step)"
+           " pairs drew no message\n",
+           private_steps, steps, quiet);
+    assert_true(private_steps > 0); /* the game had some: the check above was exercised */
+    cr_match_free(m);
+    cr_match_free(done);
+    for (int s = 0; s < PS_CLIENTS; s++) {
+        json_decref(seats[s].up);
+        cl_free(seats[s].c);
+    }
+    cl_free(lobby);
+    server_kill(&srv, SIGTERM);
 }
 
 static void test_bots_game(void **state)
@@ -1509,9 +1712,12 @@ int main(void)
     if (!mkdtemp(tmpdir)) return 1;
     signal(SIGPIPE, SIG_IGN);
     mg_init_library(0);
+    /* CR_TEST_FILTER=test_name (a cmocka pattern): only the tests it names */
+    if (getenv("CR_TEST_FILTER")) cmocka_set_test_filter(getenv("CR_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bad_input, kill_live),
         cmocka_unit_test_teardown(test_full_game_four_humans, kill_live),
+        cmocka_unit_test_teardown(test_private_steps_draw_nothing, kill_live),
         cmocka_unit_test_teardown(test_bots_game, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),

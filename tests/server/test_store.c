@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -293,6 +294,135 @@ static void test_bad_urls(void **state)
     }
 }
 
+/* Concurrent appends (both backends group-commit them: one transaction for
+ * the appends of many games).  Each of the own-game threads appends to its
+ * own game, with clocks, and between times makes an append that must fail
+ * (a missing game, a wrong index): its failure must not touch the others
+ * in its batch.  Two more threads race on one game, both appending at every
+ * index in turn: each index is written once, by whichever got there first,
+ * and never out of order. */
+enum { CA_OWN = 10, CA_ROUNDS = 30, CA_RACE_ROUNDS = 40 };
+
+typedef struct ca_arg {
+    cr_store *s;
+    char id[40];
+    int tag;
+    int ok, bad_refused;
+    int won[CA_RACE_ROUNDS]; /* race: 1 where this thread's append at k succeeded */
+    int race;
+} ca_arg;
+
+static void *ca_main(void *p)
+{
+    ca_arg *a = p;
+    char err[256];
+    if (a->race) {
+        for (int k = 0; k < CA_RACE_ROUNDS; k++) {
+            cr_store_entry e = {CR_STORE_ACTION, a->tag * 1000 + k, a->tag, ""};
+            cr_status rc = a->s->ops->append(a->s, a->id, k, &e, 1, err, sizeof err);
+            if (rc == CR_OK)
+                a->won[k] = 1, a->ok++;
+            else if (rc != CR_ERR_ILLEGAL)
+                fprintf(stderr, "race append: %s\n", err), a->ok = -1000;
+        }
+        return NULL;
+    }
+    int at = 0;
+    for (int k = 0; k < CA_ROUNDS; k++) {
+        cr_store_entry e[2] = {{CR_STORE_ACTION, a->tag * 1000 + k, k % 4, ""},
+                               {CR_STORE_SEAT, 0, k % 4, "random"}};
+        int n = 1 + k % 2;
+        cr_store_clock ck = {.seat = k % 4, .started_ms = 1000 + k};
+        for (int s = 0; s < CR_MAX_PLAYERS; s++) ck.remaining_ms[s] = a->tag * 100 + k;
+        if (a->s->ops->append_clock(a->s, a->id, at, e, n, k % 3 ? &ck : NULL, err, sizeof err) ==
+            CR_OK) {
+            at += n;
+            a->ok++;
+        } else {
+            fprintf(stderr, "append: %s\n", err);
+        }
+        if (k % 5 == 0) {
+            char missing[40];
+            snprintf(missing, sizeof missing, "%.28sfff%d", a->id, a->tag % 10);
+            a->bad_refused +=
+                a->s->ops->append(a->s, missing, 0, e, 1, err, sizeof err) == CR_ERR_INVALID;
+            a->bad_refused +=
+                a->s->ops->append(a->s, a->id, at + 1, e, 1, err, sizeof err) == CR_ERR_ILLEGAL;
+        }
+    }
+    return NULL;
+}
+
+static void test_concurrent_appends(void **state)
+{
+    (void)state;
+    char err[256];
+    cr_store *s = open_store();
+    ca_arg args[CA_OWN + 2];
+    memset(args, 0, sizeof args);
+    cr_store_game g;
+    char race_id[40];
+    make_id(race_id);
+    fill_game(&g, race_id);
+    assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_OK);
+    assert_int_equal(s->ops->claim(s, race_id, err, sizeof err), CR_OK);
+    for (int t = 0; t < CA_OWN + 2; t++) {
+        args[t].s = s;
+        args[t].tag = t + 1;
+        args[t].race = t >= CA_OWN;
+        if (args[t].race) {
+            snprintf(args[t].id, sizeof args[t].id, "%s", race_id);
+            continue;
+        }
+        make_id(args[t].id);
+        fill_game(&g, args[t].id);
+        assert_int_equal(s->ops->create_game(s, &g, err, sizeof err), CR_OK);
+        assert_int_equal(s->ops->claim(s, args[t].id, err, sizeof err), CR_OK);
+    }
+    pthread_t th[CA_OWN + 2];
+    for (int t = 0; t < CA_OWN + 2; t++)
+        assert_int_equal(pthread_create(&th[t], NULL, ca_main, &args[t]), 0);
+    for (int t = 0; t < CA_OWN + 2; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < CA_OWN; t++) {
+        assert_int_equal(args[t].ok, CA_ROUNDS);
+        assert_int_equal(args[t].bad_refused, 2 * ((CA_ROUNDS + 4) / 5));
+        cr_store_game back;
+        cr_store_entry *e = NULL;
+        assert_int_equal(s->ops->load(s, args[t].id, &back, &e, err, sizeof err), CR_OK);
+        int at = 0;
+        for (int k = 0; k < CA_ROUNDS; k++) {
+            assert_int_equal(e[at].value, args[t].tag * 1000 + k);
+            assert_int_equal(e[at].seat, k % 4);
+            at += 1 + k % 2;
+            if (k % 2) assert_string_equal(e[at - 1].spec, "random");
+        }
+        assert_int_equal(back.n_entries, at);
+        /* the clock of the last round that stored one (k % 3 != 0) */
+        int last = CA_ROUNDS - 1;
+        while (last % 3 == 0) last--;
+        assert_true(back.has_clock);
+        assert_int_equal(back.clock.seat, last % 4);
+        assert_true(back.clock.started_ms == 1000 + last);
+        assert_true(back.clock.remaining_ms[1] == args[t].tag * 100 + last);
+        free(e);
+    }
+    /* the race: every index written exactly once, by the thread that won it */
+    cr_store_game back;
+    cr_store_entry *e = NULL;
+    assert_int_equal(s->ops->load(s, race_id, &back, &e, err, sizeof err), CR_OK);
+    ca_arg *r0 = &args[CA_OWN], *r1 = &args[CA_OWN + 1];
+    assert_true(r0->ok >= 0 && r1->ok >= 0);
+    assert_int_equal(back.n_entries, r0->ok + r1->ok);
+    for (int i = 0; i < back.n_entries; i++) {
+        int k = e[i].value % 1000, tag = e[i].value / 1000;
+        assert_true(tag == r0->tag || tag == r1->tag);
+        assert_true((tag == r0->tag ? r0 : r1)->won[k]);
+        assert_int_equal(k, i); /* round k appends at index k */
+    }
+    free(e);
+    cr_store_close(s);
+}
+
 int main(void)
 {
     const char *env = getenv("CR_TEST_STORE_URL");
@@ -307,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_create_append_load), cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_finish_list_stats),  cmocka_unit_test(test_clock),
         cmocka_unit_test(test_clock_text),         cmocka_unit_test(test_bad_urls),
+        cmocka_unit_test(test_concurrent_appends),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (!env || !*env) {
