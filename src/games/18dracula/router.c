@@ -24,7 +24,8 @@ enum {
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
     POOL_PER_ROUTE = 16,
-    COUNT_FACTOR = 8, /* on overflow, keep counting up to this × capacity */
+    ALONE_NODES = 4000, /* nodes of one alone_search before it gives up */
+    COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
 };
 
 typedef struct rt {
@@ -85,9 +86,17 @@ struct d18_route_ws {
      * come from a subgradient descent when the plain search runs long. */
     int use_lam;
     int32_t lam[D18_ROUTE_MAX_SPACES];
-    int64_t lam_total;
+    /* ... and a price pi[v] >= 0 on each location v of odd degree d >= 3:
+     * a route passing through v uses two of its d spaces, so at most
+     * d / 2 (rounded down) disjoint routes pass through it (vcap[v]; -1
+     * where there is no such price).  Prices enter the bound the same
+     * way: vcap[v] * pi[v] in the total, pi[v] off each route through v. */
+    int32_t pi[D18_ROUTE_MAX_LOCS];
+    int8_t vcap[D18_ROUTE_MAX_LOCS];
+    int64_t lam_total; /* sum of lam plus sum of vcap * pi */
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    int64_t alone_budget;
     uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
     int n_cur;
@@ -582,6 +591,8 @@ static void build_graph(d18_route_ws *ws)
             }
         for (int i = ws->adj_start[v] + 1; i < ws->adj_start[v + 1]; i++)
             if (ws->adj_to[i] == ws->adj_to[i - 1]) ws->parallel = 1;
+        int d = ws->adj_start[v + 1] - ws->adj_start[v];
+        ws->vcap[v] = (int8_t)(d >= 3 && d % 2 == 1 && d <= 2 * INT8_MAX ? d / 2 : -1);
     }
 }
 
@@ -784,11 +795,17 @@ static int64_t lam_bound(const d18_route_ws *ws, int ci, int left, const uint64_
     return s;
 }
 
+/* The prices route r pays: its spaces' and its interior locations'. */
 static int32_t lam_of(const d18_route_ws *ws, const rt *r)
 {
     int64_t s = 0;
     for (int w = 0; w < D18_ROUTE_WORDS; w++)
         for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->lam[w * 64 + __builtin_ctzll(m)];
+    if (r->home < 0) {
+        const uint16_t *loc = ws->pool + r->tup;
+        for (int k = 1; k + 1 < r->len; k++)
+            if (ws->vcap[loc[k]] >= 0) s += ws->pi[loc[k]];
+    }
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
 }
 
@@ -805,14 +822,19 @@ static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
  * a valid bound, so this only decides how fast the search is. */
 static void lam_fit(d18_route_ws *ws, int64_t lb)
 {
-    int32_t best_lam[D18_ROUTE_MAX_SPACES];
+    int32_t best_lam[D18_ROUTE_MAX_SPACES], best_pi[D18_ROUTE_MAX_LOCS];
     int64_t best_b = INT64_MAX;
     int damp = 64, stall = 0; /* Polyak step × damp / 64 */
+    int n_locs = ws->in->n_locs;
     memset(ws->lam, 0, sizeof ws->lam);
+    memset(ws->pi, 0, sizeof ws->pi);
+    memset(best_pi, 0, sizeof best_pi);
     for (int it = 0; it < LAM_ITERS; it++) {
-        int g[D18_ROUTE_MAX_SPACES] = {0};
+        int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0};
         int64_t bound = 0;
         for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
+        for (int v = 0; v < n_locs; v++)
+            if (ws->vcap[v] >= 0) bound += (int64_t)ws->vcap[v] * ws->pi[v];
         for (int c = 0; c < ws->n_comp; c++) {
             const tinfo *ti = &ws->ti[ws->comp[c]];
             uint32_t top[D18_ROUTE_MAX_SLOTS];
@@ -831,6 +853,8 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
                 bound += ws->red[top[j]];
                 for (int w = 0; w < D18_ROUTE_WORDS; w++)
                     for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
+                if (r->home < 0)
+                    for (int k = 1; k + 1 < r->len; k++) gv[ws->pool[r->tup + k]]++;
             }
         }
         if (bound < best_b) {
@@ -842,11 +866,16 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         }
         if (bound == best_b) {
             memcpy(best_lam, ws->lam, sizeof best_lam);
+            memcpy(best_pi, ws->pi, sizeof best_pi);
         }
         int64_t norm = 0;
         for (int e = 0; e < ws->n_edges; e++)
             if (g[e] != 1 && !(g[e] == 0 && ws->lam[e] == 0))
                 norm += (int64_t)(g[e] - 1) * (g[e] - 1);
+        for (int v = 0; v < n_locs; v++) {
+            int d = ws->vcap[v] >= 0 ? gv[v] - ws->vcap[v] : 0;
+            if (d != 0 && !(d < 0 && ws->pi[v] == 0)) norm += (int64_t)d * d;
+        }
         if (norm == 0 || bound <= lb) break;
         int64_t step = (bound - lb) * damp / (norm * 64);
         if (step < 1) step = 1;
@@ -854,10 +883,18 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
             int64_t x = ws->lam[e] + step * (g[e] - 1);
             ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
         }
+        for (int v = 0; v < n_locs; v++) {
+            if (ws->vcap[v] < 0) continue;
+            int64_t x = ws->pi[v] + step * (gv[v] - ws->vcap[v]);
+            ws->pi[v] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
     }
     memcpy(ws->lam, best_lam, sizeof ws->lam);
+    memcpy(ws->pi, best_pi, sizeof ws->pi);
     ws->lam_total = 0;
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
+    for (int v = 0; v < n_locs; v++)
+        if (ws->vcap[v] >= 0) ws->lam_total += (int64_t)ws->vcap[v] * ws->pi[v];
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
@@ -910,11 +947,13 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
 }
 
 /* The most k disjoint routes of path type t earn alone (no home caps:
- * used for path types only). */
+ * used for path types only), within ws->alone_budget nodes (when it runs
+ * out, the answer is left unknown: ws->alone_budget < 0). */
 static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
                          int64_t sum, int64_t *best)
 {
     ws->nodes++;
+    if (--ws->alone_budget < 0) return;
     if (sum > *best) *best = sum;
     if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
     const tinfo *ti = &ws->ti[t];
@@ -962,9 +1001,15 @@ static void solve_part(d18_route_ws *ws)
         for (int k = 1; k <= slots; k++) {
             ws->alone[t][k] = static_topk(ws, t, 0, k);
             if (k >= 2 && ws->ti[t].e > ws->ti[t].b && ws->r[ws->ti[t].b].home < 0) {
-                int64_t b = -1;
+                /* k routes earn at least what k - 1 do (a slot may stay
+                 * empty) and at most that plus the best one */
+                int64_t b = ws->alone[t][k - 1], cap = b + ws->alone[t][1];
+                ws->alone_budget = ALONE_NODES;
                 alone_search(ws, t, 0, k, none, 0, &b);
-                ws->alone[t][k] = b;
+                if (ws->alone_budget >= 0)
+                    ws->alone[t][k] = b;
+                else if (cap < ws->alone[t][k])
+                    ws->alone[t][k] = cap;
             }
         }
     }
