@@ -94,6 +94,9 @@ struct d18_route_ws {
     int32_t pi[D18_ROUTE_MAX_LOCS];
     int8_t vcap[D18_ROUTE_MAX_LOCS];
     int64_t lam_total; /* sum of lam plus sum of vcap * pi */
+    /* 2 lam[e] + pi of both ends of e: a route pays half the sum of these
+     * over its spaces less half the pi of its two ends (set_w) */
+    int32_t w[D18_ROUTE_MAX_SPACES];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
     int64_t alone_budget;
@@ -784,29 +787,27 @@ static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *us
     return s;
 }
 
-/* The Lagrangian bound of comp types ci.. (the current one with `left`
- * more routes); lam_free = lam over the spaces not in used. */
-static int64_t lam_bound(const d18_route_ws *ws, int ci, int left, const uint64_t *used,
-                         int64_t lam_free)
-{
-    int64_t s = lam_free + red_scan(ws, ws->comp[ci], left, used);
-    for (int c = ci + 1; c < ws->n_comp; c++)
-        s += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
-    return s;
-}
-
-/* The prices route r pays: its spaces' and its interior locations'. */
+/* The prices route r pays: its spaces' and its interior locations'.  A
+ * path's interior location touches two of its spaces, an end one. */
 static int32_t lam_of(const d18_route_ws *ws, const rt *r)
 {
-    int64_t s = 0;
+    if (r->home >= 0) return 0;
+    const uint16_t *loc = ws->pool + r->tup;
+    int64_t s = -(int64_t)ws->pi[loc[0]] - ws->pi[loc[r->len - 1]];
     for (int w = 0; w < D18_ROUTE_WORDS; w++)
-        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->lam[w * 64 + __builtin_ctzll(m)];
-    if (r->home < 0) {
-        const uint16_t *loc = ws->pool + r->tup;
-        for (int k = 1; k + 1 < r->len; k++)
-            if (ws->vcap[loc[k]] >= 0) s += ws->pi[loc[k]];
-    }
+        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->w[w * 64 + __builtin_ctzll(m)];
+    s /= 2;
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
+/* ws->w from lam and pi (pi is 0 where vcap < 0). */
+static void set_w(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    for (int e = 0; e < ws->n_edges; e++) {
+        const d18_route_space *sp = e < in->n_spaces ? &in->sp[e] : &in->castle;
+        ws->w[e] = 2 * ws->lam[e] + ws->pi[sp->a] + ws->pi[sp->b];
+    }
 }
 
 static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
@@ -831,6 +832,7 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
     memset(best_pi, 0, sizeof best_pi);
     for (int it = 0; it < LAM_ITERS; it++) {
         int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0};
+        set_w(ws);
         int64_t bound = 0;
         for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
         for (int v = 0; v < n_locs; v++)
@@ -891,6 +893,7 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
     }
     memcpy(ws->lam, best_lam, sizeof ws->lam);
     memcpy(ws->pi, best_pi, sizeof ws->pi);
+    set_w(ws);
     ws->lam_total = 0;
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
     for (int v = 0; v < n_locs; v++)
@@ -922,7 +925,16 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     const tinfo *ti = &ws->ti[t];
     int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
     if (sum + static_topk(ws, t, p, left) + ws->rest_static[ci + 1] + fdp < ws->best) return;
-    if (ws->use_lam && sum + lam_bound(ws, ci, left, used, lam_free) + fdp < ws->best) return;
+    /* with the Lagrangian bound: `child` bounds each child without its
+     * route's reduced revenue (the bound only falls as spaces get used) */
+    int64_t child = 0;
+    if (ws->use_lam) {
+        int64_t rest_red = 0;
+        for (int c = ci + 1; c < ws->n_comp; c++)
+            rest_red += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        if (sum + lam_free + red_scan(ws, t, left, used) + rest_red + fdp < ws->best) return;
+        child = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
+    }
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
     uint32_t n = ti->e - ti->b;
@@ -932,6 +944,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
+        if (ws->use_lam && sum + ws->red[ri] + child < ws->best) continue;
         if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
