@@ -50,6 +50,10 @@ struct d18_route_ws {
     uint32_t *ord, *lex, *rank;
     uint32_t *rord; /* per type: routes by descending reduced revenue */
     int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
+    /* the same with the Flying Dutchman: redf = red + max(0, fdval - mu)
+     * (see mu), rordf lists by descending redf */
+    uint32_t *rordf;
+    int32_t *redf;
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -94,6 +98,11 @@ struct d18_route_ws {
     int32_t pi[D18_ROUTE_MAX_LOCS];
     int8_t vcap[D18_ROUTE_MAX_LOCS];
     int64_t lam_total; /* sum of lam plus sum of vcap * pi */
+    /* ... and a price mu >= 0 on "one route doubles an off-board": a route
+     * may earn its fdval too if it pays mu (redf), mu enters the total.
+     * Bounds with it hold while no route taken holds an fd off-board. */
+    int32_t mu;
+    int fd_any; /* some route of the part holds an fd off-board */
     /* 2 lam[e] + pi of both ends of e: a route pays half the sum of these
      * over its spaces less half the pi of its two ends (set_w) */
     int32_t w[D18_ROUTE_MAX_SPACES];
@@ -116,7 +125,7 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 4 * sizeof(uint32_t) + sizeof(int32_t) + sizeof(int64_t) +
+    return sizeof(rt) + 5 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
            POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
@@ -147,6 +156,10 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     ws->rord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->red = (int32_t *)p;
+    p += cap * sizeof(int32_t);
+    ws->rordf = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->redf = (int32_t *)p;
     p += cap * sizeof(int32_t);
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
@@ -770,21 +783,33 @@ static void leaf(d18_route_ws *ws, int64_t sum, int32_t fd)
 
 /* Best k positive reduced revenues of type t among routes not overlapping
  * `used` (scan in reduced order; extrapolated past SCAN_LIMIT). */
-static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+static int64_t red_scan_of(const d18_route_ws *ws, const int32_t *red, const uint32_t *rord, int t,
+                           int k, const uint64_t *used)
 {
     const tinfo *ti = &ws->ti[t];
     int64_t s = 0;
     int found = 0, scanned = 0;
     for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
-        uint32_t ri = ws->rord[i];
-        if (ws->red[ri] <= 0) break;
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * ws->red[ri];
+        uint32_t ri = rord[i];
+        if (red[ri] <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * red[ri];
         if (!overlaps(ws->r[ri].e, used)) {
-            s += ws->red[ri];
+            s += red[ri];
             found++;
         }
     }
     return s;
+}
+
+static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+{
+    return red_scan_of(ws, ws->red, ws->rord, t, k, used);
+}
+
+/* The same over redf (the Flying Dutchman priced in). */
+static int64_t redf_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+{
+    return red_scan_of(ws, ws->redf, ws->rordf, t, k, used);
 }
 
 /* The prices route r pays: its spaces' and its interior locations'.  A
@@ -816,6 +841,12 @@ static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
     return a < b;
 }
 
+static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    if (ws->redf[a] != ws->redf[b]) return ws->redf[a] > ws->redf[b];
+    return a < b;
+}
+
 /* Prices by subgradient descent on the relaxation (Polyak steps towards
  * the best total known, lb): the k best reduced routes of each type,
  * disjointness dropped; a space used by several is priced up, an unused
@@ -830,10 +861,16 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
     memset(ws->lam, 0, sizeof ws->lam);
     memset(ws->pi, 0, sizeof ws->pi);
     memset(best_pi, 0, sizeof best_pi);
+    ws->fd_any = 0;
+    for (int c = 0; c < ws->n_comp; c++)
+        if (ws->ti[ws->comp[c]].fdmax > 0) ws->fd_any = 1;
+    ws->mu = ws->fdpot[0];
+    int32_t best_mu = ws->mu;
+    int64_t norm_mu;
     for (int it = 0; it < LAM_ITERS; it++) {
-        int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0};
+        int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
         set_w(ws);
-        int64_t bound = 0;
+        int64_t bound = ws->fd_any ? ws->mu : 0;
         for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
         for (int v = 0; v < n_locs; v++)
             if (ws->vcap[v] >= 0) bound += (int64_t)ws->vcap[v] * ws->pi[v];
@@ -844,15 +881,18 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
             for (uint32_t i = ti->b; i < ti->e; i++) {
                 int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
                 ws->red[i] = v;
+                if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
+                ws->redf[i] = v;
                 if (v <= 0) continue;
                 int j = nt < ti->slots ? nt++ : ti->slots;
-                for (; j > 0 && ws->red[top[j - 1]] < v; j--)
+                for (; j > 0 && ws->redf[top[j - 1]] < v; j--)
                     if (j < ti->slots) top[j] = top[j - 1];
                 if (j < ti->slots) top[j] = i;
             }
             for (int j = 0; j < nt; j++) {
                 const rt *r = &ws->r[top[j]];
-                bound += ws->red[top[j]];
+                bound += ws->redf[top[j]];
+                gmu += ws->redf[top[j]] > ws->red[top[j]];
                 for (int w = 0; w < D18_ROUTE_WORDS; w++)
                     for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
                 if (r->home < 0)
@@ -869,8 +909,13 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         if (bound == best_b) {
             memcpy(best_lam, ws->lam, sizeof best_lam);
             memcpy(best_pi, ws->pi, sizeof best_pi);
+            best_mu = ws->mu;
         }
-        int64_t norm = 0;
+        if (ws->fd_any && gmu != 1 && !(gmu == 0 && ws->mu == 0))
+            norm_mu = (int64_t)(gmu - 1) * (gmu - 1);
+        else
+            norm_mu = 0;
+        int64_t norm = norm_mu;
         for (int e = 0; e < ws->n_edges; e++)
             if (g[e] != 1 && !(g[e] == 0 && ws->lam[e] == 0))
                 norm += (int64_t)(g[e] - 1) * (g[e] - 1);
@@ -890,9 +935,14 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
             int64_t x = ws->pi[v] + step * (gv[v] - ws->vcap[v]);
             ws->pi[v] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
         }
+        if (ws->fd_any) {
+            int64_t x = ws->mu + step * (gmu - 1);
+            ws->mu = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
     }
     memcpy(ws->lam, best_lam, sizeof ws->lam);
     memcpy(ws->pi, best_pi, sizeof ws->pi);
+    ws->mu = best_mu;
     set_w(ws);
     ws->lam_total = 0;
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
@@ -902,9 +952,12 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
             ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
-            ws->rord[i] = i;
+            ws->redf[i] = ws->red[i];
+            if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
+            ws->rord[i] = ws->rordf[i] = i;
         }
         heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
+        if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
     }
 }
 
@@ -927,13 +980,20 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     if (sum + static_topk(ws, t, p, left) + ws->rest_static[ci + 1] + fdp < ws->best) return;
     /* with the Lagrangian bound: `child` bounds each child without its
      * route's reduced revenue (the bound only falls as spaces get used) */
-    int64_t child = 0;
-    if (ws->use_lam) {
+    int64_t child = 0, child_fd = INT64_MIN; /* the latter for routes with an fd off-board */
+    int with_mu = ws->use_lam && ws->fd_any && fd == 0;
+    if (with_mu) { /* no Dutchman bonus yet: the bound with mu */
+        int64_t rest_red = 0;
+        for (int c = ci + 1; c < ws->n_comp; c++)
+            rest_red += redf_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        if (sum + lam_free + ws->mu + redf_scan(ws, t, left, used) + rest_red < ws->best) return;
+        child = lam_free + ws->mu + redf_scan(ws, t, left - 1, used) + rest_red;
+    } else if (ws->use_lam) {
         int64_t rest_red = 0;
         for (int c = ci + 1; c < ws->n_comp; c++)
             rest_red += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
         if (sum + lam_free + red_scan(ws, t, left, used) + rest_red + fdp < ws->best) return;
-        child = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
+        child = child_fd = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
     }
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
@@ -944,7 +1004,18 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
-        if (ws->use_lam && sum + ws->red[ri] + child < ws->best) continue;
+        if (ws->use_lam) {
+            if (with_mu && r->fdval > 0) { /* the child bounds without mu */
+                if (child_fd == INT64_MIN) {
+                    child_fd = lam_free + red_scan(ws, t, left - 1, used) + ws->fdpot[ci];
+                    for (int c = ci + 1; c < ws->n_comp; c++)
+                        child_fd += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+                }
+                if (sum + ws->red[ri] + child_fd < ws->best) continue;
+            } else if (sum + ws->red[ri] + child < ws->best) {
+                continue;
+            }
+        }
         if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
