@@ -18,7 +18,7 @@
 enum {
     SCAN_LIMIT = 24,
     PLAIN_NODES = 20000, /* nodes before the search restarts with the Lagrangian bound */
-    LAM_ITERS = 100,
+    LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
@@ -54,6 +54,7 @@ struct d18_route_ws {
      * (see mu), rordf lists by descending redf */
     uint32_t *rordf;
     int32_t *redf;
+    uint32_t *opos; /* opos[r]: r's position in its type's ord */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -125,7 +126,7 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 5 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
+    return sizeof(rt) + 6 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
            POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
@@ -161,6 +162,8 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     p += cap * sizeof(uint32_t);
     ws->redf = (int32_t *)p;
     p += cap * sizeof(int32_t);
+    ws->opos = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
@@ -619,6 +622,7 @@ static void index_type(d18_route_ws *ws, int t)
     uint32_t b = ti->b, n = ti->e - ti->b;
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
+    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
     for (uint32_t i = 0; i < n; i++) {
@@ -998,6 +1002,34 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
     uint32_t n = ti->e - ti->b;
+    if (ws->use_lam && left == 1) {
+        /* The last route of the type: tried by descending reduced revenue
+         * (those from rev-position p on), so the first one whose child
+         * bound falls below the best ends the loop. */
+        if (with_mu && child_fd == INT64_MIN) {
+            child_fd = lam_free + red_scan(ws, t, 0, used) + ws->fdpot[ci];
+            for (int c = ci + 1; c < ws->n_comp; c++)
+                child_fd += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        }
+        int64_t cmax = child > child_fd ? child : child_fd;
+        for (uint32_t o = ti->b; o < ti->e; o++) {
+            uint32_t ri = ws->rord[o];
+            if (sum + ws->red[ri] + cmax < ws->best) break;
+            const rt *r = &ws->r[ri];
+            if (ws->opos[ri] < p || sum + r->rev + rest_b + fdp < ws->best) continue;
+            if (sum + ws->red[ri] + (with_mu && r->fdval > 0 ? child_fd : child) < ws->best)
+                continue;
+            if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+            uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+            if (r->home >= 0) ws->hused[r->home]++;
+            ws->cur[ws->n_cur++] = ri;
+            search(ws, ci, ws->opos[ri] + 1, 0, u, sum + r->rev, fd > r->fdval ? fd : r->fdval,
+                   lam_free - lam_of(ws, r));
+            ws->n_cur--;
+            if (r->home >= 0) ws->hused[r->home]--;
+        }
+        left = 0;
+    }
     for (uint32_t i = p; left > 0 && i < n; i++) {
         /* later types can only lose routes to what this node's children
          * add, so rest_b bounds them for every child */
