@@ -17,7 +17,7 @@
 
 enum {
     SCAN_LIMIT = 24,
-    PLAIN_NODES = 20000, /* nodes before the search restarts with the Lagrangian bound */
+    PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
     LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
