@@ -24,7 +24,7 @@ enum {
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
     POOL_PER_ROUTE = 16,
-    ALONE_NODES = 4000, /* nodes of one alone_search before it gives up */
+    ALONE_NODES = 1000, /* nodes of one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
 };
 
@@ -1073,7 +1073,7 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     if (sum > *best) *best = sum;
     if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
     const tinfo *ti = &ws->ti[t];
-    for (uint32_t i = p; i < ti->e - ti->b; i++) {
+    for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
         const rt *r = &ws->r[ws->ord[ti->b + i]];
         if (overlaps(r->e, used)) continue;
