@@ -7,8 +7,11 @@
  *    r's position there (equal tuples share one);
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
- *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam over r's
- *    spaces and ws->rord[b..e) lists the type's routes by descending red.
+ *  - ws->opos[r] is r's position in its type's ord;
+ *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
+ *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
+ *    the type's routes by descending red; ws->redf[r] = red(r) +
+ *    max(0, fdval(r) - mu), ws->rordf[b..e) by descending redf.
  * Nothing here allocates. */
 #include "games/18dracula/router.h"
 

@@ -871,6 +871,49 @@ static void test_bundled_board_worst_positions(void **state)
     free(in);
 }
 
+/* The same on seed 2 (`bench_18d_router 1000 2 0`): the slowest positions
+ * once the Lagrangian bound priced odd-degree locations and the Flying
+ * Dutchman (891: 3,040 routes, a triple with 3 route slots and an fd
+ * bonus; 935 and 552 with fd bonuses too) keep the answers the router gave
+ * before those changes. */
+static void test_bundled_board_worst_positions_seed2(void **state)
+{
+    (void)state;
+    static const struct {
+        int pos;
+        int64_t total;
+        const char *text;
+    } cases[] = {
+        {552, 1480,
+         "t6 [(43)] t11 [(9,19,29,-1)] t12 [(14,15,16,26,25,24,33,42,43,44,35,-1), (29,30,39,"
+         "-1), (47,55,-1)] t13 [(29,38,39,40,31,30,20,10,11,21,22,32,33,23,24,34,43,52,53,-1,"
+         "33,34)] fd (1,29) = 1480"},
+        {891, 1380,
+         "t6 [(43), (43)] t11 [(1,10,9,19,29,-1), (11,10,20,30,29,-1)] t12 [(23,33,24,34,43,"
+         "52,53,54,45,-1), (29,38,39,30,31,32,33,42,51,58,59,52,-1), (47,55,54,60,61,-1)] fd "
+         "(2,29) = 1380"},
+        {935, 1470,
+         "t6 [(33), (33)] t10 [(14,24,33,-1,14,33)] t12 [(2,3,12,13,23,22,-1), (11,21,31,-1),"
+         " (29,30,31,32,33,-1)] t13 [(28,27,37,46,45,36,35,34,24,23,33,42,41,32,22,21,20,30,"
+         "39,40,49,48,-1,33,34)] fd (5,29) = 1470"},
+    };
+    d18_route_input *in = new_input();
+    cr_rng rng;
+    cr_rng_seed(&rng, 2, 18);
+    size_t next = 0;
+    for (int i = 0; next < sizeof cases / sizeof cases[0] && i <= 935; i++) {
+        assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            if (cases[c].pos == i) {
+                expect(in, cases[c].total, cases[c].text);
+                next++;
+            }
+    }
+    assert_int_equal(next, sizeof cases / sizeof cases[0]);
+    assert_int_equal(raw_allocs, 0);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -905,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_matches_brute_force),
         cmocka_unit_test(test_bundled_board_late_game),
         cmocka_unit_test(test_bundled_board_worst_positions),
+        cmocka_unit_test(test_bundled_board_worst_positions_seed2),
     };
     return cmocka_run_group_tests_name("18dracula router", tests, setup, teardown);
 }
