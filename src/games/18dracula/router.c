@@ -7,8 +7,11 @@
  *    r's position there (equal tuples share one);
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
- *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam over r's
- *    spaces and ws->rord[b..e) lists the type's routes by descending red.
+ *  - ws->opos[r] is r's position in its type's ord;
+ *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
+ *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
+ *    the type's routes by descending red; ws->redf[r] = red(r) +
+ *    max(0, fdval(r) - mu), ws->rordf[b..e) by descending redf.
  * Nothing here allocates. */
 #include "games/18dracula/router.h"
 
@@ -17,14 +20,15 @@
 
 enum {
     SCAN_LIMIT = 24,
-    PLAIN_NODES = 20000, /* nodes before the search restarts with the Lagrangian bound */
-    LAM_ITERS = 100,
+    PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
+    LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
     POOL_PER_ROUTE = 16,
-    COUNT_FACTOR = 8, /* on overflow, keep counting up to this × capacity */
+    ALONE_NODES = 1000, /* nodes of one alone_search before it gives up */
+    COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
 };
 
 typedef struct rt {
@@ -49,6 +53,11 @@ struct d18_route_ws {
     uint32_t *ord, *lex, *rank;
     uint32_t *rord; /* per type: routes by descending reduced revenue */
     int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
+    /* the same with the Flying Dutchman: redf = red + max(0, fdval - mu)
+     * (see mu), rordf lists by descending redf */
+    uint32_t *rordf;
+    int32_t *redf;
+    uint32_t *opos; /* opos[r]: r's position in its type's ord */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -85,9 +94,25 @@ struct d18_route_ws {
      * come from a subgradient descent when the plain search runs long. */
     int use_lam;
     int32_t lam[D18_ROUTE_MAX_SPACES];
-    int64_t lam_total;
+    /* ... and a price pi[v] >= 0 on each location v of odd degree d >= 3:
+     * a route passing through v uses two of its d spaces, so at most
+     * d / 2 (rounded down) disjoint routes pass through it (vcap[v]; -1
+     * where there is no such price).  Prices enter the bound the same
+     * way: vcap[v] * pi[v] in the total, pi[v] off each route through v. */
+    int32_t pi[D18_ROUTE_MAX_LOCS];
+    int8_t vcap[D18_ROUTE_MAX_LOCS];
+    int64_t lam_total; /* sum of lam plus sum of vcap * pi */
+    /* ... and a price mu >= 0 on "one route doubles an off-board": a route
+     * may earn its fdval too if it pays mu (redf), mu enters the total.
+     * Bounds with it hold while no route taken holds an fd off-board. */
+    int32_t mu;
+    int fd_any; /* some route of the part holds an fd off-board */
+    /* 2 lam[e] + pi of both ends of e: a route pays half the sum of these
+     * over its spaces less half the pi of its two ends (set_w) */
+    int32_t w[D18_ROUTE_MAX_SPACES];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    int64_t alone_budget;
     uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
     int n_cur;
@@ -104,7 +129,7 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 4 * sizeof(uint32_t) + sizeof(int32_t) + sizeof(int64_t) +
+    return sizeof(rt) + 6 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
            POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
@@ -136,6 +161,12 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     p += cap * sizeof(uint32_t);
     ws->red = (int32_t *)p;
     p += cap * sizeof(int32_t);
+    ws->rordf = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->redf = (int32_t *)p;
+    p += cap * sizeof(int32_t);
+    ws->opos = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
@@ -582,6 +613,8 @@ static void build_graph(d18_route_ws *ws)
             }
         for (int i = ws->adj_start[v] + 1; i < ws->adj_start[v + 1]; i++)
             if (ws->adj_to[i] == ws->adj_to[i - 1]) ws->parallel = 1;
+        int d = ws->adj_start[v + 1] - ws->adj_start[v];
+        ws->vcap[v] = (int8_t)(d >= 3 && d % 2 == 1 && d <= 2 * INT8_MAX ? d / 2 : -1);
     }
 }
 
@@ -592,6 +625,7 @@ static void index_type(d18_route_ws *ws, int t)
     uint32_t b = ti->b, n = ti->e - ti->b;
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
+    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
     for (uint32_t i = 0; i < n; i++) {
@@ -756,45 +790,67 @@ static void leaf(d18_route_ws *ws, int64_t sum, int32_t fd)
 
 /* Best k positive reduced revenues of type t among routes not overlapping
  * `used` (scan in reduced order; extrapolated past SCAN_LIMIT). */
-static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+static int64_t red_scan_of(const d18_route_ws *ws, const int32_t *red, const uint32_t *rord, int t,
+                           int k, const uint64_t *used)
 {
     const tinfo *ti = &ws->ti[t];
     int64_t s = 0;
     int found = 0, scanned = 0;
     for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
-        uint32_t ri = ws->rord[i];
-        if (ws->red[ri] <= 0) break;
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * ws->red[ri];
+        uint32_t ri = rord[i];
+        if (red[ri] <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * red[ri];
         if (!overlaps(ws->r[ri].e, used)) {
-            s += ws->red[ri];
+            s += red[ri];
             found++;
         }
     }
     return s;
 }
 
-/* The Lagrangian bound of comp types ci.. (the current one with `left`
- * more routes); lam_free = lam over the spaces not in used. */
-static int64_t lam_bound(const d18_route_ws *ws, int ci, int left, const uint64_t *used,
-                         int64_t lam_free)
+static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
 {
-    int64_t s = lam_free + red_scan(ws, ws->comp[ci], left, used);
-    for (int c = ci + 1; c < ws->n_comp; c++)
-        s += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
-    return s;
+    return red_scan_of(ws, ws->red, ws->rord, t, k, used);
 }
 
+/* The same over redf (the Flying Dutchman priced in). */
+static int64_t redf_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
+{
+    return red_scan_of(ws, ws->redf, ws->rordf, t, k, used);
+}
+
+/* The prices route r pays: its spaces' and its interior locations'.  A
+ * path's interior location touches two of its spaces, an end one. */
 static int32_t lam_of(const d18_route_ws *ws, const rt *r)
 {
-    int64_t s = 0;
+    if (r->home >= 0) return 0;
+    const uint16_t *loc = ws->pool + r->tup;
+    int64_t s = -(int64_t)ws->pi[loc[0]] - ws->pi[loc[r->len - 1]];
     for (int w = 0; w < D18_ROUTE_WORDS; w++)
-        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->lam[w * 64 + __builtin_ctzll(m)];
+        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->w[w * 64 + __builtin_ctzll(m)];
+    s /= 2;
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
+/* ws->w from lam and pi (pi is 0 where vcap < 0). */
+static void set_w(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    for (int e = 0; e < ws->n_edges; e++) {
+        const d18_route_space *sp = e < in->n_spaces ? &in->sp[e] : &in->castle;
+        ws->w[e] = 2 * ws->lam[e] + ws->pi[sp->a] + ws->pi[sp->b];
+    }
 }
 
 static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
 {
     if (ws->red[a] != ws->red[b]) return ws->red[a] > ws->red[b];
+    return a < b;
+}
+
+static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+{
+    if (ws->redf[a] != ws->redf[b]) return ws->redf[a] > ws->redf[b];
     return a < b;
 }
 
@@ -805,14 +861,26 @@ static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
  * a valid bound, so this only decides how fast the search is. */
 static void lam_fit(d18_route_ws *ws, int64_t lb)
 {
-    int32_t best_lam[D18_ROUTE_MAX_SPACES];
+    int32_t best_lam[D18_ROUTE_MAX_SPACES], best_pi[D18_ROUTE_MAX_LOCS];
     int64_t best_b = INT64_MAX;
     int damp = 64, stall = 0; /* Polyak step × damp / 64 */
+    int n_locs = ws->in->n_locs;
     memset(ws->lam, 0, sizeof ws->lam);
+    memset(ws->pi, 0, sizeof ws->pi);
+    memset(best_pi, 0, sizeof best_pi);
+    ws->fd_any = 0;
+    for (int c = 0; c < ws->n_comp; c++)
+        if (ws->ti[ws->comp[c]].fdmax > 0) ws->fd_any = 1;
+    ws->mu = ws->fdpot[0];
+    int32_t best_mu = ws->mu;
+    int64_t norm_mu;
     for (int it = 0; it < LAM_ITERS; it++) {
-        int g[D18_ROUTE_MAX_SPACES] = {0};
-        int64_t bound = 0;
+        int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
+        set_w(ws);
+        int64_t bound = ws->fd_any ? ws->mu : 0;
         for (int e = 0; e < ws->n_edges; e++) bound += ws->lam[e];
+        for (int v = 0; v < n_locs; v++)
+            if (ws->vcap[v] >= 0) bound += (int64_t)ws->vcap[v] * ws->pi[v];
         for (int c = 0; c < ws->n_comp; c++) {
             const tinfo *ti = &ws->ti[ws->comp[c]];
             uint32_t top[D18_ROUTE_MAX_SLOTS];
@@ -820,17 +888,22 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
             for (uint32_t i = ti->b; i < ti->e; i++) {
                 int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
                 ws->red[i] = v;
+                if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
+                ws->redf[i] = v;
                 if (v <= 0) continue;
                 int j = nt < ti->slots ? nt++ : ti->slots;
-                for (; j > 0 && ws->red[top[j - 1]] < v; j--)
+                for (; j > 0 && ws->redf[top[j - 1]] < v; j--)
                     if (j < ti->slots) top[j] = top[j - 1];
                 if (j < ti->slots) top[j] = i;
             }
             for (int j = 0; j < nt; j++) {
                 const rt *r = &ws->r[top[j]];
-                bound += ws->red[top[j]];
+                bound += ws->redf[top[j]];
+                gmu += ws->redf[top[j]] > ws->red[top[j]];
                 for (int w = 0; w < D18_ROUTE_WORDS; w++)
                     for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
+                if (r->home < 0)
+                    for (int k = 1; k + 1 < r->len; k++) gv[ws->pool[r->tup + k]]++;
             }
         }
         if (bound < best_b) {
@@ -842,11 +915,21 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         }
         if (bound == best_b) {
             memcpy(best_lam, ws->lam, sizeof best_lam);
+            memcpy(best_pi, ws->pi, sizeof best_pi);
+            best_mu = ws->mu;
         }
-        int64_t norm = 0;
+        if (ws->fd_any && gmu != 1 && !(gmu == 0 && ws->mu == 0))
+            norm_mu = (int64_t)(gmu - 1) * (gmu - 1);
+        else
+            norm_mu = 0;
+        int64_t norm = norm_mu;
         for (int e = 0; e < ws->n_edges; e++)
             if (g[e] != 1 && !(g[e] == 0 && ws->lam[e] == 0))
                 norm += (int64_t)(g[e] - 1) * (g[e] - 1);
+        for (int v = 0; v < n_locs; v++) {
+            int d = ws->vcap[v] >= 0 ? gv[v] - ws->vcap[v] : 0;
+            if (d != 0 && !(d < 0 && ws->pi[v] == 0)) norm += (int64_t)d * d;
+        }
         if (norm == 0 || bound <= lb) break;
         int64_t step = (bound - lb) * damp / (norm * 64);
         if (step < 1) step = 1;
@@ -854,17 +937,34 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
             int64_t x = ws->lam[e] + step * (g[e] - 1);
             ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
         }
+        for (int v = 0; v < n_locs; v++) {
+            if (ws->vcap[v] < 0) continue;
+            int64_t x = ws->pi[v] + step * (gv[v] - ws->vcap[v]);
+            ws->pi[v] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
+        if (ws->fd_any) {
+            int64_t x = ws->mu + step * (gmu - 1);
+            ws->mu = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+        }
     }
     memcpy(ws->lam, best_lam, sizeof ws->lam);
+    memcpy(ws->pi, best_pi, sizeof ws->pi);
+    ws->mu = best_mu;
+    set_w(ws);
     ws->lam_total = 0;
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
+    for (int v = 0; v < n_locs; v++)
+        if (ws->vcap[v] >= 0) ws->lam_total += (int64_t)ws->vcap[v] * ws->pi[v];
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
             ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
-            ws->rord[i] = i;
+            ws->redf[i] = ws->red[i];
+            if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
+            ws->rord[i] = ws->rordf[i] = i;
         }
         heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
+        if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
     }
 }
 
@@ -885,16 +985,72 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     const tinfo *ti = &ws->ti[t];
     int32_t fdp = fd > ws->fdpot[ci] ? fd : ws->fdpot[ci];
     if (sum + static_topk(ws, t, p, left) + ws->rest_static[ci + 1] + fdp < ws->best) return;
-    if (ws->use_lam && sum + lam_bound(ws, ci, left, used, lam_free) + fdp < ws->best) return;
+    /* with the Lagrangian bound: `child` bounds each child without its
+     * route's reduced revenue (the bound only falls as spaces get used) */
+    int64_t child = 0, child_fd = INT64_MIN; /* the latter for routes with an fd off-board */
+    int with_mu = ws->use_lam && ws->fd_any && fd == 0;
+    if (with_mu) { /* no Dutchman bonus yet: the bound with mu */
+        int64_t rest_red = 0;
+        for (int c = ci + 1; c < ws->n_comp; c++)
+            rest_red += redf_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        if (sum + lam_free + ws->mu + redf_scan(ws, t, left, used) + rest_red < ws->best) return;
+        child = lam_free + ws->mu + redf_scan(ws, t, left - 1, used) + rest_red;
+    } else if (ws->use_lam) {
+        int64_t rest_red = 0;
+        for (int c = ci + 1; c < ws->n_comp; c++)
+            rest_red += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        if (sum + lam_free + red_scan(ws, t, left, used) + rest_red + fdp < ws->best) return;
+        child = child_fd = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
+    }
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
     uint32_t n = ti->e - ti->b;
+    if (ws->use_lam && left == 1) {
+        /* The last route of the type: tried by descending reduced revenue
+         * (those from rev-position p on), so the first one whose child
+         * bound falls below the best ends the loop. */
+        if (with_mu && child_fd == INT64_MIN) {
+            child_fd = lam_free + red_scan(ws, t, 0, used) + ws->fdpot[ci];
+            for (int c = ci + 1; c < ws->n_comp; c++)
+                child_fd += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+        }
+        int64_t cmax = child > child_fd ? child : child_fd;
+        for (uint32_t o = ti->b; o < ti->e; o++) {
+            uint32_t ri = ws->rord[o];
+            if (sum + ws->red[ri] + cmax < ws->best) break;
+            const rt *r = &ws->r[ri];
+            if (ws->opos[ri] < p || sum + r->rev + rest_b + fdp < ws->best) continue;
+            if (sum + ws->red[ri] + (with_mu && r->fdval > 0 ? child_fd : child) < ws->best)
+                continue;
+            if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+            uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+            if (r->home >= 0) ws->hused[r->home]++;
+            ws->cur[ws->n_cur++] = ri;
+            search(ws, ci, ws->opos[ri] + 1, 0, u, sum + r->rev, fd > r->fdval ? fd : r->fdval,
+                   lam_free - lam_of(ws, r));
+            ws->n_cur--;
+            if (r->home >= 0) ws->hused[r->home]--;
+        }
+        left = 0;
+    }
     for (uint32_t i = p; left > 0 && i < n; i++) {
         /* later types can only lose routes to what this node's children
          * add, so rest_b bounds them for every child */
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
+        if (ws->use_lam) {
+            if (with_mu && r->fdval > 0) { /* the child bounds without mu */
+                if (child_fd == INT64_MIN) {
+                    child_fd = lam_free + red_scan(ws, t, left - 1, used) + ws->fdpot[ci];
+                    for (int c = ci + 1; c < ws->n_comp; c++)
+                        child_fd += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
+                }
+                if (sum + ws->red[ri] + child_fd < ws->best) continue;
+            } else if (sum + ws->red[ri] + child < ws->best) {
+                continue;
+            }
+        }
         if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
@@ -910,15 +1066,17 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
 }
 
 /* The most k disjoint routes of path type t earn alone (no home caps:
- * used for path types only). */
+ * used for path types only), within ws->alone_budget nodes (when it runs
+ * out, the answer is left unknown: ws->alone_budget < 0). */
 static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
                          int64_t sum, int64_t *best)
 {
     ws->nodes++;
+    if (--ws->alone_budget < 0) return;
     if (sum > *best) *best = sum;
     if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
     const tinfo *ti = &ws->ti[t];
-    for (uint32_t i = p; i < ti->e - ti->b; i++) {
+    for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
         const rt *r = &ws->r[ws->ord[ti->b + i]];
         if (overlaps(r->e, used)) continue;
@@ -962,9 +1120,15 @@ static void solve_part(d18_route_ws *ws)
         for (int k = 1; k <= slots; k++) {
             ws->alone[t][k] = static_topk(ws, t, 0, k);
             if (k >= 2 && ws->ti[t].e > ws->ti[t].b && ws->r[ws->ti[t].b].home < 0) {
-                int64_t b = -1;
+                /* k routes earn at least what k - 1 do (a slot may stay
+                 * empty) and at most that plus the best one */
+                int64_t b = ws->alone[t][k - 1], cap = b + ws->alone[t][1];
+                ws->alone_budget = ALONE_NODES;
                 alone_search(ws, t, 0, k, none, 0, &b);
-                ws->alone[t][k] = b;
+                if (ws->alone_budget >= 0)
+                    ws->alone[t][k] = b;
+                else if (cap < ws->alone[t][k])
+                    ws->alone[t][k] = cap;
             }
         }
     }

@@ -16,6 +16,32 @@
 #include "games/18dracula/board.h"
 #include "games/18dracula/router.h"
 
+/* Raw allocations counted around d18_route_solve (linked with
+ * -Wl,--wrap=malloc,... in CMakeLists.txt): the hot path allocates nothing. */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+static int counting;
+static uint64_t raw_allocs;
+void *__wrap_malloc(size_t n)
+{
+    raw_allocs += counting != 0;
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t n, size_t size)
+{
+    raw_allocs += counting != 0;
+    return __real_calloc(n, size);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    raw_allocs += counting != 0;
+    return __real_realloc(p, n);
+}
+
 static void *ws_mem;
 static d18_route_ws *ws;
 enum { WS_ROUTES = 1 << 16 };
@@ -109,7 +135,9 @@ static d18_route_result res;
 static int64_t solve(const d18_route_input *in)
 {
     char err[256];
+    counting = 1;
     cr_status st = d18_route_solve(in, ws, &res, NULL, NULL, err, sizeof err);
+    counting = 0;
     if (st != CR_OK) fail_msg("solve: %s", err);
     return res.total;
 }
@@ -794,8 +822,95 @@ static void test_bundled_board_late_game(void **state)
         }
     }
     printf("# bundled board, late game: %d of 16 positions checked by the brute force\n", compared);
+    assert_int_equal(raw_allocs, 0); /* every solve() of this file counted */
     assert_true(compared >= 2);
     free(br);
+    free(in);
+}
+
+/* The slowest late-game positions of the benchmark (`bench_18d_router 1000
+ * 1 0`: positions of seed 1 by number) keep the answers the router gave
+ * before any speed-up: total and §13.6 description, exactly.  Position 638
+ * (25,634 routes, an inf L2 not_blocked, a major-5 triple and a city-6 L2)
+ * was the worst case, 981 the second, 664 the one with the most routes. */
+static void test_bundled_board_worst_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        int pos;
+        int64_t total;
+        const char *text;
+    } cases[] = {
+        {638, 1200,
+         "t10 [(23,33,42,43,34,-1,33,34)] t12 [(15,25,-1), (24,25,26,27,-1), (35,36,37,46,"
+         "45,-1)] t13 [(28,27,17,16,26,36,45,54,53,52,43,44,35,34,24,33,32,41,42,51,50,-1,"
+         "33,34)] fd () = 1200"},
+        {981, 1560,
+         "t6 [(25), (25)] t12 [(1,0,9,19,20,10,11,2,3,4,-1), (6,15,-1), (27,26,36,45,54,-1"
+         ")] t13 [(7,16,15,14,24,33,23,13,12,22,21,20,30,39,48,-1,13,33), (28,27,17,16,26,"
+         "25,24,34,35,-1,17,34)] fd (2,4) = 1560"},
+        {664, 1540,
+         "t6 [(34)] t11 [(1,10,20,19,29,-1)] t13 [(11,21,31,32,33,23,24,14,15,6,7,16,26,25"
+         ",35,34,43,52,53,54,45,46,-1,25,34), (12,13,23,22,32,41,42,33,24,25,15,16,17,27,2"
+         "8,-1,25,33)] fd () = 1540"},
+    };
+    d18_route_input *in = new_input();
+    cr_rng rng;
+    cr_rng_seed(&rng, 1, 18);
+    size_t next = 0;
+    for (int i = 0; next < sizeof cases / sizeof cases[0] && i <= 981; i++) {
+        assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            if (cases[c].pos == i) {
+                expect(in, cases[c].total, cases[c].text);
+                next++;
+            }
+    }
+    assert_int_equal(next, sizeof cases / sizeof cases[0]);
+    assert_int_equal(raw_allocs, 0);
+    free(in);
+}
+
+/* The same on seed 2 (`bench_18d_router 1000 2 0`): the slowest positions
+ * once the Lagrangian bound priced odd-degree locations and the Flying
+ * Dutchman (891: 3,040 routes, a triple with 3 route slots and an fd
+ * bonus; 935 and 552 with fd bonuses too) keep the answers the router gave
+ * before those changes. */
+static void test_bundled_board_worst_positions_seed2(void **state)
+{
+    (void)state;
+    static const struct {
+        int pos;
+        int64_t total;
+        const char *text;
+    } cases[] = {
+        {552, 1480,
+         "t6 [(43)] t11 [(9,19,29,-1)] t12 [(14,15,16,26,25,24,33,42,43,44,35,-1), (29,30,39,"
+         "-1), (47,55,-1)] t13 [(29,38,39,40,31,30,20,10,11,21,22,32,33,23,24,34,43,52,53,-1,"
+         "33,34)] fd (1,29) = 1480"},
+        {891, 1380,
+         "t6 [(43), (43)] t11 [(1,10,9,19,29,-1), (11,10,20,30,29,-1)] t12 [(23,33,24,34,43,"
+         "52,53,54,45,-1), (29,38,39,30,31,32,33,42,51,58,59,52,-1), (47,55,54,60,61,-1)] fd "
+         "(2,29) = 1380"},
+        {935, 1470,
+         "t6 [(33), (33)] t10 [(14,24,33,-1,14,33)] t12 [(2,3,12,13,23,22,-1), (11,21,31,-1),"
+         " (29,30,31,32,33,-1)] t13 [(28,27,37,46,45,36,35,34,24,23,33,42,41,32,22,21,20,30,"
+         "39,40,49,48,-1,33,34)] fd (5,29) = 1470"},
+    };
+    d18_route_input *in = new_input();
+    cr_rng rng;
+    cr_rng_seed(&rng, 2, 18);
+    size_t next = 0;
+    for (int i = 0; next < sizeof cases / sizeof cases[0] && i <= 935; i++) {
+        assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            if (cases[c].pos == i) {
+                expect(in, cases[c].total, cases[c].text);
+                next++;
+            }
+    }
+    assert_int_equal(next, sizeof cases / sizeof cases[0]);
+    assert_int_equal(raw_allocs, 0);
     free(in);
 }
 
@@ -832,6 +947,8 @@ int main(void)
         cmocka_unit_test(test_workspace_too_small_asks_for_more),
         cmocka_unit_test(test_matches_brute_force),
         cmocka_unit_test(test_bundled_board_late_game),
+        cmocka_unit_test(test_bundled_board_worst_positions),
+        cmocka_unit_test(test_bundled_board_worst_positions_seed2),
     };
     return cmocka_run_group_tests_name("18dracula router", tests, setup, teardown);
 }
