@@ -62,4 +62,5 @@ const cr_game_parts d18_parts = {
      * router's worst case, docs/18dracula-board.md): the suites play one
      * game a table (the same seeds every run) and soaks set the counts. */
     .test_cost = 1000,
+    .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
 };
