@@ -551,14 +551,182 @@ async function testReconnect(browser) {
   await context.close();
 }
 
+// --- 18Dracula ----------------------------------------------------------------------
+// Plays `count` of the human's decisions on the 18Dracula table by clicking.
+// Starting a front and buying its shares are preferred (so the human runs a
+// front and meets the map's choices); selling is avoided; when the map offers
+// places, one is clicked on the map itself.  Returns what was done.
+async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = true, keyEvery = 0 } = {}) {
+  let x = seed >>> 0;
+  const rand = (n) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+  const did = { moves: 0, map: 0, amount: 0, keyed: 0 };
+  for (let guard = 0; guard < count * 4 && did.moves < count; guard++) {
+    const state = await page.waitForFunction(() => {
+      if (document.querySelector('.scoreboard:not([hidden])')) return 'over';
+      return document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false;
+    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    if (state === 'over') break;
+    const before = await page.evaluate(() => document.querySelector('.log-lines').childElementCount);
+    const places = await page.$$('.d18-svg .can');
+    // On a phone a long list is folded: open it first.
+    for (const fold of await page.$$('.move details.action-fold:not([open]) > summary')) await fold.click();
+    const controls = await page.$$('.move button.action:not([aria-disabled]):not(.other-amount)');
+    const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
+    const amountGo = await page.$('.move button.other-amount');
+    let acted = false;
+    if (places.length && did.map < mapClicks) {
+      const place = places[rand(places.length)];
+      try {
+        await place.click({ timeout: 5000, force: true });
+        // A place with several actions moves the focus to the first of them.
+        const focused = await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action'));
+        if (focused) await page.keyboard.press('Enter');
+        did.map++;
+        acted = true;
+      } catch {
+        continue;
+      }
+    } else if (amountGo && amountOnce && did.amount === 0) {
+      // Another amount: the field's largest value is refused, its minimum taken.
+      const field = await page.$('.move .amount-action input');
+      const min = Number(await field.getAttribute('min'));
+      await field.fill(String(min));
+      await amountGo.click();
+      did.amount++;
+      acted = true;
+    } else {
+      const pref = ['start', 'buy-share', 'build', 'office', 'rampage', 'pay', 'buy-monster', 'buy'];
+      let pick = -1;
+      for (const g of pref) {
+        const idx = groups.map((v, i) => (v === g ? i : -1)).filter((i) => i >= 0);
+        if (idx.length && rand(4) !== 0) { pick = idx[rand(idx.length)]; break; }
+      }
+      if (pick < 0) {
+        const ok = groups.map((v, i) => (v !== 'sell' && v !== 'emergency-sell' ? i : -1)).filter((i) => i >= 0);
+        pick = ok.length ? ok[rand(ok.length)] : rand(controls.length);
+      }
+      const hint = keyEvery && did.moves % keyEvery === keyEvery - 1
+        ? await controls[pick].evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : '')) : '';
+      if (/^[1-9]$/.test(hint)) {
+        await page.locator('body').focus();
+        await page.keyboard.press(hint);
+        did.keyed++;
+      } else if (!(await clickFresh(controls[pick]))) continue;
+      acted = true;
+    }
+    if (!acted) continue;
+    did.moves++;
+    await page.waitForFunction((n) => {
+      const busy = document.querySelector('.move button.action[aria-disabled]');
+      const lines = document.querySelector('.log-lines').childElementCount;
+      return (!busy && lines !== n) || document.querySelector('.scoreboard:not([hidden])') || document.querySelector('#error-banner:not([hidden])');
+    }, before, { timeout: 60000, polling: 50 });
+    const error = await page.$eval('#error-banner', (b) => (b.hidden ? '' : b.textContent));
+    if (error) throw new Error(`the server refused a move: ${error}`);
+  }
+  return did;
+}
+
+async function testDracula(browser, base) {
+  console.log('# 18Dracula: one human, two bots; the map and the table, actions by clicking');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  await createGame(page, base, ['me', 'heuristic', 'heuristic'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  const data = await page.evaluate(async () => {
+    const r = await fetch('/api/games/18dracula/data');
+    return r.json();
+  });
+  const drawn = await page.evaluate(() => ({
+    locs: document.querySelectorAll('.d18-svg .loc').length,
+    routes: document.querySelectorAll('.d18-svg .hit').length,
+    cities: document.querySelectorAll('.d18-svg .loc.city').length,
+    offs: document.querySelectorAll('.d18-svg .loc.off').length,
+    spaces: document.querySelectorAll('.d18-svg .space').length,
+    names: [...document.querySelectorAll('.d18-svg .name, .d18-svg .off-name')].map((t) => t.textContent),
+  }));
+  check(drawn.locs === data.locations.length && drawn.routes === data.routes.length,
+    `the map draws the board's ${data.locations.length} places and ${data.routes.length} route spaces`);
+  const spaces = data.locations.reduce((n, l) => n + (l.spaces ? l.spaces.length : 0), 0);
+  check(drawn.cities === data.locations.filter((l) => l.kind === 'city').length && drawn.offs === data.locations.filter((l) => l.kind === 'off').length
+    && drawn.spaces === spaces, `cities with their ${spaces} office spaces and the off-boards are drawn`);
+  check(data.locations.every((l) => drawn.names.includes(l.name)), 'every place is named on the map');
+  const coords = await page.$eval('.d18-svg .loc', (g) => {
+    const c = g.querySelector('circle, rect');
+    return c ? [Number(c.getAttribute('cx') || Number(c.getAttribute('x')) + Number(c.getAttribute('width')) / 2), Number(c.getAttribute('cy') || Number(c.getAttribute('y')) + 15)] : [];
+  });
+  check(coords[0] === data.locations[0].x && coords[1] === data.locations[0].y, 'places stand at the board file\'s coordinates');
+  for (const label of ['Phase and stage', 'Map', 'Players', 'Market', 'Fronts', 'Associates, LL and BT', 'Monsters', 'Your move', 'Log']) {
+    check(await page.isVisible(`section[aria-label="${label}"]`), `the table has its ${label}`);
+  }
+  check((await page.$$('.market-grid td .price')).length > 10, 'the market grid shows its prices');
+  check(/pts/.test(await page.textContent('.d18-players .seat.me .cash')), 'the player\'s cash shows');
+  check((await page.$$('.phases li')).length === 5 && (await page.$$('.phases li.now')).length === 1, 'the phase tracker shows the five phases and the current one');
+  const did = await playDracula(page, 60, { seed: 5, mapClicks: 2, keyEvery: 7 });
+  check(did.moves >= 10, `${did.moves} decisions played by clicking (${did.keyed} by a key, ${did.amount} with a typed amount)`);
+  const charters = await page.$$('.d18-fronts .charter');
+  const markers = await page.$$('.market-grid .mk');
+  check(charters.length > 0 && markers.length === charters.length, `started fronts have charters and markers on the market (${charters.length})`);
+  check(did.map > 0, `${did.map} choice(s) made by clicking a place on the map`);
+  const built = await page.$$('.d18-svg .route.built');
+  check(did.map === 0 || built.length > 0 || (await page.$$('.d18-svg .token')).length > 1, 'the map shows what was built');
+  // A control that names a place lights it on the map.
+  const lit = await page.evaluate(() => {
+    for (const b of document.querySelectorAll('.move button.action')) {
+      b.dispatchEvent(new MouseEvent('mouseenter'));
+      if (document.querySelector('.d18-svg .hl')) return true;
+    }
+    return null;
+  });
+  check(lit !== false, `a control naming a place lights it on the map${lit === null ? ' (no such control at this moment)' : ''}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(shots, '18dracula-desktop.png'), fullPage: false });
+  await page.screenshot({ path: path.join(shots, '18dracula-desktop-full.png'), fullPage: true });
+  check(pageErrors.length === 0, `no script error and no console error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+async function testDraculaPhone(browser, base) {
+  console.log('# 18Dracula at phone width (390x844, touch)');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await createGame(page, base, ['me', 'random', 'heuristic', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  check(await noHorizontalScroll(page), 'nothing sticks out past the right edge at 390 px');
+  const order = await page.evaluate(() => {
+    const y = (s) => document.querySelector(s).getBoundingClientRect().top;
+    return y('.d18-top') < y('.move') && y('.move') < y('.d18-map');
+  });
+  check(order, 'on a phone the phase, then the controls, then the map');
+  const did = await playDracula(page, 8, { seed: 9, mapClicks: 0, amountOnce: false });
+  check(did.moves >= 4, `${did.moves} decisions played by tapping`);
+  check(await noHorizontalScroll(page), 'still nothing past the right edge');
+  // The picture: the stage, the decision (long lists folded) and the map.
+  for (const fold of await page.$$('.move details.action-fold[open] > summary')) await fold.click();
+  check((await page.$$('.move details.action-fold:not([open])')).length === 0 || await page.isVisible('.move details.action-fold > summary'),
+    'a long list of choices folds on a phone');
+  await page.evaluate(() => document.querySelector('.d18-top').scrollIntoView());
+  await page.screenshot({ path: path.join(shots, '18dracula-phone.png'), fullPage: false });
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 let server;
 let browser;
 try {
   server = await startServer();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }
