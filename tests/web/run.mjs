@@ -320,12 +320,38 @@ async function testDesktop(browser, base) {
   await page.click('.finished-games li a[href*="replay=1"]');
   await page.waitForSelector('.replay-bar', { timeout: 15000 });
   check((await page.textContent('.record-text')).length > 0, 'the replay shows the released record');
+  // It opens at the end, drawn with the game's own table; it steps
+  // forwards and backwards with the buttons and the keys, and each step
+  // shows the table as it was then.
+  const stepIs = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('.step-line').textContent), re.source, { timeout: 15000, polling: 50 }).then(() => true, () => false);
+  const tableText = () => page.$eval('.replay-table', (t) => t.textContent);
+  check(await stepIs(/^Step (\d+) of \1/) && await page.isVisible('.replay-table .table.dml'), 'the replay opens at the last step, on the DML table');
+  const atEnd = await tableText();
   await page.click('button[aria-label="First step"]');
-  const first = await page.textContent('.step-line');
+  check(await stepIs(/^Step 0 of \d+: the start/), 'First step goes to the start');
+  const atStart = await tableText();
+  check(atStart !== atEnd, 'the table at the start is not the table at the end');
   await page.locator('body').focus();
-  await page.keyboard.press('ArrowRight');
-  const second = await page.textContent('.step-line');
-  check(/^Step 1 of/.test(first) && /^Step 2 of/.test(second), 'the replay steps with the buttons and the arrow keys');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  check(await stepIs(/^Step 12 of/), 'the arrow keys step forwards');
+  const at12 = await tableText();
+  await page.click('button[aria-label="Previous step"]');
+  check(await stepIs(/^Step 11 of/), 'Previous step steps backwards');
+  const at11 = await tableText();
+  await page.click('button[aria-label="Next step"]');
+  check(await stepIs(/^Step 12 of/), 'Next step steps forwards again');
+  check(at11 !== at12 && await tableText() === at12, 'each step shows its own table, the same one each time it is shown');
+  check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
+  // Another seat's view: its Hand, not ours.
+  const mine = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
+  await page.selectOption('#replay-view', '1');
+  await page.waitForFunction((m) => document.querySelector('.replay-table .dml-mine') && document.querySelector('.replay-table .dml-mine').textContent !== m, mine, { timeout: 15000 }).catch(() => null);
+  const theirs = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
+  check(theirs !== mine, 'the view selector shows another seat\'s table (its Hand)');
+  await page.selectOption('#replay-view', '');
+  await page.waitForFunction(() => /Spectating/.test(document.querySelector('.replay-table .dml-mine').textContent), null, { timeout: 15000 }).catch(() => null);
+  check(/Spectating/.test(await page.$eval('.replay-table .dml-mine', (x) => x.textContent)), 'the public view shows no Hand');
+  await page.screenshot({ path: path.join(shots, 'dml-replay.png'), fullPage: false });
   check(pageErrors.length === 0, `no script error and no console error (a refused CSP rule included)${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
   await context.close();
 }
@@ -688,6 +714,11 @@ async function testDracula(browser, base) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shots, '18dracula-desktop.png'), fullPage: false });
   await page.screenshot({ path: path.join(shots, '18dracula-desktop-full.png'), fullPage: true });
+  // The replay of a game still being played is refused (its record is secret).
+  const id = /game=([0-9a-f]{32})/.exec(page.url())[1];
+  await page.goto(`${base}/#game=${id}&replay=1`);
+  const refused = await page.waitForSelector('.not-finished', { timeout: 15000 }).then(() => true, () => false);
+  check(refused && /still being played/.test(await page.textContent('.not-finished')), 'the replay viewer refuses a running game');
   check(pageErrors.length === 0, `no script error and no console error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
   await context.close();
 }

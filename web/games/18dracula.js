@@ -132,6 +132,9 @@ export function createView(root, ctx) {
       actionsAt.get(p).push(a);
     }
     const locs = board.locations;
+    // The drawing's bounds: an off-board's box reaches about 50 past its point.
+    const minX = Math.min(0, ...locs.map((l) => l.x - 55));
+    const minY = Math.min(0, ...locs.map((l) => l.y - 45));
     const maxX = Math.max(...locs.map((l) => l.x)) + 60;
     const maxY = Math.max(...locs.map((l) => l.y)) + 50;
     const routes = svg('g', { class: 'routes' });
@@ -231,9 +234,9 @@ export function createView(root, ctx) {
       mapPlaces.set(key, g);
     });
     const map = svg('svg', {
-      viewBox: `0 0 ${maxX} ${maxY}`, class: 'd18-svg', role: 'group',
+      viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, class: 'd18-svg', role: 'group',
       'aria-label': `Map of ${board.title}: ${locs.length} places, ${board.routes.length} route spaces`,
-    }, svg('rect', { x: 0, y: 0, width: maxX, height: maxY, class: 'sea' }), routes, places);
+    }, svg('rect', { x: minX, y: minY, width: maxX - minX, height: maxY - minY, class: 'sea' }), routes, places);
     const open = snap.actions && snap.actions.some((a) => placeOf(a));
     fill(panes.map, el('h2', { text: `Map · ${board.title}` }),
       open ? el('p', { class: 'small', text: 'Places you may choose now are outlined: click one, or Tab to it and press Enter.' }) : null,
@@ -312,7 +315,7 @@ export function createView(root, ctx) {
         el('h3', { text: `${seatName(p)}${p === snap.seat ? ' (you)' : ''}${o.priority === p ? ' · priority' : ''}${o.bankrupt === p ? ' · bankrupt' : ''}` }),
         el('p', { class: 'counts' },
           el('strong', { class: 'cash', text: `${num(at(o.cash, p))} pts` }),
-          ` · certificates ${num(at(d.certs, p))}/${num(d.cert_limit)} · worth ${num(at(d.worth, p))}`),
+          ` · certificates ${num(at(d.certs, p))}/${num(d.cert_limit)} · worth ${num(at(d.worth, p))} (cash and shares)`),
         el('p', { class: 'small', text: held.length ? held.join(', ') : 'no shares' }),
         assocs.length ? el('p', { class: 'small', text: `Associates: ${assocs.join(', ')}` }) : null));
     }

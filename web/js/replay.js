@@ -6,8 +6,9 @@
 // Home / End, or play) and draws each step with the game's own table
 // (web/games/<game>.js; the generic table for a game without one), with no
 // controls; a selector picks the view.  Beside it: what the step's action
-// did (its events, as that view sees them), the log up to that step, and
-// the record and seed, which replay the whole game with
+// did (its events, as that view sees them), the log up to that step (in the
+// table: read with `history`, as this browser's seat or a spectator saw
+// it), and the record and seed, which replay the whole game with
 // `croupier replay FILE`.  A running game's steps are refused by the server
 // (its record is secret until the end); the page says so.
 import { el, fill } from './dom.js';
@@ -72,7 +73,6 @@ export async function showReplay(main, app, route) {
   const stepLine = el('p', { class: 'step-line', 'aria-live': 'polite' });
   const did = el('ul', { class: 'step-events' });
   const summary = el('div', { class: 'where' });
-  const logBox = el('ol', { class: 'log-lines replay-log', tabindex: 0, 'aria-label': 'Log up to this step' });
   const board = el('div', { class: 'board-root replay-table' });
   const slider = el('input', { type: 'range', min: 0, max: total, value: step, 'aria-label': 'Step', id: 'replay-step' });
   const button = (text, label, f) => el('button', { type: 'button', text, 'aria-label': label, onclick: f });
@@ -86,8 +86,8 @@ export async function showReplay(main, app, route) {
     go(step);
   });
   const bar = el('div', { class: 'replay-bar' },
-    button('⏮', 'First step', () => go(0)), button('◀', 'Previous step', () => go(step - 1)),
-    slider, button('▶', 'Next step', () => go(step + 1)), button('⏭', 'Last step', () => go(total)), playButton,
+    button('|◀', 'First step', () => go(0)), button('◀', 'Previous step', () => go(step - 1)),
+    slider, button('▶', 'Next step', () => go(step + 1)), button('▶|', 'Last step', () => go(total)), playButton,
     el('label', { for: 'replay-view', class: 'small', text: 'View' }), viewSel);
   slider.addEventListener('input', () => go(Number(slider.value)));
 
@@ -105,12 +105,10 @@ export async function showReplay(main, app, route) {
       el('p', { class: 'small', text: `${total} steps (record actions) · seed ${String(recordMsg.seed || '')}` }),
       bar, stepLine, did, summary),
     board,
-    el('div', { class: 'table' },
-      el('section', { class: 'panel log' }, el('h2', { text: `Log so far${mySeat !== null ? `, as P${mySeat} saw it` : ''}` }), logBox),
-      el('section', { class: 'panel' },
-        el('details', {}, el('summary', { text: 'The record' }),
-          el('p', { class: 'small', text: 'Every action with the chance outcomes; save it as a file and run croupier replay FILE to see the end again.' }),
-          el('pre', { class: 'obs-text record-text', tabindex: 0, text: recordText })))),
+    el('section', { class: 'panel' },
+      el('details', {}, el('summary', { text: 'The record' }),
+        el('p', { class: 'small', text: 'Every action with the chance outcomes; save it as a file and run croupier replay FILE to see the end again.' }),
+        el('pre', { class: 'obs-text record-text', tabindex: 0, text: recordText }))),
     el('p', {}, el('a', { href: `#game=${route.game_id}&watch=1`, text: 'Scoreboard' }), ' · ', el('a', { href: '#/', text: 'Lobby' })));
 
   // Asks for step k; while a request is on its way the latest wish waits
@@ -162,9 +160,6 @@ export async function showReplay(main, app, route) {
       table.generic = true;
       table.render(snap);
     }
-    const from = Math.max(0, upTo.length - 300);
-    fill(logBox, upTo.slice(from).map((e) => el('li', { value: e.seq + 1, text: e.text || '' })));
-    logBox.scrollTop = logBox.scrollHeight;
   }
 
   function togglePlay() {
