@@ -123,7 +123,7 @@ static char *replay_render(sv_replay *r, int step, int seat)
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
     if (!f) return NULL;
-    fprintf(f, "\"step\":%d,\"steps\":%d", step, n);
+    fprintf(f, "\"step\":%d,\"steps\":%d,\"players\":%d", step, n, g->num_players);
     int actor = step > 0 ? cr_match_actor(m, step - 1) : CR_TERMINAL;
     if (actor >= 0)
         fprintf(f, ",\"actor\":%d", actor);

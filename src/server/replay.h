@@ -26,7 +26,7 @@ int sv_replay_steps(const cr_match *m);
 
 /* The JSON members (no braces) describing step `step` of finished match m
  * for view `seat` (a seat or CR_SEAT_PUBLIC):
- *   "step":K,"steps":N,"actor":A|null,"to_act":S|null,"observation":{...},
+ *   "step":K,"steps":N,"players":P,"actor":A|null,"to_act":S|null,"observation":{...},
  *   "events":[{"seq":..,...}],"seq":E
  * (actor: who chose action K-1; events: those it produced, as the view sees
  * them; seq: the event count after it).  *cache is the caller's (made on

@@ -237,21 +237,20 @@ size_t d18_obs_json(const cr_game *g, const void *obs, char *buf, size_t cap)
     size_t head = d18_serialize(g, obs, NULL, 0);
     cr_tbuf t;
     cr_tb_init(&t, buf, cap);
-    /* the position without its closing "}\n" */
-    if (head >= 2 && head < cap) {
-        d18_serialize(g, obs, buf, cap);
-        t.len = head - 2;
-        buf[t.len] = '\0';
-    } else {
-        t.len = head >= 2 ? head - 2 : 0;
-    }
+    /* the position without its closing "}\n" (a short buffer gets its prefix) */
+    if (cap > 0) d18_serialize(g, obs, buf, cap);
+    t.len = head >= 2 ? head - 2 : 0;
+    if (t.len < cap) buf[t.len] = '\0';
     cr_tb_printf(&t, ",\n\"display\":{\"price\":[");
     for (int f = 0; f < D18_NFRONTS; f++)
         cr_tb_printf(&t, "%s%d", f ? "," : "", d18_price(g, s, f));
     cr_tb_printf(&t, "],\"zone\":[");
     for (int f = 0; f < D18_NFRONTS; f++) {
         int z = d18_zone_of(g, s, f);
-        cr_tb_printf(&t, z < 0 ? "%snull" : "%s\"%s\"", f ? "," : "", zone_name[z % 3]);
+        if (z < 0 || z > 2)
+            cr_tb_printf(&t, "%snull", f ? "," : "");
+        else
+            cr_tb_printf(&t, "%s\"%s\"", f ? "," : "", zone_name[z]);
     }
     cr_tb_printf(&t, "],\"par\":[");
     for (int f = 0; f < D18_NFRONTS; f++) {
