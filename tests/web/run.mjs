@@ -588,7 +588,7 @@ async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = 
     x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
     return x % n;
   };
-  const did = { moves: 0, map: 0, amount: 0, keyed: 0 };
+  const did = { moves: 0, map: 0, amount: 0, keyed: 0, lit: false };
   for (let guard = 0; guard < count * 4 && did.moves < count; guard++) {
     const state = await page.waitForFunction(() => {
       if (document.querySelector('.scoreboard:not([hidden])')) return 'over';
@@ -604,6 +604,18 @@ async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = 
     const amountGo = await page.$('.move button.other-amount');
     let acted = false;
     if (places.length && did.map < mapClicks) {
+      // A control naming a place lights that place while the pointer is on it.
+      if (!did.lit) {
+        did.lit = await page.evaluate(() => {
+          for (const b of document.querySelectorAll('.move button.action')) {
+            b.dispatchEvent(new MouseEvent('mouseenter'));
+            const on = document.querySelector('.d18-svg .hl');
+            b.dispatchEvent(new MouseEvent('mouseleave'));
+            if (on) return !document.querySelector('.d18-svg .hl');
+          }
+          return false;
+        });
+      }
       const place = places[rand(places.length)];
       try {
         await place.click({ timeout: 5000, force: true });
@@ -702,15 +714,7 @@ async function testDracula(browser, base) {
   check(did.map > 0, `${did.map} choice(s) made by clicking a place on the map`);
   const built = await page.$$('.d18-svg .route.built');
   check(did.map === 0 || built.length > 0 || (await page.$$('.d18-svg .token')).length > 1, 'the map shows what was built');
-  // A control that names a place lights it on the map.
-  const lit = await page.evaluate(() => {
-    for (const b of document.querySelectorAll('.move button.action')) {
-      b.dispatchEvent(new MouseEvent('mouseenter'));
-      if (document.querySelector('.d18-svg .hl')) return true;
-    }
-    return null;
-  });
-  check(lit !== false, `a control naming a place lights it on the map${lit === null ? ' (no such control at this moment)' : ''}`);
+  check(did.lit, 'a control naming a place lights it on the map while the pointer is on it, and only then');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shots, '18dracula-desktop.png'), fullPage: false });
   await page.screenshot({ path: path.join(shots, '18dracula-desktop-full.png'), fullPage: true });
@@ -750,6 +754,33 @@ async function testDraculaPhone(browser, base) {
   await context.close();
 }
 
+async function testDraculaReplay(browser, base) {
+  console.log('# 18Dracula replay: a game of two bots, replayed with the map at every step');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const t0 = Date.now();
+  await createGame(page, base, ['random', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.scoreboard:not([hidden])', { timeout: 240000 });
+  console.log(`# (the bots' game took ${Math.round((Date.now() - t0) / 1000)} s)`);
+  await page.click('#link-replay');
+  await page.waitForSelector('.replay-table .table.d18 svg.d18-svg', { timeout: 30000 });
+  const stepIs = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('.step-line').textContent), re.source, { timeout: 30000, polling: 50 }).then(() => true, () => false);
+  const built = () => page.$$eval('.replay-table .d18-svg .route.built', (x) => x.length);
+  check(await stepIs(/^Step (\d+) of \1/), 'the replay opens at the last step');
+  const atEnd = await built();
+  await page.click('button[aria-label="First step"]');
+  check(await stepIs(/^Step 0 of/), 'First step goes to the start');
+  const atStart = await built();
+  check(atEnd > atStart, `the map at the end shows more built route spaces than at the start (${atEnd} against ${atStart})`);
+  await page.click('button[aria-label="Last step"]');
+  check(await stepIs(/^Step (\d+) of \1/) && await built() === atEnd, 'Last step shows the end again');
+  check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 let server;
 let browser;
 try {
@@ -757,7 +788,7 @@ try {
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
   // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }
