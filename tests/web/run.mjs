@@ -581,7 +581,8 @@ async function testReconnect(browser) {
 // Plays `count` of the human's decisions on the 18Dracula table by clicking.
 // Starting a front and buying its shares are preferred (so the human runs a
 // front and meets the map's choices); selling is avoided; when the map offers
-// places, one is clicked on the map itself.  Returns what was done.
+// places, one is clicked on the map itself (the first `mapClicks` times).
+// Returns what was done.
 async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = true, keyEvery = 0 } = {}) {
   let x = seed >>> 0;
   const rand = (n) => {
@@ -589,7 +590,9 @@ async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = 
     return x % n;
   };
   const did = { moves: 0, map: 0, amount: 0, keyed: 0, lit: false };
-  for (let guard = 0; guard < count * 4 && did.moves < count; guard++) {
+  // Plays on past `count` (up to 400 decisions) until the map has offered
+  // `mapClicks` places: when the human first builds depends on the bots.
+  for (let guard = 0; guard < 1600 && (did.moves < count || (did.map < mapClicks && did.moves < 400)); guard++) {
     const state = await page.waitForFunction(() => {
       if (document.querySelector('.scoreboard:not([hidden])')) return 'over';
       return document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false;
