@@ -14,14 +14,20 @@
 //    then one hands the seat to a bot and the other resigns.
 // 3. phone width (390x844, touch): the lobby and the table fit the width,
 //    a move clock shows and the game is played by tapping.
-// 4. the generic table: a DML seat as text, and any registered game without
-//    a view of its own (web/games/<name>.js) played by its controls.
+// 4. the generic table: a DML seat and an 18Dracula seat as text, and any
+//    registered game without a view of its own (web/games/<name>.js) played
+//    by its controls.
+// 6. 18Dracula: a human and two bots on the map view (every place of the
+//    board drawn at its coordinates, the panels, decisions by clicking, by
+//    keys, a typed amount, places chosen on the map by a click and by the
+//    keyboard; the running game's replay refused); the same at phone width;
+//    a finished game of two bots replayed with the map at every step.
 // 5. the server is killed (kill -9) mid-game and started again on the same
 //    port and SQLite file: the page reconnects, its log catches up without a
 //    gap or a repeat, and the game goes on.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
-// generic, reconnect) runs only those.
+// generic, reconnect, dracula, dracula-phone, dracula-replay) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
 import { spawn } from 'node:child_process';
@@ -515,6 +521,14 @@ async function testGeneric(browser, base) {
   for (const g of info.games || []) {
     if (!fs.existsSync(path.join(ROOT, 'web', 'games', `${g.name}.js`))) others.push(g);
   }
+  // Every game stays playable as text: 18Dracula (which has its own table) too.
+  await createGame(page, base, ['me', 'random', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18', { timeout: 15000 });
+  await page.click('#link-view');
+  await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+  const d18text = await page.textContent('pre.obs-text');
+  check(/"phase": \d/.test(d18text) && /"display"/.test(d18text), '18Dracula\'s text table shows its observation');
+  check(await playGeneric(page, 10) > 0, '18Dracula is played on its text table');
   if (!others.length) console.log('ok   (every registered game has its own view: no other game for the generic table)');
   for (const g of others) {
     const v = (g.variants || [])[0];
