@@ -5,7 +5,7 @@
  * the documented error codes (docs/protocol.md) and a non-empty reason; an
  * accepted frame yields a known type and fields within their bounds
  * (NUL-terminated strings shorter than their buffers, ids and numbers in
- * range, a game id of 32 hex digits where one is required, a webhook only
+ * range, a replay's step and seat, a game id of 32 hex digits where one is required, a webhook only
  * as an http:// URL the server accepts). */
 #include <string.h>
 
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!m.has_id || (m.id >= 0 && m.id <= ((int64_t)1 << 53)), "id out of range");
         return 0;
     }
-    FUZZ_CHECK(m.type >= SV_HELLO && m.type <= SV_STATS, "unknown type accepted");
+    FUZZ_CHECK(m.type >= SV_HELLO && m.type <= SV_REPLAY, "unknown type accepted");
     FUZZ_CHECK(!m.has_id || (m.id >= 0 && m.id <= ((int64_t)1 << 53)), "id out of range");
     FUZZ_CHECK(bounded(m.game_id, sizeof m.game_id) && bounded(m.token, sizeof m.token) &&
                    bounded(m.text, sizeof m.text) && bounded(m.spec, sizeof m.spec) &&
@@ -36,8 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    bounded(m.webhook, sizeof m.webhook) &&
                    bounded(m.clock_on_timeout, sizeof m.clock_on_timeout),
                "unterminated field");
-    if (m.type == SV_JOIN || m.type == SV_SIT || m.type == SV_SPECTATE || m.type == SV_RECORD)
+    if (m.type == SV_JOIN || m.type == SV_SIT || m.type == SV_SPECTATE || m.type == SV_RECORD ||
+        m.type == SV_REPLAY)
         FUZZ_CHECK(sv_is_game_id(m.game_id), "a game id that is not 32 hex digits");
+    if (m.type == SV_REPLAY)
+        FUZZ_CHECK(m.step >= 0 && m.step <= INT32_MAX && m.seat >= -1 && m.seat < CR_MAX_PLAYERS,
+                   "replay step or seat out of range");
     if (m.type == SV_ACT) {
         FUZZ_CHECK(m.decision >= 0, "act without a decision");
         FUZZ_CHECK(m.has_action != (m.text[0] != '\0'), "act with both or neither");

@@ -111,6 +111,12 @@ typedef struct cr_game_parts {
      * times fewer again); `croupier bench` sizes its measurements by it,
      * capped at 100.  0 or 1: as many. */
     int test_cost;
+    /* The game's read-only data (18Dracula: its board) as one JSON object,
+     * for clients that draw it (the browser's map): what g was created
+     * with, never a state.  Deterministic (the same data, the same bytes);
+     * the server serves it at GET /api/games/NAME/data with the data hash
+     * (docs/protocol.md).  snprintf semantics. */
+    size_t (*data_json)(const cr_game *g, char *buf, size_t cap);
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

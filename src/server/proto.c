@@ -13,10 +13,11 @@ static const struct {
     const char *name;
     sv_type type;
 } sv_types[] = {
-    {"hello", SV_HELLO}, {"create", SV_CREATE},   {"list", SV_LIST},
-    {"join", SV_JOIN},   {"sit", SV_SIT},         {"spectate", SV_SPECTATE},
-    {"act", SV_ACT},     {"history", SV_HISTORY}, {"resign", SV_RESIGN},
-    {"bot", SV_BOT},     {"record", SV_RECORD},   {"stats", SV_STATS},
+    {"hello", SV_HELLO},   {"create", SV_CREATE},   {"list", SV_LIST},
+    {"join", SV_JOIN},     {"sit", SV_SIT},         {"spectate", SV_SPECTATE},
+    {"act", SV_ACT},       {"history", SV_HISTORY}, {"resign", SV_RESIGN},
+    {"bot", SV_BOT},       {"record", SV_RECORD},   {"stats", SV_STATS},
+    {"replay", SV_REPLAY},
 };
 
 /* A printable ASCII / UTF-8 string without control characters. */
@@ -323,6 +324,18 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
         break;
     case SV_RECORD:
         if (sv_need_game_id(o, m, err, errcap)) goto out;
+        break;
+    case SV_REPLAY:
+        if (sv_need_game_id(o, m, err, errcap)) goto out;
+        if (sv_get_int(o, "step", 0, INT32_MAX, &m->step, err, errcap) <= 0) {
+            if (!err[0]) snprintf(err, errcap, "replay needs 'step'");
+            goto out;
+        }
+        v = -1; /* absent or null: the public view */
+        if (!json_is_null(json_object_get(o, "seat")) &&
+            sv_get_int(o, "seat", 0, CR_MAX_PLAYERS - 1, &v, err, errcap) < 0)
+            goto out;
+        m->seat = (int)v;
         break;
     }
     rc = 0;

@@ -25,7 +25,8 @@ typedef enum sv_type {
     SV_RESIGN,
     SV_BOT,
     SV_RECORD,
-    SV_STATS
+    SV_STATS,
+    SV_REPLAY
 } sv_type;
 
 typedef enum sv_clock_mode { SV_CLOCK_NONE = 0, SV_CLOCK_MOVE, SV_CLOCK_TOTAL } sv_clock_mode;
@@ -44,9 +45,10 @@ typedef struct sv_msg {
     int64_t id; /* 0 .. 2^53 */
     char game_id[33];
     char token[SV_TOKEN_LEN + 1];
-    int seat;         /* -1: not given */
+    int seat;         /* -1: not given (replay: the public view) */
     int64_t since;    /* -1: not given */
     int64_t decision; /* -1: not given */
+    int64_t step;     /* replay: the record actions applied */
     int has_action;
     int32_t action;
     char text[SV_TEXT_MAX]; /* act: notation */

@@ -36,11 +36,16 @@
 #include "civetweb.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "server/proto.h"
+#include "server/replay.h"
 #include "server/server.h"
 #include "server/store.h"
 
 enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 };
+/* `replay` requests a connection may make per second (a burst of twice
+ * that): each may replay up to a checkpoint interval of actions. */
+enum { SV_REPLAY_RATE = 20 };
 
 /* ---- a growing text buffer (replies are built by hand: the game's JSON
  * pieces are spliced in as they come) ---- */
@@ -201,6 +206,11 @@ struct sv_conn {
     int64_t turn_sent; /* the decision a your_turn was sent for */
     double bucket, bucket_t;
     sv_buf out;
+    /* `replay`: the finished game this connection replays (a reference),
+     * its checkpoints, and the replay rate's bucket */
+    struct sv_game *rp_game;
+    sv_replay *rp;
+    double rp_bucket, rp_t;
 };
 
 typedef struct sv_hook {
@@ -2133,6 +2143,82 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     free(text);
 }
 
+/* Lets go of the game c replays (its reference and checkpoints). */
+static void sv_replay_drop(sv_conn *c)
+{
+    sv_replay_free(c->rp);
+    c->rp = NULL;
+    sv_game_put(c->rp_game);
+    c->rp_game = NULL;
+}
+
+/* replay: a finished game's table at one step, for one view (docs/protocol.md).
+ * The connection keeps that game and its checkpoints until it replays
+ * another one or closes, so stepping through it rebuilds nothing. */
+static void sv_h_replay(sv_conn *c, const sv_msg *m)
+{
+    double now = sv_mono();
+    c->rp_bucket += (now - c->rp_t) * SV_REPLAY_RATE;
+    if (c->rp_bucket > 2.0 * SV_REPLAY_RATE) c->rp_bucket = 2.0 * SV_REPLAY_RATE;
+    c->rp_t = now;
+    if (c->rp_bucket < 1.0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "at most %d replay steps a second; ask again shortly",
+                 SV_REPLAY_RATE);
+        sv_send_error(c, m, "limit", msg);
+        return;
+    }
+    c->rp_bucket -= 1.0;
+    sv_game *g = c->rp_game;
+    if (!g || strcmp(g->meta.id, m->game_id) != 0) {
+        g = sv_find_game(m->game_id);
+        if (!g || !g->m) {
+            sv_game_put(g);
+            sv_send_error(c, m, g ? "outdated" : "no_game",
+                          g ? "no record to replay" : "no such game");
+            return;
+        }
+        pthread_mutex_lock(&g->mu);
+        int over = cr_match_over(g->m);
+        pthread_mutex_unlock(&g->mu);
+        if (!over) {
+            sv_game_put(g);
+            sv_send_error(c, m, "not_finished",
+                          "a game is replayed once it is over (its record is secret until then)");
+            return;
+        }
+        sv_replay_drop(c);
+        c->rp_game = g; /* the lookup's reference */
+    }
+    char err[256];
+    pthread_mutex_lock(&g->mu);
+    char *body = sv_replay_step(&c->rp, g->m, (int)(m->step < INT32_MAX ? m->step : INT32_MAX),
+                                m->seat >= 0 ? m->seat : CR_SEAT_PUBLIC, err, sizeof err);
+    const char *name = cr_match_game(g->m)->def->name;
+    pthread_mutex_unlock(&g->mu);
+    if (!body) {
+        sv_send_error(c, m, strcmp(err, "out of memory") == 0 ? "limit" : "bad_request", err);
+        return;
+    }
+    sv_buf b = {0};
+    sb_puts(&b, "{\"v\":1,\"type\":\"replay\"");
+    if (m->has_id) sb_printf(&b, ",\"re\":%lld", (long long)m->id);
+    sb_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
+    sb_json_str(&b, name);
+    if (m->seat >= 0)
+        sb_printf(&b, ",\"seat\":%d,", m->seat);
+    else
+        sb_puts(&b, ",\"seat\":null,");
+    sb_puts(&b, body);
+    sb_puts(&b, "}");
+    free(body);
+    if (!b.oom)
+        sv_send(c, b.p, b.len);
+    else
+        sv_send_error(c, m, "limit", "out of memory");
+    sb_free(&b);
+}
+
 static void sv_dispatch(sv_conn *c, const char *data, size_t len)
 {
     sv_msg *m = malloc(sizeof *m);
@@ -2157,6 +2243,7 @@ static void sv_dispatch(sv_conn *c, const char *data, size_t len)
     case SV_BOT: sv_h_leave(c, m, 1); break;
     case SV_RECORD: sv_h_record(c, m); break;
     case SV_STATS: sv_reply_json(c, m, sv_stats_json()); break;
+    case SV_REPLAY: sv_h_replay(c, m); break;
     }
     free(m);
 }
@@ -2178,6 +2265,8 @@ static void sv_ws_ready(struct mg_connection *mc, void *cb)
     c->seat = CR_SEAT_PUBLIC;
     c->bucket = 2.0 * sv->cfg.max_msg_rate;
     c->bucket_t = sv_mono();
+    c->rp_bucket = 2.0 * SV_REPLAY_RATE;
+    c->rp_t = c->bucket_t;
     mg_set_user_connection_data(mc, c);
 }
 
@@ -2219,6 +2308,7 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
     sv_conn *c = mg_get_user_connection_data(mc);
     if (!c) return;
     sv_detach(c);
+    sv_replay_drop(c);
     sb_free(&c->out);
     free(c);
 }
@@ -2253,6 +2343,66 @@ static int sv_http_json(struct mg_connection *mc, json_t *o)
     return 200;
 }
 
+/* GET /api/games/NAME/data[?hash=H]: the game's read-only data as its
+ * data_json part writes it (18Dracula: the board the browser draws), for
+ * the default table.  The answer carries the data hash as its ETag; asked
+ * with ?hash= of that hash it is immutable (a client takes the hash from an
+ * observation), with another hash it is 404. */
+static int sv_http_data(struct mg_connection *mc, const struct mg_request_info *ri,
+                        const char *rest)
+{
+    char name[32];
+    size_t n = 0;
+    while (n < sizeof name - 1 && ((rest[n] >= 'a' && rest[n] <= 'z') ||
+                                   (rest[n] >= '0' && rest[n] <= '9') || rest[n] == '-'))
+        n++;
+    memcpy(name, rest, n);
+    name[n] = '\0';
+    const cr_game_def *def = n && strcmp(rest + n, "/data") == 0 ? sv_def(name) : NULL;
+    if (!def || !def->parts || !def->parts->data_json) {
+        mg_send_http_error(mc, 404, "%s", "no such game, or it has no data for clients");
+        return 404;
+    }
+    cr_params p;
+    memset(&p, 0, sizeof p);
+    char err[256];
+    cr_game *g = cr_game_new(def, &p, err, sizeof err);
+    if (!g) {
+        mg_send_http_error(mc, 500, "%s", "cannot make the game");
+        return 500;
+    }
+    char hash[20];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)g->data_hash);
+    char want[32] = "";
+    if (ri->query_string)
+        mg_get_var(ri->query_string, strlen(ri->query_string), "hash", want, sizeof want);
+    if (want[0] && strcmp(want, hash) != 0) {
+        cr_game_free(g);
+        mg_send_http_error(mc, 404, "%s", "this server has other data for that game");
+        return 404;
+    }
+    size_t len = def->parts->data_json(g, NULL, 0);
+    char *body = malloc(len + 1);
+    if (body) def->parts->data_json(g, body, len + 1);
+    cr_game_free(g);
+    if (!body) {
+        mg_send_http_error(mc, 500, "%s", "out of memory");
+        return 500;
+    }
+    const char *inm = mg_get_header(mc, "If-None-Match");
+    char etag[24];
+    snprintf(etag, sizeof etag, "\"%s\"", hash);
+    int same = inm && strcmp(inm, etag) == 0;
+    mg_printf(mc,
+              "HTTP/1.1 %s\r\nContent-Type: application/json; charset=utf-8\r\n"
+              "Cache-Control: %s\r\nETag: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+              same ? "304 Not Modified" : "200 OK",
+              want[0] ? "public, max-age=31536000, immutable" : "no-cache", etag, same ? 0 : len);
+    if (!same) mg_write(mc, body, len);
+    free(body);
+    return same ? 304 : 200;
+}
+
 static int sv_http_api(struct mg_connection *mc, void *cb)
 {
     (void)cb;
@@ -2265,6 +2415,7 @@ static int sv_http_api(struct mg_connection *mc, void *cb)
     if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome());
     if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json());
     if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json());
+    if (strncmp(uri, "/api/games/", 11) == 0) return sv_http_data(mc, ri, uri + 11);
     if (strcmp(uri, "/api/games") == 0) {
         int status = 0;
         char st[16] = "";

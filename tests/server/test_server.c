@@ -42,7 +42,9 @@
 #include <sqlite3.h>
 
 #include "civetweb.h"
+#include "croupier/alloc.h"
 #include "croupier/match.h"
+#include "croupier/record.h"
 #include "croupier/rng.h"
 
 #ifndef CR_CLI_PATH
@@ -1706,6 +1708,208 @@ static void test_finished_evicted(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* ---- replay: a finished game's table at any step ---- */
+
+/* The observation JSON and event count of `seat` (or CR_SEAT_PUBLIC) after
+ * the first k actions of done's record, by loading the record cut there. */
+static json_t *view_at(const cr_match *done, int k, int seat, uint32_t *events)
+{
+    char *text = NULL, err[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(cr_match_save(done, f, err, sizeof err), CR_OK);
+    fclose(f);
+    cr_record r;
+    cr_record_init(&r);
+    cr_game *rg = NULL;
+    void *rst = NULL;
+    assert_int_equal(cr_record_load(text, len, NULL, &r, &rg, &rst, err, sizeof err), CR_OK);
+    cr_free(rst);
+    cr_game_free(rg);
+    free(text);
+    cr_record_truncate(&r, k);
+    r.n_marks = 0; /* the game as played up to k, seats as created */
+    text = NULL;
+    f = open_memstream(&text, &len);
+    assert_int_equal(cr_record_write(&r, f, err, sizeof err), CR_OK);
+    fclose(f);
+    cr_record_fini(&r);
+    cr_match *m = cr_match_load(text, len, NULL, 0, err, sizeof err);
+    if (!m) fprintf(stderr, "cut record: %s\n", err);
+    assert_non_null(m);
+    free(text);
+    const cr_game *g = cr_match_game(m);
+    void *obs = malloc(g->obs_size);
+    cr_match_observe(m, seat, obs);
+    size_t need = g->def->obs_to_json(g, obs, NULL, 0);
+    char *js = malloc(need + 1);
+    g->def->obs_to_json(g, obs, js, need + 1);
+    json_error_t je;
+    json_t *o = json_loads(js, 0, &je);
+    assert_non_null(o);
+    *events = cr_match_event_count(m);
+    free(js);
+    free(obs);
+    cr_match_free(m);
+    return o;
+}
+
+static json_t *replay_req(client *c, const char *game_id, json_int_t step, int seat)
+{
+    json_t *o = json_pack("{s:s,s:s,s:I}", "type", "replay", "game_id", game_id, "step", step);
+    if (seat >= 0) json_object_set_new(o, "seat", json_integer(seat));
+    return cl_reply(c, cl_send(c, o));
+}
+
+/* GET path on the server: the status code, the body into body[cap]. */
+static int http_get(int port, const char *path, char *body, size_t cap)
+{
+    char err[256];
+    struct mg_connection *mc = mg_download("127.0.0.1", port, 0, err, sizeof err,
+                                           "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", path);
+    assert_non_null(mc);
+    size_t n = 0;
+    for (int r; n + 1 < cap && (r = mg_read(mc, body + n, cap - 1 - n)) > 0;) n += (size_t)r;
+    body[n] = '\0';
+    int status = mg_get_response_info(mc)->status_code;
+    mg_close_connection(mc);
+    return status;
+}
+
+static void test_replay(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "replay.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    seat_state me = {0};
+    me.c = cl_open(srv.port);
+    int64_t id = cl_send(me.c, create_msg("human;random;random;random", 0));
+    json_t *r = cl_reply(me.c, id);
+    assert_string_equal(jtype(r), "created");
+    char game_id[40], token[64];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    snprintf(token, sizeof token, "%s",
+             json_string_value(
+                 json_object_get(json_array_get(json_object_get(r, "seats"), 0), "token")));
+    json_decref(r);
+    /* a running game: refused, and nothing of it is told */
+    expect_error(
+        me.c,
+        cl_send(me.c, json_pack("{s:s,s:s,s:i}", "type", "replay", "game_id", game_id, "step", 0)),
+        "not_finished");
+    /* a second connection, not seated, is refused the same way */
+    client *other = cl_open(srv.port);
+    expect_error(other,
+                 cl_send(other, json_pack("{s:s,s:s,s:i,s:i}", "type", "replay", "game_id", game_id,
+                                          "step", 1, "seat", 1)),
+                 "not_finished");
+    /* the wait for that reply passed over the seat's updates: sitting again
+     * sends the seat's view now (an update older than it is answered as
+     * stale below, and the next one read) */
+    cl_send(me.c, json_pack("{s:s,s:s,s:s}", "type", "sit", "game_id", game_id, "token", token));
+    me.up = cl_update(me.c);
+    cr_rng rng;
+    cr_rng_seed(&rng, 11, 11);
+    for (int guard = 0; guard < 20000; guard++) {
+        assert_non_null(me.up);
+        if (json_is_true(json_object_get(me.up, "over"))) break;
+        if (your_turn(me.up)) json_decref(play_one(&me, &rng, NULL, NULL));
+        json_decref(me.up);
+        me.up = cl_update(me.c);
+    }
+    assert_true(json_is_true(json_object_get(me.up, "over")));
+    json_decref(me.up);
+    cr_match *done = fetch_record(me.c, game_id);
+    int n = cr_match_record(done)->n_actions;
+    assert_true(n > 10);
+    /* each step, for a seat and for the public, is the view replayed from the record */
+    int steps[] = {0, 1, n / 3, n / 2, n - 1, n, n / 3 - 1};
+    int seats[] = {0, 2, -1};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        for (size_t j = 0; j < sizeof seats / sizeof seats[0]; j++) {
+            int seat = seats[j];
+            client *c = (i + j) % 2 ? other : me.c;
+            json_t *rep = replay_req(c, game_id, steps[i], seat);
+            assert_string_equal(jtype(rep), "replay");
+            assert_int_equal(json_integer_value(json_object_get(rep, "step")), steps[i]);
+            assert_int_equal(json_integer_value(json_object_get(rep, "steps")), n);
+            assert_string_equal(json_string_value(json_object_get(rep, "game")), "dml");
+            uint32_t count;
+            json_t *want = view_at(done, steps[i], seat >= 0 ? seat : CR_SEAT_PUBLIC, &count);
+            assert_true(json_equal(want, json_object_get(rep, "observation")));
+            assert_int_equal(json_integer_value(json_object_get(rep, "seq")), count);
+            /* the step's events end where the count after it begins */
+            json_t *evs = json_object_get(rep, "events");
+            size_t ne = json_array_size(evs);
+            if (steps[i] == 0) assert_int_equal(ne, 0);
+            if (ne)
+                assert_int_equal(
+                    json_integer_value(json_object_get(json_array_get(evs, ne - 1), "seq")) + 1,
+                    count);
+            if (seat >= 0)
+                assert_int_equal(json_integer_value(json_object_get(rep, "seat")), seat);
+            else
+                assert_true(json_is_null(json_object_get(rep, "seat")));
+            json_decref(want);
+            json_decref(rep);
+        }
+    /* different steps show different tables */
+    json_t *a = replay_req(me.c, game_id, 1, 0), *b = replay_req(me.c, game_id, n, 0);
+    assert_false(json_equal(json_object_get(a, "observation"), json_object_get(b, "observation")));
+    json_decref(a);
+    json_decref(b);
+    /* out of range, a bad seat, an unknown game, a missing step */
+    expect_error(me.c,
+                 cl_send(me.c, json_pack("{s:s,s:s,s:i}", "type", "replay", "game_id", game_id,
+                                         "step", n + 1)),
+                 "bad_request");
+    expect_error(me.c,
+                 cl_send(me.c, json_pack("{s:s,s:s,s:i,s:i}", "type", "replay", "game_id", game_id,
+                                         "step", 0, "seat", 5)),
+                 "bad_request");
+    expect_error(me.c,
+                 cl_send(me.c, json_pack("{s:s,s:s,s:i}", "type", "replay", "game_id",
+                                         "0123456789abcdef0123456789abcdef", "step", 0)),
+                 "no_game");
+    expect_error(me.c, cl_send(me.c, json_pack("{s:s,s:s}", "type", "replay", "game_id", game_id)),
+                 "bad_request");
+    /* the rate limit: a burst far past it is refused with `limit`, the
+     * connection stays open */
+    int limited = 0;
+    for (int i = 0; i < 60; i++) {
+        json_t *x = replay_req(other, game_id, i % n, -1);
+        if (strcmp(jtype(x), "error") == 0) {
+            assert_string_equal(json_string_value(json_object_get(x, "code")), "limit");
+            limited++;
+        }
+        json_decref(x);
+    }
+    assert_true(limited > 0);
+    cr_match_free(done);
+    cl_free(other);
+    cl_free(me.c);
+    /* the game data endpoint: DML has none, 18Dracula its board */
+    static char body[1 << 16];
+    assert_int_equal(http_get(srv.port, "/api/games/dml/data", body, sizeof body), 404);
+    assert_int_equal(http_get(srv.port, "/api/games/nosuch/data", body, sizeof body), 404);
+    assert_int_equal(http_get(srv.port, "/api/games/18dracula/data", body, sizeof body), 200);
+    json_error_t je;
+    json_t *d = json_loads(body, 0, &je);
+    assert_non_null(d);
+    assert_true(json_array_size(json_object_get(d, "locations")) > 0);
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/18dracula/data?hash=%s",
+             json_string_value(json_object_get(d, "data_hash")));
+    assert_int_equal(http_get(srv.port, path, body, sizeof body), 200);
+    assert_int_equal(
+        http_get(srv.port, "/api/games/18dracula/data?hash=0000000000000000", body, sizeof body),
+        404);
+    json_decref(d);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -1719,6 +1923,7 @@ int main(void)
         cmocka_unit_test_teardown(test_full_game_four_humans, kill_live),
         cmocka_unit_test_teardown(test_private_steps_draw_nothing, kill_live),
         cmocka_unit_test_teardown(test_bots_game, kill_live),
+        cmocka_unit_test_teardown(test_replay, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
         cmocka_unit_test_teardown(test_bot_memory_cap, kill_live),

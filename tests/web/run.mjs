@@ -14,14 +14,20 @@
 //    then one hands the seat to a bot and the other resigns.
 // 3. phone width (390x844, touch): the lobby and the table fit the width,
 //    a move clock shows and the game is played by tapping.
-// 4. the generic table: a DML seat as text, and any registered game without
-//    a view of its own (web/games/<name>.js) played by its controls.
+// 4. the generic table: a DML seat and an 18Dracula seat as text, and any
+//    registered game without a view of its own (web/games/<name>.js) played
+//    by its controls.
+// 6. 18Dracula: a human and two bots on the map view (every place of the
+//    board drawn at its coordinates, the panels, decisions by clicking, by
+//    keys, a typed amount, places chosen on the map by a click and by the
+//    keyboard; the running game's replay refused); the same at phone width;
+//    a finished game of two bots replayed with the map at every step.
 // 5. the server is killed (kill -9) mid-game and started again on the same
 //    port and SQLite file: the page reconnects, its log catches up without a
 //    gap or a repeat, and the game goes on.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
-// generic, reconnect) runs only those.
+// generic, reconnect, dracula, dracula-phone, dracula-replay) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
 import { spawn } from 'node:child_process';
@@ -320,12 +326,38 @@ async function testDesktop(browser, base) {
   await page.click('.finished-games li a[href*="replay=1"]');
   await page.waitForSelector('.replay-bar', { timeout: 15000 });
   check((await page.textContent('.record-text')).length > 0, 'the replay shows the released record');
+  // It opens at the end, drawn with the game's own table; it steps
+  // forwards and backwards with the buttons and the keys, and each step
+  // shows the table as it was then.
+  const stepIs = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('.step-line').textContent), re.source, { timeout: 15000, polling: 50 }).then(() => true, () => false);
+  const tableText = () => page.$eval('.replay-table', (t) => t.textContent);
+  check(await stepIs(/^Step (\d+) of \1/) && await page.isVisible('.replay-table .table.dml'), 'the replay opens at the last step, on the DML table');
+  const atEnd = await tableText();
   await page.click('button[aria-label="First step"]');
-  const first = await page.textContent('.step-line');
+  check(await stepIs(/^Step 0 of \d+: the start/), 'First step goes to the start');
+  const atStart = await tableText();
+  check(atStart !== atEnd, 'the table at the start is not the table at the end');
   await page.locator('body').focus();
-  await page.keyboard.press('ArrowRight');
-  const second = await page.textContent('.step-line');
-  check(/^Step 1 of/.test(first) && /^Step 2 of/.test(second), 'the replay steps with the buttons and the arrow keys');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  check(await stepIs(/^Step 12 of/), 'the arrow keys step forwards');
+  const at12 = await tableText();
+  await page.click('button[aria-label="Previous step"]');
+  check(await stepIs(/^Step 11 of/), 'Previous step steps backwards');
+  const at11 = await tableText();
+  await page.click('button[aria-label="Next step"]');
+  check(await stepIs(/^Step 12 of/), 'Next step steps forwards again');
+  check(at11 !== at12 && await tableText() === at12, 'each step shows its own table, the same one each time it is shown');
+  check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
+  // Another seat's view: its Hand, not ours.
+  const mine = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
+  await page.selectOption('#replay-view', '1');
+  await page.waitForFunction((m) => document.querySelector('.replay-table .dml-mine') && document.querySelector('.replay-table .dml-mine').textContent !== m, mine, { timeout: 15000 }).catch(() => null);
+  const theirs = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
+  check(theirs !== mine, 'the view selector shows another seat\'s table (its Hand)');
+  await page.selectOption('#replay-view', '');
+  await page.waitForFunction(() => /Spectating/.test(document.querySelector('.replay-table .dml-mine').textContent), null, { timeout: 15000 }).catch(() => null);
+  check(/Spectating/.test(await page.$eval('.replay-table .dml-mine', (x) => x.textContent)), 'the public view shows no Hand');
+  await page.screenshot({ path: path.join(shots, 'dml-replay.png'), fullPage: false });
   check(pageErrors.length === 0, `no script error and no console error (a refused CSP rule included)${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
   await context.close();
 }
@@ -489,6 +521,14 @@ async function testGeneric(browser, base) {
   for (const g of info.games || []) {
     if (!fs.existsSync(path.join(ROOT, 'web', 'games', `${g.name}.js`))) others.push(g);
   }
+  // Every game stays playable as text: 18Dracula (which has its own table) too.
+  await createGame(page, base, ['me', 'random', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18', { timeout: 15000 });
+  await page.click('#link-view');
+  await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+  const d18text = await page.textContent('pre.obs-text');
+  check(/"phase": \d/.test(d18text) && /"display"/.test(d18text), '18Dracula\'s text table shows its observation');
+  check(await playGeneric(page, 10) > 0, '18Dracula is played on its text table');
   if (!others.length) console.log('ok   (every registered game has its own view: no other game for the generic table)');
   for (const g of others) {
     const v = (g.variants || [])[0];
@@ -551,14 +591,251 @@ async function testReconnect(browser) {
   await context.close();
 }
 
+// --- 18Dracula ----------------------------------------------------------------------
+// Plays `count` of the human's decisions on the 18Dracula table by clicking.
+// Starting a front and buying its shares are preferred (so the human runs a
+// front and meets the map's choices); selling is avoided; when the map offers
+// places, one is clicked on the map itself (the first `mapClicks` times).
+// Returns what was done.
+async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = true, keyEvery = 0 } = {}) {
+  let x = seed >>> 0;
+  const rand = (n) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+  const did = { moves: 0, map: 0, amount: 0, keyed: 0, lit: false };
+  // Plays on past `count` (up to 400 decisions) until the map has offered
+  // `mapClicks` places: when the human first builds depends on the bots.
+  for (let guard = 0; guard < 1600 && (did.moves < count || (did.map < mapClicks && did.moves < 400)); guard++) {
+    const state = await page.waitForFunction(() => {
+      if (document.querySelector('.scoreboard:not([hidden])')) return 'over';
+      return document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false;
+    }, null, { timeout: 60000, polling: 50 }).then((h) => h.jsonValue());
+    if (state === 'over') break;
+    // The log's last line number (the page keeps only the last 1,000 lines).
+    const lastSeq = () => {
+      const li = document.querySelector('.log-lines li:last-child');
+      return li ? li.value : 0;
+    };
+    const before = await page.evaluate(lastSeq);
+    const places = await page.$$('.d18-svg .can');
+    // On a phone a long list is folded: open it first.
+    for (const fold of await page.$$('.move details.action-fold:not([open]) > summary')) await fold.click();
+    const controls = await page.$$('.move button.action:not([aria-disabled]):not(.other-amount)');
+    const groups = await Promise.all(controls.map((c) => c.evaluate((b) => b.closest('[data-group]').dataset.group)));
+    const amountGo = await page.$('.move button.other-amount');
+    let acted = false;
+    let what = '';
+    if (places.length && did.map < mapClicks) {
+      // A control naming a place lights that place while the pointer is on it.
+      if (!did.lit) {
+        did.lit = await page.evaluate(() => {
+          for (const b of document.querySelectorAll('.move button.action')) {
+            b.dispatchEvent(new MouseEvent('mouseenter'));
+            const on = document.querySelector('.d18-svg .hl');
+            b.dispatchEvent(new MouseEvent('mouseleave'));
+            if (on) return !document.querySelector('.d18-svg .hl');
+          }
+          return false;
+        });
+      }
+      const place = places[rand(places.length)];
+      try {
+        // The first place by a click on it, the next by the keyboard
+        // (focused, then Enter).
+        if (did.map % 2 === 0) await place.dispatchEvent('click');
+        else {
+          await place.focus();
+          await page.keyboard.press('Enter');
+        }
+        // A place with several actions moves the focus to the first of them.
+        const focused = await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action'));
+        if (focused) await page.keyboard.press('Enter');
+        did.map++;
+        what = `a place on the map (${did.map % 2 ? 'clicked' : 'keyboard'}${focused ? ', then Enter on its first control' : ''})`;
+        acted = true;
+      } catch {
+        continue;
+      }
+    } else if (amountGo && amountOnce && did.amount === 0) {
+      // Another amount: the field's largest value is refused, its minimum taken.
+      const field = await page.$('.move .amount-action input');
+      const min = Number(await field.getAttribute('min'));
+      await field.fill(String(min));
+      await amountGo.click();
+      what = `the amount ${min}`;
+      did.amount++;
+      acted = true;
+    } else {
+      const pref = ['start', 'buy-share', 'build', 'office', 'rampage', 'pay', 'buy-monster', 'buy'];
+      let pick = -1;
+      for (const g of pref) {
+        const idx = groups.map((v, i) => (v === g ? i : -1)).filter((i) => i >= 0);
+        if (idx.length && rand(4) !== 0) { pick = idx[rand(idx.length)]; break; }
+      }
+      if (pick < 0) {
+        const ok = groups.map((v, i) => (v !== 'sell' && v !== 'emergency-sell' ? i : -1)).filter((i) => i >= 0);
+        pick = ok.length ? ok[rand(ok.length)] : rand(controls.length);
+      }
+      const hint = keyEvery && did.moves % keyEvery === keyEvery - 1
+        ? await controls[pick].evaluate((b) => (b.querySelector('kbd') ? b.querySelector('kbd').textContent : '')) : '';
+      what = `${groups[pick]} control${hint ? ` (key ${hint})` : ''}`;
+      if (/^[1-9]$/.test(hint)) {
+        await page.locator('body').focus();
+        await page.keyboard.press(hint);
+        did.keyed++;
+      } else if (!(await clickFresh(controls[pick]))) continue;
+      acted = true;
+    }
+    if (!acted) continue;
+    did.moves++;
+    await page.waitForFunction((n) => {
+      const busy = document.querySelector('.move button.action[aria-disabled]');
+      const li = document.querySelector('.log-lines li:last-child');
+      return (!busy && (li ? li.value : 0) !== n) || document.querySelector('.scoreboard:not([hidden])') || document.querySelector('#error-banner:not([hidden])');
+    }, before, { timeout: 60000, polling: 50 }).catch(async () => {
+      throw new Error(`no answer within 60 s to ${what} (prompt: ${await page.textContent('.move .prompt').catch(() => '?')})`);
+    });
+    const error = await page.$eval('#error-banner', (b) => (b.hidden ? '' : b.textContent));
+    if (error) throw new Error(`the server refused a move: ${error}`);
+  }
+  return did;
+}
+
+async function testDracula(browser, base) {
+  console.log('# 18Dracula: one human, two bots; the map and the table, actions by clicking');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  await createGame(page, base, ['me', 'heuristic', 'heuristic'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  const data = await page.evaluate(async () => {
+    const r = await fetch('/api/games/18dracula/data');
+    return r.json();
+  });
+  const drawn = await page.evaluate(() => ({
+    locs: document.querySelectorAll('.d18-svg .loc').length,
+    routes: document.querySelectorAll('.d18-svg .hit').length,
+    cities: document.querySelectorAll('.d18-svg .loc.city').length,
+    offs: document.querySelectorAll('.d18-svg .loc.off').length,
+    spaces: document.querySelectorAll('.d18-svg .space').length,
+    names: [...document.querySelectorAll('.d18-svg .name, .d18-svg .off-name')].map((t) => t.textContent),
+  }));
+  check(drawn.locs === data.locations.length && drawn.routes === data.routes.length,
+    `the map draws the board's ${data.locations.length} places and ${data.routes.length} route spaces`);
+  const spaces = data.locations.reduce((n, l) => n + (l.spaces ? l.spaces.length : 0), 0);
+  check(drawn.cities === data.locations.filter((l) => l.kind === 'city').length && drawn.offs === data.locations.filter((l) => l.kind === 'off').length
+    && drawn.spaces === spaces, `cities with their ${spaces} office spaces and the off-boards are drawn`);
+  check(data.locations.every((l) => drawn.names.includes(l.name)), 'every place is named on the map');
+  const coords = await page.$eval('.d18-svg .loc', (g) => {
+    const c = g.querySelector('circle, rect');
+    return c ? [Number(c.getAttribute('cx') || Number(c.getAttribute('x')) + Number(c.getAttribute('width')) / 2), Number(c.getAttribute('cy') || Number(c.getAttribute('y')) + 15)] : [];
+  });
+  check(coords[0] === data.locations[0].x && coords[1] === data.locations[0].y, 'places stand at the board file\'s coordinates');
+  for (const label of ['Phase and stage', 'Map', 'Players', 'Market', 'Fronts', 'Associates, LL and BT', 'Monsters', 'Your move', 'Log']) {
+    check(await page.isVisible(`section[aria-label="${label}"]`), `the table has its ${label}`);
+  }
+  check((await page.$$('.market-grid td .price')).length > 10, 'the market grid shows its prices');
+  check(/pts/.test(await page.textContent('.d18-players .seat.me .cash')), 'the player\'s cash shows');
+  check((await page.$$('.phases li')).length === 5 && (await page.$$('.phases li.now')).length === 1, 'the phase tracker shows the five phases and the current one');
+  // The replay of a game still being played is refused (its record is secret).
+  const id = /game=([0-9a-f]{32})/.exec(page.url())[1];
+  const other = await context.newPage();
+  await other.goto(`${base}/#game=${id}&replay=1`);
+  const refused = await other.waitForSelector('.not-finished', { timeout: 15000 }).then(() => true, () => false);
+  check(refused && /still being played/.test(await other.textContent('.not-finished')), 'the replay viewer refuses a running game');
+  await other.close();
+  // A game may end before the human builds (a bankruptcy): then another one.
+  let did = null;
+  for (let game = 0; game < 3; game++) {
+    if (game) {
+      await createGame(page, base, ['me', 'heuristic', 'heuristic'], { game: '18dracula', variant: 'medieval' });
+      await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+    }
+    const got = await playDracula(page, 60, { seed: 5 + game, mapClicks: 2, keyEvery: 7 });
+    did = did ? Object.fromEntries(Object.entries(did).map(([k, v]) => [k, k === 'lit' ? v || got.lit : v + got[k]])) : got;
+    if (did.map >= 2 && !(await page.isVisible('.scoreboard:not([hidden])'))) break;
+    console.log(`# (the game ended after ${got.moves} decisions${did.map < 2 ? ', before the map offered two places' : ''}: another one)`);
+  }
+  check(did.moves >= 10, `${did.moves} decisions played by clicking (${did.keyed} by a key, ${did.amount} with a typed amount)`);
+  const charters = await page.$$('.d18-fronts .charter');
+  const markers = await page.$$('.market-grid .mk');
+  check(charters.length > 0 && markers.length === charters.length, `started fronts have charters and markers on the market (${charters.length})`);
+  check(did.map > 0, `${did.map} choice(s) made by clicking a place on the map`);
+  const built = await page.$$('.d18-svg .route.built');
+  check(did.map === 0 || built.length > 0 || (await page.$$('.d18-svg .token')).length > 1, 'the map shows what was built');
+  check(did.lit, 'a control naming a place lights it on the map while the pointer is on it, and only then');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(shots, '18dracula-desktop.png'), fullPage: false });
+  await page.screenshot({ path: path.join(shots, '18dracula-desktop-full.png'), fullPage: true });
+  check(pageErrors.length === 0, `no script error and no console error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+async function testDraculaPhone(browser, base) {
+  console.log('# 18Dracula at phone width (390x844, touch)');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await createGame(page, base, ['me', 'random', 'heuristic', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  check(await noHorizontalScroll(page), 'nothing sticks out past the right edge at 390 px');
+  const order = await page.evaluate(() => {
+    const y = (s) => document.querySelector(s).getBoundingClientRect().top;
+    return y('.d18-top') < y('.move') && y('.move') < y('.d18-map');
+  });
+  check(order, 'on a phone the phase, then the controls, then the map');
+  const did = await playDracula(page, 8, { seed: 9, mapClicks: 0, amountOnce: false });
+  check(did.moves >= 4, `${did.moves} decisions played by tapping`);
+  check(await noHorizontalScroll(page), 'still nothing past the right edge');
+  // The picture: the stage, the decision (long lists folded) and the map.
+  for (const fold of await page.$$('.move details.action-fold[open] > summary')) await fold.click();
+  check((await page.$$('.move details.action-fold:not([open])')).length === 0 || await page.isVisible('.move details.action-fold > summary'),
+    'a long list of choices folds on a phone');
+  await page.evaluate(() => document.querySelector('.d18-top').scrollIntoView());
+  await page.screenshot({ path: path.join(shots, '18dracula-phone.png'), fullPage: false });
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+async function testDraculaReplay(browser, base) {
+  console.log('# 18Dracula replay: a game of two bots, replayed with the map at every step');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const t0 = Date.now();
+  await createGame(page, base, ['random', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.scoreboard:not([hidden])', { timeout: 240000 });
+  console.log(`# (the bots' game took ${Math.round((Date.now() - t0) / 1000)} s)`);
+  await page.click('#link-replay');
+  await page.waitForSelector('.replay-table .table.d18 svg.d18-svg', { timeout: 30000 });
+  const stepIs = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('.step-line').textContent), re.source, { timeout: 30000, polling: 50 }).then(() => true, () => false);
+  const built = () => page.$$eval('.replay-table .d18-svg .route.built', (x) => x.length);
+  check(await stepIs(/^Step (\d+) of \1/), 'the replay opens at the last step');
+  const atEnd = await built();
+  await page.click('button[aria-label="First step"]');
+  check(await stepIs(/^Step 0 of/), 'First step goes to the start');
+  const atStart = await built();
+  check(atEnd > atStart, `the map at the end shows more built route spaces than at the start (${atEnd} against ${atStart})`);
+  await page.click('button[aria-label="Last step"]');
+  check(await stepIs(/^Step (\d+) of \1/) && await built() === atEnd, 'Last step shows the end again');
+  check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 let server;
 let browser;
 try {
   server = await startServer();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }

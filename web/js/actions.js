@@ -90,6 +90,19 @@ export function actionButton(a, submit, key) {
   }, keyHint, label);
 }
 
+// The notation of amount action `a` with amount v in place of the menu's
+// (the notation of an action that chooses an amount ends with the amount,
+// docs/clients.md); null when v is outside the range or not on its step.
+// The server checks the amount again: it is a move typed by the player.
+export function amountText(a, v) {
+  const r = a && a.amount;
+  if (!r || !Number.isInteger(v) || v < r.min || v > r.max) return null;
+  const step = Number.isInteger(r.step) && r.step > 0 ? r.step : 1;
+  if ((v - r.min) % step !== 0) return null;
+  const text = String(a.text || '');
+  return /\d+$/.test(text) ? text.replace(/\d+$/, String(v)) : null;
+}
+
 // A group or seat name made safe for a class name.
 export function cssToken(s) {
   return String(s || '').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40);

@@ -92,3 +92,23 @@ export function focusKeeper(root, fallback) {
     },
   };
 }
+
+// svg('line', {x1: 0, ...}, child, ...): an SVG element, by the same rules as
+// el() (attributes through setAttribute, text through textContent).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  if (attrs) {
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === 'innerHTML' || key === 'outerHTML') throw new Error('dom.js: no HTML from strings');
+      if (key === 'class') node.setAttribute('class', value);
+      else if (key === 'text') node.textContent = String(value);
+      else if (key === 'dataset') Object.assign(node.dataset, value);
+      else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}

@@ -9,6 +9,7 @@ import { el, fill } from './dom.js';
 import { loadToken, saveToken, forgetToken, gameHash } from './store.js';
 import { updateOf } from './proto.js';
 import * as generic from './generic-view.js';
+import { amountText } from './actions.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
@@ -60,8 +61,15 @@ export async function showGame(main, app, route) {
     if (!u || !u.your_turn || state.busy) return;
     state.busy = true;
     markBusy(true);
+    // An amount of the action's range that the menu does not list goes as
+    // the action's notation with that amount (actions.js, amountText).
     const msg = { decision: u.decision, action: action.id };
-    if (amount !== undefined) msg.amount = amount;
+    if (amount !== undefined) {
+      const text = amountText(action, amount);
+      if (text === null) { app.showError(`The amount must be from ${action.amount.min} to ${action.amount.max}.`); return; }
+      delete msg.action;
+      msg.text = text;
+    }
     try {
       await app.conn.request('act', msg);
       app.showError('');
@@ -210,6 +218,7 @@ export async function showGame(main, app, route) {
       game: state.viewGame, seat: u.seat, obs: u.observation || {}, obsText: u.observation_text,
       log, actions: u.your_turn ? u.actions || [] : [], help: u.help || '', prompt: u.prompt || '',
       toAct: !!u.your_turn, over: !!u.over, result: u.result,
+      toActSeat: Number.isInteger(u.to_act) ? u.to_act : null,
     };
     try {
       state.view.render(snap);

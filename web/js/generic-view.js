@@ -2,7 +2,7 @@
 // shows what every game gives a client (docs/clients.md): the observation as
 // text (the server's text rendering when it sends one, else the observation
 // JSON laid out), the log in words, the help and the legal actions as
-// controls.  18Dracula is playable here until it gets a map view.
+// controls.  Every game is playable here (the "Text table" link).
 import { el, fill, focusKeeper } from './dom.js';
 import { actionControls, shortcuts } from './actions.js';
 import { createLog } from './log.js';

@@ -1,20 +1,25 @@
 // replay.js: the replay viewer of a finished game.  Once a game is over the
 // server releases its record (every action, chance included) and its seed
-// (`record`), and the log can be read from the start (`history`).  The viewer
-// steps through the log one event at a time (buttons, a slider, the arrow
-// keys, or play), showing the log so far and, when the game's view module
-// offers one (replaySummary), where the game stood: for DML the Round, whose
-// Turn it was and the last dice.  Beside it are the record
-// and the seed, which replay the whole game exactly with
-// `croupier replay FILE`.  The browser seated at the game (it holds a token)
-// reads the log as its seat saw it; anyone else as a spectator.
+// (`record`), and answers `replay`: the table after any number of the
+// record's actions, from the public view or any seat's (docs/protocol.md).
+// The viewer steps through the record (buttons, a slider, the arrow keys,
+// Home / End, or play) and draws each step with the game's own table
+// (web/games/<game>.js; the generic table for a game without one), with no
+// controls; a selector picks the view.  Beside it: what the step's action
+// did (its events, as that view sees them), the log up to that step (in the
+// table: read with `history`, as this browser's seat or a spectator saw
+// it), and the record and seed, which replay the whole game with
+// `croupier replay FILE`.  A running game's steps are refused by the server
+// (its record is secret until the end); the page says so.
 import { el, fill } from './dom.js';
 import { loadToken } from './store.js';
 import { updateOf } from './proto.js';
 import { viewFor } from './game.js';
+import * as generic from './generic-view.js';
 
 const PAGE = 500; // events per `history` reply (docs/protocol.md)
 const MAX_EVENTS = 200000; // a bound on the pages read, far above any game
+const PLAY_MS = 400; // the pace of play: under the server's replay rate
 
 export async function showReplay(main, app, route) {
   fill(main, el('section', { class: 'panel' }, el('h1', { text: 'Replay' }), el('p', { text: 'Loading the record…' })));
@@ -23,16 +28,16 @@ export async function showReplay(main, app, route) {
     recordMsg = await app.conn.request('record', { game_id: route.game_id });
   } catch (err) {
     fill(main, el('section', { class: 'panel' }, el('h1', { text: 'Replay' }),
-      el('p', { text: err.code === 'not_finished' ? 'This game is still being played: its record is released when it ends.' : String(err.message || err.code) }),
+      el('p', { class: 'not-finished', text: err.code === 'not_finished' ? 'This game is still being played: its record is released when it ends.' : String(err.message || err.code) }),
       el('a', { href: `#game=${route.game_id}&watch=1`, text: 'Watch it' })));
     return () => {};
   }
-  // Follow the game as our seat if this browser holds one, else as a spectator.
+  // The log is read as our seat saw it if this browser holds one, else as a spectator.
   let token = null;
-  let seat = null;
+  let mySeat = null;
   for (let s = 0; s < 16 && !token; s++) {
     const t = loadToken(route.game_id, s);
-    if (t) { token = t; seat = s; }
+    if (t) { token = t; mySeat = s; }
   }
   if (token) await app.conn.request('sit', { game_id: route.game_id, token, since: 0 }, updateOf(route.game_id));
   else await app.conn.request('spectate', { game_id: route.game_id, since: 0 }, updateOf(route.game_id));
@@ -41,67 +46,137 @@ export async function showReplay(main, app, route) {
     const page = await app.conn.request('history', { since });
     const list = Array.isArray(page.events) ? page.events : [];
     for (const e of list) if (e && typeof e.seq === 'number' && e.seq >= since) events.push(e);
-    if (!list.length || events.length >= (page.count || 0)) break;
+    if (!list.length || list.length > PAGE || events.length >= (page.count || 0)) break;
     since = events[events.length - 1].seq + 1;
   }
-  const total = events.length;
-  // The game's view may summarise a step (web/games/<game>.js: replaySummary).
-  const view = await viewFor(app.gameOfId(route.game_id));
-  let step = total ? total - 1 : 0;
+  // The last step tells how many there are and how many seats.
+  let view = mySeat;
+  let last;
+  try {
+    last = await app.conn.request('replay', { game_id: route.game_id, step: 0 });
+  } catch (err) {
+    fill(main, el('section', { class: 'panel' }, el('h1', { text: 'Replay' }), el('p', { text: String(err.message || err.code) })));
+    return () => {};
+  }
+  const total = Number.isInteger(last.steps) ? last.steps : 0;
+  const players = Number.isInteger(last.players) ? last.players : 0;
+  const game = last.game || app.gameOfId(route.game_id);
+  const mod = await viewFor(game);
+
+  const seatName = (i) => `P${i}`;
+  const ctx = { submit: () => {}, seatName };
+  let step = total;
+  let shown = null; // the step on the table
+  let busy = false;
   let playing = null;
 
   const stepLine = el('p', { class: 'step-line', 'aria-live': 'polite' });
+  const did = el('ul', { class: 'step-events' });
   const summary = el('div', { class: 'where' });
-  const logBox = el('ol', { class: 'log-lines replay-log', tabindex: 0, 'aria-label': 'Log up to this step' });
-  const slider = el('input', { type: 'range', min: 0, max: Math.max(0, total - 1), value: step, 'aria-label': 'Step' });
+  const board = el('div', { class: 'board-root replay-table' });
+  const slider = el('input', { type: 'range', min: 0, max: total, value: step, 'aria-label': 'Step', id: 'replay-step' });
   const button = (text, label, f) => el('button', { type: 'button', text, 'aria-label': label, onclick: f });
   const playButton = button('▶ Play', 'Play', () => togglePlay());
+  const viewSel = el('select', { id: 'replay-view', 'aria-label': 'Whose view' },
+    el('option', { value: '', text: 'The public table', selected: view === null }),
+    [...Array(players).keys()].map((i) => el('option', { value: String(i), text: `P${i}'s view${i === mySeat ? ' (yours)' : ''}`, selected: view === i })));
+  viewSel.addEventListener('change', () => {
+    view = viewSel.value === '' ? null : Number(viewSel.value);
+    shown = null;
+    go(step);
+  });
   const bar = el('div', { class: 'replay-bar' },
-    button('⏮', 'First step', () => go(0)), button('◀', 'Previous step', () => go(step - 1)),
-    slider, button('▶', 'Next step', () => go(step + 1)), button('⏭', 'Last step', () => go(total - 1)), playButton);
+    button('|◀', 'First step', () => go(0)), button('◀', 'Previous step', () => go(step - 1)),
+    slider, button('▶', 'Next step', () => go(step + 1)), button('▶|', 'Last step', () => go(total)), playButton,
+    el('label', { for: 'replay-view', class: 'small', text: 'View' }), viewSel);
   slider.addEventListener('input', () => go(Number(slider.value)));
+
+  let table = null;
+  function makeTable() {
+    table = mod.createView(board, ctx);
+    table.generic = mod === generic;
+  }
+  makeTable();
 
   const recordText = String(recordMsg.record || '');
   fill(main,
     el('section', { class: 'panel' },
-      el('h1', { text: `Replay · ${app.gameTitle(app.gameOfId(route.game_id))}` }),
-      el('p', { class: 'small', text: `${total} events${seat !== null ? `, as P${seat} saw them` : ', as a spectator saw them'} · seed ${String(recordMsg.seed || '')}` }),
-      bar, stepLine, summary),
-    el('div', { class: 'table' },
-      el('section', { class: 'panel log' }, el('h2', { text: 'Log so far' }), logBox),
-      el('section', { class: 'panel' }, el('h2', { text: 'The record' }),
+      el('h1', { text: `Replay · ${app.gameTitle(game)}` }),
+      el('p', { class: 'small', text: `${total} steps (record actions) · seed ${String(recordMsg.seed || '')}` }),
+      bar, stepLine, did, summary),
+    board,
+    el('section', { class: 'panel' },
+      el('details', {}, el('summary', { text: 'The record' }),
         el('p', { class: 'small', text: 'Every action with the chance outcomes; save it as a file and run croupier replay FILE to see the end again.' }),
         el('pre', { class: 'obs-text record-text', tabindex: 0, text: recordText }))),
     el('p', {}, el('a', { href: `#game=${route.game_id}&watch=1`, text: 'Scoreboard' }), ' · ', el('a', { href: '#/', text: 'Lobby' })));
 
+  // Asks for step k; while a request is on its way the latest wish waits
+  // (dragging the slider asks once per answer, within the server's rate).
   function go(k) {
-    if (!total) { stepLine.textContent = 'The log is empty.'; return; }
-    step = Math.max(0, Math.min(total - 1, k));
+    step = Math.max(0, Math.min(total, k));
     slider.value = String(step);
-    const e = events[step];
-    stepLine.textContent = `Step ${step + 1} of ${total}: ${e.text || ''}`;
-    fill(summary, view && typeof view.replaySummary === 'function' ? view.replaySummary(events, step) : null);
-    const from = Math.max(0, step - 300);
-    fill(logBox);
-    for (let i = from; i <= step; i++) {
-      logBox.appendChild(el('li', { value: events[i].seq + 1, class: i === step ? 'current' : '', text: events[i].text || '' }));
-    }
-    logBox.scrollTop = logBox.scrollHeight;
+    if (!busy) fetchStep();
   }
+  async function fetchStep() {
+    if (shown === `${step}/${view}`) return;
+    busy = true;
+    const want = step;
+    const wantView = view;
+    try {
+      const msg = { game_id: route.game_id, step: want };
+      if (wantView !== null) msg.seat = wantView;
+      const rep = await app.conn.request('replay', msg);
+      drawStep(rep, want, wantView);
+      shown = `${want}/${wantView}`;
+      app.showError('');
+    } catch (err) {
+      if (err.code === 'limit') await new Promise((r) => setTimeout(r, 300));
+      else app.showError(String(err.message || err.code));
+    }
+    busy = false;
+    if (shown !== `${step}/${view}`) fetchStep();
+  }
+
+  function drawStep(rep, k, seat) {
+    const actor = Number.isInteger(rep.actor) ? `P${rep.actor}` : k > 0 ? 'chance' : '';
+    const evs = Array.isArray(rep.events) ? rep.events : [];
+    stepLine.textContent = `Step ${k} of ${total}${k === 0 ? ': the start' : `: ${actor}'s action`}${k === total ? ' (the end)' : ''}`;
+    fill(did, evs.slice(0, 40).map((e) => el('li', { text: e.text || '' })),
+      evs.length > 40 ? el('li', { text: `… and ${evs.length - 40} more` }) : null);
+    const seq = Number.isInteger(rep.seq) ? rep.seq : 0;
+    const upTo = events.filter((e) => e.seq < seq);
+    fill(summary, typeof mod.replaySummary === 'function' && upTo.length ? mod.replaySummary(upTo, upTo.length - 1) : null);
+    const snap = {
+      game, seat, obs: rep.observation || {}, log: upTo, actions: [], help: '', prompt: '',
+      toAct: false, over: k === total, result: null, toActSeat: Number.isInteger(rep.to_act) ? rep.to_act : null,
+    };
+    try {
+      table.render(snap);
+    } catch (err) {
+      if (table.generic) throw err;
+      app.showError(`The ${game} table could not be drawn (${err && err.message}); showing the text table.`);
+      table = generic.createView(board, ctx);
+      table.generic = true;
+      table.render(snap);
+    }
+  }
+
   function togglePlay() {
     if (playing) { clearInterval(playing); playing = null; playButton.textContent = '▶ Play'; return; }
-    if (step >= total - 1) go(0);
+    if (step >= total) go(0);
     playButton.textContent = '❚❚ Pause';
     playing = setInterval(() => {
-      if (step >= total - 1) { togglePlay(); return; }
-      go(step + 1);
-    }, 400);
+      if (step >= total) { togglePlay(); return; }
+      if (!busy) go(step + 1);
+    }, PLAY_MS);
   }
   app.setKeyHandler((e) => {
+    if (e.target && e.target.closest && e.target.closest('input, select')) return false;
     if (e.key === 'ArrowRight') { go(step + 1); return true; }
     if (e.key === 'ArrowLeft') { go(step - 1); return true; }
     if (e.key === 'Home') { go(0); return true; }
-    if (e.key === 'End') { go(total - 1); return true; }
+    if (e.key === 'End') { go(total); return true; }
     if (e.key === ' ' && !(e.target && e.target.closest && e.target.closest('button'))) { togglePlay(); return true; }
     return false;
   });

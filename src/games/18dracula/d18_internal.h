@@ -390,6 +390,10 @@ enum { D18_LAB_COUNTERS = 16 };
 extern D18_HIDDEN const char *const d18_lab_counter_names[D18_LAB_COUNTERS];
 D18_HIDDEN void d18_lab_count(const cr_event *e, uint64_t *counters);
 
+/* The board and the state's encodings as JSON (data.c): cr_game_parts.data_json. */
+D18_HIDDEN size_t d18_data_json(const cr_game *g, char *buf, size_t cap);
+/* The observation JSON: the position and a "display" object (data.c). */
+D18_HIDDEN size_t d18_obs_json(const cr_game *g, const void *obs, char *buf, size_t cap);
 D18_HIDDEN int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t errcap);
 extern const struct cr_game_parts d18_parts;
 /* The hand-written player (heuristic.c): cr_game_parts.heuristic. */

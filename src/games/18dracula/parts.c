@@ -65,4 +65,5 @@ const cr_game_parts d18_parts = {
      * router's worst case on late-game positions is about 0.1 s
      * (docs/18dracula-board.md), so no random game meets a long search. */
     .test_cost = 100,
+    .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
 };
