@@ -1560,6 +1560,7 @@ static json_t *sv_welcome(void)
         json_t *os = json_array();
         for (int k = 0; k < d->n_options; k++) {
             const cr_option_def *od = &d->options[k];
+            if (od->type == CR_OPT_FILE) continue; /* a client cannot choose files (create) */
             const char *types[] = {"", "int", "bool", "choice", "seat", "file"};
             json_t *oj =
                 json_pack("{s:s,s:s,s:i,s:i,s:i,s:s}", "key", od->key, "type",
@@ -1600,6 +1601,22 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "bad_request", "unknown game (see welcome.games)");
         return;
     }
+    /* A file option names a path on the server's disk: a client may never
+     * make the server open one (what it would answer tells whether the file
+     * exists and what it holds).  Online games use the game's built-in data;
+     * refused before anything looks at the value. */
+    for (int i = 0; i < m->n_options; i++)
+        for (int k = 0; k < def->n_options; k++)
+            if (def->options[k].type == CR_OPT_FILE &&
+                strcmp(def->options[k].key, m->opt_key[i]) == 0) {
+                char msg[160];
+                snprintf(msg, sizeof msg,
+                         "option '%s' names a file, which this server never opens for a "
+                         "client; games here use the built-in data",
+                         def->options[k].key);
+                sv_send_error(c, m, "bad_request", msg);
+                return;
+            }
     int bots = 0;
     for (int s = 0; s < m->n_seats; s++) {
         if (strcmp(m->seats[s], "human") == 0 || strcmp(m->seats[s], "invite") == 0) continue;

@@ -1776,6 +1776,67 @@ static int http_get(int port, const char *path, char *body, size_t cap)
     return status;
 }
 
+/* A file option (18Dracula's `board`) names a path on the server's disk:
+ * a client can never make the server open one.  The answer is the same
+ * whether the file exists, is a board or is missing, and names no path. */
+static void test_file_option_refused(void **state)
+{
+    (void)state;
+    char db[512], board[512];
+    db_path(db, sizeof db, "fileopt.db");
+    db_path(board, sizeof board, "mine.board");
+    FILE *f = fopen(board, "w");
+    assert_non_null(f);
+    fputs("croupier-board 18dracula 1\ntitle \"x\"\n", f);
+    fclose(f);
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+    /* the lobby is not offered the option */
+    json_t *w = cl_reply(c, cl_send(c, json_pack("{s:s}", "type", "hello")));
+    assert_string_equal(jtype(w), "welcome");
+    size_t gi;
+    json_t *gm;
+    int seen = 0;
+    json_array_foreach(json_object_get(w, "games"), gi, gm)
+    {
+        size_t oi;
+        json_t *op;
+        json_array_foreach(json_object_get(gm, "options"), oi, op)
+        {
+            assert_string_not_equal(json_string_value(json_object_get(op, "type")), "file");
+            seen++;
+        }
+    }
+    assert_true(seen > 0); /* the other options are listed */
+    json_decref(w);
+    const char *paths[] = {"/etc/passwd", board, "/nonexistent/dir/x.board", "../../x"};
+    char first[400] = "";
+    for (int i = 0; i < 4; i++) {
+        json_t *o = json_pack("{s:s,s:s,s:[s,s,s],s:{s:s}}", "type", "create", "game", "18dracula",
+                              "seats", "invite", "random", "random", "options", "board", paths[i]);
+        json_t *r = cl_reply(c, cl_send(c, o));
+        assert_string_equal(jtype(r), "error");
+        assert_string_equal(json_string_value(json_object_get(r, "code")), "bad_request");
+        const char *msg = json_string_value(json_object_get(r, "message"));
+        assert_non_null(msg);
+        assert_null(strstr(msg, "passwd"));
+        assert_null(strstr(msg, "/"));
+        if (i == 0)
+            snprintf(first, sizeof first, "%s", msg);
+        else
+            assert_string_equal(msg, first); /* nothing told about the file */
+        json_decref(r);
+    }
+    /* no game was made */
+    json_t *r =
+        cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "list", "status", "running")));
+    assert_int_equal(json_array_size(json_object_get(r, "games")), 0);
+    json_decref(r);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+}
+
 static void test_replay(void **state)
 {
     (void)state;
@@ -1924,6 +1985,7 @@ int main(void)
         cmocka_unit_test_teardown(test_private_steps_draw_nothing, kill_live),
         cmocka_unit_test_teardown(test_bots_game, kill_live),
         cmocka_unit_test_teardown(test_replay, kill_live),
+        cmocka_unit_test_teardown(test_file_option_refused, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
         cmocka_unit_test_teardown(test_bot_memory_cap, kill_live),
