@@ -21,6 +21,7 @@
 enum {
     SCAN_LIMIT = 24,
     PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
+    AIM_NODES = 60000,  /* nodes of the aimed search before it gives up (solve_part) */
     LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
@@ -112,6 +113,8 @@ struct d18_route_ws {
     int32_t w[D18_ROUTE_MAX_SPACES];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
+    int gave_up;       /* the last search passed node_cap */
     int64_t alone_budget;
     uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
@@ -859,7 +862,7 @@ static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
  * disjointness dropped; a space used by several is priced up, an unused
  * one down.  Keeps the prices of the smallest bound seen.  Any prices give
  * a valid bound, so this only decides how fast the search is. */
-static void lam_fit(d18_route_ws *ws, int64_t lb)
+static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
 {
     int32_t best_lam[D18_ROUTE_MAX_SPACES], best_pi[D18_ROUTE_MAX_LOCS];
     int64_t best_b = INT64_MAX;
@@ -966,6 +969,7 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
         if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
     }
+    return best_b;
 }
 
 /* Branch and bound: type ci picks further routes from rev-position p on
@@ -976,7 +980,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    int64_t sum, int32_t fd, int64_t lam_free)
 {
     ws->nodes++;
-    if (!ws->use_lam && ws->nodes - ws->nodes_start > PLAIN_NODES) return; /* restarted */
+    if (ws->nodes - ws->nodes_start > ws->node_cap) { /* given up */
+        ws->gave_up = 1;
+        return;
+    }
     if (ci == ws->n_comp) {
         leaf(ws, sum, fd);
         return;
@@ -1133,18 +1140,31 @@ static void solve_part(d18_route_ws *ws)
         }
     }
     /* A plain search first; if it runs past PLAIN_NODES, fit the prices
-     * (its best total is a lower bound to aim at) and search again with
-     * the Lagrangian bound too, from best = lb - 1 so every rampage
-     * earning lb or more, ties included, is still seen. */
-    int64_t lb = -1;
-    for (int round = 0; round < 2; round++) {
-        ws->use_lam = round == 1;
+     * (its best total lb is a lower bound to aim at) and search again with
+     * the Lagrangian bound too.  The search cuts what cannot reach its best
+     * total, so it is fastest when that starts near the maximum: first an
+     * aimed search from halfway between lb and the prices' bound ub (every
+     * rampage earning that much or more, ties included, is seen: if it
+     * finds one and completes, that is the answer), given up after
+     * AIM_NODES; then, unless it settled the answer, the full search from
+     * best = (the aimed search's find, else lb) - 1. */
+    int64_t lb = -1, aim = -1;
+    for (int round = 0; round < 3; round++) {
+        ws->use_lam = round > 0;
         ws->nodes_start = ws->nodes;
-        if (ws->use_lam) {
-            lam_fit(ws, lb);
-            ws->best = lb - 1;
-        } else {
+        ws->gave_up = 0;
+        if (round == 0) {
             ws->best = -1;
+            ws->node_cap = PLAIN_NODES;
+        } else if (round == 1) {
+            int64_t ub = lam_fit(ws, lb);
+            if (ub - lb < 2) continue;
+            aim = lb + (ub - lb + 1) / 2;
+            ws->best = aim - 1;
+            ws->node_cap = AIM_NODES;
+        } else {
+            ws->best = lb - 1;
+            ws->node_cap = UINT64_MAX;
         }
         ws->n_cur = 0;
         memset(ws->hused, 0, sizeof ws->hused);
@@ -1156,9 +1176,16 @@ static void solve_part(d18_route_ws *ws)
             return;
         }
         search(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0, ws->lam_total);
-        if (ws->nodes - ws->nodes_start <= PLAIN_NODES || ws->use_lam) return;
-        lb = ws->best;
-        ws->restarts++;
+        if (round == 0) {
+            if (!ws->gave_up) return;
+            lb = ws->best;
+            ws->restarts++;
+        } else if (round == 1) {
+            if (ws->best >= aim && !ws->gave_up) return;
+            if (ws->best >= aim) lb = ws->best;
+        } else {
+            return;
+        }
     }
 }
 
