@@ -28,7 +28,7 @@ enum {
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
     POOL_PER_ROUTE = 16,
-    ALONE_NODES = 1000, /* nodes of one alone_search before it gives up */
+    ALONE_WORK = 20000, /* nodes + routes looked at by one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
 };
 
@@ -1073,8 +1073,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
 }
 
 /* The most k disjoint routes of path type t earn alone (no home caps:
- * used for path types only), within ws->alone_budget nodes (when it runs
- * out, the answer is left unknown: ws->alone_budget < 0). */
+ * used for path types only), within ws->alone_budget units of work, a
+ * node or a route looked at each (a node may look at tens of thousands of
+ * routes); when it runs out, the answer is left unknown:
+ * ws->alone_budget < 0. */
 static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
                          int64_t sum, int64_t *best)
 {
@@ -1086,6 +1088,7 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
         const rt *r = &ws->r[ws->ord[ti->b + i]];
+        if (--ws->alone_budget < 0) break; /* each route looked at is work too */
         if (overlaps(r->e, used)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         alone_search(ws, t, i + 1, k - 1, u, sum + r->rev, best);
@@ -1130,7 +1133,7 @@ static void solve_part(d18_route_ws *ws)
                 /* k routes earn at least what k - 1 do (a slot may stay
                  * empty) and at most that plus the best one */
                 int64_t b = ws->alone[t][k - 1], cap = b + ws->alone[t][1];
-                ws->alone_budget = ALONE_NODES;
+                ws->alone_budget = ALONE_WORK;
                 alone_search(ws, t, 0, k, none, 0, &b);
                 if (ws->alone_budget >= 0)
                     ws->alone[t][k] = b;
