@@ -111,6 +111,9 @@ struct d18_route_ws {
     /* 2 lam[e] + pi of both ends of e: a route pays half the sum of these
      * over its spaces less half the pi of its two ends (set_w) */
     int32_t w[D18_ROUTE_MAX_SPACES];
+    /* wbyte[j][b]: the sum of w over the spaces 8j + i for the bits i set
+     * in b, so a route's sum of w is 24 look-ups (lam_of) */
+    int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
     uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
@@ -829,19 +832,35 @@ static int32_t lam_of(const d18_route_ws *ws, const rt *r)
     if (r->home >= 0) return 0;
     const uint16_t *loc = ws->pool + r->tup;
     int64_t s = -(int64_t)ws->pi[loc[0]] - ws->pi[loc[r->len - 1]];
-    for (int w = 0; w < D18_ROUTE_WORDS; w++)
-        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->w[w * 64 + __builtin_ctzll(m)];
+    for (int w = 0; w < D18_ROUTE_WORDS; w++) {
+        uint64_t m = r->e[w];
+        if (!m) continue;
+        const int32_t(*bt)[256] = ws->wbyte + 8 * w;
+        s += (int64_t)bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
+             bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
+             bt[6][(m >> 48) & 255] + bt[7][m >> 56];
+    }
     s /= 2;
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
 }
 
-/* ws->w from lam and pi (pi is 0 where vcap < 0). */
+/* ws->w from lam and pi (pi is 0 where vcap < 0), and its byte tables. */
 static void set_w(d18_route_ws *ws)
 {
     const d18_route_input *in = ws->in;
-    for (int e = 0; e < ws->n_edges; e++) {
+    for (int e = 0; e < D18_ROUTE_MAX_SPACES; e++) {
+        if (e >= ws->n_edges) {
+            ws->w[e] = 0;
+            continue;
+        }
         const d18_route_space *sp = e < in->n_spaces ? &in->sp[e] : &in->castle;
         ws->w[e] = 2 * ws->lam[e] + ws->pi[sp->a] + ws->pi[sp->b];
+    }
+    for (int j = 0; j < D18_ROUTE_MAX_SPACES / 8; j++) {
+        int32_t *t = ws->wbyte[j];
+        t[0] = 0;
+        if (8 * j >= ws->n_edges) continue; /* routes have no bits here: only t[0] is read */
+        for (int b = 1; b < 256; b++) t[b] = t[b & (b - 1)] + ws->w[8 * j + __builtin_ctz(b)];
     }
 }
 
