@@ -118,6 +118,7 @@ struct d18_route_ws {
     uint64_t nodes, nodes_start;
     uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
     int gave_up;       /* the last search passed node_cap */
+    int64_t grain;     /* every total is a multiple of it (grain_of) */
     int64_t alone_budget;
     uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
@@ -1114,6 +1115,24 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     }
 }
 
+/* The greatest common divisor of every revenue a route can earn (location
+ * values, town revenues; the Dutchman's bonus is a location value): every
+ * total is a multiple of it.  1 when all are 0. */
+static int64_t grain_of(const d18_route_input *in)
+{
+    int64_t g = 0;
+    for (int i = 0; i < in->n_locs + in->n_types; i++) {
+        int64_t a = i < in->n_locs ? in->loc[i].value : in->type[i - in->n_locs].town, b = g;
+        while (b) {
+            int64_t t = a % b;
+            a = b;
+            b = t;
+        }
+        g = a;
+    }
+    return g > 0 ? g : 1;
+}
+
 /* Solves one independent part (the types listed in comp, roster order);
  * leaves the answer in ws->best_r / best_start / best_fd_*. */
 static void solve_part(d18_route_ws *ws)
@@ -1165,7 +1184,9 @@ static void solve_part(d18_route_ws *ws)
      * (its best total lb is a lower bound to aim at) and search again with
      * the Lagrangian bound too.  The search cuts what cannot reach its best
      * total, so it is fastest when that starts near the maximum: first an
-     * aimed search from halfway between lb and the prices' bound ub (every
+     * aimed search from halfway between lb and the prices' bound ub
+     * (totals are multiples of ws->grain: ub rounded down to one, and the
+     * halfway point rounded up to one; every
      * rampage earning that much or more, ties included, is seen: if it
      * finds one and completes, that is the answer), given up after
      * AIM_NODES; then, unless it settled the answer, the full search from
@@ -1181,7 +1202,9 @@ static void solve_part(d18_route_ws *ws)
         } else if (round == 1) {
             int64_t ub = lam_fit(ws, lb);
             if (ub - lb < 2) continue;
-            aim = lb + (ub - lb + 1) / 2;
+            int64_t steps = (ub - ub % ws->grain - lb) / ws->grain;
+            if (steps < 1) continue; /* ub rounded down is lb: lb is the maximum */
+            aim = lb + ws->grain * ((steps + 1) / 2);
             ws->best = aim - 1;
             ws->node_cap = AIM_NODES;
         } else {
@@ -1254,6 +1277,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     ws->nodes = 0;
     ws->restarts = 0;
     build_graph(ws);
+    ws->grain = grain_of(in);
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
         ws->ti[t].b = ws->n_routes;
