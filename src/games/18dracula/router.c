@@ -21,13 +21,14 @@
 enum {
     SCAN_LIMIT = 24,
     PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
+    AIM_NODES = 60000,  /* nodes of the aimed search before it gives up (solve_part) */
     LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
     POOL_PER_ROUTE = 16,
-    ALONE_NODES = 1000, /* nodes of one alone_search before it gives up */
+    ALONE_WORK = 20000, /* nodes + routes looked at by one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
 };
 
@@ -110,8 +111,14 @@ struct d18_route_ws {
     /* 2 lam[e] + pi of both ends of e: a route pays half the sum of these
      * over its spaces less half the pi of its two ends (set_w) */
     int32_t w[D18_ROUTE_MAX_SPACES];
+    /* wbyte[j][b]: the sum of w over the spaces 8j + i for the bits i set
+     * in b, so a route's sum of w is 24 look-ups (lam_of) */
+    int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
+    int gave_up;       /* the last search passed node_cap */
+    int64_t grain;     /* every total is a multiple of it (grain_of) */
     int64_t alone_budget;
     uint32_t restarts;
     uint32_t cur[D18_ROUTE_MAX_SLOTS]; /* routes on the search stack */
@@ -826,19 +833,35 @@ static int32_t lam_of(const d18_route_ws *ws, const rt *r)
     if (r->home >= 0) return 0;
     const uint16_t *loc = ws->pool + r->tup;
     int64_t s = -(int64_t)ws->pi[loc[0]] - ws->pi[loc[r->len - 1]];
-    for (int w = 0; w < D18_ROUTE_WORDS; w++)
-        for (uint64_t m = r->e[w]; m; m &= m - 1) s += ws->w[w * 64 + __builtin_ctzll(m)];
+    for (int w = 0; w < D18_ROUTE_WORDS; w++) {
+        uint64_t m = r->e[w];
+        if (!m) continue;
+        const int32_t(*bt)[256] = ws->wbyte + 8 * w;
+        s += (int64_t)bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
+             bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
+             bt[6][(m >> 48) & 255] + bt[7][m >> 56];
+    }
     s /= 2;
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
 }
 
-/* ws->w from lam and pi (pi is 0 where vcap < 0). */
+/* ws->w from lam and pi (pi is 0 where vcap < 0), and its byte tables. */
 static void set_w(d18_route_ws *ws)
 {
     const d18_route_input *in = ws->in;
-    for (int e = 0; e < ws->n_edges; e++) {
+    for (int e = 0; e < D18_ROUTE_MAX_SPACES; e++) {
+        if (e >= ws->n_edges) {
+            ws->w[e] = 0;
+            continue;
+        }
         const d18_route_space *sp = e < in->n_spaces ? &in->sp[e] : &in->castle;
         ws->w[e] = 2 * ws->lam[e] + ws->pi[sp->a] + ws->pi[sp->b];
+    }
+    for (int j = 0; j < D18_ROUTE_MAX_SPACES / 8; j++) {
+        int32_t *t = ws->wbyte[j];
+        t[0] = 0;
+        if (8 * j >= ws->n_edges) continue; /* routes have no bits here: only t[0] is read */
+        for (int b = 1; b < 256; b++) t[b] = t[b & (b - 1)] + ws->w[8 * j + __builtin_ctz(b)];
     }
 }
 
@@ -859,7 +882,7 @@ static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
  * disjointness dropped; a space used by several is priced up, an unused
  * one down.  Keeps the prices of the smallest bound seen.  Any prices give
  * a valid bound, so this only decides how fast the search is. */
-static void lam_fit(d18_route_ws *ws, int64_t lb)
+static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
 {
     int32_t best_lam[D18_ROUTE_MAX_SPACES], best_pi[D18_ROUTE_MAX_LOCS];
     int64_t best_b = INT64_MAX;
@@ -966,6 +989,7 @@ static void lam_fit(d18_route_ws *ws, int64_t lb)
         heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
         if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
     }
+    return best_b;
 }
 
 /* Branch and bound: type ci picks further routes from rev-position p on
@@ -976,7 +1000,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    int64_t sum, int32_t fd, int64_t lam_free)
 {
     ws->nodes++;
-    if (!ws->use_lam && ws->nodes - ws->nodes_start > PLAIN_NODES) return; /* restarted */
+    if (ws->nodes - ws->nodes_start > ws->node_cap) { /* given up */
+        ws->gave_up = 1;
+        return;
+    }
     if (ci == ws->n_comp) {
         leaf(ws, sum, fd);
         return;
@@ -1066,8 +1093,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
 }
 
 /* The most k disjoint routes of path type t earn alone (no home caps:
- * used for path types only), within ws->alone_budget nodes (when it runs
- * out, the answer is left unknown: ws->alone_budget < 0). */
+ * used for path types only), within ws->alone_budget units of work, a
+ * node or a route looked at each (a node may look at tens of thousands of
+ * routes); when it runs out, the answer is left unknown:
+ * ws->alone_budget < 0. */
 static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
                          int64_t sum, int64_t *best)
 {
@@ -1079,10 +1108,29 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
         const rt *r = &ws->r[ws->ord[ti->b + i]];
+        if (--ws->alone_budget < 0) break; /* each route looked at is work too */
         if (overlaps(r->e, used)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         alone_search(ws, t, i + 1, k - 1, u, sum + r->rev, best);
     }
+}
+
+/* The greatest common divisor of every revenue a route can earn (location
+ * values, town revenues; the Dutchman's bonus is a location value): every
+ * total is a multiple of it.  1 when all are 0. */
+static int64_t grain_of(const d18_route_input *in)
+{
+    int64_t g = 0;
+    for (int i = 0; i < in->n_locs + in->n_types; i++) {
+        int64_t a = i < in->n_locs ? in->loc[i].value : in->type[i - in->n_locs].town, b = g;
+        while (b) {
+            int64_t t = a % b;
+            a = b;
+            b = t;
+        }
+        g = a;
+    }
+    return g > 0 ? g : 1;
 }
 
 /* Solves one independent part (the types listed in comp, roster order);
@@ -1123,7 +1171,7 @@ static void solve_part(d18_route_ws *ws)
                 /* k routes earn at least what k - 1 do (a slot may stay
                  * empty) and at most that plus the best one */
                 int64_t b = ws->alone[t][k - 1], cap = b + ws->alone[t][1];
-                ws->alone_budget = ALONE_NODES;
+                ws->alone_budget = ALONE_WORK;
                 alone_search(ws, t, 0, k, none, 0, &b);
                 if (ws->alone_budget >= 0)
                     ws->alone[t][k] = b;
@@ -1133,18 +1181,35 @@ static void solve_part(d18_route_ws *ws)
         }
     }
     /* A plain search first; if it runs past PLAIN_NODES, fit the prices
-     * (its best total is a lower bound to aim at) and search again with
-     * the Lagrangian bound too, from best = lb - 1 so every rampage
-     * earning lb or more, ties included, is still seen. */
-    int64_t lb = -1;
-    for (int round = 0; round < 2; round++) {
-        ws->use_lam = round == 1;
+     * (its best total lb is a lower bound to aim at) and search again with
+     * the Lagrangian bound too.  The search cuts what cannot reach its best
+     * total, so it is fastest when that starts near the maximum: first an
+     * aimed search from halfway between lb and the prices' bound ub
+     * (totals are multiples of ws->grain: ub rounded down to one, and the
+     * halfway point rounded up to one; every
+     * rampage earning that much or more, ties included, is seen: if it
+     * finds one and completes, that is the answer), given up after
+     * AIM_NODES; then, unless it settled the answer, the full search from
+     * best = (the aimed search's find, else lb) - 1. */
+    int64_t lb = -1, aim = -1;
+    for (int round = 0; round < 3; round++) {
+        ws->use_lam = round > 0;
         ws->nodes_start = ws->nodes;
-        if (ws->use_lam) {
-            lam_fit(ws, lb);
-            ws->best = lb - 1;
-        } else {
+        ws->gave_up = 0;
+        if (round == 0) {
             ws->best = -1;
+            ws->node_cap = PLAIN_NODES;
+        } else if (round == 1) {
+            int64_t ub = lam_fit(ws, lb);
+            if (ub - lb < 2) continue;
+            int64_t steps = (ub - ub % ws->grain - lb) / ws->grain;
+            if (steps < 1) continue; /* ub rounded down is lb: lb is the maximum */
+            aim = lb + ws->grain * ((steps + 1) / 2);
+            ws->best = aim - 1;
+            ws->node_cap = AIM_NODES;
+        } else {
+            ws->best = lb - 1;
+            ws->node_cap = UINT64_MAX;
         }
         ws->n_cur = 0;
         memset(ws->hused, 0, sizeof ws->hused);
@@ -1156,9 +1221,16 @@ static void solve_part(d18_route_ws *ws)
             return;
         }
         search(ws, 0, 0, ws->ti[ws->comp[0]].slots, none, 0, 0, ws->lam_total);
-        if (ws->nodes - ws->nodes_start <= PLAIN_NODES || ws->use_lam) return;
-        lb = ws->best;
-        ws->restarts++;
+        if (round == 0) {
+            if (!ws->gave_up) return;
+            lb = ws->best;
+            ws->restarts++;
+        } else if (round == 1) {
+            if (ws->best >= aim && !ws->gave_up) return;
+            if (ws->best >= aim) lb = ws->best;
+        } else {
+            return;
+        }
     }
 }
 
@@ -1205,6 +1277,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     ws->nodes = 0;
     ws->restarts = 0;
     build_graph(ws);
+    ws->grain = grain_of(in);
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
         ws->ti[t].b = ws->n_routes;

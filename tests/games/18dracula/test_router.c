@@ -914,6 +914,54 @@ static void test_bundled_board_worst_positions_seed2(void **state)
     free(in);
 }
 
+/* Revenues all multiplied by one factor leave the answer's description as
+ * it was and multiply its total: the aimed search after the restart rounds
+ * its aim to the revenues' common divisor (10 on the bundled board; 1 and
+ * 70 here), which must change nothing but the speed.  Positions 638 and
+ * 664 of seed 1 restart, 638's aim misses and 664's hits (at grain 10). */
+static void scale_input(d18_route_input *in, int mul, int div)
+{
+    for (int v = 0; v < in->n_locs; v++) {
+        assert_int_equal(in->loc[v].value % div, 0);
+        in->loc[v].value = in->loc[v].value / div * mul;
+    }
+    for (int t = 0; t < in->n_types; t++) {
+        assert_int_equal(in->type[t].town % div, 0);
+        in->type[t].town = in->type[t].town / div * mul;
+    }
+}
+
+static void test_scaled_revenues_same_answer(void **state)
+{
+    (void)state;
+    d18_route_input *in = new_input(), *scaled = new_input();
+    static d18_route_result base;
+    cr_rng rng;
+    cr_rng_seed(&rng, 1, 18);
+    int done = 0;
+    for (int i = 0; i <= 664; i++) {
+        assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        if (i != 638 && i != 664) continue;
+        char err[256];
+        d18_route_stats st;
+        assert_int_equal(d18_route_solve(in, ws, &base, &st, NULL, err, sizeof err), CR_OK);
+        assert_int_equal(st.restarts, 1);
+        static const int how[2][2] = {{1, 10}, {7, 1}};
+        for (int k = 0; k < 2; k++) {
+            *scaled = *in;
+            scale_input(scaled, how[k][0], how[k][1]);
+            assert_int_equal(d18_route_solve(scaled, ws, &res, &st, NULL, err, sizeof err), CR_OK);
+            assert_int_equal(st.restarts, 1);
+            assert_int_equal(res.total * how[k][1], base.total * how[k][0]);
+            assert_int_equal(d18_route_result_cmp(&res, &base), 0);
+        }
+        done++;
+    }
+    assert_int_equal(done, 2);
+    free(scaled);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -945,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_parallel_spaces),
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_workspace_too_small_asks_for_more),
+        cmocka_unit_test(test_scaled_revenues_same_answer),
         cmocka_unit_test(test_matches_brute_force),
         cmocka_unit_test(test_bundled_board_late_game),
         cmocka_unit_test(test_bundled_board_worst_positions),
