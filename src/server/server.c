@@ -44,8 +44,13 @@
 
 enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 };
 /* `replay` requests a connection may make per second (a burst of twice
- * that): each may replay up to a checkpoint interval of actions. */
-enum { SV_REPLAY_RATE = 20 };
+ * that): each may replay up to a checkpoint interval of actions.  A request
+ * that takes up another game than the connection's last costs
+ * SV_REPLAY_TAKE_COST of them: it loads the game (its whole record
+ * replayed) and rebuilds its checkpoints, thousands of actions; such
+ * requests are also capped server-wide (SV_REPLAY_TAKES a second, a burst
+ * of twice that), whatever the number of connections. */
+enum { SV_REPLAY_RATE = 20, SV_REPLAY_TAKE_COST = 10, SV_REPLAY_TAKES = 20 };
 
 /* ---- a growing text buffer (replies are built by hand: the game's JSON
  * pieces are spliced in as they come) ---- */
@@ -227,6 +232,7 @@ typedef struct sv_server {
     sv_game **games;
     int n_games, cap_games;
     int n_running, n_bots;
+    double rp_takes, rp_takes_t; /* under table_mu: the server-wide bucket of replay takes */
     /* bot counters (under job_mu), GET /api/server */
     int64_t bot_moves, bot_late, bot_heavy, bot_stale;
     /* bot jobs */
@@ -2178,16 +2184,35 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
     c->rp_bucket += (now - c->rp_t) * SV_REPLAY_RATE;
     if (c->rp_bucket > 2.0 * SV_REPLAY_RATE) c->rp_bucket = 2.0 * SV_REPLAY_RATE;
     c->rp_t = now;
-    if (c->rp_bucket < 1.0) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "at most %d replay steps a second; ask again shortly",
-                 SV_REPLAY_RATE);
+    sv_game *g = c->rp_game;
+    int take = !g || strcmp(g->meta.id, m->game_id) != 0;
+    double cost = take ? SV_REPLAY_TAKE_COST : 1.0;
+    int server_full = 0;
+    if (take && c->rp_bucket >= cost) {
+        pthread_mutex_lock(&sv->table_mu);
+        sv->rp_takes += (now - sv->rp_takes_t) * SV_REPLAY_TAKES;
+        if (sv->rp_takes > 2.0 * SV_REPLAY_TAKES) sv->rp_takes = 2.0 * SV_REPLAY_TAKES;
+        sv->rp_takes_t = now;
+        server_full = sv->rp_takes < 1.0;
+        if (!server_full) sv->rp_takes -= 1.0;
+        pthread_mutex_unlock(&sv->table_mu);
+    }
+    if (c->rp_bucket < cost || server_full) {
+        char msg[160];
+        if (server_full)
+            snprintf(msg, sizeof msg,
+                     "the server replays at most %d new games a second; ask again shortly",
+                     SV_REPLAY_TAKES);
+        else
+            snprintf(msg, sizeof msg,
+                     "at most %d replay steps a second (another game counts as %d); ask again "
+                     "shortly",
+                     SV_REPLAY_RATE, SV_REPLAY_TAKE_COST);
         sv_send_error(c, m, "limit", msg);
         return;
     }
-    c->rp_bucket -= 1.0;
-    sv_game *g = c->rp_game;
-    if (!g || strcmp(g->meta.id, m->game_id) != 0) {
+    c->rp_bucket -= cost;
+    if (take) {
         g = sv_find_game(m->game_id);
         if (!g || !g->m) {
             sv_game_put(g);

@@ -1971,6 +1971,88 @@ static void test_replay(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* A finished game of bots (created on c, waited for through `record`). */
+static void finished_bots_game(client *c, char *game_id, size_t cap)
+{
+    int64_t id = cl_send(c, create_msg("random;random;random", -1));
+    json_t *r = cl_reply(c, id);
+    assert_string_equal(jtype(r), "created");
+    snprintf(game_id, cap, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    for (int guard = 0;; guard++) {
+        assert_true(guard < 500);
+        id = cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id));
+        r = cl_reply(c, id);
+        int done = strcmp(jtype(r), "record") == 0;
+        json_decref(r);
+        if (done) break;
+        sleep_ms(20);
+    }
+}
+
+/* Counts the `limit` refusals of `rounds` replays alternating between games
+ * a and b on c (each one takes up another game). */
+static int alternate_replays(client *c, const char *a, const char *b, int rounds, int *server_wide)
+{
+    int limited = 0;
+    for (int i = 0; i < rounds; i++) {
+        json_t *x = replay_req(c, i % 2 ? b : a, 0, -1);
+        if (strcmp(jtype(x), "error") == 0) {
+            assert_string_equal(json_string_value(json_object_get(x, "code")), "limit");
+            if (server_wide && strstr(json_string_value(json_object_get(x, "message")), "server"))
+                (*server_wide)++;
+            limited++;
+        } else {
+            assert_string_equal(jtype(x), "replay");
+        }
+        json_decref(x);
+    }
+    return limited;
+}
+
+/* A replay of another game than the connection's last loads that game and
+ * rebuilds its checkpoints (its whole record replayed): it costs
+ * SV_REPLAY_TAKE_COST steps of the connection's rate, and such takes are
+ * capped server-wide, so neither alternating games on one connection nor
+ * many connections make the server replay whole records at will. */
+static void test_replay_take_limited(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "replay_take.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+    char a[40], b[40];
+    finished_bots_game(c, a, sizeof a);
+    finished_bots_game(c, b, sizeof b);
+    /* one connection: 12 alternations are 12 takes, past a burst of 40 steps */
+    assert_true(alternate_replays(c, a, b, 12, NULL) > 0);
+    cl_free(c);
+    /* stepping through one game stays at 20 a second (a burst of 40, less
+     * the take) */
+    sleep_ms(2100);
+    c = cl_open(srv.port);
+    int ok = 0;
+    for (int i = 0; i < 25; i++) {
+        json_t *x = replay_req(c, a, i, -1);
+        ok += strcmp(jtype(x), "replay") == 0;
+        json_decref(x);
+    }
+    assert_int_equal(ok, 25);
+    cl_free(c);
+    /* many connections: each within its own rate, the server's cap refuses */
+    sleep_ms(2100);
+    enum { NC = 16 };
+    client *cs[NC];
+    for (int i = 0; i < NC; i++) cs[i] = cl_open(srv.port);
+    int server_wide = 0;
+    for (int i = 0; i < NC; i++) alternate_replays(cs[i], a, b, 4, &server_wide);
+    assert_true(server_wide > 0);
+    for (int i = 0; i < NC; i++) cl_free(cs[i]);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -1985,6 +2067,7 @@ int main(void)
         cmocka_unit_test_teardown(test_private_steps_draw_nothing, kill_live),
         cmocka_unit_test_teardown(test_bots_game, kill_live),
         cmocka_unit_test_teardown(test_replay, kill_live),
+        cmocka_unit_test_teardown(test_replay_take_limited, kill_live),
         cmocka_unit_test_teardown(test_file_option_refused, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
