@@ -1654,6 +1654,20 @@ static json_int_t server_field(int port, const char *name)
     return v;
 }
 
+/* The server's figure once it reaches want, waiting up to 10 s: a game
+ * leaves the table just after its last updates are written, so a client
+ * that has read them can ask a moment before the server has dropped it. */
+static json_int_t server_field_reaches(int port, const char *name, json_int_t want)
+{
+    json_int_t v = server_field(port, name);
+    for (int i = 0; i < 1000 && v != want; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+        v = server_field(port, name);
+    }
+    return v;
+}
+
 /* A finished game leaves memory once its last update is sent; history,
  * record and spectating load it from the store on demand, and it does not
  * count against --max-games (which counts running games). */
@@ -1682,8 +1696,8 @@ static void test_finished_evicted(void **state)
     cr_rng_seed(&rng, 9, 9);
     json_decref(play_to_end(&me, &rng));
     /* over: out of the table (its follower still reads its history) */
-    assert_int_equal(server_field(srv.port, "games_loaded"), 0);
-    assert_int_equal(server_field(srv.port, "games_running"), 0);
+    assert_int_equal(server_field_reaches(srv.port, "games_loaded", 0), 0);
+    assert_int_equal(server_field_reaches(srv.port, "games_running", 0), 0);
     id = cl_send(me.c, json_pack("{s:s}", "type", "history"));
     r = cl_reply(me.c, id);
     assert_string_equal(jtype(r), "history");
@@ -1930,6 +1944,10 @@ static void test_replay(void **state)
                  cl_send(me.c, json_pack("{s:s,s:s,s:i,s:i}", "type", "replay", "game_id", game_id,
                                          "step", 0, "seat", 5)),
                  "bad_request");
+    /* another game costs 10 of the 20 replay steps a second: let the
+     * connection's allowance refill after the steps above (0.6 s > 10/20 s) */
+    struct timespec refill = {0, 600000000};
+    nanosleep(&refill, NULL);
     expect_error(me.c,
                  cl_send(me.c, json_pack("{s:s,s:s,s:i}", "type", "replay", "game_id",
                                          "0123456789abcdef0123456789abcdef", "step", 0)),
