@@ -51,6 +51,14 @@ enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 }
  * requests are also capped server-wide (SV_REPLAY_TAKES a second, a burst
  * of twice that), whatever the number of connections. */
 enum { SV_REPLAY_RATE = 20, SV_REPLAY_TAKE_COST = 10, SV_REPLAY_TAKES = 20 };
+/* Finished games out of memory are loaded again on demand (spectate,
+ * history, record, replay), each by replaying its whole record: an
+ * 18Dracula game is thousands of actions with a route search in each
+ * rampage.  Such loads are paid for server-wide from one allowance of
+ * SV_LOAD_ACTIONS record actions a second (a burst of twice that), so no
+ * number of connections asking for old games can keep the server busy;
+ * past it a request gets `limit` and asks again. */
+enum { SV_LOAD_ACTIONS = 10000 };
 
 /* ---- a growing text buffer (replies are built by hand: the game's JSON
  * pieces are spliced in as they come) ---- */
@@ -233,6 +241,7 @@ typedef struct sv_server {
     int n_games, cap_games;
     int n_running, n_bots;
     double rp_takes, rp_takes_t; /* under table_mu: the server-wide bucket of replay takes */
+    double loads, loads_t;       /* under table_mu: record actions finished loads may replay */
     /* bot counters (under job_mu), GET /api/server */
     int64_t bot_moves, bot_late, bot_heavy, bot_stale;
     /* bot jobs */
@@ -922,9 +931,29 @@ static sv_game *sv_take_over(const char *id, int *elsewhere)
  * or a running one this process claims and takes over.  NULL if there is
  * none, another server process plays it or this one is full (*elsewhere:
  * SV_ELSEWHERE, SV_FULL; may be NULL). */
-static sv_game *sv_find_game_where(const char *id, int *elsewhere)
+/* Takes n record actions from the server-wide allowance of finished
+ * loads; 0 when it is spent (the caller answers `limit`). */
+static int sv_load_allowed(int n)
 {
-    int other = 0;
+    double now = sv_mono();
+    pthread_mutex_lock(&sv->table_mu);
+    if (sv->loads_t == 0) sv->loads = 2.0 * SV_LOAD_ACTIONS;
+    sv->loads += (now - sv->loads_t) * SV_LOAD_ACTIONS;
+    if (sv->loads > 2.0 * SV_LOAD_ACTIONS) sv->loads = 2.0 * SV_LOAD_ACTIONS;
+    sv->loads_t = now;
+    int ok = sv->loads >= (double)n;
+    if (ok) sv->loads -= (double)n;
+    pthread_mutex_unlock(&sv->table_mu);
+    return ok;
+}
+
+/* The game, loaded from the store if need be; NULL with *elsewhere set
+ * when another process plays it, *busy set when loading a finished game
+ * would pass the server's load allowance (either out parameter may be
+ * NULL). */
+static sv_game *sv_find_game_where(const char *id, int *elsewhere, int *busy)
+{
+    int other = 0, spent = 0;
     sv_game *g = sv_find_loaded(id);
     if (!g) {
         char err[256];
@@ -933,15 +962,29 @@ static sv_game *sv_find_game_where(const char *id, int *elsewhere)
         if (sv->store->ops->load(sv->store, id, &meta, &e, err, sizeof err) == CR_OK) {
             free(e);
             int added = 0;
-            g = meta.status == CR_STORE_RUNNING ? sv_take_over(meta.id, &other)
-                                                : sv_load_game(meta.id, &added);
+            if (meta.status == CR_STORE_RUNNING)
+                g = sv_take_over(meta.id, &other);
+            else if (sv_load_allowed(meta.n_entries > 0 ? meta.n_entries : 1))
+                g = sv_load_game(meta.id, &added);
+            else
+                spent = 1;
         }
     }
     if (elsewhere) *elsewhere = other;
+    if (busy) *busy = spent;
     return g;
 }
 
-static sv_game *sv_find_game(const char *id) { return sv_find_game_where(id, NULL); }
+static sv_game *sv_find_game(const char *id, int *busy)
+{
+    return sv_find_game_where(id, NULL, busy);
+}
+
+static void sv_send_busy(sv_conn *c, const sv_msg *m)
+{
+    sv_send_error(c, m, "limit",
+                  "the server is loading many finished games just now; ask again shortly");
+}
 
 /* ---- views ---- */
 
@@ -1859,11 +1902,13 @@ static void sv_send_elsewhere(sv_conn *c, const sv_msg *m, int why)
 
 static void sv_h_join(sv_conn *c, const sv_msg *m)
 {
-    int elsewhere = 0;
-    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
+    int elsewhere = 0, busy = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere, &busy);
     if (!g) {
         if (elsewhere)
             sv_send_elsewhere(c, m, elsewhere);
+        else if (busy)
+            sv_send_busy(c, m);
         else
             sv_send_error(c, m, "no_game", "no such game");
         return;
@@ -1916,13 +1961,17 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
 {
-    int elsewhere = 0;
-    sv_game *g = sv_find_game_where(m->game_id, &elsewhere);
+    int elsewhere = 0, busy = 0;
+    sv_game *g = sv_find_game_where(m->game_id, &elsewhere, &busy);
     int seat = CR_SEAT_PUBLIC;
     char err[256];
     if (elsewhere) {
         sv_game_put(g);
         sv_send_elsewhere(c, m, elsewhere);
+        return;
+    }
+    if (busy) {
+        sv_send_busy(c, m);
         return;
     }
     if (!spectate) {
@@ -2129,7 +2178,12 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
 
 static void sv_h_record(sv_conn *c, const sv_msg *m)
 {
-    sv_game *g = sv_find_game(m->game_id);
+    int busy = 0;
+    sv_game *g = sv_find_game(m->game_id, &busy);
+    if (busy) {
+        sv_send_busy(c, m);
+        return;
+    }
     if (!g || !g->m) {
         sv_game_put(g);
         sv_send_error(c, m, g ? "outdated" : "no_game", g ? "no record to give" : "no such game");
@@ -2213,7 +2267,12 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
     }
     c->rp_bucket -= cost;
     if (take) {
-        g = sv_find_game(m->game_id);
+        int busy = 0;
+        g = sv_find_game(m->game_id, &busy);
+        if (busy) {
+            sv_send_busy(c, m);
+            return;
+        }
         if (!g || !g->m) {
             sv_game_put(g);
             sv_send_error(c, m, g ? "outdated" : "no_game",

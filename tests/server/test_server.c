@@ -2071,6 +2071,50 @@ static void test_replay_take_limited(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* A finished game out of memory is loaded again, its whole record
+ * replayed, for each `record` (or spectate, join, replay) that names it:
+ * such loads are paid from one server-wide allowance of record actions a
+ * second, so a client asking for old games in a loop meets `limit`, and
+ * the allowance comes back with time. */
+static void test_finished_loads_limited(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "loads.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+    char a[40];
+    finished_bots_game(c, a, sizeof a);
+    enum { N = 300 };
+    int64_t ids[N];
+    for (int i = 0; i < N; i++)
+        ids[i] = cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", a));
+    int records = 0, limited = 0;
+    for (int i = 0; i < N; i++) {
+        json_t *r = cl_reply(c, ids[i]);
+        assert_non_null(r);
+        if (strcmp(jtype(r), "record") == 0) {
+            records++;
+        } else {
+            assert_string_equal(jtype(r), "error");
+            assert_string_equal(json_string_value(json_object_get(r, "code")), "limit");
+            limited++;
+        }
+        json_decref(r);
+    }
+    /* a DML game is about 300 actions: the burst of 20,000 serves tens */
+    assert_true(records > 0);
+    assert_true(limited > 0);
+    /* the allowance comes back */
+    sleep_ms(2100);
+    json_t *r = cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", a)));
+    assert_string_equal(jtype(r), "record");
+    json_decref(r);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -2087,6 +2131,7 @@ int main(void)
         cmocka_unit_test_teardown(test_replay, kill_live),
         cmocka_unit_test_teardown(test_replay_take_limited, kill_live),
         cmocka_unit_test_teardown(test_file_option_refused, kill_live),
+        cmocka_unit_test_teardown(test_finished_loads_limited, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
         cmocka_unit_test_teardown(test_bot_memory_cap, kill_live),
