@@ -34,92 +34,10 @@
 #include "croupier/match.h"
 #include "croupier/parts.h"
 #include "croupier/rng.h"
+#include "support/glossary.h"
 #include "games/18dracula/d18_internal.h"
 
-enum { MAX_WORDS = 1024, WORD_LEN = 48, MAX_MISSING = 64, TEXT = 1 << 14 };
-
-typedef struct word_set {
-    char w[MAX_WORDS][WORD_LEN];
-    int n;
-} word_set;
-
-static void lower_copy(char *out, const char *in, size_t len)
-{
-    if (len >= WORD_LEN) len = WORD_LEN - 1;
-    for (size_t i = 0; i < len; i++) out[i] = (char)tolower((unsigned char)in[i]);
-    out[len] = '\0';
-}
-
-static int set_has(const word_set *s, const char *w)
-{
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->w[i], w)) return 1;
-    return 0;
-}
-
-static void set_add(word_set *s, const char *w)
-{
-    if (set_has(s, w)) return;
-    assert_true(s->n < MAX_WORDS);
-    snprintf(s->w[s->n++], WORD_LEN, "%s", w);
-}
-
-/* A word's characters: letters, digits, UTF-8 bytes (Smårgon), '!' (Dabo!)
- * and the apostrophe (Dragon's).  A hyphen splits ("3-Player": 3, Player). */
-static int word_char(unsigned char c) { return isalnum(c) || c >= 0x80 || c == '!' || c == '\''; }
-
-/* Calls fn on each word of text (a pointer and a length). */
-typedef void (*word_fn)(const char *w, size_t len, void *arg);
-static void each_word(const char *text, word_fn fn, void *arg)
-{
-    const char *p = text;
-    while (*p) {
-        while (*p && !word_char((unsigned char)*p)) p++;
-        const char *start = p;
-        while (*p && word_char((unsigned char)*p)) p++;
-        size_t len = (size_t)(p - start);
-        /* a closing quote or a possessive is not part of the word */
-        while (len > 0 && start[len - 1] == '\'') len--;
-        if (len >= 2 && start[len - 2] == '\'' && start[len - 1] == 's') len -= 2;
-        if (len > 0) fn(start, len, arg);
-    }
-}
-
-/* ---- the glossary ---- */
-
-static void add_glossary_word(const char *w, size_t len, void *arg)
-{
-    char low[WORD_LEN];
-    lower_copy(low, w, len);
-    set_add(arg, low);
-}
-
-/* The words of every **bold term** on the lines of the "## Glossary"
- * section of the guide. */
-static void read_glossary(const char *path, word_set *out)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL) fail_msg("cannot open %s", path);
-    char line[1024];
-    int in = 0, terms = 0;
-    out->n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (!strncmp(line, "## ", 3)) in = !strncmp(line, "## Glossary", 11);
-        if (!in || strncmp(line, "- **", 4)) continue;
-        /* the bold terms of the entry: before the first ':' outside them */
-        for (char *p = line; (p = strstr(p, "**")) != NULL;) {
-            char *end = strstr(p + 2, "**");
-            if (end == NULL) break;
-            *end = '\0';
-            each_word(p + 2, add_glossary_word, out);
-            terms++;
-            p = end + 2;
-            if (*p == ':') break;
-        }
-    }
-    fclose(f);
-    if (terms == 0) fail_msg("%s: no \"## Glossary\" section with **terms**", path);
-}
+enum { MAX_MISSING = 64, TEXT = 1 << 14 };
 
 /* ---- the terms of a text ---- */
 
@@ -156,55 +74,13 @@ static int is_seat(const char *w, size_t len)
 }
 
 typedef struct scan {
-    const word_set *glossary;
+    const gl_words *glossary;
     const char *text; /* the text being scanned, for the report */
-    word_set missing;
+    gl_words missing;
     char example[MAX_MISSING][256];
 } scan;
 
-static int defined(const word_set *g, const char *low)
-{
-    if (set_has(g, low)) return 1;
-    size_t n = strlen(low);
-    char stem[WORD_LEN];
-    snprintf(stem, sizeof stem, "%s", low);
-    if (n > 2 && low[n - 1] == 's') { /* plurals: Emblems, Actions, Eggs */
-        stem[n - 1] = '\0';
-        if (set_has(g, stem)) return 1;
-        if (n > 3 && low[n - 2] == 'e') {
-            stem[n - 2] = '\0';
-            if (set_has(g, stem)) return 1;
-        }
-    }
-    /* Committed, Committing: the verb, its last consonant undoubled */
-    size_t cut = n > 4 && !strcmp(low + n - 2, "ed")    ? 2
-                 : n > 5 && !strcmp(low + n - 3, "ing") ? 3
-                                                        : 0;
-    if (cut) {
-        snprintf(stem, sizeof stem, "%.*s", (int)(n - cut), low);
-        if (set_has(g, stem)) return 1;
-        size_t m = n - cut;
-        if (m > 2 && stem[m - 1] == stem[m - 2]) {
-            stem[m - 1] = '\0';
-            if (set_has(g, stem)) return 1;
-        }
-    }
-    /* Siege!: an exclamation on a defined word */
-    if (n > 1 && low[n - 1] == '!') {
-        snprintf(stem, sizeof stem, "%.*s", (int)(n - 1), low);
-        if (set_has(g, stem)) return 1;
-    }
-    return 0;
-}
-
-static word_set board_names; /* the board's proper names, lower case */
-
-static void add_board_word(const char *w, size_t len, void *arg)
-{
-    char low[WORD_LEN];
-    lower_copy(low, w, len);
-    set_add(arg, low);
-}
+static gl_words board_names; /* the board's proper names, lower case */
 
 /* The words of the ids and names of the board's places, fronts and
  * monsters. */
@@ -213,32 +89,32 @@ static void read_board(const cr_game *g)
     const d18_board *b = d18_brd(g);
     board_names.n = 0;
     for (int l = 0; l < b->n_locations; l++) {
-        each_word(b->loc[l].id, add_board_word, &board_names);
-        each_word(b->loc[l].name, add_board_word, &board_names);
+        gl_add_words(&board_names, b->loc[l].id);
+        gl_add_words(&board_names, b->loc[l].name);
     }
     for (int f = 0; f < D18_NUM_FRONTS; f++) {
-        each_word(b->front[f].id, add_board_word, &board_names);
-        each_word(b->front[f].name, add_board_word, &board_names);
+        gl_add_words(&board_names, b->front[f].id);
+        gl_add_words(&board_names, b->front[f].name);
     }
     for (int t = 0; t < b->n_monsters; t++) {
-        each_word(b->monster[t].id, add_board_word, &board_names);
-        each_word(b->monster[t].name, add_board_word, &board_names);
+        gl_add_words(&board_names, b->monster[t].id);
+        gl_add_words(&board_names, b->monster[t].name);
     }
 }
 
 static void check_word(const char *w, size_t len, void *arg)
 {
     scan *sc = arg;
-    char low[WORD_LEN];
+    char low[GL_WORD_LEN];
     if (is_seat(w, len) || isdigit((unsigned char)w[0])) return;
     if (!isupper((unsigned char)w[0])) return;
-    lower_copy(low, w, len);
-    if (is_plain(low) || set_has(&board_names, low)) return;
-    if (defined(sc->glossary, low)) return;
-    if (set_has(&sc->missing, low)) return;
+    gl_lower(low, w, len);
+    if (is_plain(low) || gl_has(&board_names, low)) return;
+    if (gl_defined(sc->glossary, low)) return;
+    if (gl_has(&sc->missing, low)) return;
     if (sc->missing.n < MAX_MISSING) {
         snprintf(sc->example[sc->missing.n], sizeof sc->example[0], "%s", sc->text);
-        set_add(&sc->missing, low);
+        gl_add(&sc->missing, low);
     }
 }
 
@@ -249,7 +125,7 @@ static void scan_text(scan *sc, const char *text)
 {
     n_texts++;
     sc->text = text;
-    each_word(text, check_word, sc);
+    gl_each_word(text, check_word, sc);
 }
 
 /* ---- the games ---- */
@@ -370,8 +246,8 @@ static void every_term_is_in_the_glossary(void **unused)
 {
     (void)unused;
     static scan sc;
-    static word_set glossary;
-    read_glossary(CR_DOCS_DIR "/play-18dracula.md", &glossary);
+    static gl_words glossary;
+    gl_read_glossary(CR_DOCS_DIR "/play-18dracula.md", &glossary);
     memset(&sc, 0, sizeof sc);
     sc.glossary = &glossary;
     play_and_scan(3, 31, &sc);
@@ -388,8 +264,8 @@ static void the_rule_catches_an_undefined_term(void **unused)
 {
     (void)unused;
     static scan sc;
-    static word_set glossary;
-    read_glossary(CR_DOCS_DIR "/play-18dracula.md", &glossary);
+    static gl_words glossary;
+    gl_read_glossary(CR_DOCS_DIR "/play-18dracula.md", &glossary);
     cr_params p = {.num_players = 3};
     char err[256];
     cr_game *g = cr_game_new(&d18_def, &p, err, sizeof err);
