@@ -50,7 +50,14 @@ const char tui_keys_text[] =
     "+ / -                         bots play slower / faster\n"
     "q                             quit (asks first; saves with --save)\n";
 
-enum { MIN_LEFT = 44, LOG_MIN_ROWS = 4, LABEL_MAX = 200, GROUP_MAX = 24 };
+enum {
+    MIN_LEFT = 44,
+    MIN_RIGHT = 24,
+    LOG_MIN_ROWS = 4,
+    MENU_MIN_ROWS = 10,
+    LABEL_MAX = 200,
+    GROUP_MAX = 24
+};
 
 typedef struct item {
     char label[LABEL_MAX];
@@ -320,9 +327,13 @@ static int panel_rows(const tui *t, const char *text, size_t len, size_t i, int 
 
 /* Draws the panels of text[0..len) in the box (y, x, w, h), in `cols`
  * columns: a panel goes whole into the first column with room after the
- * previous one; the last column takes what it can and says what was cut.
- * Returns 1 when something was cut. */
-static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w, int h, int cols)
+ * previous one.  With `flow` the box takes whole panels only (a panel
+ * taller than a column is split) and leaves the rest to the caller, who
+ * places it elsewhere; without, the last column takes what it can and says
+ * what was cut.  Returns the offset of the first byte not drawn (len when
+ * everything was). */
+static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, int w, int h,
+                          int cols, int flow)
 {
     if (cols < 1) cols = 1;
     if (cols > 1) { /* more columns only when one column of the whole width is too short */
@@ -332,14 +343,19 @@ static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w
     }
     int cw = cols > 1 ? (w - (cols - 1)) / cols : w;
     int col = 0, row = 0, cut = 0;
+    size_t i = 0;
     for (int c = 0; c < cols; c++)
         for (int r = 0; r < h; r++) fill_row(y + r, x + c * (cw + 1), cw, A_NORMAL);
-    for (size_t i = 0; i < len && !cut;) {
+    while (i < len && !cut) {
         size_t end;
         int need = panel_rows(t, text, len, i, cw, &end);
-        if (row > 0 && row + need > h && col + 1 < cols) { /* the next column */
-            col++;
-            row = 0;
+        if (row > 0 && row + need > h) {
+            if (col + 1 < cols) { /* the next column */
+                col++;
+                row = 0;
+            } else if (flow) {
+                break; /* the rest goes elsewhere, whole panels first */
+            }
         }
         int cx = x + col * (cw + 1);
         while (i < end) {
@@ -347,7 +363,6 @@ static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w
             size_t e = nl ? (size_t)(nl - text) : end;
             const char *s = text + i;
             size_t n = e - i;
-            i = e + 1;
             int is_title = n > 0 && s[0] == CR_PANEL_TITLE;
             if (is_title) s++, n--;
             int rows = draw_text(t, -1, cx, cw, 1000, s, n, 1, A_NORMAL, 2);
@@ -358,14 +373,47 @@ static int draw_panels(tui *t, const char *text, size_t len, int y, int x, int w
             draw_text(t, y + row, cx, cw, rows, s, n, 1, is_title ? A_BOLD | A_UNDERLINE : A_NORMAL,
                       2);
             row += rows;
+            i = e + 1;
         }
     }
-    if (cut && h > 0) {
+    if (i > len) i = len;
+    if (cut && !flow && h > 0) {
         int cx = x + col * (cw + 1);
         fill_row(y + h - 1, cx, cw, A_NORMAL);
         draw_str(t, y + h - 1, cx, cw, "  ... more: press t for the whole table", A_DIM);
     }
-    return cut;
+    return i;
+}
+
+/* Rows the panels of text[0..len) take in one column w wide. */
+static int panels_height(tui *t, const char *text, size_t len, int w)
+{
+    int total = 0;
+    for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
+    return total;
+}
+
+/* The table of t->text[0..len): its panels in the left box (1, 0, left,
+ * body) in `cols` columns; the panels that do not fit there (the last, the
+ * least important) flow into the top of the right column (rx, rw), at most
+ * right_max rows, above a rule.  Returns the rows taken in the right column
+ * (0 when the left box held everything). */
+static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
+                      int right_max)
+{
+    int flow = rw >= MIN_RIGHT && right_max >= 3;
+    size_t rest = draw_panels(t, t->text, len, 1, 0, left, body, cols, flow);
+    attrset(A_DIM);
+    for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
+    attrset(A_NORMAL);
+    if (rest >= len) return 0;
+    int need = panels_height(t, t->text + rest, len - rest, rw);
+    int h = need < right_max - 1 ? need : right_max - 1;
+    draw_panels(t, t->text + rest, len - rest, 1, rx, rw, h, 1, 0);
+    attrset(A_DIM);
+    mvhline(1 + h, rx, ACS_HLINE, rw);
+    attrset(A_NORMAL);
+    return h + 1;
 }
 
 /* The table's width and its columns on a screen W wide: at 80 columns 46 of
@@ -561,17 +609,20 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     int body = H - 2;
     cr_match_observe(t->m, view, t->obs);
     size_t len = table_text(t, t->obs);
-    draw_panels(t, t->text, len, 1, 0, left, body, cols);
-    attrset(A_DIM);
-    for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
-    attrset(A_NORMAL);
+    /* the right column: what the table's left box cannot hold, the log,
+     * then the menu; the menu shrinks to MENU_MIN_ROWS (it scrolls) before
+     * the table is cut */
+    int menu_want = seat_to_decide >= 0 ? t->n_items + 5 : 0;
+    int menu_min = menu_want < MENU_MIN_ROWS ? menu_want : MENU_MIN_ROWS;
+    int top = draw_table(t, len, left, cols, rx, rw, body, body - menu_min - LOG_MIN_ROWS);
+    int right = body - top;
     int menu_rows = 0;
     if (seat_to_decide >= 0) {
-        menu_rows = t->n_items + 5;
-        if (menu_rows > body - LOG_MIN_ROWS) menu_rows = body - LOG_MIN_ROWS;
-        if (menu_rows < 4) menu_rows = body > 4 ? 4 : body;
+        menu_rows = menu_want;
+        if (menu_rows > right - LOG_MIN_ROWS) menu_rows = right - LOG_MIN_ROWS;
+        if (menu_rows < 4) menu_rows = right > 4 ? 4 : right;
     }
-    draw_log(t, view, log_from, log_title, 1, rx, rw, body - menu_rows);
+    draw_log(t, view, log_from, log_title, 1 + top, rx, rw, right - menu_rows);
     if (seat_to_decide >= 0) {
         draw_menu(t, seat_to_decide, 1 + body - menu_rows, rx, rw, menu_rows);
         char line[LABEL_MAX + 64];
@@ -1168,17 +1219,15 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         int W = COLS, H = LINES, cols, left = table_width(W, &cols);
         g->def->observe(g, st, view, t.obs);
         size_t len = table_text(&t, t.obs);
-        draw_panels(&t, t.text, len, 1, 0, left, H - 2, cols);
-        attrset(A_DIM);
-        for (int y = 1; y <= H - 2; y++) mvaddch(y, left, ACS_VLINE);
-        attrset(A_NORMAL);
+        int rx = left + 1, rw = W - rx;
+        int top = draw_table(&t, len, left, cols, rx, rw, H - 2, H - 2 - 2 - LOG_MIN_ROWS);
         /* the log up to move k: events of actions before k, the last move's first */
         int upto = 0, last_from = 0;
         while (upto < n_events && all[upto].action_index < k) upto++;
         last_from = upto;
         while (last_from > 0 && all[last_from - 1].action_index == k - 1) last_from--;
-        int rx = left + 1, rw = W - rx, rows = H - 3, y = 1;
-        for (int row = 0; row < rows + 1; row++) fill_row(1 + row, rx, rw, A_NORMAL);
+        int rows = H - 3 - top, y = 1 + top;
+        for (int row = 0; row < rows + 1; row++) fill_row(y + row, rx, rw, A_NORMAL);
         draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
         /* the newest events that fit, the last move's in bold */
         char buf[1024];

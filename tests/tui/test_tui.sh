@@ -7,7 +7,8 @@
 #
 #  1. against three bots: the screen shows the seat's Hand (the same cards as
 #     the seat's observation from `croupier run --as`), the Stocks with each
-#     card's Value, the Event; Enter to the end; the final scores are those
+#     card's Value, the Event, each opponent's Hand size and the Black
+#     Markets, all at 80x24 without a key; Enter to the end; the final scores are those
 #     of `croupier replay` of the saved record; the program exits with 0.
 #  2. --ascii: no suit symbols, cards as codes.
 #  3. hot seat (two humans): a privacy screen between them shows no table;
@@ -115,6 +116,18 @@ grep -Eq "^(Iron|Wood|Slaves|Spice) +.*[0-9TJQKA][♠♣♥♦]=[0-9]+" <<<"$s" 
 # the Hand shown is the seat's Hand
 position_of bots.txt pos.json
 view_of pos.json 0 >view0.json
+# at 80x24 the whole table shows without pressing t: each opponent with the
+# Hand size of the observation (the panels that do not fit on the left flow
+# into the right column), and the Black Markets
+grep -q "more: press t" <<<"$s" && fail "80x24: the table is cut"
+for p in 1 2 3; do
+    n=$(awk -v s="\"P$p\"" '$0 ~ "\"seat\": " s {f=1} f&&/"hand_count"/{gsub(/[^0-9]/,"");print;exit}' view0.json)
+    grep -Eq "(^|│)P$p $n cards? " <<<"$s" || fail "80x24: no 'P$p $n cards' for P$p's Hand on the screen"
+done
+# each Black Market of the observation with its size
+for bm in $(grep -oE '"label": [0-9]+' view0.json | grep -oE '[0-9]+$' | sed 's/^/BM/'); do
+    grep -Eq "(^|│)$bm [0-9]+ cards?" <<<"$s" || fail "80x24: $bm is not on the screen"
+done
 want=$(own_cards <view0.json | grep -v '^K' | while read -r c; do utf8_card "$c"; done | sort | tr '\n' ' ')
 got=$(grep "^Hand: " <<<"$s" | sed 's/^Hand: //; s/ *│.*//' | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
 [ "$want" = "$got" ] || fail "the Hand shows '$got', the seat holds '$want'"
@@ -132,14 +145,17 @@ wait_dead
 want=$("$BIN" replay bots.txt --plain | grep '^scores:' | grep -oE "P[0-3] -?[0-9]+" | tr '\n' ' ')
 [ -n "$want" ] && [ "$shown" = "$want" ] || fail "final scores shown '$shown', the record says '$want'"
 screen | grep -q "game over after" || fail "no summary after the client closed"
-echo "ok 1 - three bots: Hand, Stocks with Values, Event; played to the end: $shown"
+echo "ok 1 - three bots: Hand, Stocks with Values, Event, opponents and Black Markets at 80x24; played to the end: $shown"
 
 # ---- 2. ASCII ----------------------------------------------------------------
-start ascii play dml --seats human,random,random,random --seed 7 --pace 0 --ascii
+# (seed 21 deals a Black Market at the start: it must show at 80x24 too)
+start ascii play dml --seats human,random,random,random --seed 21 --pace 0 --ascii
 wait_for "Your move, P0"
 s=$(screen)
 grep -q "[♠♣♥♦·—]" <<<"$s" && fail "--ascii shows non-ASCII symbols"
 grep -Eq "^Hand: ([2-9TJQKA][SCHD]|X[12])" <<<"$s" || fail "--ascii: no Hand as card codes"
+grep -Eq "(^|[|│])BM1 [0-9]+ cards?" <<<"$s" || fail "80x24: BM1 is not on the screen"
+grep -q "more: press t" <<<"$s" && fail "80x24 --ascii: the table is cut"
 # a larger window: the screen is laid out again (KEY_RESIZE)
 tmux -L "$SOCK" resize-window -t "$SESSION" -x 120 -y 40
 for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "Enter plays it" && break; sleep 0.05; done
