@@ -551,6 +551,23 @@ static void build_menu(tui *t, int seat)
     }
 }
 
+/* The rows the menu of `seat` would take whole in a box w wide: its head,
+ * the prompt (at most 3 rows), every item (at most 2 rows each) and the
+ * letters' legend. */
+static int menu_height(tui *t, int seat, int w)
+{
+    char buf[1024];
+    size_t pl = cr_match_prompt(t->m, seat, buf, sizeof buf);
+    if (pl >= sizeof buf) pl = sizeof buf - 1;
+    int rows = 1 + draw_text(t, -1, 0, w, 3, buf, pl, 0, A_NORMAL, 0) + (t->n_letters ? 1 : 0);
+    for (int k = 0; k < t->n_items; k++) {
+        int n = snprintf(buf, sizeof buf, "%2d %s", k + 1, t->items[k].label);
+        rows += draw_text(t, -1, 0, w, 2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
+                          0, A_NORMAL, 3);
+    }
+    return rows;
+}
+
 static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
 {
     for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
@@ -575,13 +592,24 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
     int legend_rows = t->n_letters ? 1 : 0;
     int list_rows = y + h - row - legend_rows;
     if (list_rows < 1) list_rows = 1;
-    int top = 0;
-    if (t->sel >= list_rows) top = t->sel - list_rows + 1;
-    for (int i = 0; i < list_rows && top + i < t->n_items; i++) {
-        int k = top + i;
-        char line[LABEL_MAX + 16];
+    /* each item wrapped to at most two rows; the first item shown is the
+     * lowest that keeps the highlighted one on screen */
+    char line[LABEL_MAX + 16];
+    int top = t->sel, used = 0;
+    while (top >= 0) {
+        snprintf(line, sizeof line, "%2d %s", top + 1, t->items[top].label);
+        int r = draw_text(t, -1, x, w, 2, line, strlen(line), 0, A_NORMAL, 3);
+        if (used + r > list_rows && top < t->sel) break;
+        used += r;
+        top--;
+    }
+    top++;
+    for (int k = top; k < t->n_items && row < y + h - legend_rows; k++) {
         snprintf(line, sizeof line, "%2d %s", k + 1, t->items[k].label);
-        draw_str(t, row + i, x, w, line, k == t->sel ? A_REVERSE : A_NORMAL);
+        int r = draw_text(t, -1, x, w, 2, line, strlen(line), 0, A_NORMAL, 3);
+        if (row + r > y + h - legend_rows) r = y + h - legend_rows - row;
+        row += draw_text(t, row, x, w, r, line, strlen(line), 0, k == t->sel ? A_REVERSE : A_NORMAL,
+                         3);
     }
     if (legend_rows) draw_str(t, y + h - 1, x, w, legend, A_DIM);
 }
@@ -612,7 +640,7 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     /* the right column: what the table's left box cannot hold, the log,
      * then the menu; the menu shrinks to MENU_MIN_ROWS (it scrolls) before
      * the table is cut */
-    int menu_want = seat_to_decide >= 0 ? t->n_items + 5 : 0;
+    int menu_want = seat_to_decide >= 0 ? menu_height(t, seat_to_decide, rw) : 0;
     int menu_min = menu_want < MENU_MIN_ROWS ? menu_want : MENU_MIN_ROWS;
     int top = draw_table(t, len, left, cols, rx, rw, body, body - menu_min - LOG_MIN_ROWS);
     int right = body - top;

@@ -124,6 +124,12 @@ for p in 1 2 3; do
     n=$(awk -v s="\"P$p\"" '$0 ~ "\"seat\": " s {f=1} f&&/"hand_count"/{gsub(/[^0-9]/,"");print;exit}' view0.json)
     grep -Eq "(^|│)P$p $n cards? " <<<"$s" || fail "80x24: no 'P$p $n cards' for P$p's Hand on the screen"
 done
+# the menu shows each label whole (wrapped to two rows at 80 columns): the
+# first item's rows read as the footer's label of it
+label=$(tail -1 <<<"$s" | sed -n 's/^1: \(.*\)   (Enter plays it.*/\1/p')
+item=$(sed -n 's/^[^│]*│//p' <<<"$s" | awk '/^ 1 /{sub(/^ 1 /,""); t=$0; f=1; next}
+    f&&/^   [^ ]/{sub(/^   /,""); t=t " " $0; next} f{print t; exit}')
+[ -n "$label" ] && [ "$item" = "$label" ] || fail "80x24: the menu's first item reads '$item', its label is '$label'"
 # each Black Market of the observation with its size
 for bm in $(grep -oE '"label": [0-9]+' view0.json | grep -oE '[0-9]+$' | sed 's/^/BM/'); do
     grep -Eq "(^|│)$bm [0-9]+ cards?" <<<"$s" || fail "80x24: $bm is not on the screen"
