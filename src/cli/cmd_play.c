@@ -385,12 +385,13 @@ static int play_end(table *t, int stopped)
         cli_print_result(stdout, g, cr_match_state(t->m));
     }
     uint64_t seed;
-    if (!stopped && cr_match_seed(t->m, &seed) && t->ses.n_humans > 0) {
+    if (!stopped && cr_match_seed(t->m, &seed) && t->ses.n_humans > 0)
         printf("seed %" PRIu64 " (croupier play --seed %" PRIu64 " deals this game again)\n", seed,
                seed);
-    }
     if (stopped && t->save_path != NULL)
         cli_say(stdout, "resume with: croupier play --load %s", t->save_path);
+    else if (stopped) /* its seed stays secret: the game did not end */
+        printf("the game is not saved.\n");
     return save(t, 0);
 }
 
@@ -545,10 +546,18 @@ int cmd_play(int argc, char **argv)
     /* --save is written now, before any action, so a path that cannot be
      * written fails at once instead of after a whole game. */
     if ((rc = save(&t, 1)) != 0) goto out;
+    char saved_to[1024] = ""; /* lives as long as t.save_path may point to it */
     if (full_screen) {
-        tui_options o = {.ascii = ascii, .pace_ms = (int)pace, .save_path = save_path};
+        tui_options o = {.ascii = ascii,
+                         .pace_ms = (int)pace,
+                         .save_path = save_path,
+                         .saved_to = saved_to,
+                         .saved_cap = sizeof saved_to};
         char terr[512];
         int r = tui_play(t.m, &o, terr, sizeof terr);
+        /* the file the client left the game in (a path given to `s`, or
+         * none when its last save failed) is the one to name and resume */
+        if (r != TUI_NO_TERM) t.save_path = saved_to[0] ? saved_to : NULL;
         if (r == TUI_NO_TERM) { /* e.g. TERM names no known terminal: line mode */
             cli_say(stderr, "croupier: %s: line mode", terr);
             full_screen = 0;

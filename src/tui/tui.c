@@ -829,6 +829,9 @@ static int ask_line(tui *t, const char *question, char *out, size_t cap)
     }
 }
 
+/* Saves to the game's file, asking for one when it has none.  A failed
+ * save leaves the game with no file (the quit prompt then says it is not
+ * saved, and `s` asks again) and the game goes on. */
 static int do_save(tui *t)
 {
     if (t->save_path[0] == '\0' && !ask_line(t, "save to file (Enter saves, Esc cancels): ",
@@ -839,7 +842,10 @@ static int do_save(tui *t)
     }
     char err[256];
     if (cr_match_save_file(t->m, t->save_path, err, sizeof err) != CR_OK) {
-        snprintf(t->msg, sizeof t->msg, "cannot save to %.200s: %.200s", t->save_path, err);
+        snprintf(t->msg, sizeof t->msg,
+                 "cannot save to %.200s: %.200s -- the game is not saved (s saves elsewhere)",
+                 t->save_path, err);
+        t->save_path[0] = '\0';
         return -1;
     }
     snprintf(t->msg, sizeof t->msg, "saved to %.300s (%d actions)", t->save_path,
@@ -847,7 +853,6 @@ static int do_save(tui *t)
     return 1;
 }
 
-/* Between two humans: nothing of the table shows until the next one is there. */
 static int privacy_screen(tui *t, int seat)
 {
     for (;;) {
@@ -1052,9 +1057,13 @@ static int decide(tui *t, int seat)
             return DEC_UNDONE;
         }
         case 'q':
-            if (confirm(t, t->save_path[0] ? "Quit the game? It is saved first. (y/n)"
-                                           : "Quit the game? It is not saved (s saves). (y/n)"))
+            if (t->save_path[0]) {
+                /* saved here, so a failed save keeps the game on screen */
+                if (confirm(t, "Quit the game? It is saved first. (y/n)") && do_save(t) > 0)
+                    return DEC_QUIT;
+            } else if (confirm(t, "Quit the game? It is not saved (s saves). (y/n)")) {
                 return DEC_QUIT;
+            }
             break;
         default:
             if (c >= '0' && c <= '9') {
@@ -1159,12 +1168,11 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
         shown_to = who;
         if (t.prev_actor != who) t.anchor[who] = t.last_sub[who];
         if (t.save_path[0] && opt->save_path) {
-            char e2[256];
-            if (cr_match_save_file(m, t.save_path, e2, sizeof e2) != CR_OK) {
-                snprintf(err, errcap, "cannot save to %s: %s", t.save_path, e2);
-                rc = TUI_FAILED;
-                break;
-            }
+            /* the game's file follows every decision; when it cannot be
+             * written the footer says so and the game goes on unsaved */
+            char keep[sizeof t.msg];
+            snprintf(keep, sizeof keep, "%s", t.msg);
+            if (do_save(&t) > 0) snprintf(t.msg, sizeof t.msg, "%s", keep);
         }
         int d = decide(&t, who);
         if (d == DEC_QUIT) {
@@ -1188,9 +1196,11 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
         char e2[256];
         if (cr_match_save_file(m, t.save_path, e2, sizeof e2) != CR_OK) {
             snprintf(err, errcap, "cannot save to %s: %s", t.save_path, e2);
+            t.save_path[0] = '\0';
             rc = TUI_FAILED;
         }
     }
+    if (opt->saved_to && opt->saved_cap) snprintf(opt->saved_to, opt->saved_cap, "%s", t.save_path);
     tui_fini(&t);
     return rc;
 }

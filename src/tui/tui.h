@@ -24,6 +24,11 @@ typedef struct tui_options {
     int ascii;             /* 1: ASCII only (also chosen when the locale is not UTF-8) */
     int pace_ms;           /* pause after each bot's move (0: none); keys + and - change it */
     const char *save_path; /* --save: written after each human decision, on `s` and on quit */
+    /* Out (may be NULL): the file holding the game when tui_play returns
+     * (--save or a path given to `s`), "" when it is saved nowhere (never
+     * saved, or its last save failed). */
+    char *saved_to;
+    size_t saved_cap;
 } tui_options;
 
 enum {

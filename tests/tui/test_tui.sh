@@ -23,6 +23,9 @@
 #  7. the replay viewer: forwards, backwards, the public view, a seat's and
 #     the open view (all cards).
 #  8. a TERM ncurses does not know: line mode, with a note.
+#  9. a failed save: `s` to a path that cannot be written says so, the quit
+#     prompt then says the game is not saved (it does not claim a save), `s`
+#     to a good path saves, and quitting names that file to resume.
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -349,10 +352,10 @@ keys Home
 wait_for "move 0 of 511"
 for ((i = 0; i < 10; i++)); do keys PageDown; done
 wait_for "move 100 of 511"
-public_p0=$(screen | grep -E "^P0 [0-9]+ card")
+public_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
 keys v v v v v
 wait_for "open view (all cards)"
-open_p0=$(screen | grep -E "^P0 [0-9]+ card")
+open_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
 grep -q "known: " <<<"$open_p0" || fail "the open view does not show P0's Hand: $open_p0"
 [ "$open_p0" != "$public_p0" ] || fail "the public view shows what the open view shows: $public_p0"
 keys q
@@ -369,4 +372,25 @@ keys quit Enter
 wait_for "the game stops here."
 wait_dead
 echo "ok 8 - an unknown terminal falls back to line mode"
+# ---- 9. a failed save loses nothing ------------------------------------------
+start badsave play dml --seats human,random,random,random --seed 9 --pace 0
+wait_for "Your move, P0"
+keys s
+wait_for "save to file"
+keys "$TMP/no/such/dir/g.txt" Enter
+wait_for "cannot save to $TMP/no/such/dir/g.txt"
+keys q
+wait_for "Quit the game? It is not saved"
+keys n s
+wait_for "save to file"
+keys "$TMP/good.txt" Enter
+wait_for "saved to $TMP/good.txt"
+keys q
+wait_for "Quit the game? It is saved first"
+keys y
+wait_dead
+[ "$(exit_status)" = 0 ] || fail "badsave: exit status $(exit_status)"
+screen | grep -qF "resume with: croupier play --load $TMP/good.txt" || fail "quitting does not name the saved file"
+"$BIN" replay "$TMP/good.txt" --plain >/dev/null || fail "the saved file does not replay"
+echo "ok 9 - a failed save: the quit prompt says not saved; saving elsewhere works and is named"
 echo "all tui tests passed"
