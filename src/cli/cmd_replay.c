@@ -5,7 +5,9 @@
  *   --json    print where it ends as one JSON object;
  *   otherwise print where it ends: a summary, the final position, the result.
  * --as SEAT|public|open picks the view of --log and the stepper (default
- * open: every card face up).  The record's seed is shown only for a
+ * public, as the full-screen viewer: what every seat knows; `open` turns
+ * every card face up, only when asked, so a glance at a hot-seat game's
+ * record does not show the Hands).  The record's seed is shown only for a
  * finished match (match.h: the seed is a secret while a game runs).  No
  * game is named here: any game's record replays through the match layer.
  * In a terminal (no --json, --plain, --log or --step) it opens the
@@ -256,7 +258,7 @@ static int step_through(const cr_match *m, int view)
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0, log = 0, step = 0, plain = 0, ascii = 0, view = CR_SEAT_OMNISCIENT;
+    int json = 0, log = 0, step = 0, plain = 0, ascii = 0, view = CR_SEAT_PUBLIC;
     const char *as_s = NULL;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {

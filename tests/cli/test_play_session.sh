@@ -83,7 +83,11 @@ grep -B60 '^==== Pass the screen to P2' "$tmp/h.out" | head -55 | grep -qv . ||
 
 # --- replay: the game in words, move by move, from a view ---
 printf '3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 8 --save "$tmp/g.rec" >/dev/null
-"$cr" replay "$tmp/g.rec" --log >"$tmp/open.log" || fail "replay --log"
+"$cr" replay "$tmp/g.rec" --log --as open >"$tmp/open.log" || fail "replay --log --as open"
+# by default --log is the public view (as the full-screen viewer): no Hand shows
+"$cr" replay "$tmp/g.rec" --log >"$tmp/default.log" || fail "replay --log"
+sed -n 1p "$tmp/default.log" | grep -q "public view" || fail "--log's default view: $(sed -n 1p "$tmp/default.log")"
+grep -q 'a card moves from pool to hand P0' "$tmp/default.log" || fail "--log's default view shows P0's cards"
 grep -q '^   1\. chance: roll 2 6$' "$tmp/open.log" || fail "--log does not number moves: $(sed -n 3p "$tmp/open.log")"
 grep -q '^        P0 rolls (2,6)$' "$tmp/open.log" || fail "--log lacks the chance results"
 grep -Eq '^ *[0-9]+\. P3 \(ismcts:iters=30\): ' "$tmp/open.log" || fail "--log lacks who did what"
@@ -112,7 +116,7 @@ set -e
 [ "$rc" -eq 2 ] || fail "--as banana exits $rc"
 # a resigned game: the mark is in the log
 printf '3\nresign\n' | "$cr" play dml --seats "$seats" --seed 8 --save "$tmp/x.rec" >/dev/null
-"$cr" replay "$tmp/x.rec" --log >"$tmp/x.log"
+"$cr" replay "$tmp/x.rec" --log --as open >"$tmp/x.log"
 grep -q -- '-- P0 resigns' "$tmp/x.log" && grep -q 'the match ended' "$tmp/x.log" || fail "--log of a resigned game: $(tail -3 "$tmp/x.log")"
 
 echo "test_play_session.sh: all passed"
