@@ -36,6 +36,7 @@
  * seats_make_bots() turns each spec into a bot, seat_choose() asks it. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,29 @@ static int save(table *t, int quiet)
     return 0;
 }
 
+/* The words the prompt takes as commands before any action's notation. */
+static int is_command(const char *s)
+{
+    static const char *const words[] = {"quit", "q",     "exit",   "list", "?",
+                                        "help", "guide", "resign", "undo"};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strcmp(s, words[k]) == 0) return 1;
+    return 0;
+}
+
+/* An action's label in words (its JSON "label") with "(type N)": for an
+ * action whose notation is a command word, which typed would be the
+ * command (DML's Withdraw is `undo`).  Left as it was without a label. */
+static void action_label(table *t, int who, int i, char *out, size_t cap)
+{
+    char buf[1024];
+    size_t len = cr_match_action_json(t->m, who, t->legal[i], buf, sizeof buf);
+    json_t *o = len > 0 && len < sizeof buf ? json_loadb(buf, len, 0, NULL) : NULL;
+    const char *label = json_string_value(json_object_get(o, "label"));
+    if (label) snprintf(out, cap, "%s (type %d)", label, i + 1);
+    json_decref(o);
+}
+
 static void show_choices(table *t, int who, int n)
 {
     const cr_game *g = t->g;
@@ -128,8 +152,10 @@ static void show_choices(table *t, int who, int n)
     if (prompt[0] && strstr(view, prompt) == NULL) printf("%s\n", prompt);
     int col = 0;
     for (int i = 0; i < n; i++) {
-        char item[160], label[128];
+        char item[300], label[200];
         cr_match_action_text(t->m, who, t->legal[i], label, sizeof label);
+        if (is_command(label)) /* typed, it would be the command: name it in words */
+            action_label(t, who, i, label, sizeof label);
         int len = snprintf(item, sizeof item, "%3d. %s", i + 1, label);
         if (len < 0) len = 0;
         int width = len < 24 ? 24 : len + 2;

@@ -62,6 +62,8 @@ enum {
 typedef struct item {
     char label[LABEL_MAX];
     char group[GROUP_MAX];
+    char key;    /* the game's suggested letter for the group, or 0 */
+    char letter; /* the letter given to the group, on its first item; or 0 */
 } item;
 
 typedef struct tui {
@@ -523,31 +525,53 @@ static void build_menu(tui *t, int seat)
     for (int i = 0; i < n; i++) {
         item *it = &t->items[i];
         it->label[0] = it->group[0] = '\0';
+        it->key = 0;
         size_t len = cr_match_action_json(t->m, seat, t->legal[i], buf, sizeof buf);
         json_t *o = len > 0 && len < sizeof buf ? json_loadb(buf, len, 0, NULL) : NULL;
         const char *label = json_string_value(json_object_get(o, "label"));
         const char *group = json_string_value(json_object_get(o, "group"));
+        const char *key = json_string_value(json_object_get(o, "key"));
         if (label)
             snprintf(it->label, sizeof it->label, "%s", label);
         else
             cr_match_action_text(t->m, seat, t->legal[i], it->label, sizeof it->label);
         snprintf(it->group, sizeof it->group, "%s", group ? group : "");
+        if (key && islower((unsigned char)key[0]) && key[1] == '\0' && !reserved_key(key[0]))
+            it->key = key[0];
         json_decref(o);
-        if (it->group[0] == '\0') continue;
-        int known = 0;
-        for (int k = 0; k < t->n_letters; k++)
-            if (strcmp(t->letter_of_group[k], it->group) == 0) known = 1;
-        if (known || t->n_letters >= 64) continue;
-        /* the first letter of the group's name that is free */
-        for (const char *p = it->group; *p; p++) {
-            int c = tolower((unsigned char)*p);
-            if (!islower(c) || reserved_key(c) || memchr(t->letters, c, (size_t)t->n_letters))
-                continue;
-            t->letters[t->n_letters] = (char)c;
-            snprintf(t->letter_of_group[t->n_letters], GROUP_MAX, "%s", it->group);
-            t->n_letters++;
-            break;
+    }
+    /* a letter per group: first the letters the game gives (they mean the
+     * same in every menu), then the first free letter of each other
+     * group's name; the legend lists them in the menu's order */
+    char taken[128] = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            item *it = &t->items[i];
+            if (pass == 0) it->letter = 0;
+            if (it->group[0] == '\0' || it->letter) continue;
+            int first = -1; /* the group's first item, which holds its letter */
+            for (int k = 0; k < i && first < 0; k++)
+                if (strcmp(t->items[k].group, it->group) == 0) first = k;
+            if (first >= 0) continue;
+            int c = 0;
+            if (pass == 0) {
+                if (it->key && !taken[(int)it->key]) c = it->key;
+            } else {
+                for (const char *p = it->group; *p && !c; p++) {
+                    int d = tolower((unsigned char)*p);
+                    if (islower(d) && !reserved_key(d) && !taken[d]) c = d;
+                }
+            }
+            if (c) {
+                it->letter = (char)c;
+                taken[c] = 1;
+            }
         }
+    for (int i = 0; i < n && t->n_letters < 64; i++) {
+        if (!t->items[i].letter) continue;
+        t->letters[t->n_letters] = t->items[i].letter;
+        snprintf(t->letter_of_group[t->n_letters], GROUP_MAX, "%s", t->items[i].group);
+        t->n_letters++;
     }
 }
 

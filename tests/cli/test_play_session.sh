@@ -119,4 +119,11 @@ printf '3\nresign\n' | "$cr" play dml --seats "$seats" --seed 8 --save "$tmp/x.r
 "$cr" replay "$tmp/x.rec" --log --as open >"$tmp/x.log"
 grep -q -- '-- P0 resigns' "$tmp/x.log" && grep -q 'the match ended' "$tmp/x.log" || fail "--log of a resigned game: $(tail -3 "$tmp/x.log")"
 
+# an action whose notation is a command word is listed in words with its
+# number: DML's Withdraw is `undo`, which typed takes back a decision
+printf '1\n' | "$cr" play dml --seats human,heuristic,heuristic,heuristic --seed 9 --plain >"$tmp/w.out" || true
+grep -q '[0-9]\. Withdraw: choose another option (type [0-9]*)' "$tmp/w.out" ||
+    fail "the Withdraw choice is not listed in words: $(grep -E '^ +[0-9]+\.' "$tmp/w.out" | tail -1)"
+if grep -Eq '(^| )[0-9]+\. undo( |$)' "$tmp/w.out"; then fail "a choice reads 'undo', the command's word"; fi
+
 echo "test_play_session.sh: all passed"

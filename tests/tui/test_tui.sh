@@ -23,7 +23,8 @@
 #  7. the replay viewer: forwards, backwards, the public view, a seat's and
 #     the open view (all cards).
 #  8. a TERM ncurses does not know: line mode, with a note.
-#  9. a failed save: `s` to a path that cannot be written says so, the quit
+#  9. the letters of a composed choice keep their meaning (w withdraws, d is
+#     done); a failed save: `s` to a path that cannot be written says so, the quit
 #     prompt then says the game is not saved (it does not claim a save), `s`
 #     to a good path saves, and quitting names that file to resume.
 set -euo pipefail
@@ -375,6 +376,25 @@ echo "ok 8 - an unknown terminal falls back to line mode"
 # ---- 9. a failed save loses nothing ------------------------------------------
 start badsave play dml --seats human,random,random,random --seed 9 --pace 0
 wait_for "Your move, P0"
+# (first, the letters of a composed choice keep their meaning: w withdraws
+# before and after a card is chosen, d is done once it is offered)
+keys b
+wait_for "1: Buy: declare a target"
+keys Enter
+wait_for "w:undo"
+screen | tail -2 | grep -q "d:undo" && fail "withdraw is d before a card is chosen"
+keys Enter
+wait_for "d:done"
+screen | tail -2 | grep -q "w:undo" || fail "withdraw lost its letter w once a card is chosen: $(screen | tail -2 | head -1)"
+# w highlights the group's action, Enter plays it: take back the card, then withdraw
+keys w
+wait_for ": Take back "
+keys Enter
+wait_for "1: Declare "
+keys w
+wait_for ": Withdraw: choose another option"
+keys Enter
+wait_for "1: Buy: declare a target"
 keys s
 wait_for "save to file"
 keys "$TMP/no/such/dir/g.txt" Enter
@@ -392,5 +412,5 @@ wait_dead
 [ "$(exit_status)" = 0 ] || fail "badsave: exit status $(exit_status)"
 screen | grep -qF "resume with: croupier play --load $TMP/good.txt" || fail "quitting does not name the saved file"
 "$BIN" replay "$TMP/good.txt" --plain >/dev/null || fail "the saved file does not replay"
-echo "ok 9 - a failed save: the quit prompt says not saved; saving elsewhere works and is named"
+echo "ok 9 - stable letters; a failed save: the quit prompt says not saved; saving elsewhere works and is named"
 echo "all tui tests passed"

@@ -397,7 +397,12 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         if (i) cr_tb_printf(&t, ",");
         cr_tb_json_str(&t, ob.v[i]);
     }
-    cr_tb_printf(&t, "]}");
+    cr_tb_printf(&t, "]");
+    /* the two controls of every composed choice keep their keys whatever
+     * else the menu holds: d finishes it, w withdraws (takes back) */
+    if (strcmp(group, "done") == 0) cr_tb_printf(&t, ",\"key\":\"d\"");
+    if (strcmp(group, "undo") == 0) cr_tb_printf(&t, ",\"key\":\"w\"");
+    cr_tb_printf(&t, "}");
     return t.len;
 }
 
