@@ -97,15 +97,22 @@ static void tb_roll_json(cr_tbuf *t, int target)
     tb_fraction(t, "wyvern_best_reroll", 1, den);
 }
 
-/* "succeeds on 21 of 36 rolls (58.3%)" and the re-roll policy when it matters */
-static void tb_roll_words(cr_tbuf *t, int target)
+/* "a roll against 7 succeeds 58.3% of the time (21 of 36)" and the re-roll
+ * policy when it matters, said of the seat that rolls: `roller` is the
+ * reading seat itself (`me`) or another. */
+static void tb_roll_words(cr_tbuf *t, int target, int roller, int me)
 {
     roll_odds r = odds(target);
     cr_tb_printf(t, "a roll against %d succeeds %.1f%% of the time (%d of 36)", target,
                  pct(r.succ, 36), r.succ);
-    if (r.dabo_fail)
-        cr_tb_printf(t, ", or %.1f%% if you re-roll every failing Dabo! double",
-                     pct(r.succ, 36 - r.dabo_fail));
+    if (r.dabo_fail) {
+        if (roller == me)
+            cr_tb_printf(t, ", or %.1f%% if you re-roll every failing Dabo! double",
+                         pct(r.succ, 36 - r.dabo_fail));
+        else
+            cr_tb_printf(t, ", or %.1f%% if P%d re-rolls every failing Dabo! double",
+                         pct(r.succ, 36 - r.dabo_fail), roller);
+    }
 }
 
 static void tb_specials_words(cr_tbuf *t, const dml_state *o)
@@ -410,10 +417,12 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
  * help
  * ====================================================================== */
 
-static void help_rolls(cr_tbuf *t, const dml_state *o, int target)
+/* " Now <what>: a roll against T succeeds ..." for the roll `roller` makes
+ * (what: "your buying roll", "P1's buying roll", ...). */
+static void help_rolls(cr_tbuf *t, const dml_state *o, int target, int roller, const char *what)
 {
-    cr_tb_printf(t, " Now ");
-    tb_roll_words(t, target);
+    cr_tb_printf(t, " Now %s: ", what);
+    tb_roll_words(t, target, roller, o->actor);
     cr_tb_printf(t, ".");
     tb_specials_words(t, o);
 }
@@ -456,7 +465,32 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
     }
     if (nothing) cr_tb_printf(t, " Do nothing (1 Minor Action): spend it.");
     cr_tb_printf(t, " End: finish your Turn; what is left is lost.");
-    if (callback || visit) help_rolls(t, o, 7);
+    if (callback || visit)
+        help_rolls(t, o, 7, o->actor,
+                   callback && visit ? "a Visit or Callback roll"
+                   : visit           ? "a Visit roll"
+                                     : "a Callback roll");
+    if (visit) { /* what the seat knows of each market it may visit */
+        uint64_t known = 0;
+        for (int z = 0; z < DML_NZONES; z++) known |= o->zone[z];
+        for (int i = 0; i < n; i++) {
+            cr_action a = legal[i];
+            if (a < DML_A_VISIT || a >= DML_A_VISIT + DML_MAX_BM) continue;
+            int k = a - DML_A_VISIT, z = DML_Z_BM + k, cnt = o->zone_count[z];
+            cr_tb_printf(t, " BM%d holds %d card%s", bm_label(o, k), cnt, cnt == 1 ? "" : "s");
+            if (o->zone[z]) {
+                cr_tb_printf(t, "; you know");
+                for (uint64_t m = o->zone[z]; m; m &= m - 1)
+                    cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
+            } else {
+                cr_tb_printf(t, "; you know none of them");
+            }
+            int nm = __builtin_popcountll(o->may[o->actor][z] & ~known);
+            if (nm > 0)
+                cr_tb_printf(t, ", and %d more card%s may be there", nm, nm == 1 ? "" : "s");
+            cr_tb_printf(t, ".");
+        }
+    }
 }
 
 /* The seat's own cards that would count in its Seize offer now, and why
@@ -485,6 +519,10 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
         cr_tb_printf(t, " %s (%d)", dml_card_code(lowest_card(m)), dml_value(lowest_card(m)));
     cr_tb_printf(t, ", %d in all; offering all of them makes the Value %d + %d = %d.", total, o->D,
                  total, o->D + total);
+    cr_tb_printf(t, " If your offer wins, P%d's buying roll is against %d: ", o->active,
+                 o->D + total);
+    tb_roll_words(t, o->D + total, o->active, me);
+    cr_tb_printf(t, "; when it fails, the targets are yours.");
     if (of_suit & ~counting) {
         cr_tb_printf(t, " The Event forbids");
         for (uint64_t m = of_suit & ~counting; m; m &= m - 1)
@@ -559,7 +597,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
             int sp, ok = dml_check_eval(o->die[0], o->die[1], target, &sp);
             cr_tb_printf(t, " This is a %s against %d: keeping (%d,%d) %s.", what, target,
                          o->die[0], o->die[1], ok ? "succeeds" : "fails");
-            help_rolls(t, o, target);
+            help_rolls(t, o, target, roller, "a re-roll");
         } else {
             cr_tb_printf(t, " This roll is for the Dealer roll-off: the highest total deals; "
                             "(6,6) wins at once.");
@@ -579,7 +617,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
         if (buying_target(o, &target)) {
             int su = o->sel_n ? dml_suit(o->sel[0]) : -1;
             cr_tb_printf(t, " So far: %s, Value %d.", suit_word(su), target);
-            help_rolls(t, o, target);
+            help_rolls(t, o, target, o->actor, "your buying roll");
         }
         break;
     case DML_D_OFFER:
@@ -594,7 +632,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
         if (x >= 0) help_offer_count(t, o, x);
         if (x >= 0) {
             cr_tb_printf(t, " If nobody seizes, P%d rolls against %d: ", o->active, o->D);
-            tb_roll_words(t, o->D);
+            tb_roll_words(t, o->D, o->active, o->actor);
             cr_tb_printf(t, ".");
         }
         break;
@@ -606,7 +644,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "against the Value.",
                      o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none",
                      x >= 0 ? suit_word(dml_sec(x)) : "none");
-        help_rolls(t, o, o->D + o->P);
+        help_rolls(t, o, o->D + o->P, o->actor, "your buying roll");
         break;
     case DML_D_COMMIT_PAS:
         cr_tb_printf(t,
@@ -614,7 +652,11 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "cards to raise P by their printed values, or commit nothing and P%d rolls "
                      "against the Value; if that roll fails, the targets come to you.",
                      o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none", o->active);
-        help_rolls(t, o, o->D + o->P);
+        {
+            char who[32];
+            snprintf(who, sizeof who, "P%d's buying roll", o->active);
+            help_rolls(t, o, o->D + o->P, o->active, who);
+        }
         break;
     case DML_D_STACK:
         cr_tb_printf(t, "Stack: you have priority. Play cards of your Hand, each as a Power (a "
@@ -668,7 +710,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                                                                : "take a random card from");
         cr_tb_printf(t, " Then you roll against 7: success shuffles the Joker into the Deck, "
                         "failure exiles it.");
-        help_rolls(t, o, 7);
+        help_rolls(t, o, 7, o->actor, "your roll for the Joker");
         break;
     default: cr_tb_printf(t, "Decision %d.", o->kind); break;
     }

@@ -112,6 +112,14 @@ static void seize_offer_help_and_winner(void **unused)
     has(help, "If nobody seizes, P0 rolls against 6");
     has(help, single);
     has(help, reroll);
+    /* the roll is P0's, not the reader's: the re-roll chance is said of P0 */
+    has(help, "if P0 re-rolls every failing Dabo! double");
+    assert_null(strstr(help, "if you re-roll"));
+    /* and the number that matters most to the offerer: P0's chance at the
+     * Value its offer would make, which is the chance to lose the targets */
+    chances(9, single, reroll, sizeof single);
+    has(help, "If your offer wins, P0's buying roll is against 9: ");
+    has(help, single);
     /* P2 holds 9S and 5D: only 5D would count */
     play(g, s, "3D", CR_SEAT_PUBLIC, log);
     play(g, s, "done", CR_SEAT_PUBLIC, log);
@@ -197,6 +205,10 @@ static void dabo_says_target_and_chance(void **unused)
     char prompt[512], single[64], reroll[64];
     log[0] = '\0';
     load_fixture(g, s, "r42_siege_details.txt");
+    /* the Market's help names the Visit roll and what P3 knows of BM1 */
+    help_of(g, s, 3, help, sizeof help);
+    has(help, "Now a Visit or Callback roll: a roll against 7 succeeds");
+    has(help, "BM1 holds ");
     play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
     play(g, s, "roll 3 3", CR_SEAT_PUBLIC, log);
     g->def->prompt(g, s, prompt, sizeof prompt);
