@@ -150,18 +150,28 @@ static void panel_table(pctx *p)
 {
     const dml_state *o = p->o;
     char head[96];
-    snprintf(head, sizeof head, "Round %d %s Dealer P%d %s P%d's turn", o->round, p->dot, o->dealer,
-             p->dot, o->active);
+    if (o->over) /* nobody has a turn any more */
+        snprintf(head, sizeof head, "Round %d %s Dealer P%d %s the game is over", o->round, p->dot,
+                 o->dealer, p->dot);
+    else
+        snprintf(head, sizeof head, "Round %d %s Dealer P%d %s P%d's turn", o->round, p->dot,
+                 o->dealer, p->dot, o->active);
     title(p, "%s", head);
     if (!o->over) {
         style(p, 'e');
-        if (o->need == DML_NEED_DECISION && o->actor >= 0)
+        int deciding = o->need == DML_NEED_DECISION && o->actor >= 0;
+        if (deciding)
             cr_tb_printf(p->t, "P%d decides: %s", o->actor, dml_kind_name(o->need, o->kind));
         else
             cr_tb_printf(p->t, "Step: %s", dml_kind_name(o->need, o->kind));
         style(p, '0');
-        cr_tb_printf(p->t, " %s %d %s, %d minor\n", p->dot, o->actions,
-                     o->actions == 1 ? "Action" : "Actions", o->minors);
+        /* the budget is the active player's: shown while it is theirs to
+         * spend, not beside another seat's decision */
+        if (!deciding || o->actor == o->active)
+            cr_tb_printf(p->t, " %s %d %s, %d %s left", p->dot, o->actions,
+                         o->actions == 1 ? "Action" : "Actions", o->minors,
+                         o->minors == 1 ? "Minor Action" : "Minor Actions");
+        cr_tb_printf(p->t, "\n");
     }
     piles(p);
     /* the Event and its effects in words (display.c) */
@@ -182,7 +192,7 @@ static void panel_table(pctx *p)
     }
     cr_tb_printf(p->t, "\n");
     const char *pe = json_str(ev, "player_effect"), *me = json_str(ev, "market_effect");
-    if (pe && o->affected) cr_tb_printf(p->t, "  Players: %s\n", pe);
+    if (pe) cr_tb_printf(p->t, "  Players%s: %s\n", o->affected ? "" : " (none affected)", pe);
     if (me) cr_tb_printf(p->t, "  Market: %s\n", me);
 }
 

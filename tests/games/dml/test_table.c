@@ -138,6 +138,21 @@ static void check_view(const cr_game *g, const dml_state *s, int view, dml_state
     check_cards_known(obs, plain);
     assert_non_null(strstr(plain, "Event: "));
     check_stock_values(obs, plain);
+    /* the budget is the active player's: never beside another seat's
+     * decision, where it read as the decider's */
+    if (obs->need == DML_NEED_DECISION && obs->actor >= 0 && obs->actor != obs->active &&
+        strstr(plain, " left\n") != NULL && strstr(plain, "Action") != NULL) {
+        const char *d = strstr(plain, " decides: ");
+        char line[256] = "";
+        if (d) snprintf(line, sizeof line, "%.*s", (int)strcspn(d, "\n"), d);
+        if (strstr(line, " left") != NULL)
+            fail_msg("the active P%d's budget shows beside P%d's decision:\n%s", obs->active,
+                     obs->actor, plain);
+    }
+    /* an Event's Player effect is described even when it affects nobody */
+    if (obs->event_type == DML_EV_CUSTOMS && obs->affected == 0 && obs->variant != DML_V_MAYHEM &&
+        strstr(plain, "Players (none affected): ") == NULL)
+        fail_msg("Customs Crackdown's effect on players is missing:\n%s", plain);
     int found;
     uint64_t hand = cards_on_line(plain, "Hand: ", &found);
     if (view >= 0) {
@@ -190,6 +205,9 @@ static int random_games(const char *variant, int players, int games, uint64_t se
         size_t n = cr_parts(g)->panels(g, obs, 0, text, sizeof text);
         check_format(text, n, 1);
         assert_int_equal(strncmp(plain, "Game over\n", 10), 0);
+        /* nobody has a turn once the game is over */
+        assert_null(strstr(plain, "'s turn"));
+        assert_non_null(strstr(plain, "the game is over"));
     }
     cr_free(s);
     cr_free(obs);
