@@ -461,13 +461,18 @@ static void draw_header(tui *t, int view, const char *extra)
     seats[0] = '\0';
     for (int s = 0; s < g->num_players && n < sizeof seats; s++)
         n += (size_t)snprintf(seats + n, sizeof seats - n, "%sP%d %s", s ? ", " : "", s,
-                              s == view ? "you" : cr_match_seat_spec(t->m, s));
-    /* the title when it fits, else the game's short name */
+                              s == view && !t->replay ? "you" : cr_match_seat_spec(t->m, s));
+    /* the title when it fits, else the game's short name, else without the
+     * seats (the state in `extra`, "(game over)", must stay in sight) */
     const char *title = g->def->title ? g->def->title : g->def->name;
-    for (int pass = 0; pass < 2; pass++) {
-        snprintf(line, sizeof line, " %s %s %s %s %s %s", title, dot,
-                 view_name(view, vb, sizeof vb), dot, seats, extra ? extra : "");
-        if ((int)strlen(line) <= W) break;
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 2)
+            snprintf(line, sizeof line, " %s %s %s %s", title, dot, view_name(view, vb, sizeof vb),
+                     extra ? extra : "");
+        else
+            snprintf(line, sizeof line, " %s %s %s %s %s %s", title, dot,
+                     view_name(view, vb, sizeof vb), dot, seats, extra ? extra : "");
+        if (strlen(line) <= (size_t)W) break;
         title = g->def->name;
     }
     fill_row(0, 0, W, A_REVERSE);
