@@ -458,8 +458,12 @@ void cli_print_result(FILE *f, const cr_game *g, const void *st)
         const char *ach[16];
         int n = parts->achievements(g, st, s, ach, 16);
         if (n <= 0) continue;
+        /* in words: the stable keys with their dashes as spaces */
         fprintf(f, "achievements P%d:", s);
-        for (int i = 0; i < n; i++) fprintf(f, " %s", ach[i]);
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "%s", i ? ", " : " ");
+            for (const char *c = ach[i]; *c; c++) fputc(*c == '-' ? ' ' : *c, f);
+        }
         fputc('\n', f);
     }
 }
