@@ -426,16 +426,18 @@ enum {
                        * b = the suit that counted; other = cards placed in all */
     DML_E_VALUE,      /* a = D, b = P during the exchange */
     DML_E_BM_NEW,     /* a = label, b = cards */
-    DML_E_BM_GONE,    /* a = label */
+    DML_E_BM_GONE,    /* a = label (it is gone when its last card left it) */
     DML_E_SIEGE,      /* a Dragon Siege begins; a = its cause (DML_SIEGE_*, 0 unknown) */
     DML_E_REVEAL,     /* seat's card is shown to everyone (Siege, end, instant win), or to
                        * seat alone (from a Black Market: a = its label) */
     DML_E_ELIMINATED, /* seat is out (I See Fire) */
-    DML_E_FOREIGN,    /* the Foreign Merchant arrives */
+    DML_E_FOREIGN,    /* the Foreign Merchant arrives; card = the Joker drawn that brought
+                       * it, -1: a Woot! did */
     DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
     DML_E_VP,         /* seat scores a Victory Points */
     DML_E_END,        /* a = end reason, seat = winner or -1 */
-    DML_E_SETUP,      /* seat is the Dealer after the roll-off */
+    DML_E_SETUP,      /* seat is the Dealer after the roll-off: a = its total, b = 1 if a
+                       * Woot! won it at once */
     DML_E_SIEGE_SEAT, /* a Siege finds seat's a eggs against b & 0xff Shields; other = the
                        * other cards of the Hand; b & DML_SIEGE_FIRE: I See Fire */
 };

@@ -900,6 +900,36 @@ static void tb_check_consequence(cr_tbuf *t, const cr_event *e, const char *code
         cr_tb_printf(t, "; Wyvern Eyes bring a Dragon Siege");
 }
 
+/* Why the game ended (DML_E_END), after the reason's name. */
+static void tb_end_cause(cr_tbuf *t, int reason, int winner)
+{
+    switch (reason) {
+    case DML_END_VP:
+        if (winner >= 0)
+            cr_tb_printf(t,
+                         ": the Deck ran out at the Event Phase and P%d has the most (a tie "
+                         "goes to more Dragon Eggs in Hand)",
+                         winner);
+        else
+            cr_tb_printf(t, ": the Deck ran out at the Event Phase and the best scores tie, "
+                            "Dragon Eggs included");
+        break;
+    case DML_END_MONOPOLY:
+        cr_tb_printf(t, ": P%d holds the 2 to 9 of one suit and wins at once", winner);
+        break;
+    case DML_END_FATHER:
+        cr_tb_printf(t, ": P%d holds all four Dragon Eggs and wins at once", winner);
+        break;
+    case DML_END_LAST:
+        if (winner >= 0)
+            cr_tb_printf(t, ": every other player is eliminated");
+        else
+            cr_tb_printf(t, ": every player is eliminated");
+        break;
+    default: break;
+    }
+}
+
 size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
 {
     cr_tbuf t;
@@ -1017,7 +1047,9 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b,
                      plural(e->b, "card", "cards"));
         break;
-    case DML_E_BM_GONE: cr_tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
+    case DML_E_BM_GONE:
+        cr_tb_printf(&t, "Black Market BM%d ceases to exist: its last card left it", e->a);
+        break;
     case DML_E_SIEGE:
         cr_tb_printf(&t, "Dragon Siege!");
         if (e->a == DML_SIEGE_WYVERN)
@@ -1036,7 +1068,16 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             cr_tb_printf(&t, "P%d reveals %s", e->seat, code);
         break;
     case DML_E_ELIMINATED: cr_tb_printf(&t, "P%d is eliminated", e->seat); break;
-    case DML_E_FOREIGN: cr_tb_printf(&t, "The Foreign Merchant arrives"); break;
+    case DML_E_FOREIGN:
+        if (card >= 0)
+            cr_tb_printf(&t,
+                         "The Foreign Merchant arrives (%s, a Joker, was drawn): %s, the Discard "
+                         "Pile and one Dragon Egg from the Nest, if any, form a new Black Market",
+                         code, code);
+        else
+            cr_tb_printf(&t, "The Foreign Merchant arrives (Woot! was rolled): the Discard Pile "
+                             "and one Dragon Egg from the Nest, if any, form a new Black Market");
+        break;
     case DML_E_RESOLVE:
         cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat,
                      e->a ? "Emblem" : "Power");
@@ -1044,11 +1085,20 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
     case DML_E_END:
         if (e->seat >= 0)
-            cr_tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
+            cr_tb_printf(&t, "Game over: P%d wins (%s", e->seat, end_reason_word(e->a));
         else
-            cr_tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
+            cr_tb_printf(&t, "Game over: no winner (%s", end_reason_word(e->a));
+        tb_end_cause(&t, e->a, e->seat);
+        cr_tb_printf(&t, ")");
         break;
-    case DML_E_SETUP: cr_tb_printf(&t, "P%d is the Dealer", e->seat); break;
+    case DML_E_SETUP:
+        if (e->b)
+            cr_tb_printf(&t, "P%d is the Dealer (Woot! in the roll-off wins at once)", e->seat);
+        else if (e->a > 0)
+            cr_tb_printf(&t, "P%d is the Dealer (the best roll-off total, %d)", e->seat, e->a);
+        else
+            cr_tb_printf(&t, "P%d is the Dealer", e->seat);
+        break;
     default: cr_tb_printf(&t, "event %d", e->kind); break;
     }
     return t.len;
@@ -1144,8 +1194,17 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         cr_tb_printf(&t, "]");
         break;
     case DML_E_TURN:
-    case DML_E_ELIMINATED:
-    case DML_E_SETUP: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_ELIMINATED: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_SETUP:
+        tb_json_seat(&t, "seat", e->seat);
+        cr_tb_printf(&t, ",\"total\":%d,\"woot\":%s", e->a, e->b ? "true" : "false");
+        break;
+    case DML_E_FOREIGN:
+        if (card >= 0)
+            cr_tb_printf(&t, ",\"cause\":\"joker\",\"card\":\"%s\"", dml_card_code(card));
+        else
+            cr_tb_printf(&t, ",\"cause\":\"woot\"");
+        break;
     case DML_E_BUDGET:
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);

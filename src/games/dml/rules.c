@@ -2042,7 +2042,10 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             push(s, DML_P_ROLLOFF, 0, 0, 0);
             return;
         case 1:
-            emit(c, DML_E_SETUP, s->dealer, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            /* a: the Dealer's winning total; b: 1 when a Woot! won at once */
+            emit(c, DML_E_SETUP, s->dealer, -1, -1, -1, -1,
+                 s->die[0] == 6 && s->die[1] == 6 ? 12 : s->rolloff_total[s->dealer],
+                 s->die[0] == 6 && s->die[1] == 6, ALL_SEEN);
             f->a = 0;
             f->step = 2;
             ans = -1;

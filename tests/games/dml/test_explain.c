@@ -428,6 +428,60 @@ static void thief_and_callback_rolls_say_cause(void **unused)
     cr_game_free(g);
 }
 
+/* The other outcome lines say why: who became Dealer and by what roll
+ * (r46), what brought the Foreign Merchant and what it gathers (r22:
+ * Woot!, r23: a Joker drawn), why a Black Market ceased to exist (r41) and
+ * how the game was won (r24: Monopoly). */
+static void other_outcomes_say_cause(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture(g, s, "r46_rolloff_woot_stops.txt");
+    play(g, s, "roll 2 3", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "P1 is the Dealer (Woot! in the roll-off wins at once)");
+    load_fixture(g, s, "r46_rolloff_woot_stops.txt");
+    play(g, s, "roll 2 3", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 4 5", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 1 2", CR_SEAT_PUBLIC, log);
+    play_json(g, s, "roll 3 4", DML_E_SETUP, json, sizeof json);
+    has(json, "\"seat\":\"P1\",\"total\":9,\"woot\":false");
+    has(json, "P1 is the Dealer (the best roll-off total, 9)");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r22_thief_woot.txt");
+    play(g, s, "power X1", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "P1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "The Foreign Merchant arrives (Woot! was rolled): the Discard Pile and one Dragon "
+             "Egg from the Nest, if any, form a new Black Market");
+    load_fixture(g, s, "r23_restock_joker.txt");
+    play(g, s, "draw 5S", CR_SEAT_PUBLIC, log);
+    play(g, s, "draw X2", CR_SEAT_PUBLIC, log);
+    has(log, "The Foreign Merchant arrives (X2, a Joker, was drawn): X2, the Discard Pile and "
+             "one Dragon Egg from the Nest, if any, form a new Black Market");
+
+    load_fixture(g, s, "r41_visit_empties_market.txt");
+    play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 4 5", CR_SEAT_PUBLIC, log);
+    play(g, s, "pick 6C", CR_SEAT_PUBLIC, log);
+    has(log, "Black Market BM1 ceases to exist: its last card left it");
+
+    load_fixture(g, s, "r24_monopoly.txt");
+    play(g, s, "buy", CR_SEAT_PUBLIC, log);
+    play(g, s, "9S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "Game over: P0 wins (Monopoly: P0 holds the 2 to 9 of one suit and wins at once)");
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +494,7 @@ int main(void)
         cmocka_unit_test(visit_roll_says_cause),
         cmocka_unit_test(forced_seize_pass_says_why),
         cmocka_unit_test(thief_and_callback_rolls_say_cause),
+        cmocka_unit_test(other_outcomes_say_cause),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
