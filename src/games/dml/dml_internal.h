@@ -411,26 +411,33 @@ enum {
     DML_E_POWER_PHASE,
     DML_E_ROLL,       /* seat rolled a,b */
     DML_E_DABO,       /* seat, a = 1 re-roll, 0 keep; b = the check's target (DML_NO_TARGET:
-                       * the roll-off); other = the double, 10 * die + die */
-    DML_E_CHECK,      /* seat, a = target, b = 1 success / 0 failure, other = 'W' / 'E' / 0 */
+                       * the roll-off); other = the double, 10 * die + die; from, to,
+                       * card: the check's cause, as for DML_E_CHECK (0, 0, -1 in the
+                       * roll-off) */
+    DML_E_CHECK,      /* seat, a = target, b = 1 success / 0 failure, other = 'W' / 'E' / 0;
+                       * from = 100 * purpose (DML_CHECK_*) + 10 * die + die (the final
+                       * roll); to = what it is for (DML_CHECK_* below); card = the
+                       * Emblem called back or the Thief's Joker, else -1 */
     DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1;
                        * b = the label of a visited or searched Black Market */
     DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
-    DML_E_OFFER,      /* seat placed a cards face-down (0 = pass) */
+    DML_E_OFFER,      /* seat placed a cards face-down (0 = pass; b = DML_PASS_* if forced) */
     DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize);
                        * b = the suit that counted; other = cards placed in all */
     DML_E_VALUE,      /* a = D, b = P during the exchange */
     DML_E_BM_NEW,     /* a = label, b = cards */
-    DML_E_BM_GONE,    /* a = label */
+    DML_E_BM_GONE,    /* a = label (it is gone when its last card left it) */
     DML_E_SIEGE,      /* a Dragon Siege begins; a = its cause (DML_SIEGE_*, 0 unknown) */
     DML_E_REVEAL,     /* seat's card is shown to everyone (Siege, end, instant win), or to
                        * seat alone (from a Black Market: a = its label) */
     DML_E_ELIMINATED, /* seat is out (I See Fire) */
-    DML_E_FOREIGN,    /* the Foreign Merchant arrives */
+    DML_E_FOREIGN,    /* the Foreign Merchant arrives; card = the Joker drawn that brought
+                       * it, -1: a Woot! did */
     DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
     DML_E_VP,         /* seat scores a Victory Points */
     DML_E_END,        /* a = end reason, seat = winner or -1 */
-    DML_E_SETUP,      /* seat is the Dealer after the roll-off */
+    DML_E_SETUP,      /* seat is the Dealer after the roll-off: a = its total, b = 1 if a
+                       * Woot! won it at once */
     DML_E_SIEGE_SEAT, /* a Siege finds seat's a eggs against b & 0xff Shields; other = the
                        * other cards of the Hand; b & DML_SIEGE_FIRE: I See Fire */
 };
@@ -441,6 +448,20 @@ enum {
  * cards' values is above -400). */
 enum { DML_SIEGE_WYVERN = 1, DML_SIEGE_EMPRESS = 2, DML_SIEGE_FIRE = 0x100 };
 enum { DML_NO_TARGET = -1000 };
+
+/* What a check is for (3.1: every kind of check the rules have), in the
+ * hundreds of DML_E_CHECK's and DML_E_DABO's from.  Their `to`: for a Buy
+ * the declared suit + 4 * (seizing seat + 1); for a Visit the Black
+ * Market's label (DML_CHECK_DETAIL bits; 0 if it does not fit), with
+ * DML_CHECK_HUSTLE when a failure costs the visitor a card (I See Fire,
+ * Hand not empty); DML_CHECK_NO_FOLLOW in Market Mayhem, where Woot! and
+ * Wyvern Eyes bring nothing (R22). */
+enum { DML_CHECK_BUY = 1, DML_CHECK_VISIT, DML_CHECK_CALLBACK, DML_CHECK_THIEF };
+enum { DML_CHECK_DETAIL = 0xfff, DML_CHECK_HUSTLE = 0x1000, DML_CHECK_NO_FOLLOW = 0x2000 };
+/* Why a Passive Player passed the Seize (DML_E_OFFER's b when a = 0):
+ * the engine passes for it (R78) when it holds no card or is affected by
+ * FCCC Regulations; 0 when it chose to. */
+enum { DML_PASS_EMPTY = 1, DML_PASS_FCCC = 2 };
 
 /* ---- shared functions ---- */
 DML_HIDDEN extern const cr_game_def dml_def;

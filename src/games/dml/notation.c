@@ -823,6 +823,113 @@ static const char *special_word(int sp)
     return sp == 'W' ? "Woot!" : sp == 'E' ? "Wyvern Eyes" : NULL;
 }
 
+/* What a check is for (DML_E_CHECK, DML_E_DABO: dml_internal.h). */
+static int check_purpose(const cr_event *e) { return e->from >= 100 ? e->from / 100 : 0; }
+static int check_buy_seizer(const cr_event *e) { return ((e->to & DML_CHECK_DETAIL) >> 2) - 1; }
+static int check_label(const cr_event *e) { return e->to & DML_CHECK_DETAIL; }
+
+/* "P1's buying roll for Spice", "P3's roll to visit BM2", "P0's Callback
+ * roll for JS", "P2's Thief roll for X1": whose check (or "the" when not
+ * whose) and what for.  code is the event's card as the reader sees it. */
+static void tb_check_name(cr_tbuf *t, const cr_event *e, const char *code, int whose)
+{
+    if (whose)
+        cr_tb_printf(t, "P%d's ", e->seat);
+    else
+        cr_tb_printf(t, "the ");
+    switch (check_purpose(e)) {
+    case DML_CHECK_BUY: cr_tb_printf(t, "buying roll for %s", dml_suit_name(e->to & 3)); break;
+    case DML_CHECK_VISIT:
+        if (check_label(e) > 0)
+            cr_tb_printf(t, "roll to visit BM%d", check_label(e));
+        else
+            cr_tb_printf(t, "roll to visit a Black Market");
+        break;
+    case DML_CHECK_CALLBACK: cr_tb_printf(t, "Callback roll for %s", code); break;
+    case DML_CHECK_THIEF: cr_tb_printf(t, "Thief roll for %s", code); break;
+    default: cr_tb_printf(t, "check"); break;
+    }
+}
+
+/* What the check's result does (3.1 step 4: the check's own consequence,
+ * then the Woot!/Wyvern Eyes follow-up of step 5). */
+static void tb_check_consequence(cr_tbuf *t, const cr_event *e, const char *code)
+{
+    int ok = e->b != 0, p = e->seat;
+    switch (check_purpose(e)) {
+    case DML_CHECK_BUY: {
+        int seizer = check_buy_seizer(e);
+        if (ok)
+            cr_tb_printf(t, ": P%d takes the targets", p);
+        else if (seizer >= 0)
+            cr_tb_printf(t, ": P%d, who won the Seize, takes the targets", seizer);
+        else
+            cr_tb_printf(t, ": the targets go back where they came from");
+        cr_tb_printf(t, "; every committed card goes to its Stock");
+        break;
+    }
+    case DML_CHECK_VISIT:
+        if (ok)
+            cr_tb_printf(t, ": P%d takes 1 card at random from it, and 1 more per Permission", p);
+        else if (e->to & DML_CHECK_HUSTLE)
+            cr_tb_printf(t,
+                         ": Hustled! P%d loses a random card from the Hand into it (a Dragon "
+                         "Egg goes to the Nest instead)",
+                         p);
+        else
+            cr_tb_printf(t, ": P%d takes nothing", p);
+        break;
+    case DML_CHECK_CALLBACK:
+        if (ok)
+            cr_tb_printf(t, ": %s goes back from the Front to P%d's Hand", code, p);
+        else
+            cr_tb_printf(t, ": %s stays in the Front", code);
+        break;
+    case DML_CHECK_THIEF:
+        if (ok)
+            cr_tb_printf(t, ": %s is shuffled into the Deck", code);
+        else
+            cr_tb_printf(t, ": %s goes to Exile", code);
+        break;
+    default: break;
+    }
+    if (e->to & DML_CHECK_NO_FOLLOW) return;
+    if (e->other == 'W')
+        cr_tb_printf(t, "; Woot! brings the Foreign Merchant");
+    else if (e->other == 'E')
+        cr_tb_printf(t, "; Wyvern Eyes bring a Dragon Siege");
+}
+
+/* Why the game ended (DML_E_END), after the reason's name. */
+static void tb_end_cause(cr_tbuf *t, int reason, int winner)
+{
+    switch (reason) {
+    case DML_END_VP:
+        if (winner >= 0)
+            cr_tb_printf(t,
+                         ": the Deck ran out at the Event Phase and P%d has the most (a tie "
+                         "goes to more Dragon Eggs in Hand)",
+                         winner);
+        else
+            cr_tb_printf(t, ": the Deck ran out at the Event Phase and the best scores tie, "
+                            "Dragon Eggs included");
+        break;
+    case DML_END_MONOPOLY:
+        cr_tb_printf(t, ": P%d holds the 2 to 9 of one suit and wins at once", winner);
+        break;
+    case DML_END_FATHER:
+        cr_tb_printf(t, ": P%d holds all four Dragon Eggs and wins at once", winner);
+        break;
+    case DML_END_LAST:
+        if (winner >= 0)
+            cr_tb_printf(t, ": every other player is eliminated");
+        else
+            cr_tb_printf(t, ": every player is eliminated");
+        break;
+    default: break;
+    }
+}
+
 size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
 {
     cr_tbuf t;
@@ -857,6 +964,10 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         int d0 = e->other / 10, d1 = e->other % 10;
         cr_tb_printf(&t, "P%d %s the Dabo! double (%d,%d)", e->seat, e->a ? "re-rolls" : "keeps",
                      d0, d1);
+        if (check_purpose(e)) {
+            cr_tb_printf(&t, " of ");
+            tb_check_name(&t, e, code, 0);
+        }
         if (e->b == DML_NO_TARGET) {
             cr_tb_printf(&t, " in the Dealer roll-off");
         } else {
@@ -866,9 +977,17 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         break;
     }
     case DML_E_CHECK: {
-        cr_tb_printf(&t, "P%d's check against %d %s", e->seat, e->a, e->b ? "succeeds" : "fails");
+        int d0 = (e->from % 100) / 10, d1 = e->from % 10;
         const char *sp = special_word(e->other);
-        if (sp) cr_tb_printf(&t, " (%s)", sp);
+        tb_check_name(&t, e, code, 1);
+        if (d0 < 1 || d0 > 6 || d1 < 1 || d1 > 6) /* no roll at hand */
+            cr_tb_printf(&t, " against %d %s", e->a, e->b ? "succeeds" : "fails");
+        else if (sp)
+            cr_tb_printf(&t, " (%s, a double %s, against %d) %s whatever the target", sp,
+                         d0 == 6 ? "six" : "one", e->a, e->b ? "succeeds" : "fails");
+        else
+            cr_tb_printf(&t, " (%d against %d) %s", d0 + d1, e->a, e->b ? "succeeds" : "fails");
+        tb_check_consequence(&t, e, code);
         break;
     }
     case DML_E_DECISION: {
@@ -895,7 +1014,15 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         cr_tb_printf(&t, "P%d declares %s, value %d", e->seat, dml_suit_name(e->b), e->a);
         break;
     case DML_E_OFFER:
-        if (e->a == 0)
+        if (e->a == 0 && e->b == DML_PASS_EMPTY)
+            cr_tb_printf(&t, "P%d passes the Seize (no cards in Hand, so nothing to offer)",
+                         e->seat);
+        else if (e->a == 0 && e->b == DML_PASS_FCCC)
+            cr_tb_printf(&t,
+                         "P%d passes the Seize (FCCC Regulations: an affected player may not "
+                         "make a Seize offer)",
+                         e->seat);
+        else if (e->a == 0)
             cr_tb_printf(&t, "P%d passes the Seize", e->seat);
         else
             cr_tb_printf(&t, "P%d places %d %s face-down", e->seat, e->a,
@@ -920,7 +1047,9 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b,
                      plural(e->b, "card", "cards"));
         break;
-    case DML_E_BM_GONE: cr_tb_printf(&t, "Black Market BM%d ceases to exist", e->a); break;
+    case DML_E_BM_GONE:
+        cr_tb_printf(&t, "Black Market BM%d ceases to exist: its last card left it", e->a);
+        break;
     case DML_E_SIEGE:
         cr_tb_printf(&t, "Dragon Siege!");
         if (e->a == DML_SIEGE_WYVERN)
@@ -939,7 +1068,16 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             cr_tb_printf(&t, "P%d reveals %s", e->seat, code);
         break;
     case DML_E_ELIMINATED: cr_tb_printf(&t, "P%d is eliminated", e->seat); break;
-    case DML_E_FOREIGN: cr_tb_printf(&t, "The Foreign Merchant arrives"); break;
+    case DML_E_FOREIGN:
+        if (card >= 0)
+            cr_tb_printf(&t,
+                         "The Foreign Merchant arrives (%s, a Joker, was drawn): %s, the Discard "
+                         "Pile and one Dragon Egg from the Nest, if any, form a new Black Market",
+                         code, code);
+        else
+            cr_tb_printf(&t, "The Foreign Merchant arrives (Woot! was rolled): the Discard Pile "
+                             "and one Dragon Egg from the Nest, if any, form a new Black Market");
+        break;
     case DML_E_RESOLVE:
         cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat,
                      e->a ? "Emblem" : "Power");
@@ -947,11 +1085,20 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
     case DML_E_END:
         if (e->seat >= 0)
-            cr_tb_printf(&t, "Game over: P%d wins (%s)", e->seat, end_reason_word(e->a));
+            cr_tb_printf(&t, "Game over: P%d wins (%s", e->seat, end_reason_word(e->a));
         else
-            cr_tb_printf(&t, "Game over: no winner (%s)", end_reason_word(e->a));
+            cr_tb_printf(&t, "Game over: no winner (%s", end_reason_word(e->a));
+        tb_end_cause(&t, e->a, e->seat);
+        cr_tb_printf(&t, ")");
         break;
-    case DML_E_SETUP: cr_tb_printf(&t, "P%d is the Dealer", e->seat); break;
+    case DML_E_SETUP:
+        if (e->b)
+            cr_tb_printf(&t, "P%d is the Dealer (Woot! in the roll-off wins at once)", e->seat);
+        else if (e->a > 0)
+            cr_tb_printf(&t, "P%d is the Dealer (the best roll-off total, %d)", e->seat, e->a);
+        else
+            cr_tb_printf(&t, "P%d is the Dealer", e->seat);
+        break;
     default: cr_tb_printf(&t, "event %d", e->kind); break;
     }
     return t.len;
@@ -974,6 +1121,35 @@ static void tb_json_zone(cr_tbuf *t, const char *key, const cr_event *e, int z)
     }
     cr_tb_printf(t, ",\"%s\":", key);
     cr_tb_json_str(t, event_zone_name(e, z, zb, sizeof zb));
+}
+
+/* A check's cause (DML_E_CHECK, DML_E_DABO) as JSON: "purpose" (buy,
+ * visit, callback, thief; null in the roll-off) and what it is for: the
+ * suit and the seizing seat of a Buy, the label of a visited Black Market,
+ * the card called back or the Thief's Joker. */
+static void tb_json_check_cause(cr_tbuf *t, const cr_event *e, int card)
+{
+    static const char *const names[] = {NULL, "buy", "visit", "callback", "thief"};
+    int pu = check_purpose(e);
+    cr_tb_printf(t, ",\"purpose\":");
+    if (pu < 1 || pu > DML_CHECK_THIEF) {
+        cr_tb_printf(t, "null");
+        return;
+    }
+    cr_tb_printf(t, "\"%s\"", names[pu]);
+    if (pu == DML_CHECK_BUY) {
+        cr_tb_printf(t, ",\"suit\":\"%c\"", suit_letters[e->to & 3]);
+        tb_json_seat(t, "seizer", check_buy_seizer(e));
+    } else if (pu == DML_CHECK_VISIT) {
+        if (check_label(e) > 0)
+            cr_tb_printf(t, ",\"label\":%d", check_label(e));
+        else
+            cr_tb_printf(t, ",\"label\":null");
+    } else if (card >= 0) {
+        cr_tb_printf(t, ",\"card\":\"%s\"", dml_card_code(card));
+    } else {
+        cr_tb_printf(t, ",\"card\":null");
+    }
 }
 
 size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
@@ -1018,8 +1194,17 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         cr_tb_printf(&t, "]");
         break;
     case DML_E_TURN:
-    case DML_E_ELIMINATED:
-    case DML_E_SETUP: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_ELIMINATED: tb_json_seat(&t, "seat", e->seat); break;
+    case DML_E_SETUP:
+        tb_json_seat(&t, "seat", e->seat);
+        cr_tb_printf(&t, ",\"total\":%d,\"woot\":%s", e->a, e->b ? "true" : "false");
+        break;
+    case DML_E_FOREIGN:
+        if (card >= 0)
+            cr_tb_printf(&t, ",\"cause\":\"joker\",\"card\":\"%s\"", dml_card_code(card));
+        else
+            cr_tb_printf(&t, ",\"cause\":\"woot\"");
+        break;
     case DML_E_BUDGET:
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"actions\":%d,\"minors\":%d", e->a, e->b);
@@ -1036,6 +1221,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
             cr_tb_printf(&t, "null");
         else
             cr_tb_printf(&t, "%d", e->b);
+        tb_json_check_cause(&t, e, card);
         break;
     case DML_E_CHECK: {
         tb_json_seat(&t, "seat", e->seat);
@@ -1046,6 +1232,12 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
             cr_tb_json_str(&t, sp);
         else
             cr_tb_printf(&t, "null");
+        int d0 = (e->from % 100) / 10, d1 = e->from % 10;
+        if (d0 >= 1 && d0 <= 6 && d1 >= 1 && d1 <= 6)
+            cr_tb_printf(&t, ",\"dice\":[%d,%d],\"total\":%d", d0, d1, d0 + d1);
+        tb_json_check_cause(&t, e, card);
+        if (check_purpose(e) == DML_CHECK_VISIT)
+            cr_tb_printf(&t, ",\"hustle\":%s", (e->to & DML_CHECK_HUSTLE) ? "true" : "false");
         break;
     }
     case DML_E_DECISION: {
@@ -1074,7 +1266,10 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_OFFER:
         tb_json_seat(&t, "seat", e->seat);
-        cr_tb_printf(&t, ",\"count\":%d", e->a);
+        cr_tb_printf(&t, ",\"count\":%d,\"forced\":%s", e->a,
+                     e->a == 0 && e->b == DML_PASS_EMPTY  ? "\"empty hand\""
+                     : e->a == 0 && e->b == DML_PASS_FCCC ? "\"fccc regulations\""
+                                                          : "null");
         break;
     case DML_E_SEIZE:
         tb_json_seat(&t, "seat", e->seat);

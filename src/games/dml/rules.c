@@ -766,6 +766,40 @@ static void take_roll(dml_state *s, cr_action ans)
     s->die[1] = second[i];
 }
 
+/* The cause of the check in frame ci, read from the frame that asked for
+ * it: DML_E_CHECK's and DML_E_DABO's from, to and card (dml_internal.h).
+ * Called only when someone listens for events (search pays nothing). */
+static void check_cause(const dml_state *s, int ci, int *from, int *to, int *card)
+{
+    *from = 10 * s->die[0] + s->die[1];
+    *to = is_mayhem(s) ? DML_CHECK_NO_FOLLOW : 0;
+    *card = -1;
+    if (ci < 1 || ci >= s->nfr || s->fr[ci].proc != DML_P_CHECK) return;
+    const dml_frame *up = &s->fr[ci - 1];
+    switch (up->proc) {
+    case DML_P_BUY:
+        *from += 100 * DML_CHECK_BUY;
+        *to |= (s->buy_suit & 3) + 4 * (s->seizer + 1);
+        break;
+    case DML_P_VISIT: {
+        int label = up->a >= 0 && up->a < DML_MAX_BM ? s->bm_label[up->a] : 0;
+        *from += 100 * DML_CHECK_VISIT;
+        *to |= label <= DML_CHECK_DETAIL ? label : 0;
+        if (is_fire(s) && hand(s, s->active)) *to |= DML_CHECK_HUSTLE;
+        break;
+    }
+    case DML_P_CALLBACK:
+        *from += 100 * DML_CHECK_CALLBACK;
+        *card = up->a;
+        break;
+    case DML_P_POWER:
+        *from += 100 * DML_CHECK_THIEF;
+        *card = up->a;
+        break;
+    default: break;
+    }
+}
+
 /* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
 DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 {
@@ -788,10 +822,13 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
     case 2: {
         /* b: the target of the check the roll is for (DML_NO_TARGET in the
          * Dealer roll-off); other: the double, 10 * die + die */
-        int target = DML_NO_TARGET;
-        if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) target = s->fr[s->nfr - 2].x;
-        emit(c, DML_E_DABO, f->a, 10 * s->die[0] + s->die[1], -1, -1, -1, ans == DML_A_REROLL,
-             target, ALL_SEEN);
+        if (c->ev) {
+            int target = DML_NO_TARGET, from, to, card;
+            if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) target = s->fr[s->nfr - 2].x;
+            check_cause(s, s->nfr - 2, &from, &to, &card);
+            emit(c, DML_E_DABO, f->a, 10 * s->die[0] + s->die[1], card, from, to,
+                 ans == DML_A_REROLL, target, ALL_SEEN);
+        }
         if (ans == DML_A_REROLL) {
             f->step = 1;
             ask_chance(s, DML_C_ROLL, 0);
@@ -816,7 +853,11 @@ DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
     int ok = dml_check_eval(s->die[0], s->die[1], f->x, &special);
     s->check_ok = (uint8_t)ok;
     s->check_special = (uint8_t)special;
-    emit(c, DML_E_CHECK, f->a, special, -1, -1, -1, f->x, ok, ALL_SEEN);
+    if (c->ev) {
+        int from, to, card;
+        check_cause(s, (int)(f - s->fr), &from, &to, &card);
+        emit(c, DML_E_CHECK, f->a, special, card, from, to, f->x, ok, ALL_SEEN);
+    }
     pop(s);
 }
 
@@ -1264,7 +1305,8 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     continue;
                 }
                 if (affected(s, q, DML_EV_FCCC) || !hand(s, q)) { /* forced pass (R78) */
-                    emit(c, DML_E_OFFER, q, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+                    emit(c, DML_E_OFFER, q, -1, -1, -1, -1, 0,
+                         affected(s, q, DML_EV_FCCC) ? DML_PASS_FCCC : DML_PASS_EMPTY, ALL_SEEN);
                     f->a++;
                     continue;
                 }
@@ -2000,7 +2042,10 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             push(s, DML_P_ROLLOFF, 0, 0, 0);
             return;
         case 1:
-            emit(c, DML_E_SETUP, s->dealer, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+            /* a: the Dealer's winning total; b: 1 when a Woot! won at once */
+            emit(c, DML_E_SETUP, s->dealer, -1, -1, -1, -1,
+                 s->die[0] == 6 && s->die[1] == 6 ? 12 : s->rolloff_total[s->dealer],
+                 s->die[0] == 6 && s->die[1] == 6, ALL_SEEN);
             f->a = 0;
             f->step = 2;
             ans = -1;

@@ -221,12 +221,12 @@ static void dabo_says_target_and_chance(void **unused)
     has(help, "This is a visit against 7: keeping (3,3) fails.");
     has(help, single);
     play(g, s, "reroll", CR_SEAT_PUBLIC, log);
-    has(log, "P3 re-rolls the Dabo! double (3,3): against 7 it fails");
+    has(log, "P3 re-rolls the Dabo! double (3,3) of the roll to visit BM1: against 7 it fails");
     play(g, s, "roll 4 4", CR_SEAT_PUBLIC, log);
     g->def->prompt(g, s, prompt, sizeof prompt);
     has(prompt, "(4,4): against 7 it succeeds");
     play(g, s, "keep", CR_SEAT_PUBLIC, log);
-    has(log, "P3 keeps the Dabo! double (4,4): against 7 it succeeds");
+    has(log, "P3 keeps the Dabo! double (4,4) of the roll to visit BM1: against 7 it succeeds");
     cr_free(s);
     cr_game_free(g);
 }
@@ -267,6 +267,233 @@ static void black_markets_are_bm_everywhere(void **unused)
     cr_game_free(g);
 }
 
+/* The position of fixture `name` with `from` replaced by `to` (each must
+ * occur), then `from2` by `to2`: a variant of a rule fixture. */
+static void load_fixture_edited(const cr_game *g, dml_state *s, const char *name, const char *from,
+                                const char *to, const char *from2, const char *to2)
+{
+    static char edited[1 << 16];
+    char path[512], err[512];
+    size_t len;
+    snprintf(path, sizeof path, "%s/dml/%s", CR_TEST_FIXTURES_DIR, name);
+    const char *text = dml_test_read(path, &len);
+    const char *start = strstr(text, "\nposition\n"),
+               *end = start ? strstr(start, "\nend\n") : NULL;
+    if (start == NULL || end == NULL) fail_msg("%s: no position ... end", name);
+    start += strlen("\nposition\n");
+    size_t n = (size_t)(end - start);
+    assert_true(n < sizeof edited / 2);
+    memcpy(edited, start, n);
+    edited[n] = '\0';
+    const char *pairs[2][2] = {{from, to}, {from2, to2}};
+    for (int i = 0; i < 2; i++) {
+        char *at = strstr(edited, pairs[i][0]);
+        if (at == NULL) fail_msg("%s: no '%s'", name, pairs[i][0]);
+        size_t a = strlen(pairs[i][0]), b = strlen(pairs[i][1]);
+        assert_true(strlen(edited) - a + b < sizeof edited);
+        memmove(at + b, at + a, strlen(at + a) + 1);
+        memcpy(at, pairs[i][1], b);
+    }
+    if (g->def->deserialize(g, s, edited, strlen(edited), err, sizeof err) != CR_OK)
+        fail_msg("%s (edited): %s", name, err);
+}
+
+/* The JSON of the last event of `kind` applying `text` produces, as the
+ * public sees it. */
+static void play_json(const cr_game *g, dml_state *s, const char *text, int kind, char *json,
+                      size_t cap)
+{
+    static cr_event buf[EVENTS];
+    cr_events ev = {.buf = buf, .cap = EVENTS};
+    cr_ctx cx = {.ev = &ev};
+    char err[256];
+    json[0] = '\0';
+    if (cr_apply_text(g, s, text, &cx, err, sizeof err) != CR_OK) fail_msg("'%s': %s", text, err);
+    for (int i = 0; i < ev.len; i++)
+        if (buf[i].kind == kind) g->def->event_to_json(g, &buf[i], CR_SEAT_PUBLIC, json, cap);
+    if (json[0] == '\0') fail_msg("'%s' wrote no event of kind %d", text, kind);
+}
+
+/* r70: P0's buying roll names the Declaration's suit, the dice total and
+ * the target, and who gets the targets: P0 when it succeeds; P2, who won
+ * the Seize, when it fails.  The JSON carries the same cause. */
+static void buying_roll_says_cause(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    for (int seized = 0; seized < 2; seized++) {
+        log[0] = '\0';
+        load_fixture(g, s, "r70_public_offers.txt");
+        play(g, s, "buy", CR_SEAT_PUBLIC, log);
+        play(g, s, "6S", CR_SEAT_PUBLIC, log);
+        play(g, s, "done", CR_SEAT_PUBLIC, log);
+        play(g, s, "done", CR_SEAT_PUBLIC, log); /* P1 passes */
+        if (seized) play(g, s, "5D", CR_SEAT_PUBLIC, log);
+        play(g, s, "done", CR_SEAT_PUBLIC, log); /* P2 passes or offers 5D */
+        play(g, s, "done", CR_SEAT_PUBLIC, log); /* P3 passes */
+        if (seized) {
+            /* P0 holds no Spice or Slaves: its exchange pass is forced */
+            play_json(g, s, "roll 2 3", DML_E_CHECK, json, sizeof json);
+            has(json, "\"purpose\":\"buy\",\"suit\":\"S\",\"seizer\":\"P2\"");
+            has(json, "\"dice\":[2,3],\"total\":5");
+            has(json, "P0's buying roll for Iron (5 against 11) fails: P2, who won the Seize, "
+                      "takes the targets");
+        } else {
+            play(g, s, "roll 3 4", CR_SEAT_PUBLIC, log);
+            has(log, "P1 passes the Seize\n"); /* a pass by choice says no more */
+            has(log, "P0's buying roll for Iron (7 against 6) succeeds: P0 takes the targets; "
+                     "every committed card goes to its Stock\n");
+        }
+    }
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* r42: P3's roll to visit BM1 says so, with its total and what it brings:
+ * cards from BM1 on a success, nothing on a failure (no I See Fire), and a
+ * Dabo! double names the roll it belongs to. */
+static void visit_roll_says_cause(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture(g, s, "r42_siege_details.txt");
+    play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 4 4", CR_SEAT_PUBLIC, log);
+    play(g, s, "keep", CR_SEAT_PUBLIC, log);
+    has(log, "P3 keeps the Dabo! double (4,4) of the roll to visit BM1: against 7 it succeeds");
+    has(log, "P3's roll to visit BM1 (8 against 7) succeeds: P3 takes 1 card at random from it, "
+             "and 1 more per Permission");
+    load_fixture(g, s, "r42_siege_details.txt");
+    play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
+    play_json(g, s, "roll 2 3", DML_E_CHECK, json, sizeof json);
+    has(json, "\"purpose\":\"visit\",\"label\":1,\"hustle\":false");
+    has(json, "P3's roll to visit BM1 (5 against 7) fails: P3 takes nothing\"");
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* A Seize pass the engine makes for a seat says why (R78): s07's P2 is
+ * affected by FCCC Regulations; r70 with P3's Hand emptied has nothing to
+ * offer.  The JSON says "forced". */
+static void forced_seize_pass_says_why(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture(g, s, "s07_fccc_cap_filter.txt");
+    play(g, s, "buy", CR_SEAT_PUBLIC, log);
+    play(g, s, "8C", CR_SEAT_PUBLIC, log);
+    play(g, s, "2S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "4S", CR_SEAT_PUBLIC, log);
+    play(g, s, "8S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    has(log, "P2 passes the Seize (FCCC Regulations: an affected player may not make a Seize "
+             "offer)");
+    log[0] = '\0';
+    load_fixture_edited(g, s, "r70_public_offers.txt", "\"hand\": [\"2H\", \"3H\"]", "\"hand\": []",
+                        "\"4H\", \"5H\"", "\"2H\", \"3H\", \"4H\", \"5H\"");
+    play(g, s, "buy", CR_SEAT_PUBLIC, log);
+    play(g, s, "6S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);                 /* P1 passes */
+    play_json(g, s, "done", DML_E_OFFER, json, sizeof json); /* P2 passes; P3 must */
+    has(json, "\"seat\":\"P3\",\"count\":0,\"forced\":\"empty hand\"");
+    has(json, "P3 passes the Seize (no cards in Hand, so nothing to offer)");
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* The Thief's and a Callback's check name their card and what the result
+ * does to it, and the Woot!/Wyvern Eyes follow-up (r22 fixtures). */
+static void thief_and_callback_rolls_say_cause(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    load_fixture(g, s, "r22_thief_woot.txt");
+    play(g, s, "power X1", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "P1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "P0's Thief roll for X1 (Woot!, a double six, against 7) succeeds whatever the "
+             "target: X1 is shuffled into the Deck; Woot! brings the Foreign Merchant");
+    log[0] = '\0';
+    load_fixture(g, s, "r22_callback_wyvern.txt");
+    play(g, s, "callback TS", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 1 1", CR_SEAT_PUBLIC, log);
+    has(log, "P0's Callback roll for TS (Wyvern Eyes, a double one, against 7) fails whatever "
+             "the target: TS stays in the Front; Wyvern Eyes bring a Dragon Siege");
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* The other outcome lines say why: who became Dealer and by what roll
+ * (r46), what brought the Foreign Merchant and what it gathers (r22:
+ * Woot!, r23: a Joker drawn), why a Black Market ceased to exist (r41) and
+ * how the game was won (r24: Monopoly). */
+static void other_outcomes_say_cause(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture(g, s, "r46_rolloff_woot_stops.txt");
+    play(g, s, "roll 2 3", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "P1 is the Dealer (Woot! in the roll-off wins at once)");
+    load_fixture(g, s, "r46_rolloff_woot_stops.txt");
+    play(g, s, "roll 2 3", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 4 5", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 1 2", CR_SEAT_PUBLIC, log);
+    play_json(g, s, "roll 3 4", DML_E_SETUP, json, sizeof json);
+    has(json, "\"seat\":\"P1\",\"total\":9,\"woot\":false");
+    has(json, "P1 is the Dealer (the best roll-off total, 9)");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r22_thief_woot.txt");
+    play(g, s, "power X1", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "P1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "The Foreign Merchant arrives (Woot! was rolled): the Discard Pile and one Dragon "
+             "Egg from the Nest, if any, form a new Black Market");
+    load_fixture(g, s, "r23_restock_joker.txt");
+    play(g, s, "draw 5S", CR_SEAT_PUBLIC, log);
+    play(g, s, "draw X2", CR_SEAT_PUBLIC, log);
+    has(log, "The Foreign Merchant arrives (X2, a Joker, was drawn): X2, the Discard Pile and "
+             "one Dragon Egg from the Nest, if any, form a new Black Market");
+
+    load_fixture(g, s, "r41_visit_empties_market.txt");
+    play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 4 5", CR_SEAT_PUBLIC, log);
+    play(g, s, "pick 6C", CR_SEAT_PUBLIC, log);
+    has(log, "Black Market BM1 ceases to exist: its last card left it");
+
+    load_fixture(g, s, "r24_monopoly.txt");
+    play(g, s, "buy", CR_SEAT_PUBLIC, log);
+    play(g, s, "9S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 6 6", CR_SEAT_PUBLIC, log);
+    has(log, "Game over: P0 wins (Monopoly: P0 holds the 2 to 9 of one suit and wins at once)");
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +502,11 @@ int main(void)
         cmocka_unit_test(siege_says_what_and_why),
         cmocka_unit_test(dabo_says_target_and_chance),
         cmocka_unit_test(black_markets_are_bm_everywhere),
+        cmocka_unit_test(buying_roll_says_cause),
+        cmocka_unit_test(visit_roll_says_cause),
+        cmocka_unit_test(forced_seize_pass_says_why),
+        cmocka_unit_test(thief_and_callback_rolls_say_cause),
+        cmocka_unit_test(other_outcomes_say_cause),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
