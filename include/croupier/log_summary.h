@@ -12,19 +12,26 @@
  * counted ("a card moves from pool to hand P1 ×2"), lines that differ only
  * in their first word or two are merged ("9D, TD, 6S moves from deck to
  * stock"), and the resulting items are packed "; "-separated into lines of
- * at most `width` columns.  With `wrap`, an item wider than a line breaks
- * at spaces onto continuation lines, so no line is wider than `width`
- * (only a single word wider than a line is cut).  Verbose: one item per
- * event, no merging, no packing.
+ * at most `width` columns (an item wider than that gets a line of its own).
+ * With `wrap` (a narrow screen pane), a group's items flow as one
+ * paragraph, "; "-separated, broken at spaces into lines of `width`, so no
+ * line is wider (only a single word wider than a line is cut) and no row
+ * is left half empty; `inline_headers` starts the paragraph with the
+ * group's header ("P1 (heuristic): P1: buy; ...") to save a row a group.
+ * `drop_actor` leaves out the seat's name where a line of its own group
+ * starts with it ("P1: buy", "P1 rolls (1,6)" read "buy", "rolls (1,6)"
+ * after "P1 (heuristic):"; "P1's" stays), for a pane with no room to
+ * spare.  Verbose: one item per event, no merging; with wrap each event its own
+ * paragraph (and headers on their own lines).
  *
  * Privacy.  Every line is the event's text as the viewing seat may know it
  * (cr_match_event_text), so a summary never names a card the view cannot
  * see.
  *
  * Output.  Lines, each ending in '\n', go to emit(ctx, text, len) in order.
- * A group's header is `indent` then the header; its items are `indent`
- * plus two spaces; continuation lines of a wrapped item `indent` plus four
- * spaces.  Not on the hot path: it allocates its working buffers. */
+ * A group's header is `indent` then the header; its lines are `indent`
+ * plus two spaces (an inline header's line is `indent` then the header and
+ * the first items).  Not on the hot path: it allocates its working buffers. */
 #ifndef CROUPIER_LOG_SUMMARY_H
 #define CROUPIER_LOG_SUMMARY_H
 
@@ -42,8 +49,10 @@ typedef void (*cr_log_emit)(void *ctx, const char *text, size_t len);
 typedef struct cr_log_summary_opts {
     int width;          /* columns of a line, indent included (< 1: no packing limit) */
     int utf8_columns;   /* 0: a column is a byte; 1: a UTF-8 character (a screen's cell) */
-    int wrap;           /* 1: items wider than a line break at spaces (see above) */
+    int wrap;           /* 1: a group flows as a paragraph broken at spaces (see above) */
     int verbose;        /* 1: one line per event */
+    int inline_headers; /* with wrap: a group's paragraph starts with its header */
+    int drop_actor;     /* "P1: buy" reads "buy" in P1's group (see above) */
     const char *indent; /* before every line (NULL: none) */
 } cr_log_summary_opts;
 

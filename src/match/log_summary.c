@@ -95,6 +95,22 @@ static size_t line_end(const cr_log_summary_opts *opts, const char *s, size_t le
     return i;
 }
 
+/* The length of the group actor's name leading line s ("P1: " or "P1 " in
+ * P1's group, so "P1: buy" reads "buy" under "P1 (heuristic):"); 0 when s
+ * does not start with it or nothing would be left.  "P1's" is kept. */
+static size_t actor_prefix(const char *s, int actor)
+{
+    if (actor < 0) return 0;
+    char name[16];
+    int n = snprintf(name, sizeof name, "P%d", actor);
+    if (n <= 0 || strncmp(s, name, (size_t)n) != 0) return 0;
+    size_t k = (size_t)n;
+    if (s[k] == ':') k++;
+    if (s[k] != ' ') return 0;
+    while (s[k] == ' ') k++;
+    return s[k] != '\0' ? k : 0;
+}
+
 /* ---- one group ---- */
 
 /* The lines of one group, before merging: offsets into a buffer. */
@@ -167,31 +183,26 @@ typedef struct out {
 
 static void put(out *u, const char *s, size_t n) { u->emit(u->ctx, s, n); }
 
-/* Starts a line with the item prefix and the item, wrapping it when asked
- * and it does not fit. */
-static void start_item_line(out *u, const char *s, size_t n)
+/* Whether this output wraps: asked for, a width, and room for some words. */
+static int wrapping(const out *u)
 {
-    size_t width = u->o->width > 0 ? (size_t)u->o->width : 0;
-    size_t first = u->indent_cols + 2, cont = u->indent_cols + 4;
-    size_t cols = cr_log_columns(u->o, s, n);
-    put(u, u->indent, strlen(u->indent));
-    put(u, "  ", 2);
-    if (!u->o->wrap || width == 0 || first + cols <= width || width < cont + WRAP_MIN_COLUMNS) {
-        put(u, s, n);
-        u->used = first + cols;
-        return;
-    }
-    size_t avail = width - first;
+    return u->o->wrap && u->o->width > 0 &&
+           (size_t)u->o->width >= u->indent_cols + 2 + WRAP_MIN_COLUMNS;
+}
+
+/* Emits s[0..n) as lines of at most the width, each `indent` plus two
+ * spaces (the first without them when `flush_first`: it starts with the
+ * group's header), broken at spaces (wrapping). */
+static void put_wrapped(out *u, const char *s, size_t n, int flush_first)
+{
     for (int line = 0; n > 0; line++) {
-        if (line > 0) {
-            put(u, "\n", 1);
-            put(u, u->indent, strlen(u->indent));
-            put(u, "    ", 4);
-            avail = width - cont;
-        }
+        int bare = line == 0 && flush_first;
+        size_t avail = (size_t)u->o->width - u->indent_cols - (bare ? 0 : 2);
         size_t e = line_end(u->o, s, n, avail);
+        put(u, u->indent, strlen(u->indent));
+        if (!bare) put(u, "  ", 2);
         put(u, s, e);
-        u->used = (line > 0 ? cont : first) + cr_log_columns(u->o, s, e);
+        put(u, "\n", 1);
         while (e < n && s[e] == ' ') e++;
         s += e;
         n -= e;
@@ -211,16 +222,29 @@ static void add_item(out *u, const char *s, size_t n)
         return;
     }
     if (u->used > 0) put(u, "\n", 1);
-    start_item_line(u, s, n);
+    put(u, u->indent, strlen(u->indent));
+    put(u, "  ", 2);
+    put(u, s, n);
+    u->used = u->indent_cols + 2 + cols;
 }
 
 /* Merges the group's lines into items (identical runs counted, shared
  * tails merged) and packs them into lines. */
-static void group_flush(const group *g, out *u, int *oom)
+static void group_flush(const group *g, out *u, const buf *head, int *oom)
 {
-    int verbose = u->o->verbose;
-    buf item = {0};
+    int verbose = u->o->verbose, wrap = wrapping(u);
+    int inline_head = wrap && !verbose && u->o->inline_headers;
+    buf item = {0}, para = {0}; /* wrapping: the group's items, "; "-separated */
     u->used = 0;
+    if (inline_head) {
+        buf_add(&para, head->p, head->len);
+        buf_add(&para, " ", 1);
+    } else {
+        put(u, u->indent, strlen(u->indent));
+        put(u, head->p, head->len);
+        put(u, "\n", 1);
+    }
+    size_t para_start = para.len;
     for (int i = 0; i < g->n;) {
         const char *s = group_line(g, i);
         int j = i + 1;
@@ -257,29 +281,35 @@ static void group_flush(const group *g, out *u, int *oom)
         }
         i = j;
         if (item.len == 0) continue;
-        add_item(u, item.p, item.len);
+        if (!wrap) {
+            add_item(u, item.p, item.len);
+        } else if (verbose) {
+            put_wrapped(u, item.p, item.len, 0);
+        } else {
+            if (para.len > para_start) buf_add(&para, "; ", 2);
+            buf_add(&para, item.p, item.len);
+        }
     }
     if (u->used > 0) put(u, "\n", 1);
     u->used = 0;
-    if (item.oom) *oom = 1;
+    if (para.len > para_start) put_wrapped(u, para.p, para.len, inline_head);
+    if (item.oom || para.oom) *oom = 1;
     free(item.p);
+    free(para.p);
 }
 
-static void group_header(const cr_match *m, int actor, int view, out *u)
+/* The group's header without its newline: "Chance:", "P0 (you):",
+ * "P1 (heuristic):". */
+static void group_header(const cr_match *m, int actor, int view, buf *h)
 {
-    char num[32];
-    put(u, u->indent, strlen(u->indent));
+    h->len = 0;
     if (actor == CR_CHANCE) {
-        put(u, "Chance:\n", 8);
+        buf_add(h, "Chance:", 7);
     } else if (actor == view) {
-        int n = snprintf(num, sizeof num, "P%d (you):\n", actor);
-        if (n > 0) put(u, num, (size_t)n);
+        buf_addf(h, "P%d (you):", actor);
     } else {
         const char *spec = cr_match_seat_spec(m, actor);
-        int n = snprintf(num, sizeof num, "P%d (", actor);
-        if (n > 0) put(u, num, (size_t)n);
-        if (spec) put(u, spec, strlen(spec));
-        put(u, "):\n", 3);
+        buf_addf(h, "P%d (%s):", actor, spec ? spec : "");
     }
 }
 
@@ -295,14 +325,15 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
     u.indent_cols = cr_log_columns(opts, u.indent, strlen(u.indent));
     int failed = 0;
     group g = {0};
+    buf head = {0};
     char small[512];
     char *big = NULL;
     int actor = CR_TERMINAL, rendered = 0; /* actor of the group being built */
     for (int i = 0; i < n; i++) {
         int who = cr_match_actor(m, ev[i].action_index);
         if (who != CR_CHANCE && who != actor && actor != CR_TERMINAL && g.n > 0) {
-            group_header(m, actor, view, &u);
-            group_flush(&g, &u, &failed);
+            group_header(m, actor, view, &head);
+            group_flush(&g, &u, &head, &failed);
             g.n = 0;
             g.text.len = 0;
         }
@@ -320,14 +351,16 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
             s = big;
         }
         if (s[0] == '\0') continue;
+        if (opts->drop_actor) s += actor_prefix(s, actor);
         group_add(&g, s);
         rendered++;
     }
     if (g.n > 0) {
-        group_header(m, actor, view, &u);
-        group_flush(&g, &u, &failed);
+        group_header(m, actor, view, &head);
+        group_flush(&g, &u, &head, &failed);
     }
-    if (g.oom || g.text.oom) failed = 1;
+    if (g.oom || g.text.oom || head.oom) failed = 1;
+    free(head.p);
     if (oom && failed) *oom = 1;
     free(big);
     free(g.start);

@@ -68,45 +68,44 @@ static size_t utf8_len(const char *s, size_t n)
     return k;
 }
 
-/* The summary with the layout taken out: headers kept as lines, the items
- * of a group one per line (continuation lines joined with a space, items
- * packed "; " split apart). */
+/* The summary with the layout taken out: each group's header on a line,
+ * then its lines joined with a space on one (wrapping breaks at a space,
+ * packing joins items with "; ", so a group's text is the same however it
+ * was broken into lines). */
 static char *normalized(const text *t)
 {
-    char *r = malloc(t->len * 2 + 2);
+    char *r = malloc(t->len + 2);
     assert_non_null(r);
     size_t n = 0;
     const char *s = t->p;
+    int in_group = 0;
     while (*s) {
         const char *nl = strchr(s, '\n');
         assert_non_null(nl);
-        if (strncmp(s, "    ", 4) == 0) { /* continuation of the item before */
-            r[n++] = ' ';
-            memcpy(r + n, s + 4, (size_t)(nl - s - 4));
-            n += (size_t)(nl - s - 4);
+        if (strncmp(s, "  ", 2) == 0) {
+            assert_true(n > 0); /* a header comes first */
+            r[n++] = in_group ? ' ' : '\n';
+            memcpy(r + n, s + 2, (size_t)(nl - s - 2));
+            n += (size_t)(nl - s - 2);
+            in_group = 1;
         } else {
             if (n > 0) r[n++] = '\n';
-            const char *b = s[0] == ' ' ? s + 2 : s;
-            memcpy(r + n, b, (size_t)(nl - b));
-            n += (size_t)(nl - b);
+            memcpy(r + n, s, (size_t)(nl - s));
+            n += (size_t)(nl - s);
+            in_group = 0;
         }
         s = nl + 1;
     }
     r[n] = '\0';
-    /* "; " between packed items becomes a line break */
-    for (char *p = strstr(r, "; "); p; p = strstr(p, "; ")) {
-        p[0] = '\n';
-        memmove(p + 1, p + 2, strlen(p + 2) + 1);
-    }
     return r;
 }
 
-/* s without its spaces. */
-static void squeeze(char *s)
+/* s without its spaces (and its newlines when `lines`). */
+static void squeeze(char *s, int lines)
 {
     char *d = s;
     for (; *s; s++)
-        if (*s != ' ') *d++ = *s;
+        if (*s != ' ' && !(lines && *s == '\n')) *d++ = *s;
     *d = '\0';
 }
 
@@ -115,6 +114,18 @@ static int count_lines(const text *t)
     int k = 0;
     for (size_t i = 0; i < t->len; i++) k += t->p[i] == '\n';
     return k;
+}
+
+/* No line of t is wider than width columns. */
+static void check_fits(const text *t, int width)
+{
+    for (const char *s = t->p; *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t cols = utf8_len(s, (size_t)(nl - s));
+        if (cols > (size_t)width)
+            fail_msg("%d columns > %d: '%.*s'", (int)cols, width, (int)(nl - s), s);
+        s = nl + 1;
+    }
 }
 
 static void check_widths(const char *game, int players, uint64_t seed, int view)
@@ -132,20 +143,13 @@ static void check_widths(const char *game, int players, uint64_t seed, int view)
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
         int width = widths[w];
         assert_int_equal(summary(m, view, width, 1, 1, &narrow), all);
-        /* no line wider than the width */
-        for (const char *s = narrow.p; *s;) {
-            const char *nl = strchr(s, '\n');
-            size_t cols = utf8_len(s, (size_t)(nl - s));
-            if (cols > (size_t)width)
-                fail_msg("%d columns > %d: '%.*s'", (int)cols, width, (int)(nl - s), s);
-            s = nl + 1;
-        }
+        check_fits(&narrow, width);
         /* the same headers and items, only the breaks moved (a word wider
-         * than a continuation line is cut: then only the spaces differ) */
+         * than a line is cut: then only the spaces differ) */
         char *got = normalized(&narrow);
         if (width >= 28) assert_string_equal(got, want);
-        squeeze(got);
-        squeeze(want_squeezed);
+        squeeze(got, 0);
+        squeeze(want_squeezed, 0);
         assert_string_equal(got, want_squeezed);
         free(got);
         /* narrower: never fewer lines */
@@ -154,6 +158,29 @@ static void check_widths(const char *game, int players, uint64_t seed, int view)
         if (width == 20) assert_true(lines > prev_lines);
         prev_lines = lines;
     }
+    /* headers inline: the same text, fewer rows, none too wide */
+    text in = {0};
+    cr_log_summary_opts io = {.width = 33, .utf8_columns = 1, .wrap = 1, .inline_headers = 1};
+    assert_int_equal(cr_log_summary(m, 0, cr_match_event_count(m), view, &io, emit, &in, NULL),
+                     all);
+    check_fits(&in, 33);
+    assert_int_equal(summary(m, view, 33, 1, 1, &narrow), all);
+    assert_true(count_lines(&in) < count_lines(&narrow));
+    char *a = normalized(&narrow), *b = normalized(&in);
+    squeeze(a, 1);
+    squeeze(b, 1);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    free(in.p);
+    /* verbose and wrapped: every event on its own lines, none too wide */
+    text vw = {0};
+    cr_log_summary_opts vwo = {.width = 28, .utf8_columns = 1, .wrap = 1, .verbose = 1};
+    assert_int_equal(cr_log_summary(m, 0, cr_match_event_count(m), view, &vwo, emit, &vw, NULL),
+                     all);
+    check_fits(&vw, 28);
+    assert_true(count_lines(&vw) >= count_lines(&verbose));
+    free(vw.p);
     free(want);
     free(want_squeezed);
     free(wide.p);
@@ -205,12 +232,62 @@ static void test_columns(void **state)
     cr_match_free(m);
 }
 
+/* drop_actor: in a seat's group no item starts with the seat's name (the
+ * header says it), "P1's ..." stays, nothing else changes. */
+static void test_drop_actor(void **state)
+{
+    (void)state;
+    cr_match *m = bots_match("dml", 4, 21, 150);
+    text plain = {0}, dropped = {0};
+    cr_log_summary_opts po = {.verbose = 1}, dro = {.verbose = 1, .drop_actor = 1};
+    uint32_t n = cr_match_event_count(m);
+    int k = cr_log_summary(m, 0, n, 0, &po, emit, &plain, NULL);
+    assert_int_equal(cr_log_summary(m, 0, n, 0, &dro, emit, &dropped, NULL), k);
+    /* line by line (verbose: one event a line): the same headers, and each
+     * event either the same or without its group's seat name */
+    const char *a = plain.p, *b = dropped.p;
+    int actor = -1, stripped = 0, kept_possessive = 0;
+    while (*a && *b) {
+        const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+        if (a[0] != ' ') { /* a header */
+            assert_int_equal(ea - a, eb - b);
+            assert_memory_equal(a, b, (size_t)(ea - a));
+            actor = a[0] == 'P' ? atoi(a + 1) : -1;
+        } else {
+            char name[8];
+            snprintf(name, sizeof name, "P%d", actor);
+            size_t nl = strlen(name);
+            const char *la = a + 2, *lb = b + 2;
+            if (actor >= 0 && strncmp(la, name, nl) == 0 && (la[nl] == ' ' || la[nl] == ':')) {
+                const char *rest = la + nl + (la[nl] == ':');
+                while (*rest == ' ') rest++;
+                assert_int_equal(ea - rest, eb - lb);
+                assert_memory_equal(rest, lb, (size_t)(eb - lb));
+                stripped++;
+            } else {
+                assert_int_equal(ea - a, eb - b);
+                assert_memory_equal(a, b, (size_t)(ea - a));
+                if (actor >= 0 && strncmp(la, name, nl) == 0 && la[nl] == '\'') kept_possessive++;
+            }
+        }
+        a = ea + 1;
+        b = eb + 1;
+    }
+    assert_true(*a == '\0' && *b == '\0');
+    assert_true(stripped > 10);
+    assert_true(kept_possessive > 0);
+    free(plain.p);
+    free(dropped.p);
+    cr_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dml_widths),
         cmocka_unit_test(test_18dracula_widths),
         cmocka_unit_test(test_columns),
+        cmocka_unit_test(test_drop_actor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
