@@ -5,8 +5,10 @@
  *   row 0        header: the game, the seats, whose screen this is
  *   left pane    the table: the game's panels, flowed top to bottom; what
  *                does not fit is cut and `t` shows it whole
- *   right pane   the log ("since your last turn") above the menu of legal
- *                actions (prompt, numbered labels, group letters)
+ *   right pane   the log ("since your last turn": at a decision a summary
+ *                by seat, while bots move the newest events) above the
+ *                menu of legal actions (prompt, numbered labels, group
+ *                letters)
  *   last row     the highlighted action's full label, a message, or keys
  *
  * Text.  All text drawn goes through draw_text(), which wraps at spaces,
