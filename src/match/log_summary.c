@@ -71,9 +71,10 @@ size_t cr_log_columns(const cr_log_summary_opts *opts, const char *s, size_t len
 }
 
 /* Where a line of at most `avail` columns taken from s[0..len) ends: len
- * when it all fits, else the last space that fits (the space is not part of
- * the line), else a cut after as many whole characters as fit (at least
- * one, so a caller always moves on). */
+ * when it all fits, else at a space (the one right after a line of whole
+ * words, or the last that fits; the space is not part of the line), else a
+ * cut after as many whole characters as fit (at least one, so a caller
+ * always moves on). */
 static size_t line_end(const cr_log_summary_opts *opts, const char *s, size_t len, size_t avail)
 {
     size_t col = 0, space = 0, i = 0;
@@ -87,6 +88,7 @@ static size_t line_end(const cr_log_summary_opts *opts, const char *s, size_t le
         i = next;
     }
     if (i >= len) return len;
+    if (i > 0 && s[i] == ' ') return i; /* the words before fill the line exactly */
     if (space > 0) return space;
     if (i == 0) { /* not even one character fits: take one anyway */
         i = 1;

@@ -128,6 +128,26 @@ static void check_fits(const text *t, int width)
     }
 }
 
+/* Wrapped greedily: the first word of a group's next line would not have
+ * fit at the end of the line before (a header's own line does not count
+ * unless headers are inline). */
+static void check_greedy(const text *t, int width, int inline_heads)
+{
+    for (const char *s = t->p; *s;) {
+        const char *nl = strchr(s, '\n');
+        const char *next = nl + 1;
+        if (strncmp(next, "  ", 2) == 0 && (inline_heads || strncmp(s, "  ", 2) == 0)) {
+            const char *word = next + 2, *end = word;
+            while (*end != ' ' && *end != '\n') end++;
+            size_t cols = utf8_len(s, (size_t)(nl - s)) + 1 + utf8_len(word, (size_t)(end - word));
+            if (cols <= (size_t)width)
+                fail_msg("'%.*s' would fit after '%.*s' (width %d)", (int)(end - word), word,
+                         (int)(nl - s), s, width);
+        }
+        s = next;
+    }
+}
+
 static void check_widths(const char *game, int players, uint64_t seed, int view)
 {
     cr_match *m = bots_match(game, players, seed, 120);
@@ -144,6 +164,7 @@ static void check_widths(const char *game, int players, uint64_t seed, int view)
         int width = widths[w];
         assert_int_equal(summary(m, view, width, 1, 1, &narrow), all);
         check_fits(&narrow, width);
+        check_greedy(&narrow, width, 0);
         /* the same headers and items, only the breaks moved (a word wider
          * than a line is cut: then only the spaces differ) */
         char *got = normalized(&narrow);
@@ -164,6 +185,7 @@ static void check_widths(const char *game, int players, uint64_t seed, int view)
     assert_int_equal(cr_log_summary(m, 0, cr_match_event_count(m), view, &io, emit, &in, NULL),
                      all);
     check_fits(&in, 33);
+    check_greedy(&in, 33, 1);
     assert_int_equal(summary(m, view, 33, 1, 1, &narrow), all);
     assert_true(count_lines(&in) < count_lines(&narrow));
     char *a = normalized(&narrow), *b = normalized(&in);
