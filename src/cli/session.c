@@ -1,11 +1,10 @@
 /* session.c — summaries of the event log and the bookkeeping of a terminal
  * shared by the seats of a match (session.h).
  *
- * A summary works on the rendered lines only (event_to_str as the view may
- * know the event), so it needs no knowledge of any game: grouping by actor
- * comes from the match (cr_match_actor), merging from the words of the
- * lines.  Invariant of a session: seen[s] and table_seen never exceed the
- * log's length (undo shortens the log and clamps them). */
+ * The summaries are croupier/log_summary.h's (the full-screen client shows
+ * the same ones at its pane's width); line mode packs them to the fixed
+ * CLI_SUMMARY_WIDTH, counted in bytes.  Invariant of a session: seen[s] and table_seen never exceed
+ * the log's length (undo shortens the log and clamps them). */
 #include "session.h"
 
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 
 #include "croupier/alloc.h"
+#include "croupier/log_summary.h"
 
 /* ---- text ---- */
 
@@ -68,175 +68,16 @@ void cli_text_addf(cli_text *t, const char *fmt, ...)
 
 /* ---- summaries ---- */
 
-/* The lines of one group, before merging: offsets into a cli_text. */
-typedef struct group {
-    cli_text text; /* the lines, each NUL-terminated, back to back */
-    size_t *start; /* offset of line i */
-    int n, cap;
-    int oom;
-} group;
-
-static void group_add(group *g, const char *s)
-{
-    if (g->n == g->cap) {
-        int cap = g->cap ? g->cap * 2 : 32;
-        size_t *p = realloc(g->start, (size_t)cap * sizeof *p);
-        if (p == NULL) {
-            g->oom = 1;
-            return;
-        }
-        g->start = p;
-        g->cap = cap;
-    }
-    g->start[g->n++] = g->text.len;
-    cli_text_add(&g->text, s, strlen(s) + 1);
-}
-
-static const char *group_line(const group *g, int i) { return g->text.p + g->start[i]; }
-
-static int count_words(const char *s, size_t len)
-{
-    int n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && (i == 0 || s[i - 1] == ' ')) n++;
-    return n;
-}
-
-enum { MERGE_MAX_PREFIX_WORDS = 2, MERGE_MIN_SUFFIX_WORDS = 3 };
-
-/* The split of `a` and `b` into a short head and a common tail of whole
- * words: the tail's offset in each, or 0 when they do not merge (tails of
- * at least MERGE_MIN_SUFFIX_WORDS words after heads of at most
- * MERGE_MAX_PREFIX_WORDS words). */
-static int merge_split(const char *a, const char *b, size_t *ta, size_t *tb)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    size_t k = 0; /* common tail length in bytes */
-    while (k < la && k < lb && a[la - 1 - k] == b[lb - 1 - k]) k++;
-    /* back to a word boundary: the tail must start right after a space in both */
-    while (k > 0 && !(k < la && k < lb && a[la - 1 - k] == ' ' && b[lb - 1 - k] == ' ')) k--;
-    if (k == 0) return 0;
-    size_t ha = la - k - 1, hb = lb - k - 1; /* heads without the space */
-    if (ha == 0 || hb == 0) return 0;
-    if (count_words(a + la - k, k) < MERGE_MIN_SUFFIX_WORDS) return 0;
-    if (count_words(a, ha) > MERGE_MAX_PREFIX_WORDS || count_words(b, hb) > MERGE_MAX_PREFIX_WORDS)
-        return 0;
-    *ta = la - k;
-    *tb = lb - k;
-    return 1;
-}
-
-/* Merges the group's lines into items (identical runs counted, shared
- * tails merged) and packs them into lines of at most CLI_SUMMARY_WIDTH. */
-static void group_flush(const group *g, const char *indent, int verbose, cli_text *out)
-{
-    size_t width = CLI_SUMMARY_WIDTH, used = 0;
-    cli_text item = {0};
-    for (int i = 0; i < g->n;) {
-        const char *s = group_line(g, i);
-        int j = i + 1;
-        cli_text_clear(&item);
-        if (verbose) {
-            cli_text_add(&item, s, strlen(s));
-        } else {
-            while (j < g->n && strcmp(group_line(g, j), s) == 0) j++;
-            size_t ta, tb;
-            if (j - i > 1) {
-                cli_text_addf(&item, "%s ×%d", s, j - i);
-            } else if (j < g->n && merge_split(s, group_line(g, j), &ta, &tb)) {
-                const char *tail = s + ta;
-                /* heads in order, each with its count of repeats */
-                int k = i;
-                while (k < g->n) {
-                    const char *t = group_line(g, k);
-                    size_t lt = strlen(t), lk = strlen(tail);
-                    if (lt <= lk + 1 || strcmp(t + lt - lk, tail) != 0 || t[lt - lk - 1] != ' ' ||
-                        count_words(t, lt - lk - 1) > MERGE_MAX_PREFIX_WORDS)
-                        break;
-                    int r = k + 1;
-                    while (r < g->n && strcmp(group_line(g, r), t) == 0) r++;
-                    if (k > i) cli_text_add(&item, ", ", 2);
-                    cli_text_add(&item, t, lt - lk - 1);
-                    if (r - k > 1) cli_text_addf(&item, " ×%d", r - k);
-                    k = r;
-                }
-                cli_text_addf(&item, " %s", tail);
-                j = k;
-            } else {
-                cli_text_add(&item, s, strlen(s));
-            }
-        }
-        i = j;
-        if (item.len == 0) continue;
-        /* pack: "; " between items on a line, a new line when it would overflow */
-        if (used > 0 && !verbose && used + 2 + item.len <= width) {
-            cli_text_add(out, "; ", 2);
-            cli_text_add(out, item.p, item.len);
-            used += 2 + item.len;
-        } else {
-            if (used > 0) cli_text_add(out, "\n", 1);
-            cli_text_addf(out, "%s  %s", indent, item.p);
-            used = strlen(indent) + 2 + item.len;
-        }
-    }
-    if (used > 0) cli_text_add(out, "\n", 1);
-    if (item.oom) out->oom = 1;
-    cli_text_fini(&item);
-}
-
-static void group_header(const cr_match *m, int actor, int view, const char *indent, cli_text *out)
-{
-    if (actor == CR_CHANCE)
-        cli_text_addf(out, "%sChance:\n", indent);
-    else if (actor == view)
-        cli_text_addf(out, "%sP%d (you):\n", indent, actor);
-    else
-        cli_text_addf(out, "%sP%d (%s):\n", indent, actor, cr_match_seat_spec(m, actor));
-}
+static void emit_text(void *ctx, const char *s, size_t n) { cli_text_add(ctx, s, n); }
 
 int cli_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int verbose,
                   const char *indent, cli_text *out)
 {
-    const cr_match_event *ev;
-    int n = cr_match_events_since(m, from, &ev);
-    if (to > cr_match_event_count(m)) to = cr_match_event_count(m);
-    if (to <= from) return 0;
-    if ((uint32_t)n > to - from) n = (int)(to - from);
-    group g = {0};
-    char small[512];
-    char *big = NULL;
-    int actor = CR_TERMINAL, rendered = 0; /* actor of the group being built */
-    for (int i = 0; i < n; i++) {
-        int who = cr_match_actor(m, ev[i].action_index);
-        if (who != CR_CHANCE && who != actor && actor != CR_TERMINAL && g.n > 0) {
-            group_header(m, actor, view, indent, out);
-            group_flush(&g, indent, verbose, out);
-            g.n = 0;
-            cli_text_clear(&g.text);
-        }
-        if (who != CR_CHANCE || actor == CR_TERMINAL) actor = who;
-        size_t len = cr_match_event_text(m, &ev[i], view, small, sizeof small);
-        const char *s = small;
-        if (len >= sizeof small) { /* a long line: render it whole */
-            char *p = realloc(big, len + 1);
-            if (p == NULL) continue;
-            big = p;
-            cr_match_event_text(m, &ev[i], view, big, len + 1);
-            s = big;
-        }
-        if (s[0] == '\0') continue;
-        group_add(&g, s);
-        rendered++;
-    }
-    if (g.n > 0) {
-        group_header(m, actor, view, indent, out);
-        group_flush(&g, indent, verbose, out);
-    }
-    if (g.oom || g.text.oom) out->oom = 1;
-    free(big);
-    free(g.start);
-    cli_text_fini(&g.text);
-    return rendered;
+    cr_log_summary_opts o = {.width = CLI_SUMMARY_WIDTH, .verbose = verbose, .indent = indent};
+    int oom = 0;
+    int k = cr_log_summary(m, from, to, view, &o, emit_text, out, &oom);
+    if (oom) out->oom = 1;
+    return k;
 }
 
 /* ---- the session ---- */

@@ -5,15 +5,12 @@
  * undo that never takes back another human's decision.  Game-agnostic: it
  * knows the match layer (match.h) and the events' text, never a game.
  *
- * Summaries.  The events of a range of the log are grouped by who acted
- * (cr_match_actor): a seat's decisions and the chance results that follow
- * them form one group, headed "P3 (heuristic):".  Inside a group, identical
- * lines are counted ("a card moves from pool to hand P1 ×2"), lines that
- * differ only in their first word or two are merged ("9D, TD, 6S moves from
- * deck to stock"), and short lines are packed "; "-separated up to
- * CLI_SUMMARY_WIDTH columns.  Verbose mode keeps one line per event.  Every
- * line is the event's text as the viewing seat may know it, so a summary
- * never names a card the view cannot see. */
+ * Summaries.  cli_summarize is croupier/log_summary.h's summary (grouped
+ * by who acted, like lines merged, items packed "; "-separated) packed up to
+ * CLI_SUMMARY_WIDTH bytes a line, the width line mode has always used.
+ * Verbose mode keeps one line per event.  Every line is the event's text as
+ * the viewing seat may know it, so a summary never names a card the view
+ * cannot see. */
 #ifndef CROUPIER_CLI_SESSION_H
 #define CROUPIER_CLI_SESSION_H
 

@@ -5,8 +5,10 @@
  *   row 0        header: the game, the seats, whose screen this is
  *   left pane    the table: the game's panels, flowed top to bottom; what
  *                does not fit is cut and `t` shows it whole
- *   right pane   the log ("since your last turn") above the menu of legal
- *                actions (prompt, numbered labels, group letters)
+ *   right pane   the log ("since your last turn": at a decision a summary
+ *                by seat, while bots move the newest events) above the
+ *                menu of legal actions (prompt, numbered labels, group
+ *                letters)
  *   last row     the highlighted action's full label, a message, or keys
  *
  * Text.  All text drawn goes through draw_text(), which wraps at spaces,
@@ -36,6 +38,7 @@
 #include <wchar.h>
 
 #include "croupier/alloc.h"
+#include "croupier/log_summary.h"
 #include "croupier/parts.h"
 
 const char tui_keys_text[] =
@@ -86,6 +89,7 @@ typedef struct tui {
     char msg[512];                     /* one-shot message for the last row */
     int replay;                        /* replay mode: no menu */
     int bot;                           /* the bot seat whose move is shown */
+    int log_summary;                   /* the log pane summarises (a decision, the end) */
 } tui;
 
 /* ------------------------------------------------------------------ text */
@@ -479,11 +483,160 @@ static void draw_header(tui *t, int view, const char *extra)
     draw_str(t, 0, 0, W, line, A_REVERSE);
 }
 
-/* The log pane: events from `from` for `view`, the newest at the bottom. */
+/* A growing text for the log pane's summary (the emit of cr_log_summary). */
+typedef struct pane_text {
+    char *p;
+    size_t len, cap;
+    int oom;
+} pane_text;
+
+static void pane_emit(void *ctx, const char *s, size_t n)
+{
+    pane_text *pt = ctx;
+    if (pt->oom) return;
+    if (pt->len + n + 1 > pt->cap) {
+        size_t cap = pt->cap ? pt->cap : 1024;
+        while (cap < pt->len + n + 1) cap *= 2;
+        char *q = realloc(pt->p, cap);
+        if (q == NULL) {
+            pt->oom = 1;
+            return;
+        }
+        pt->p = q;
+        pt->cap = cap;
+    }
+    memcpy(pt->p + pt->len, s, n);
+    pt->len += n;
+    pt->p[pt->len] = '\0';
+}
+
+/* The lines of a summary: where each starts and how many rows it takes. */
+typedef struct log_lines {
+    const char *p;
+    size_t len;
+    size_t *start;
+    int *rows;
+    int n;
+} log_lines;
+
+static size_t line_len(const log_lines *L, int i)
+{
+    return (i + 1 < L->n ? L->start[i + 1] : L->len) - 1 - L->start[i];
+}
+
+/* Whether line i starts a group (its header, then the first items): the
+ * summary indents the rest of a group. */
+static int line_starts_group(const log_lines *L, int i) { return L->p[L->start[i]] != ' '; }
+
+/* The length of the header at the start of line i: "Chance:" or up to the
+ * first "):" ("P1 (heuristic):"); 0 when there is none. */
+static size_t header_len(const log_lines *L, int i)
+{
+    const char *s = L->p + L->start[i];
+    size_t n = line_len(L, i);
+    if (n >= 7 && memcmp(s, "Chance:", 7) == 0) return 7;
+    for (size_t k = 0; k + 1 < n; k++)
+        if (s[k] == ')' && s[k + 1] == ':') return k + 2;
+    return 0;
+}
+
+/* Draws line i at row y: the header, when it starts one, in bold. */
+static int draw_log_line(tui *t, const log_lines *L, int i, int y, int x, int w, int max_rows)
+{
+    const char *s = L->p + L->start[i];
+    size_t n = line_len(L, i);
+    int rows = draw_text(t, y, x, w, max_rows, s, n, 0, A_NORMAL, 2);
+    size_t hl = line_starts_group(L, i) ? header_len(L, i) : 0;
+    int cols = 0; /* the header's columns: its UTF-8 characters */
+    for (size_t k = 0; k < hl; k++) cols += ((unsigned char)s[k] & 0xC0) != 0x80;
+    if (hl > 0 && cols <= w && draw_text(t, -1, x, cols, 2, s, hl, 0, A_NORMAL, 0) == 1)
+        draw_text(t, y, x, cols, 1, s, hl, 0, A_BOLD, 0); /* over the same cells */
+    return rows;
+}
+
+/* The log pane as a summary (croupier/log_summary.h): events from `from`
+ * grouped by who acted, each group a paragraph led by its header ("P1
+ * (heuristic): ..."), like lines merged, wrapped to the pane's width.
+ * When it cannot all fit the newest lines are kept under a line saying
+ * what was cut: the number of lines before, or the header of the group
+ * the first kept line continues.  0 when it could not be built (out of
+ * memory). */
+static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, int y, int x, int w,
+                            int h)
+{
+    pane_text pt = {0};
+    cr_log_summary_opts o = {.width = w,
+                             .utf8_columns = 1,
+                             .wrap = 1,
+                             .inline_headers = 1,
+                             .drop_actor = 1,
+                             .indent = ""};
+    int oom = 0;
+    int k = cr_log_summary(t->m, from, cr_match_event_count(t->m), view, &o, pane_emit, &pt, &oom);
+    log_lines L = {pt.p, pt.len, NULL, NULL, 0};
+    int cap = 0;
+    for (size_t i = 0; i < pt.len; i++) cap += pt.p[i] == '\n';
+    if (cap > 0) {
+        L.start = malloc((size_t)cap * sizeof *L.start);
+        L.rows = malloc((size_t)cap * sizeof *L.rows);
+    }
+    if (oom || pt.oom || (cap > 0 && (L.start == NULL || L.rows == NULL))) {
+        free(L.start);
+        free(L.rows);
+        free(pt.p);
+        return 0;
+    }
+    for (size_t i = 0; i < pt.len && L.n < cap;) { /* every line ends in '\n' */
+        const char *nl = memchr(pt.p + i, '\n', pt.len - i);
+        size_t e = nl ? (size_t)(nl - pt.p) : pt.len;
+        L.start[L.n] = i;
+        /* the summary wraps to w already; draw_text is the judge of wide characters */
+        L.rows[L.n++] = draw_text(t, -1, x, w, 1000, pt.p + i, e - i, 0, A_NORMAL, 2);
+        i = e + 1;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%s (%d)", title, k);
+    draw_str(t, y, x, w, head, A_BOLD | A_UNDERLINE);
+    int body = h - 1, total = 0, row = y + 1, first = 0;
+    for (int i = 0; i < L.n; i++) total += L.rows[i];
+    if (total > body && body >= 2) {
+        /* the newest lines that fit under one line about the cut */
+        int sum = 0;
+        first = L.n;
+        while (first > 0 && sum + L.rows[first - 1] <= body - 1) sum += L.rows[--first];
+        int g = first;
+        while (g > 0 && !line_starts_group(&L, g)) g--;
+        char more[160];
+        size_t hl = first < L.n && !line_starts_group(&L, first) ? header_len(&L, g) : 0;
+        if (hl > 0 && hl < 100)
+            snprintf(more, sizeof more, "... %.*s, continued", (int)hl - 1, pt.p + L.start[g]);
+        else
+            snprintf(more, sizeof more, "... %d earlier line%s (l: all)", first,
+                     first == 1 ? "" : "s");
+        draw_str(t, row++, x, w, more, A_DIM);
+    } else if (total > body) { /* a tiny pane: the newest rows only */
+        int sum = 0;
+        first = L.n;
+        while (first > 0 && sum + L.rows[first - 1] <= body) sum += L.rows[--first];
+    }
+    for (int i = first; i < L.n && row < y + h; i++) {
+        int can = y + h - row;
+        row += draw_log_line(t, &L, i, row, x, w, L.rows[i] < can ? L.rows[i] : can);
+    }
+    free(L.start);
+    free(L.rows);
+    free(pt.p);
+    return 1;
+}
+
+/* The log pane: events from `from` for `view`.  When the human decides
+ * (t->log_summary) a summary of them; else one event a line, the newest at
+ * the bottom, so a bot's move shows as it is made. */
 static void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, int w, int h)
 {
     if (h <= 0) return;
     for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
+    if (t->log_summary && draw_log_summary(t, view, from, title, y, x, w, h)) return;
     const cr_match_event *ev;
     int n = cr_match_events_since(t->m, from, &ev);
     char head[96];
@@ -1039,7 +1192,9 @@ static int decide(tui *t, int seat)
     build_menu(t, seat);
     int number = 0; /* digits typed so far */
     for (;;) {
+        t->log_summary = 1;
         draw_screen(t, seat, seat, t->anchor[seat], "Since your last turn", NULL);
+        t->log_summary = 0;
         int c = getch();
         if (c != ERR && !isdigit(c)) number = 0;
         if (c != ERR && c != KEY_RESIZE) t->msg[0] = '\0';
@@ -1135,8 +1290,10 @@ static void end_screen(tui *t)
     for (;;) {
         snprintf(t->msg, sizeof t->msg, "%s", line);
         t->replay = 1; /* no pace line */
+        t->log_summary = 1;
         draw_screen(t, view, -1, view >= 0 ? t->anchor[view] : 0,
                     view >= 0 ? "Since your last turn" : "Log", "(game over)");
+        t->log_summary = 0;
         int y = LINES - 2;
         fill_row(y, 0, COLS, A_NORMAL);
         draw_str(t, y, 0, COLS, "Game over. q leaves, l shows the whole log, t the table.", A_BOLD);

@@ -6,7 +6,8 @@
  * the game's `panels` part (parts.h) of the viewing seat's observation (a
  * game without it gets its obs_to_text), the menu is the legal actions'
  * cr_match_action_json labels and groups, the log is cr_match_event_text
- * for the viewing seat, `?` shows cr_match_help.  Every screen is built from
+ * for the viewing seat (at a decision summarised by cr_log_summary,
+ * log_summary.h), `?` shows cr_match_help.  Every screen is built from
  * one seat's view: with two or more human seats a privacy screen hides the
  * table between seats and each human's log holds only what that seat may
  * see; bots' moves are shown in the public view then.

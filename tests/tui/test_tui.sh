@@ -23,7 +23,11 @@
 #  7. the replay viewer: forwards, backwards, the public view, a seat's and
 #     the open view (all cards).
 #  8. a TERM ncurses does not know: line mode, with a note.
-#  9. the letters of a composed choice keep their meaning (w withdraws, d is
+#  9. the log pane at a decision: the events since the last turn summarised
+#     as line mode does (grouped by seat, merged), wrapped to the pane, with
+#     the bots' groups whole and an early fact that one event a line could
+#     not have kept in the pane; `l` still shows every event.
+# 10. the letters of a composed choice keep their meaning (w withdraws, d is
 #     done); a failed save: `s` to a path that cannot be written says so, the quit
 #     prompt then says the game is not saved (it does not claim a save), `s`
 #     to a good path saves, and quitting names that file to resume.
@@ -373,7 +377,87 @@ keys quit Enter
 wait_for "the game stops here."
 wait_dead
 echo "ok 8 - an unknown terminal falls back to line mode"
-# ---- 9. a failed save loses nothing ------------------------------------------
+# ---- 9. the log pane: a summary since the last turn -------------------------
+# At the first decision against three bots the pane summarises the 36 events
+# since the start as line mode does (grouped by seat, the same merging),
+# wrapped to the pane: it shows the bots' groups with all they did and a fact
+# from early on that one event a line could not have kept in the pane.
+SEATS=human,heuristic,heuristic,heuristic
+"$BIN" play dml --seats "$SEATS" --seed 21 --plain </dev/null >plain21.txt || true
+"$BIN" play dml --seats "$SEATS" --seed 21 --plain --verbose </dev/null >verbose21.txt || true
+first_block() { awk '/^since your last turn:$/{p=1;next} p&&!/^  /{exit} p' "$1"; }
+first_block plain21.txt >sum21.txt
+n_events=$(first_block verbose21.txt | grep -c '^    ')
+[ "$n_events" -gt 20 ] || fail "line mode shows only $n_events events before the first decision"
+start summary play dml --seats "$SEATS" --seed 21 --pace 0
+wait_for "Your move, P0"
+# the pane: the rows from its title down to the menu, in the title's column
+# (bash counts characters in a UTF-8 locale, so the table's symbols do not
+# shift it); PANE_COL: its column
+pane() {
+    local line pre
+    PANE_COL=-1
+    while IFS= read -r line; do
+        if ((PANE_COL < 0)); then
+            [[ $line == *"Since your last turn ("* ]] || continue
+            pre=${line%%Since your last turn (*}
+            PANE_COL=${#pre}
+        fi
+        [[ ${line:PANE_COL} == "Your move, P"* ]] && break
+        printf '%s\n' "${line:PANE_COL}"
+    done < <(screen)
+}
+pane >pane21.txt
+head -1 pane21.txt | grep -qF "Since your last turn ($n_events)" ||
+    fail "the pane's title does not count the $n_events events: $(head -1 pane21.txt)"
+# the bots' groups in order, each with everything line mode says it did
+# (the pane leaves out the seat's own name after its header)
+flat=$(tail -n +2 pane21.txt | sed 's/^ *//' | tr '\n' ' ' | tr -s ' ')
+prev=0
+for seat in 1 2 3; do
+    at=$(grep -n "^P$seat (heuristic): " pane21.txt | head -1 | cut -d: -f1 || true)
+    [ -n "$at" ] && [ "$at" -gt "$prev" ] || fail "no group 'P$seat (heuristic):' in order in the pane"
+    prev=$at
+    items=$(awk -v h="  P$seat (heuristic):" '$0==h{p=1;next} p&&/^  [^ ]/{p=0} p' sum21.txt |
+        sed 's/^ *//' | tr '\n' ';' | sed 's/; */\n/g' | sed -E "s/^P$seat:? //" | grep . || true)
+    [ -n "$items" ] || fail "line mode has no group for P$seat"
+    while IFS= read -r item; do
+        grep -qF -- "$item" <<<"$flat" || fail "the pane lacks P$seat's '$item' (line mode has it)"
+    done <<<"$items"
+done
+# an early fact: the earliest event the pane shows whole (of 12 characters
+# or more: no chance match); line mode has it too, and the events from it to
+# the decision need more rows of the pane's width than the pane has, so one
+# event a line could not have shown it
+mapfile -t evs < <(first_block verbose21.txt | grep '^    ' | sed 's/^    //')
+fact="" from=0
+for ((i = 0; i < ${#evs[@]}; i++)); do
+    if ((${#evs[i]} >= 12)) && grep -qF -- "${evs[i]}" <<<"$flat"; then
+        fact=${evs[i]} from=$i
+        break
+    fi
+done
+[ -n "$fact" ] || fail "the pane shows no event of the line mode's whole"
+grep -qF -- "$fact" sum21.txt || fail "line mode's summary lacks '$fact'"
+width=$((80 - PANE_COL)) rows=$(($(wc -l <pane21.txt) - 1)) need=0
+for ((i = from; i < ${#evs[@]}; i++)); do # an event takes at least ceil(length / width) rows
+    need=$((need + (${#evs[i]} + width - 1) / width))
+done
+[ "$need" -gt "$rows" ] || fail "'$fact' would fit one event a line too ($need rows of $rows)"
+# l: the whole log, every event, from the first
+keys l
+wait_for "The log (P0's view)"
+keys Home
+first_event=$(first_block verbose21.txt | grep -m1 '^    ' | sed 's/^ *//')
+wait_for "$first_event"
+keys x
+wait_for "Your move, P0"
+keys q
+wait_for "Quit the game?"
+keys y
+wait_dead
+echo "ok 9 - the log pane: $n_events events summarised by seat; '$fact' shown ($need rows one event a line, the pane has $rows)"
+# ---- 10. stable letters; a failed save loses nothing ------------------------------------------
 start badsave play dml --seats human,random,random,random --seed 9 --pace 0
 wait_for "Your move, P0"
 # (first, the letters of a composed choice keep their meaning: w withdraws
@@ -412,5 +496,5 @@ wait_dead
 [ "$(exit_status)" = 0 ] || fail "badsave: exit status $(exit_status)"
 screen | grep -qF "resume with: croupier play --load $TMP/good.txt" || fail "quitting does not name the saved file"
 "$BIN" replay "$TMP/good.txt" --plain >/dev/null || fail "the saved file does not replay"
-echo "ok 9 - stable letters; a failed save: the quit prompt says not saved; saving elsewhere works and is named"
+echo "ok 10 - stable letters; a failed save: the quit prompt says not saved; saving elsewhere works and is named"
 echo "all tui tests passed"
