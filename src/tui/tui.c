@@ -359,9 +359,9 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
             if (col + 1 < cols) { /* the next column */
                 col++;
                 row = 0;
-            } else if (flow) {
-                break; /* the rest goes elsewhere, whole panels first */
-            }
+            } else if (flow && h - row < 2) {
+                break; /* the rest goes elsewhere */
+            }          /* else as much of it as fits: the caller continues it */
         }
         int cx = x + col * (cw + 1);
         while (i < end) {
@@ -400,10 +400,11 @@ static int panels_height(tui *t, const char *text, size_t len, int w)
 }
 
 /* The table of t->text[0..len): its panels in the left box (1, 0, left,
- * body) in `cols` columns; the panels that do not fit there (the last, the
- * least important) flow into the top of the right column (rx, rw), at most
- * right_max rows, above a rule.  Returns the rows taken in the right column
- * (0 when the left box held everything). */
+ * body) in `cols` columns; what does not fit there (the last panels, the
+ * least important) flows into the top of the right column (rx, rw), at most
+ * right_max rows; a panel cut between the two goes on under its title with
+ * "(continued)".  Returns the rows taken in the right column (0 when the
+ * left box held everything). */
 static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
                       int right_max)
 {
@@ -413,13 +414,31 @@ static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, in
     for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
     attrset(A_NORMAL);
     if (rest >= len) return 0;
-    int need = panels_height(t, t->text + rest, len - rest, rw);
-    int h = need < right_max - 1 ? need : right_max - 1;
-    draw_panels(t, t->text + rest, len - rest, 1, rx, rw, h, 1, 0);
-    attrset(A_DIM);
-    mvhline(1 + h, rx, ACS_HLINE, rw);
-    attrset(A_NORMAL);
-    return h + 1;
+    /* a panel cut at a line goes on under its title, "(continued)" */
+    const char *more = t->text + rest;
+    size_t more_len = len - rest;
+    char *joined = NULL;
+    if (t->text[rest] != CR_PANEL_TITLE) {
+        size_t ts = rest;
+        while (ts > 0 && !(t->text[ts] == CR_PANEL_TITLE && t->text[ts - 1] == '\n')) ts--;
+        size_t te = ts;
+        while (te < rest && t->text[te] != '\n') te++;
+        static const char cont[] = " (continued)\n";
+        joined = cr_alloc(te - ts + sizeof cont + more_len);
+        if (joined != NULL && t->text[ts] == CR_PANEL_TITLE) {
+            size_t n = te - ts;
+            memcpy(joined, t->text + ts, n);
+            memcpy(joined + n, cont, sizeof cont - 1);
+            memcpy(joined + n + sizeof cont - 1, more, more_len);
+            more = joined;
+            more_len += n + sizeof cont - 1;
+        }
+    }
+    int need = panels_height(t, more, more_len, rw);
+    int h = need < right_max ? need : right_max;
+    draw_panels(t, more, more_len, 1, rx, rw, h, 1, 0);
+    cr_free(joined);
+    return h;
 }
 
 /* The table's width and its columns on a screen W wide: at 80 columns 46 of

@@ -391,6 +391,10 @@ n_events=$(first_block verbose21.txt | grep -c '^    ')
 [ "$n_events" -gt 20 ] || fail "line mode shows only $n_events events before the first decision"
 start summary play dml --seats "$SEATS" --seed 21 --pace 0
 wait_for "Your move, P0"
+# a taller screen (80x40): at 80x24 the table's overflow and the menu leave
+# the pane a few rows, too few to tell a summary from a list
+tmux -L "$SOCK" resize-window -t "$SESSION" -x 80 -y 40
+for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "Enter plays it" && break; sleep 0.05; done
 # the pane: the rows from its title down to the menu, in the title's column
 # (bash counts characters in a UTF-8 locale, so the table's symbols do not
 # shift it); PANE_COL: its column

@@ -192,7 +192,10 @@ static void panel_table(pctx *p)
     }
     cr_tb_printf(p->t, "\n");
     const char *pe = json_str(ev, "player_effect"), *me = json_str(ev, "market_effect");
-    if (pe) cr_tb_printf(p->t, "  Players%s: %s\n", o->affected ? "" : " (none affected)", pe);
+    /* a Player effect nobody is under is said in two words, not described:
+     * rows are few at 80x24 (the guide and `?` describe every Event) */
+    if (pe && o->affected) cr_tb_printf(p->t, "  Players: %s\n", pe);
+    if (pe && !o->affected) cr_tb_printf(p->t, "  Players: nobody is affected\n");
     if (me) cr_tb_printf(p->t, "  Market: %s\n", me);
 }
 
@@ -234,7 +237,8 @@ static void rolls(pctx *p)
         cr_tb_printf(p->t, "%.1f%%", 100.0 * json_real_value(single));
         style(p, '0');
         if (json_is_true(json_object_get(x, "reroll_matters")) && json_is_real(best))
-            cr_tb_printf(p->t, " (%.1f%% re-rolling Dabo! doubles)", 100.0 * json_real_value(best));
+            cr_tb_printf(p->t, " (Dabo! %.1f%%)", /* re-rolling every failing double: one row */
+                         100.0 * json_real_value(best));
         cr_tb_printf(p->t, "\n");
     }
 }

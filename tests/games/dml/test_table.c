@@ -149,10 +149,10 @@ static void check_view(const cr_game *g, const dml_state *s, int view, dml_state
             fail_msg("the active P%d's budget shows beside P%d's decision:\n%s", obs->active,
                      obs->actor, plain);
     }
-    /* an Event's Player effect is described even when it affects nobody */
+    /* an Event's Player effect says when it affects nobody */
     if (obs->event_type == DML_EV_CUSTOMS && obs->affected == 0 && obs->variant != DML_V_MAYHEM &&
-        strstr(plain, "Players (none affected): ") == NULL)
-        fail_msg("Customs Crackdown's effect on players is missing:\n%s", plain);
+        strstr(plain, "  Players: nobody is affected\n") == NULL)
+        fail_msg("Customs Crackdown does not say it affects nobody:\n%s", plain);
     int found;
     uint64_t hand = cards_on_line(plain, "Hand: ", &found);
     if (view >= 0) {
