@@ -855,11 +855,18 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     if (seat_to_decide >= 0) {
         draw_menu(t, seat_to_decide, 1 + body - menu_rows, rx, rw, menu_rows);
         char line[LABEL_MAX + 64];
-        if (t->n_items > 0)
-            snprintf(line, sizeof line, "%d: %.180s   (Enter plays it, ? explains, q quits)",
-                     t->sel + 1, t->items[t->sel].label);
-        else
+        if (t->n_items > 0) {
+            /* the highlighted action whole, then the keys as the width allows */
+            static const char *const keys[] = {"   (Enter plays it, ? explains, q quits)",
+                                               "  (Enter, ?, q)", ""};
+            for (int k = 0; k < 3; k++) {
+                snprintf(line, sizeof line, "%d: %.180s%s", t->sel + 1, t->items[t->sel].label,
+                         keys[k]);
+                if (strlen(line) <= (size_t)W) break;
+            }
+        } else {
             line[0] = '\0';
+        }
         draw_footer(t, line);
     } else {
         char line[256];

@@ -134,7 +134,7 @@ for p in 1 2 3; do
 done
 # the menu shows each label whole (wrapped to two rows at 80 columns): the
 # first item's rows read as the footer's label of it
-label=$(tail -1 <<<"$s" | sed -n 's/^1: \(.*\)   (Enter plays it.*/\1/p')
+label=$(tail -1 <<<"$s" | sed -n -e 's/^1: \(.*\)   (Enter plays it.*/\1/p' -e 's/^1: \(.*\)  (Enter, ?, q)$/\1/p')
 item=$(sed -n 's/^[^│]*│//p' <<<"$s" | awk '/^ 1 /{sub(/^ 1 /,""); t=$0; f=1; next}
     f&&/^   [^ ]/{sub(/^   /,""); t=t " " $0; next} f{print t; exit}')
 [ -n "$label" ] && [ "$item" = "$label" ] || fail "80x24: the menu's first item reads '$item', its label is '$label'"
@@ -172,7 +172,7 @@ grep -Eq "(^|[|│])BM1 [0-9]+ cards?" <<<"$s" || fail "80x24: BM1 is not on the
 grep -q "more: press t" <<<"$s" && fail "80x24 --ascii: the table is cut"
 # a larger window: the screen is laid out again (KEY_RESIZE)
 tmux -L "$SOCK" resize-window -t "$SESSION" -x 120 -y 40
-for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "Enter plays it" && break; sleep 0.05; done
+for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "(Enter" && break; sleep 0.05; done
 screen | sed -n 40p | grep -q "Enter plays it" || fail "after a resize to 120x40 the last row is not the footer"
 tmux -L "$SOCK" resize-window -t "$SESSION" -x 80 -y 24
 keys q
@@ -394,7 +394,7 @@ wait_for "Your move, P0"
 # a taller screen (80x40): at 80x24 the table's overflow and the menu leave
 # the pane a few rows, too few to tell a summary from a list
 tmux -L "$SOCK" resize-window -t "$SESSION" -x 80 -y 40
-for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "Enter plays it" && break; sleep 0.05; done
+for ((i = 0; i < 200; i++)); do [ "$(screen | wc -l)" -ge 40 ] && screen | sed -n 40p | grep -q "(Enter" && break; sleep 0.05; done
 # the pane: the rows from its title down to the menu, in the title's column
 # (bash counts characters in a UTF-8 locale, so the table's symbols do not
 # shift it); PANE_COL: its column
