@@ -403,7 +403,7 @@ static int panels_height(tui *t, const char *text, size_t len, int w)
  * body) in `cols` columns; what does not fit there (the last panels, the
  * least important) flows into the top of the right column (rx, rw), at most
  * right_max rows; a panel cut between the two goes on under its title with
- * "(continued)".  Returns the rows taken in the right column (0 when the
+ * "(cont.)".  Returns the rows taken in the right column (0 when the
  * left box held everything). */
 static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
                       int right_max)
@@ -414,7 +414,7 @@ static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, in
     for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
     attrset(A_NORMAL);
     if (rest >= len) return 0;
-    /* a panel cut at a line goes on under its title, "(continued)" */
+    /* a panel cut at a line goes on under its title, "(cont.)" */
     const char *more = t->text + rest;
     size_t more_len = len - rest;
     char *joined = NULL;
@@ -423,7 +423,7 @@ static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, in
         while (ts > 0 && !(t->text[ts] == CR_PANEL_TITLE && t->text[ts - 1] == '\n')) ts--;
         size_t te = ts;
         while (te < rest && t->text[te] != '\n') te++;
-        static const char cont[] = " (continued)\n";
+        static const char cont[] = " (cont.)\n";
         joined = cr_alloc(te - ts + sizeof cont + more_len);
         if (joined != NULL && t->text[ts] == CR_PANEL_TITLE) {
             size_t n = te - ts;
