@@ -405,7 +405,8 @@ static inline int dml_anchor(const dml_state *s, int p)
 enum {
     DML_E_MOVE = 1, /* card from -> to; a = label of the Black Market it leaves or enters */
     DML_E_ROUND,    /* a = round number, seat = Dealer */
-    DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask */
+    DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask;
+                     * to = 1 in Market Mayhem (no Player Effects), else 0 */
     DML_E_TURN,     /* seat = Active Player */
     DML_E_BUDGET,   /* seat, a = Actions, b = Minor Actions */
     DML_E_POWER_PHASE,
@@ -419,12 +420,18 @@ enum {
                        * roll); to = what it is for (DML_CHECK_* below); card = the
                        * Emblem called back or the Thief's Joker, else -1 */
     DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1;
-                       * b = the label of a visited or searched Black Market */
+                       * b = the label of a visited or searched Black Market; for
+                       * DML_A_DONE, where: DML_DONE_EXCHANGE / DML_DONE_STACK, with
+                       * DML_DONE_FORCED when the engine took it (R78); for the
+                       * Thief's player (DML_A_PLAYER + other), its mode DML_A_GIVE or
+                       * DML_A_TAKE */
     DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
     DML_E_OFFER,      /* seat placed a cards face-down (0 = pass; b = DML_PASS_* if forced) */
     DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize);
                        * b = the suit that counted; other = cards placed in all */
-    DML_E_VALUE,      /* a = D, b = P during the exchange */
+    DML_E_VALUE,      /* a = D, b = P during the exchange, after seat's commit: from =
+                       * the printed values of its Primary cards, to = of its Secondary
+                       * ones; other = 1 when seat is the seizing Passive Player */
     DML_E_BM_NEW,     /* a = label, b = cards */
     DML_E_BM_GONE,    /* a = label (it is gone when its last card left it) */
     DML_E_SIEGE,      /* a Dragon Siege begins; a = its cause (DML_SIEGE_*, 0 unknown) */
@@ -462,6 +469,10 @@ enum { DML_CHECK_DETAIL = 0xfff, DML_CHECK_HUSTLE = 0x1000, DML_CHECK_NO_FOLLOW 
  * the engine passes for it (R78) when it holds no card or is affected by
  * FCCC Regulations; 0 when it chose to. */
 enum { DML_PASS_EMPTY = 1, DML_PASS_FCCC = 2 };
+/* Where a DML_A_DONE decision was taken (DML_E_DECISION's b): a pass in
+ * the Resolution exchange (7.3) or of Stack priority (8.1); FORCED when the
+ * seat had nothing it could commit or play. 0: not said. */
+enum { DML_DONE_EXCHANGE = 1, DML_DONE_STACK = 2, DML_DONE_FORCED = 4 };
 
 /* ---- shared functions ---- */
 DML_HIDDEN extern const cr_game_def dml_def;
@@ -557,6 +568,11 @@ DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action 
                                     size_t cap);
 DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s,
                                        cr_action *out);
+/* What card does as a Power, in the help's words, said to the seat that
+ * plays it (seat -1: "you") or of seat (the log): display.c.  Returns 0,
+ * writing nothing, for a card without a Power; t may be NULL. */
+struct cr_tbuf;
+DML_HIDDEN int dml_power_words(struct cr_tbuf *t, int card, int seat);
 DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf,
                                    size_t cap);
 DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf,

@@ -1113,7 +1113,8 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
                         s->affected |= (uint8_t)(1u << p);
                 }
             }
-            emit(c, DML_E_EVENT, -1, s->affected, card, -1, -1, s->event_type, s->ev, ALL_SEEN);
+            emit(c, DML_E_EVENT, -1, s->affected, card, -1, is_mayhem(s), s->event_type, s->ev,
+                 ALL_SEEN);
             f->a = 0;
             f->step = (s->event_type == DML_EV_HATED && !is_mayhem(s)) ? 2 : 4;
             ans = -1;
@@ -1395,7 +1396,12 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 return;
             }
             if (!s->sel_n) { /* a pass ends the exchange */
-                emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                if (c->ev) { /* forced when nothing could be committed (R78) */
+                    int forced = !commit_set(s, who, dml_prim(s->buy_suit)) &&
+                                 (s->xchg_turn || !commit_set(s, who, dml_sec(s->buy_suit)));
+                    emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE,
+                         DML_DONE_EXCHANGE | (forced ? DML_DONE_FORCED : 0), ALL_SEEN);
+                }
                 f->step = 7;
                 break;
             }
@@ -1417,7 +1423,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 s->D = (int16_t)(s->D - dp);
                 s->P = (int16_t)(s->P - ds < 0 ? 0 : s->P - ds);
             }
-            emit(c, DML_E_VALUE, who, -1, -1, -1, -1, s->D, s->P, ALL_SEEN);
+            emit(c, DML_E_VALUE, who, s->xchg_turn, -1, dp, ds, s->D, s->P, ALL_SEEN);
             s->xchg_turn ^= 1;
             ask(s, s->xchg_turn ? s->seizer : p,
                 s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT);
@@ -1533,7 +1539,9 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                 }
                 f->x = STK_PLAYED;
             } else {
-                emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                if (c->ev)
+                    emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_DONE,
+                         DML_DONE_STACK | (playable(s, f->b) ? 0 : DML_DONE_FORCED), ALL_SEEN);
                 f->x = (int16_t)((f->x & ~STK_PASSES) | ((f->x & STK_PASSES) + 1));
                 int passes = f->x & STK_PASSES;
                 int need = (f->x & STK_PLAYED) ? n_alive(s) - 1 : n_alive(s);
@@ -1697,7 +1705,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             return;
         case 2: {
             int q = ans - DML_A_PLAYER;
-            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, DML_A_GIVE, ALL_SEEN);
             f->x = (int16_t)q;
             f->step = 3;
             ask(s, p, DML_D_THIEF_CARD);
@@ -1710,7 +1718,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             break;
         case 4: {
             int q = ans - DML_A_PLAYER;
-            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, DML_A_TAKE, ALL_SEEN);
             if (!hand(s, q)) {
                 f->step = 6;
                 break;

@@ -260,8 +260,8 @@ static void black_markets_are_bm_everywhere(void **unused)
     assert_null(strstr(other, "reveals"));
     play(g, s, "AD", 0, own);
     play(g, s1, "AD", 1, other);
-    has(own, "AD moves from BM1 to hand P0");
-    has(other, "a card moves from BM1 to hand P0");
+    has(own, "AD from BM1 to P0's Hand");
+    has(other, "a card from BM1 to P0's Hand");
     cr_free(s1);
     cr_free(s);
     cr_game_free(g);
@@ -494,6 +494,95 @@ static void other_outcomes_say_cause(void **unused)
     cr_game_free(g);
 }
 
+/* r45: the deal and the Setup Restock in the guide's words.  P0 reads its
+ * own Merchant King and 2 and 3 by name, the others' as hidden, with no
+ * word of the engine's dealing pool; each movement has no verb that agrees
+ * with the card, so the summaries' merge stays grammatical ("2H, 3D dealt
+ * to P0's Hand"). */
+static void moves_in_guide_words(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    load_fixture(g, s, "r45_setup_deal_and_restock.txt");
+    const char *script[] = {"roll 2 3", "roll 2 4", "roll 6 5", "roll 1 3", "deal KH", "deal KS",
+                            "deal KD",  "deal 2S",  "deal 3C",  "deal 2C",  "deal 3S", "deal 2H",
+                            "deal 3D",  "draw 4S",  "draw X1",  "egg AC",   "draw QS"};
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) play(g, s, script[i], 0, log);
+    has(log, "KD dealt to P0 as Merchant King\n");
+    has(log, "a Merchant King dealt to P1 (face down)\n");
+    has(log, "2H dealt to P0's Hand\n");
+    has(log, "3D dealt to P0's Hand\n");
+    has(log, "a card dealt to P2's Hand\n");
+    has(log, "4S from the Deck to the Iron Stock\n");
+    has(log, "X1 from the Deck to BM1\n");
+    has(log, "AC from the Nest to BM1\n");
+    has(log, "QS from the Deck to the Discard Pile\n");
+    assert_null(strstr(log, "pool"));
+    assert_null(strstr(log, "moves"));
+    assert_null(strstr(log, "KH")); /* P2's King stays hidden from P0 */
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* Decisions that said only their notation say what they do: the Thief's
+ * mode and player (r39), a Power as it resolves, in the help's words
+ * (r39, r35), the Value after each commit of the exchange and the pass
+ * that ends it (r17), Do Nothing and Substitute (r57), and why an Event
+ * affects the seats it does (r10: Hands of 5 or more). */
+static void decisions_say_what_they_do(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    load_fixture(g, s, "r39_thief_take.txt");
+    play(g, s, "power X1", 1, log);
+    play(g, s, "done", 1, log);
+    has(log, "X1 (played by P0) resolves as Power \xe2\x80\x94 Thief: give a card of P0's Hand to "
+             "another player or take a random card from one; then roll against 7 to keep the "
+             "Joker in play\n");
+    play(g, s, "take", 1, log);
+    has(log, "P0: take (the Thief: P0 takes a random card from another player's Hand)\n");
+    play(g, s, "P2", 1, log);
+    has(log, "P0: P2 (the Thief: P0 takes a random card from P2's Hand)\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r35_prime_counsellor.txt");
+    play(g, s, "power JH", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    has(log, "JH (played by P0) resolves as Power \xe2\x80\x94 Prime Counsellor: look at a Black "
+             "Market privately and take one of its cards\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r17_exchange_order.txt");
+    const char *xchg[] = {"buy", "9S", "done", "5D", "done", "2D", "4D", "done", "7D", "done"};
+    for (size_t i = 0; i < sizeof xchg / sizeof xchg[0]; i++)
+        play(g, s, xchg[i], CR_SEAT_PUBLIC, log);
+    has(log, "P0 commits Primary cards worth 6 (lowering D): D 3, P 5, Value 8\n");
+    has(log, "P1 commits Primary cards worth 7 (raising P): D 3, P 12, Value 15\n");
+    play(g, s, "pass", CR_SEAT_PUBLIC, log);
+    has(log, "P0: done (P0 commits nothing more): the exchange ends, the buying roll follows\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r57_substitute.txt");
+    play(g, s, "substitute", CR_SEAT_PUBLIC, log);
+    play(g, s, "nothing", CR_SEAT_PUBLIC, log);
+    has(log, "P0: substitute (trades an Action for a Minor Action)\n");
+    has(log, "P0: nothing (Do Nothing: spends a Minor Action and nothing else happens)\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r10_affected_boundary.txt");
+    play(g, s, "draw 5S", CR_SEAT_PUBLIC, log);
+    has(log, "Event 5S: FCCC Regulations 5 (affects P0, P2: a Hand of 5 or more cards at the "
+             "Event Phase)\n");
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +596,8 @@ int main(void)
         cmocka_unit_test(forced_seize_pass_says_why),
         cmocka_unit_test(thief_and_callback_rolls_say_cause),
         cmocka_unit_test(other_outcomes_say_cause),
+        cmocka_unit_test(moves_in_guide_words),
+        cmocka_unit_test(decisions_say_what_they_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
