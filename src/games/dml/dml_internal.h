@@ -199,16 +199,17 @@ enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
  *                non-King card) + 5 created in R
  *   REVEAL  <= 204: 2 Sieges of every Hand (2 x 50), the end (50 + 4 Kings;
  *                Monopoly or the VP end, once), a Counsellor's look (50)
- *   others  <= 85: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
- *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + SIEGE 2 +
+ *   others  <= 101: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
+ *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + VP_SUIT 16
+ *                (the VP end: one per seat and suit) + SIEGE 2 +
  *                SIEGE_SEAT 8 (2 Sieges, one per seat holding eggs) +
  *                ELIMINATED 4 + FOREIGN 5 + BM_NEW 5 + RESOLVE 14 +
  *                DECISION 33 (a play: 14 cards + Play; 2 episodes of 4
  *                forced passes; 8 Power choices; the Market or exchange
  *                answer 2)
- * = 348 + 55 + 204 + 85 = 692 >= 157.  Loose: random games stay under 120
+ * = 348 + 55 + 204 + 101 = 708 >= 157.  Loose: random games stay under 120
  * (the conformance suite prints the largest per table). */
-enum { DML_MAX_EVENTS = 692 };
+enum { DML_MAX_EVENTS = 708 };
 
 static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 {
@@ -441,12 +442,16 @@ enum {
     DML_E_FOREIGN,    /* the Foreign Merchant arrives; card = the Joker drawn that brought
                        * it, -1: a Woot! did */
     DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
-    DML_E_VP,         /* seat scores a Victory Points */
+    DML_E_VP,         /* seat scores a Victory Points; b = its Dragon Eggs (20 each) */
     DML_E_END,        /* a = end reason, seat = winner or -1 */
     DML_E_SETUP,      /* seat is the Dealer after the roll-off: a = its total, b = 1 if a
                        * Woot! won it at once */
     DML_E_SIEGE_SEAT, /* a Siege finds seat's a eggs against b & 0xff Shields; other = the
                        * other cards of the Hand; b & DML_SIEGE_FIRE: I See Fire */
+    DML_E_VP_SUIT,    /* before seat's DML_E_VP, one per suit it scores (11.2): a = suit,
+                       * b = the suit's subtotal, from = the ranks counted (bit r - 2 for
+                       * rank r, 2..10), to = the Guild bonus, card = the Merchant King
+                       * when it doubles the suit, else -1 */
 };
 
 /* What started a Dragon Siege (DML_E_SIEGE's a), the I See Fire flag of
@@ -511,6 +516,19 @@ enum { DML_OPT_FIRST_ROLLER = 0, DML_NOPTIONS };
 extern DML_HIDDEN const cr_option_def dml_options[DML_NOPTIONS];
 /* Victory Points of a seat from its Hand and Front (11.2). */
 DML_HIDDEN int dml_vp(const dml_state *s, int seat);
+/* What makes seat's Victory Points (11.2), suit by suit: the computation
+ * dml_vp makes (one function does both).  Returns the total. */
+typedef struct dml_vp_parts {
+    uint64_t counted[4]; /* the suit's Commodities in Hand and Front */
+    int16_t sum[4];      /* their printed values summed */
+    int16_t guild[4];    /* the Guild bonus: 2 per non-Ten Commodity in Hand, with the Ten */
+    int16_t subtotal[4]; /* sum, doubled for the desired suit, plus the Guild bonus */
+    int8_t desired;      /* the suit of the Merchant King, -1 without one */
+    int8_t king;         /* the Merchant King, -1 */
+    int8_t eggs;         /* Dragon Eggs in Hand, 20 each */
+    int16_t total;
+} dml_vp_parts;
+DML_HIDDEN int dml_vp_breakdown(const dml_state *s, int seat, dml_vp_parts *out);
 /* Recomputes the fields derived from the zones (bm_live) after a load. */
 DML_HIDDEN void dml_derive(dml_state *s);
 /* Resumes the procedures after a state was loaded (runs to the next decision). */

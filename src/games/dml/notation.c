@@ -745,6 +745,7 @@ static const char *event_kind_name(int k)
         [DML_E_END] = "end",
         [DML_E_SETUP] = "setup",
         [DML_E_SIEGE_SEAT] = "siege_seat",
+        [DML_E_VP_SUIT] = "vp_suit",
     };
     if (k > 0 && k < (int)(sizeof names / sizeof names[0]) && names[k]) return names[k];
     return "unknown";
@@ -957,6 +958,29 @@ static void tb_value(cr_tbuf *t, const cr_event *e)
         if (!prim && !sec) cr_tb_printf(t, " nothing");
     }
     cr_tb_printf(t, ": D %d, P %d, Value %d", e->a, e->b, e->a + e->b);
+}
+
+/* One suit of a Victory Point total (DML_E_VP_SUIT, 11.2): "P1: Spice
+ * 2+5+10 = 17, doubled for the Merchant King KD = 34, Guild bonus (TD held:
+ * 2 per other Spice Commodity in Hand) +4 = 38".  card: the King as seen. */
+static void tb_vp_suit(cr_tbuf *t, const cr_event *e, int card)
+{
+    int su = e->a & 3, sum = 0, n = 0;
+    cr_tb_printf(t, "P%d: %s ", e->seat, dml_suit_name(su));
+    for (int r = 2; r <= 10; r++)
+        if (e->from & (1 << (r - 2))) {
+            cr_tb_printf(t, "%s%d", n++ ? "+" : "", r);
+            sum += r;
+        }
+    cr_tb_printf(t, " = %d", sum);
+    if (e->card >= 0) {
+        cr_tb_printf(t, ", doubled for the Merchant King");
+        if (card >= 0) cr_tb_printf(t, " %s", dml_card_code(card));
+        cr_tb_printf(t, " = %d", 2 * sum);
+    }
+    if (e->to > 0)
+        cr_tb_printf(t, ", Guild bonus (%s held: 2 per other %s Commodity in Hand) +%d = %d",
+                     dml_card_code(dml_card(su, DML_T)), dml_suit_name(su), (int)e->to, (int)e->b);
 }
 
 static const char *special_word(int sp)
@@ -1226,7 +1250,13 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             dml_power_words(&t, card, e->seat);
         }
         break;
-    case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
+    case DML_E_VP:
+        cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a);
+        if (e->b > 0)
+            cr_tb_printf(&t, ": %d from the suits, +%d for %d Dragon %s", e->a - 20 * e->b,
+                         20 * e->b, e->b, plural(e->b, "Egg", "Eggs"));
+        break;
+    case DML_E_VP_SUIT: tb_vp_suit(&t, e, card); break;
     case DML_E_END:
         if (e->seat >= 0)
             cr_tb_printf(&t, "Game over: P%d wins (%s", e->seat, end_reason_word(e->a));
@@ -1460,8 +1490,27 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_VP:
         tb_json_seat(&t, "seat", e->seat);
-        cr_tb_printf(&t, ",\"vp\":%d", e->a);
+        cr_tb_printf(&t, ",\"vp\":%d,\"eggs\":%d", e->a, e->b);
         break;
+    case DML_E_VP_SUIT: {
+        int su = e->a & 3, sum = 0;
+        tb_json_seat(&t, "seat", e->seat);
+        cr_tb_printf(&t, ",\"suit\":\"%c\",\"cards\":[", suit_letters[su]);
+        for (int r = 2, first = 1; r <= 10; r++)
+            if (e->from & (1 << (r - 2))) {
+                cr_tb_printf(&t, "%s\"%s\"", first ? "" : ",", dml_card_code(dml_card(su, r)));
+                sum += r;
+                first = 0;
+            }
+        cr_tb_printf(&t, "],\"sum\":%d,\"doubled\":%s,\"king\":", sum,
+                     e->card >= 0 ? "true" : "false");
+        if (card >= 0)
+            cr_tb_printf(&t, "\"%s\"", dml_card_code(card));
+        else
+            cr_tb_printf(&t, "null");
+        cr_tb_printf(&t, ",\"guild\":%d,\"subtotal\":%d", e->to, e->b);
+        break;
+    }
     case DML_E_END:
         tb_json_seat(&t, "winner", e->seat);
         cr_tb_printf(&t, ",\"reason\":");

@@ -1020,24 +1020,39 @@ DML_NOINLINE static void p_supply(ctx *c, dml_frame *f, cr_action ans)
     pop(s);
 }
 
-/* Victory Points (11.2, R49) */
-int dml_vp(const dml_state *s, int p)
+/* Victory Points (11.2, R49), with what makes them: dml_vp keeps only the
+ * total (the unused parts cost nothing once inlined). */
+DML_ALWAYS_INLINE int vp_parts(const dml_state *s, int p, dml_vp_parts *v)
 {
     uint64_t h = hand(s, p), all = h | front(s, p);
     int total = 0;
-    int desired = -1;
     uint64_t king = s->zone[DML_Z_KING + p];
-    if (king) desired = dml_suit(lowest(king));
+    v->king = (int8_t)(king ? lowest(king) : -1);
+    v->desired = (int8_t)(king ? dml_suit(lowest(king)) : -1);
     for (int su = 0; su < 4; su++) {
         uint64_t com = all & DML_SUIT_MASK(su) & dml_commodity_mask();
-        int sum = sum_values(com);
-        if (su == desired) sum *= 2;
+        int sum = sum_values(com), sub = su == v->desired ? 2 * sum : sum, guild = 0;
         if (all & dml_bit(dml_card(su, DML_T)))
-            sum += 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
-        total += sum;
+            guild = 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
+        v->counted[su] = com;
+        v->sum[su] = (int16_t)sum;
+        v->guild[su] = (int16_t)guild;
+        v->subtotal[su] = (int16_t)(sub + guild);
+        total += sub + guild;
     }
-    return total + 20 * popc(h & dml_rank_mask[DML_A]);
+    v->eggs = (int8_t)popc(h & dml_rank_mask[DML_A]);
+    total += 20 * v->eggs;
+    v->total = (int16_t)total;
+    return total;
 }
+
+int dml_vp(const dml_state *s, int p)
+{
+    dml_vp_parts v;
+    return vp_parts(s, p, &v);
+}
+
+int dml_vp_breakdown(const dml_state *s, int p, dml_vp_parts *out) { return vp_parts(s, p, out); }
 
 /* The Victory Point sequence (11.2, R48) after the Event Phase found the
  * Deck empty. */
@@ -1056,8 +1071,16 @@ static void vp_end(ctx *c)
     int vp[4] = {0};
     for (int p = 0; p < s->n; p++) {
         if (!dml_is_alive(s, p)) continue;
-        vp[p] = dml_vp(s, p);
-        emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], 0, ALL_SEEN);
+        dml_vp_parts v;
+        vp[p] = vp_parts(s, p, &v);
+        for (int su = 0; su < 4 && c->ev; su++) { /* what makes the total, suit by suit */
+            if (!v.counted[su]) continue;
+            int ranks = 0;
+            for (uint64_t m = v.counted[su]; m; m &= m - 1) ranks |= 1 << (dml_rank(lowest(m)) - 2);
+            emit(c, DML_E_VP_SUIT, p, -1, su == v.desired ? v.king : -1, ranks, v.guild[su], su,
+                 v.subtotal[su], ALL_SEEN);
+        }
+        emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], v.eggs, ALL_SEEN);
     }
     end_game(c, DML_END_VP, dml_vp_winner(s, vp));
 }

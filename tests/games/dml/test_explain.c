@@ -583,6 +583,54 @@ static void decisions_say_what_they_do(void **unused)
     cr_game_free(g);
 }
 
+/* r49 at its last Power Phase: everyone passes, the Event Phase finds the
+ * Deck empty and the Victory Point sequence says what makes each total,
+ * suit by suit (11.2), as computed by hand from the fixture's position:
+ * P0 Iron King, TS 4S 5S in Hand: 19 doubled, +2 per other Iron in Hand;
+ * P1 Wood King, TC in the Front, 4C 5C 9H; P2 Slaves King (no Slaves), 6S
+ * 4D and TD in the Front; P3 Spice King, 7D and two Dragon Eggs. */
+static void vp_says_what_makes_it(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    assert_false(s->over);
+    for (int i = 0; i < 8 && !s->over; i++) play(g, s, "done", CR_SEAT_PUBLIC, log);
+    assert_true(s->over);
+    has(log, "P0: Iron 4+5+10 = 19, doubled for the Merchant King KS = 38, Guild bonus (TS held: 2 "
+             "per other Iron Commodity in Hand) +4 = 42\nP0 scores 42 VP\n");
+    has(log, "P1: Wood 4+5+10 = 19, doubled for the Merchant King KC = 38, Guild bonus (TC held: 2 "
+             "per other Wood Commodity in Hand) +4 = 42\nP1: Slaves 9 = 9\nP1 scores 51 VP\n");
+    has(log, "P2: Iron 6 = 6\nP2: Spice 4+10 = 14, Guild bonus (TD held: 2 per other Spice "
+             "Commodity in Hand) +2 = 16\nP2 scores 22 VP\n");
+    has(log, "P3: Spice 7 = 7, doubled for the Merchant King KD = 14\nP3 scores 54 VP: 14 from "
+             "the suits, +40 for 2 Dragon Eggs\n");
+    /* the breakdown is the one dml_vp totals */
+    static const int want[4] = {42, 51, 22, 54};
+    for (int p = 0; p < 4; p++) {
+        dml_vp_parts v;
+        assert_int_equal(dml_vp_breakdown(s, p, &v), dml_vp(s, p));
+        assert_int_equal(v.total, want[p]);
+    }
+    /* the JSON carries the same parts */
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    play_json(g, s, "done", DML_E_VP_SUIT, json, sizeof json);
+    has(json, "\"seat\":\"P3\",\"suit\":\"D\",\"cards\":[\"7D\"],\"sum\":7,\"doubled\":true,"
+              "\"king\":\"KD\",\"guild\":0,\"subtotal\":14");
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    play_json(g, s, "done", DML_E_VP, json, sizeof json);
+    has(json, "\"seat\":\"P3\",\"vp\":54,\"eggs\":2");
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -598,6 +646,7 @@ int main(void)
         cmocka_unit_test(other_outcomes_say_cause),
         cmocka_unit_test(moves_in_guide_words),
         cmocka_unit_test(decisions_say_what_they_do),
+        cmocka_unit_test(vp_says_what_makes_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
