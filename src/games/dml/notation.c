@@ -923,11 +923,6 @@ static void tb_decision_words(cr_tbuf *t, const cr_event *e)
                          " (P%d commits nothing more): the exchange ends, the buying roll "
                          "follows",
                          p);
-    } else if (a == DML_A_DONE && (e->b & DML_DONE_STACK)) {
-        if (e->b & DML_DONE_FORCED)
-            cr_tb_printf(t, " (P%d has no card it may play): P%d passes Stack priority", p, p);
-        else
-            cr_tb_printf(t, " (P%d passes Stack priority)", p);
     } else if (a == DML_A_GIVE) {
         cr_tb_printf(t, " (the Thief: P%d gives a card of the Hand to another player)", p);
     } else if (a == DML_A_TAKE) {
@@ -1169,6 +1164,13 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
                 snprintf(act, sizeof act, "callback (a card)");
         } else {
             decision_action_text(g, e, act, sizeof act);
+        }
+        if (a == DML_A_DONE && (e->b & DML_DONE_STACK)) {
+            /* the seat alone before the words: the summaries merge a round of
+             * passes ("P1, P2, P3 \xe2\x80\x94 Stack priority passed ...") */
+            cr_tb_printf(&t, "P%d \xe2\x80\x94 Stack priority passed%s", e->seat,
+                         (e->b & DML_DONE_FORCED) ? " (no card to play)" : "");
+            break;
         }
         cr_tb_printf(&t, "P%d: %s", e->seat, act);
         tb_decision_words(&t, e);
