@@ -52,12 +52,12 @@ printf '3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 8 >"$tmp/s.out"
 printf '3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 8 --verbose >"$tmp/v.out"
 grep -q '^since your last turn:$' "$tmp/s.out" || fail "no 'since your last turn' summary"
 grep -q '^  P3 (ismcts:iters=30):$' "$tmp/s.out" || fail "no summary headed by the bot's seat"
-[ "$(grep -c 'moves from pool to hand' "$tmp/v.out")" -eq 8 ] || fail "--verbose lost events"
+[ "$(grep -c "dealt to P[0-3]'s Hand" "$tmp/v.out")" -eq 8 ] || fail "--verbose lost events"
 [ "$(grep -c . "$tmp/s.out")" -lt "$(( $(grep -c . "$tmp/v.out") - 15 ))" ] || fail "the summary is not shorter"
 grep -q 'P0 rolls (2,6); P1 rolls (1,2)' "$tmp/s.out" || fail "short lines are not grouped"
-grep -q '2D, 3D moves from pool to hand P0' "$tmp/s.out" || fail "like moves are not merged"
-grep -q 'a card moves from pool to hand P1 ×2' "$tmp/s.out" || fail "repeats are not counted"
-if grep -Eq '(2S|3S|2H|3H|2C|3C) moves from pool to hand' "$tmp/s.out"; then
+grep -q "2D, 3D dealt to P0's Hand" "$tmp/s.out" || fail "like moves are not merged"
+grep -q "a card dealt to P1's Hand ×2" "$tmp/s.out" || fail "repeats are not counted"
+if grep -Eq '(2S|3S|2H|3H|2C|3C) dealt to' "$tmp/s.out"; then
     fail "the summary names another seat's dealt card"
 fi
 # a table of bots: one omniscient summary per seat's run of moves
@@ -87,7 +87,7 @@ printf '3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 8 --save "$tmp/g.
 # by default --log is the public view (as the full-screen viewer): no Hand shows
 "$cr" replay "$tmp/g.rec" --log >"$tmp/default.log" || fail "replay --log"
 sed -n 1p "$tmp/default.log" | grep -q "public view" || fail "--log's default view: $(sed -n 1p "$tmp/default.log")"
-grep -q 'a card moves from pool to hand P0' "$tmp/default.log" || fail "--log's default view shows P0's cards"
+grep -q "a card dealt to P0's Hand" "$tmp/default.log" || fail "--log's default view shows P0's cards"
 grep -q '^   1\. chance: roll 2 6$' "$tmp/open.log" || fail "--log does not number moves: $(sed -n 3p "$tmp/open.log")"
 grep -q '^        P0 rolls (2,6)$' "$tmp/open.log" || fail "--log lacks the chance results"
 grep -Eq '^ *[0-9]+\. P3 \(ismcts:iters=30\): ' "$tmp/open.log" || fail "--log lacks who did what"
@@ -95,10 +95,10 @@ grep -q 'unfinished: P0 to act' "$tmp/open.log" || fail "--log lacks the end"
 "$cr" replay "$tmp/g.rec" --log --as 1 >"$tmp/p1.log" || fail "replay --log --as 1"
 "$cr" replay "$tmp/g.rec" --log --as public >"$tmp/pub.log" || fail "replay --log --as public"
 grep -q "P1's view" "$tmp/p1.log" || fail "--as 1 does not say whose view"
-for c in $(sed -n 's/^ *\([0-9TJQKAX][0-9SCHDX]*\) moves from pool to \(hand\|king\) P0$/\1/p' "$tmp/open.log"); do
+for c in $(sed -n 's/^ *\([0-9TJQKAX][0-9SCHDX]*\) dealt to P0\(.s Hand\| as Merchant King\)$/\1/p' "$tmp/open.log"); do
     if grep -q "\\b$c\\b" "$tmp/p1.log" "$tmp/pub.log"; then fail "P0's hidden card $c shows in another view"; fi
 done
-grep -q 'a card moves from pool to hand P0' "$tmp/p1.log" || fail "--as 1 lost the hidden moves"
+grep -q "a card dealt to P0's Hand" "$tmp/p1.log" || fail "--as 1 lost the hidden moves"
 if grep -q 'chance: ' "$tmp/p1.log"; then fail "--as 1 prints chance notation (a draw may be hidden)"; fi
 printf 'n\ng 20\np\nbogus\ng 999\ne\nq\n' | "$cr" replay "$tmp/g.rec" --step --as 0 >"$tmp/step.out" ||
     fail "replay --step"

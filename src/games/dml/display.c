@@ -531,29 +531,56 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
     }
 }
 
-/* What each card of the seat's Hand would do on the Stack. */
-static const char *power_words(int c)
+/* What a card does as a Power (8.3), in the help's words: written to t
+ * (when not NULL) as said to the seat that plays it (seat -1: "you", "your
+ * Hand") or of seat ("P2", "P2's Hand"), as the log says it.  Returns 0,
+ * writing nothing, for a card without a Power. */
+int dml_power_words(cr_tbuf *t, int c, int seat)
 {
-    if (dml_is_joker(c))
-        return "Thief: give a card of your Hand to another player or take a random card from "
-               "one; then roll against 7 to keep the Joker in play";
-    switch (dml_rank(c) * 4 + dml_suit(c)) {
-    case DML_J * 4 + DML_SUIT_S:
-        return "Grand Inquisitor: every card of the Stocks and Black Markets goes to the Discard "
-               "Pile, then the Stocks are refilled";
-    case DML_J * 4 + DML_SUIT_C:
-        return "Vice Minister: an Emblem of any Front goes back to its owner's Hand";
-    case DML_J * 4 + DML_SUIT_H:
-        return "Prime Counsellor: look at a Black Market privately and take one of its cards";
-    case DML_J * 4 + DML_SUIT_D:
-        return "Supreme Secretary of Tithes: each other player gives you a card of their choice";
-    case DML_Q * 4 + DML_SUIT_S: return "Dragon Empress: a Dragon Siege";
-    case DML_Q * 4 + DML_SUIT_C:
-        return "Harlot Queen: a card below her on the Stack leaves without resolving";
-    case DML_Q * 4 + DML_SUIT_H: return "Pampered Heiress: take the top Dragon Egg of the Nest";
-    case DML_Q * 4 + DML_SUIT_D: return "Archduchess: take a whole Stock into your Hand";
-    default: return NULL;
+    char you[8], your[8];
+    snprintf(you, sizeof you, seat >= 0 && seat < 4 ? "P%d" : "you", seat);
+    snprintf(your, sizeof your, seat >= 0 && seat < 4 ? "P%d's" : "your", seat);
+    /* the words, the seat where it is named (else NULL), the words after it */
+    const char *w = NULL, *who = NULL, *rest = "";
+    if (dml_is_joker(c)) {
+        w = "Thief: give a card of ";
+        who = your;
+        rest = " Hand to another player or take a random card from one; then roll against 7 "
+               "to keep the Joker in play";
+    } else {
+        switch (dml_rank(c) * 4 + dml_suit(c)) {
+        case DML_J * 4 + DML_SUIT_S:
+            w = "Grand Inquisitor: every card of the Stocks and Black Markets goes to the "
+                "Discard Pile, then the Stocks are refilled";
+            break;
+        case DML_J * 4 + DML_SUIT_C:
+            w = "Vice Minister: an Emblem of any Front goes back to its owner's Hand";
+            break;
+        case DML_J * 4 + DML_SUIT_H:
+            w = "Prime Counsellor: look at a Black Market privately and take one of its cards";
+            break;
+        case DML_J * 4 + DML_SUIT_D:
+            w = "Supreme Secretary of Tithes: each other player gives ";
+            who = you;
+            rest = " a card of their choice";
+            break;
+        case DML_Q * 4 + DML_SUIT_S: w = "Dragon Empress: a Dragon Siege"; break;
+        case DML_Q * 4 + DML_SUIT_C:
+            w = "Harlot Queen: a card below her on the Stack leaves without resolving";
+            break;
+        case DML_Q * 4 + DML_SUIT_H:
+            w = "Pampered Heiress: take the top Dragon Egg of the Nest";
+            break;
+        case DML_Q * 4 + DML_SUIT_D:
+            w = "Archduchess: take a whole Stock into ";
+            who = your;
+            rest = " Hand";
+            break;
+        default: return 0;
+        }
     }
+    if (t) cr_tb_printf(t, "%s%s%s", w, who ? who : "", rest);
+    return 1;
 }
 
 static void help_stack_cards(cr_tbuf *t, const dml_state *o)
@@ -562,11 +589,14 @@ static void help_stack_cards(cr_tbuf *t, const dml_state *o)
     int any = 0;
     for (uint64_t m = hand; m; m &= m - 1) {
         int c = lowest_card(m), r = dml_rank(c);
-        const char *pw = power_words(c);
+        int pw = dml_power_words(NULL, c, -1);
         int emblem = !dml_is_joker(c) && (r == DML_T || r == DML_J || r == DML_Q);
         if (!pw && !emblem) continue;
         cr_tb_printf(t, "%s %s:", any ? ";" : " Your playable cards:", dml_card_code(c));
-        if (pw) cr_tb_printf(t, " as a Power, %s", pw);
+        if (pw) {
+            cr_tb_printf(t, " as a Power, ");
+            dml_power_words(t, c, -1);
+        }
         if (emblem)
             cr_tb_printf(
                 t, "%s as an Emblem, -%d on your Buys of %s and a %s bonus", pw ? "," : "",

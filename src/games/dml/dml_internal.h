@@ -199,16 +199,17 @@ enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
  *                non-King card) + 5 created in R
  *   REVEAL  <= 204: 2 Sieges of every Hand (2 x 50), the end (50 + 4 Kings;
  *                Monopoly or the VP end, once), a Counsellor's look (50)
- *   others  <= 85: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
- *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + SIEGE 2 +
+ *   others  <= 101: ROUND, EVENT, TURN, BUDGET, POWER_PHASE, SETUP, END,
+ *                ROLL or DABO, CHECK, VALUE (1 each: F1, F2) + VP 4 + VP_SUIT 16
+ *                (the VP end: one per seat and suit) + SIEGE 2 +
  *                SIEGE_SEAT 8 (2 Sieges, one per seat holding eggs) +
  *                ELIMINATED 4 + FOREIGN 5 + BM_NEW 5 + RESOLVE 14 +
  *                DECISION 33 (a play: 14 cards + Play; 2 episodes of 4
  *                forced passes; 8 Power choices; the Market or exchange
  *                answer 2)
- * = 348 + 55 + 204 + 85 = 692 >= 157.  Loose: random games stay under 120
+ * = 348 + 55 + 204 + 101 = 708 >= 157.  Loose: random games stay under 120
  * (the conformance suite prints the largest per table). */
-enum { DML_MAX_EVENTS = 692 };
+enum { DML_MAX_EVENTS = 708 };
 
 static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 {
@@ -405,7 +406,8 @@ static inline int dml_anchor(const dml_state *s, int p)
 enum {
     DML_E_MOVE = 1, /* card from -> to; a = label of the Black Market it leaves or enters */
     DML_E_ROUND,    /* a = round number, seat = Dealer */
-    DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask */
+    DML_E_EVENT,    /* card = Event card, a = event type, b = EV, other = affected mask;
+                     * to = 1 in Market Mayhem (no Player Effects), else 0 */
     DML_E_TURN,     /* seat = Active Player */
     DML_E_BUDGET,   /* seat, a = Actions, b = Minor Actions */
     DML_E_POWER_PHASE,
@@ -419,12 +421,18 @@ enum {
                        * roll); to = what it is for (DML_CHECK_* below); card = the
                        * Emblem called back or the Thief's Joker, else -1 */
     DML_E_DECISION,   /* seat took action a (the public part, R70); card = its card or -1;
-                       * b = the label of a visited or searched Black Market */
+                       * b = the label of a visited or searched Black Market; for
+                       * DML_A_DONE, where: DML_DONE_EXCHANGE / DML_DONE_STACK, with
+                       * DML_DONE_FORCED when the engine took it (R78); for the
+                       * Thief's player (DML_A_PLAYER + other), its mode DML_A_GIVE or
+                       * DML_A_TAKE */
     DML_E_DECLARE,    /* seat declared suit b with value a (after commits) */
     DML_E_OFFER,      /* seat placed a cards face-down (0 = pass; b = DML_PASS_* if forced) */
     DML_E_SEIZE,      /* seat won the Seize with counted total a (seat -1: no seize);
                        * b = the suit that counted; other = cards placed in all */
-    DML_E_VALUE,      /* a = D, b = P during the exchange */
+    DML_E_VALUE,      /* a = D, b = P during the exchange, after seat's commit: from =
+                       * the printed values of its Primary cards, to = of its Secondary
+                       * ones; other = 1 when seat is the seizing Passive Player */
     DML_E_BM_NEW,     /* a = label, b = cards */
     DML_E_BM_GONE,    /* a = label (it is gone when its last card left it) */
     DML_E_SIEGE,      /* a Dragon Siege begins; a = its cause (DML_SIEGE_*, 0 unknown) */
@@ -434,12 +442,16 @@ enum {
     DML_E_FOREIGN,    /* the Foreign Merchant arrives; card = the Joker drawn that brought
                        * it, -1: a Woot! did */
     DML_E_RESOLVE,    /* card (played by seat) resolves; a = 1 as Emblem, 0 as Power */
-    DML_E_VP,         /* seat scores a Victory Points */
+    DML_E_VP,         /* seat scores a Victory Points; b = its Dragon Eggs (20 each) */
     DML_E_END,        /* a = end reason, seat = winner or -1 */
     DML_E_SETUP,      /* seat is the Dealer after the roll-off: a = its total, b = 1 if a
                        * Woot! won it at once */
     DML_E_SIEGE_SEAT, /* a Siege finds seat's a eggs against b & 0xff Shields; other = the
                        * other cards of the Hand; b & DML_SIEGE_FIRE: I See Fire */
+    DML_E_VP_SUIT,    /* before seat's DML_E_VP, one per suit it scores (11.2): a = suit,
+                       * b = the suit's subtotal, from = the ranks counted (bit r - 2 for
+                       * rank r, 2..10), to = the Guild bonus, card = the Merchant King
+                       * when it doubles the suit, else -1 */
 };
 
 /* What started a Dragon Siege (DML_E_SIEGE's a), the I See Fire flag of
@@ -462,6 +474,10 @@ enum { DML_CHECK_DETAIL = 0xfff, DML_CHECK_HUSTLE = 0x1000, DML_CHECK_NO_FOLLOW 
  * the engine passes for it (R78) when it holds no card or is affected by
  * FCCC Regulations; 0 when it chose to. */
 enum { DML_PASS_EMPTY = 1, DML_PASS_FCCC = 2 };
+/* Where a DML_A_DONE decision was taken (DML_E_DECISION's b): a pass in
+ * the Resolution exchange (7.3) or of Stack priority (8.1); FORCED when the
+ * seat had nothing it could commit or play. 0: not said. */
+enum { DML_DONE_EXCHANGE = 1, DML_DONE_STACK = 2, DML_DONE_FORCED = 4 };
 
 /* ---- shared functions ---- */
 DML_HIDDEN extern const cr_game_def dml_def;
@@ -500,6 +516,19 @@ enum { DML_OPT_FIRST_ROLLER = 0, DML_NOPTIONS };
 extern DML_HIDDEN const cr_option_def dml_options[DML_NOPTIONS];
 /* Victory Points of a seat from its Hand and Front (11.2). */
 DML_HIDDEN int dml_vp(const dml_state *s, int seat);
+/* What makes seat's Victory Points (11.2), suit by suit: the computation
+ * dml_vp makes (one function does both).  Returns the total. */
+typedef struct dml_vp_parts {
+    uint64_t counted[4]; /* the suit's Commodities in Hand and Front */
+    int16_t sum[4];      /* their printed values summed */
+    int16_t guild[4];    /* the Guild bonus: 2 per non-Ten Commodity in Hand, with the Ten */
+    int16_t subtotal[4]; /* sum, doubled for the desired suit, plus the Guild bonus */
+    int8_t desired;      /* the suit of the Merchant King, -1 without one */
+    int8_t king;         /* the Merchant King, -1 */
+    int8_t eggs;         /* Dragon Eggs in Hand, 20 each */
+    int16_t total;
+} dml_vp_parts;
+DML_HIDDEN int dml_vp_breakdown(const dml_state *s, int seat, dml_vp_parts *out);
 /* Recomputes the fields derived from the zones (bm_live) after a load. */
 DML_HIDDEN void dml_derive(dml_state *s);
 /* Resumes the procedures after a state was loaded (runs to the next decision). */
@@ -557,6 +586,11 @@ DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action 
                                     size_t cap);
 DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s,
                                        cr_action *out);
+/* What card does as a Power, in the help's words, said to the seat that
+ * plays it (seat -1: "you") or of seat (the log): display.c.  Returns 0,
+ * writing nothing, for a card without a Power; t may be NULL. */
+struct cr_tbuf;
+DML_HIDDEN int dml_power_words(struct cr_tbuf *t, int card, int seat);
 DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf,
                                    size_t cap);
 DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf,

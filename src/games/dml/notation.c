@@ -745,6 +745,7 @@ static const char *event_kind_name(int k)
         [DML_E_END] = "end",
         [DML_E_SETUP] = "setup",
         [DML_E_SIEGE_SEAT] = "siege_seat",
+        [DML_E_VP_SUIT] = "vp_suit",
     };
     if (k > 0 && k < (int)(sizeof names / sizeof names[0]) && names[k]) return names[k];
     return "unknown";
@@ -816,6 +817,165 @@ static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
                      "(half, rounded up) %s to the Discard Pile",
                      plural(eggs, "Egg goes", "Eggs go"), (rest + 1) / 2, rest,
                      plural(rest, "card", "cards"), plural((rest + 1) / 2, "goes", "go"));
+}
+
+/* A zone of a card movement in the guide's words: "the Deck", "P1's Hand",
+ * "the Iron Stock" (the suit is the card's, named only when the card is
+ * seen), "BM2".  `dest`: the zone the card goes to, with its preposition
+ * (" to the Discard Pile", " as the Event", " to P0 as Merchant King");
+ * else the zone it leaves, after "from". */
+static void tb_move_zone(cr_tbuf *t, const cr_event *e, int z, int card, int dest)
+{
+    if (dest) cr_tb_printf(t, z == DML_Z_EVENT ? " as" : " to");
+    if (z >= DML_Z_HAND && z < DML_Z_BM) {
+        int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
+        if (kind == 2 && dest)
+            cr_tb_printf(t, " P%d as Merchant King", seat);
+        else
+            cr_tb_printf(
+                t, " P%d's %s", seat,
+                (const char *const[]){"Hand", "Front", "Merchant King", "Seize offer"}[kind]);
+        return;
+    }
+    if (z >= DML_Z_BM && z < DML_NZONES) {
+        if (e->a > 0)
+            cr_tb_printf(t, " BM%d", (int)e->a);
+        else
+            cr_tb_printf(t, " a Black Market");
+        return;
+    }
+    switch (z) {
+    case DML_Z_DECK: cr_tb_printf(t, " the Deck"); break;
+    case DML_Z_EVENT: cr_tb_printf(t, " the Event"); break;
+    case DML_Z_DISCARD: cr_tb_printf(t, " the Discard Pile"); break;
+    case DML_Z_NEST: cr_tb_printf(t, " the Nest"); break;
+    case DML_Z_STOCK:
+        if (card >= 0 && !dml_is_joker(card))
+            cr_tb_printf(t, " the %s Stock", dml_suit_name(dml_suit(card)));
+        else
+            cr_tb_printf(t, " a Stock");
+        break;
+    case DML_Z_EXILE: cr_tb_printf(t, " Exile"); break;
+    case DML_Z_XKING: cr_tb_printf(t, " Exile (face down)"); break;
+    case DML_Z_STACK: cr_tb_printf(t, " the Stack"); break;
+    case DML_Z_TARGET: cr_tb_printf(t, " the buying area (target)"); break;
+    case DML_Z_COMMIT: cr_tb_printf(t, " the buying area (committed)"); break;
+    case DML_Z_POOL: cr_tb_printf(t, " the deal"); break;
+    default: cr_tb_printf(t, " somewhere else"); break;
+    }
+}
+
+/* A card movement (DML_E_MOVE) without a verb that agrees with the card,
+ * so that the summaries' merge of lines sharing a tail stays grammatical
+ * ("2C, 3D from the Deck to P0's Hand"): "JS from the Deck to the Discard
+ * Pile", "a card from BM1 to P2's Hand".  The deal at setup says so: "2S
+ * dealt to P0's Hand", "KS dealt to P0 as Merchant King", "a Merchant King
+ * dealt to P1 (face down)".  card: as the reader sees it, -1 hidden. */
+static void tb_move(cr_tbuf *t, const cr_event *e, int card)
+{
+    const char *code = card >= 0 ? dml_card_code(card) : "a card";
+    int king = e->to >= DML_Z_KING && e->to < DML_Z_KING + 4;
+    if (e->from == DML_Z_POOL) {
+        if (king && card < 0)
+            cr_tb_printf(t, "a Merchant King dealt to P%d (face down)", e->to - DML_Z_KING);
+        else {
+            cr_tb_printf(t, "%s dealt", code);
+            tb_move_zone(t, e, e->to, card, 1);
+        }
+        return;
+    }
+    cr_tb_printf(t, "%s from", code);
+    tb_move_zone(t, e, e->from, card, 0);
+    tb_move_zone(t, e, e->to, card, 1);
+}
+
+/* Why an Event affects the seats it does (DML_E_EVENT; 5.1, R7, R10). */
+static void tb_event_why(cr_tbuf *t, const cr_event *e)
+{
+    int suit_event = e->a >= DML_EV_FCCC && e->a <= DML_EV_UNION;
+    if (e->to == 1)
+        cr_tb_printf(t, ": Market Mayhem has no Player Effects");
+    else if (suit_event && e->other)
+        cr_tb_printf(t, ": a Hand of %d or more cards at the Event Phase", (int)e->b);
+    else if (suit_event)
+        cr_tb_printf(t, ": no Hand holds %d or more cards at the Event Phase", (int)e->b);
+    else if (e->a == DML_EV_CARNIVAL || e->a == DML_EV_OPENING)
+        cr_tb_printf(t, ": every player, whatever the size of the Hand");
+}
+
+/* What a decision the notation alone leaves unsaid does (DML_E_DECISION),
+ * after "P0: nothing". */
+static void tb_decision_words(cr_tbuf *t, const cr_event *e)
+{
+    int a = e->a, p = e->seat;
+    if (a == DML_A_NOTHING) {
+        cr_tb_printf(t, " (Do Nothing: spends a Minor Action and nothing else happens)");
+    } else if (a == DML_A_SUBSTITUTE) {
+        cr_tb_printf(t, " (trades an Action for a Minor Action)");
+    } else if (a == DML_A_DONE && (e->b & DML_DONE_EXCHANGE)) {
+        if (e->b & DML_DONE_FORCED)
+            cr_tb_printf(t,
+                         " (P%d has no card it may commit): the exchange ends, the buying "
+                         "roll follows",
+                         p);
+        else
+            cr_tb_printf(t,
+                         " (P%d commits nothing more): the exchange ends, the buying roll "
+                         "follows",
+                         p);
+    } else if (a == DML_A_GIVE) {
+        cr_tb_printf(t, " (the Thief: P%d gives a card of the Hand to another player)", p);
+    } else if (a == DML_A_TAKE) {
+        cr_tb_printf(t, " (the Thief: P%d takes a random card from another player's Hand)", p);
+    } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4 && e->b == DML_A_GIVE) {
+        cr_tb_printf(t, " (the Thief: P%d gives P%d a card of P%d's Hand)", p, a - DML_A_PLAYER, p);
+    } else if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4 && e->b == DML_A_TAKE) {
+        cr_tb_printf(t, " (the Thief: P%d takes a random card from P%d's Hand)", p,
+                     a - DML_A_PLAYER);
+    }
+}
+
+/* The Value after a commit of the exchange (DML_E_VALUE, 7.3). */
+static void tb_value(cr_tbuf *t, const cr_event *e)
+{
+    int prim = e->from, sec = e->to, p = e->seat;
+    if (prim < 0 || sec < 0) { /* not said */
+        cr_tb_printf(t, "After P%d's commit: D %d, P %d, Value %d", p, e->a, e->b, e->a + e->b);
+        return;
+    }
+    if (e->other == 1) {
+        cr_tb_printf(t, "P%d commits Primary cards worth %d (raising P)", p, prim);
+    } else {
+        cr_tb_printf(t, "P%d commits", p);
+        if (prim) cr_tb_printf(t, " Primary cards worth %d (lowering D)", prim);
+        if (prim && sec) cr_tb_printf(t, " and");
+        if (sec) cr_tb_printf(t, " Secondary cards worth %d (lowering P, never below 0)", sec);
+        if (!prim && !sec) cr_tb_printf(t, " nothing");
+    }
+    cr_tb_printf(t, ": D %d, P %d, Value %d", e->a, e->b, e->a + e->b);
+}
+
+/* One suit of a Victory Point total (DML_E_VP_SUIT, 11.2): "P1: Spice
+ * 2+5+10 = 17, doubled for the Merchant King KD = 34, Guild bonus (TD held:
+ * 2 per other Spice Commodity in Hand) +4 = 38".  card: the King as seen. */
+static void tb_vp_suit(cr_tbuf *t, const cr_event *e, int card)
+{
+    int su = e->a & 3, sum = 0, n = 0;
+    cr_tb_printf(t, "P%d: %s ", e->seat, dml_suit_name(su));
+    for (int r = 2; r <= 10; r++)
+        if (e->from & (1 << (r - 2))) {
+            cr_tb_printf(t, "%s%d", n++ ? "+" : "", r);
+            sum += r;
+        }
+    cr_tb_printf(t, " = %d", sum);
+    if (e->card >= 0) {
+        cr_tb_printf(t, ", doubled for the Merchant King");
+        if (card >= 0) cr_tb_printf(t, " %s", dml_card_code(card));
+        cr_tb_printf(t, " = %d", 2 * sum);
+    }
+    if (e->to > 0)
+        cr_tb_printf(t, ", Guild bonus (%s held: 2 per other %s Commodity in Hand) +%d = %d",
+                     dml_card_code(dml_card(su, DML_T)), dml_suit_name(su), (int)e->to, (int)e->b);
 }
 
 static const char *special_word(int sp)
@@ -934,14 +1094,11 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
 {
     cr_tbuf t;
     cr_tb_init(&t, buf, cap);
-    char z1[32], z2[32];
+    char z1[32];
     int card = visible_card(g, e, seat);
     const char *code = card >= 0 ? dml_card_code(card) : "a card";
     switch (e->kind) {
-    case DML_E_MOVE:
-        cr_tb_printf(&t, "%s moves from %s to %s", code, event_zone_name(e, e->from, z1, sizeof z1),
-                     event_zone_name(e, e->to, z2, sizeof z2));
-        break;
+    case DML_E_MOVE: tb_move(&t, e, card); break;
     case DML_E_ROUND: cr_tb_printf(&t, "Round %d begins; Dealer P%d", e->a, e->seat); break;
     case DML_E_EVENT:
         cr_tb_printf(&t, "Event");
@@ -950,6 +1107,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         if (e->b > 0) cr_tb_printf(&t, " %d", e->b);
         cr_tb_printf(&t, " (affects ");
         tb_seat_list(&t, (unsigned)(uint8_t)e->other);
+        tb_event_why(&t, e);
         cr_tb_printf(&t, ")");
         break;
     case DML_E_TURN: cr_tb_printf(&t, "P%d's Turn", e->seat); break;
@@ -1007,7 +1165,15 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         } else {
             decision_action_text(g, e, act, sizeof act);
         }
+        if (a == DML_A_DONE && (e->b & DML_DONE_STACK)) {
+            /* the seat alone before the words: the summaries merge a round of
+             * passes ("P1, P2, P3 \xe2\x80\x94 Stack priority passed ...") */
+            cr_tb_printf(&t, "P%d \xe2\x80\x94 Stack priority passed%s", e->seat,
+                         (e->b & DML_DONE_FORCED) ? " (no card to play)" : "");
+            break;
+        }
         cr_tb_printf(&t, "P%d: %s", e->seat, act);
+        tb_decision_words(&t, e);
         break;
     }
     case DML_E_DECLARE:
@@ -1042,7 +1208,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
                          "be committed, so none counts",
                          e->other, plural(e->other, "card", "cards"), dml_suit_name(e->b));
         break;
-    case DML_E_VALUE: cr_tb_printf(&t, "D %d, P %d: value %d", e->a, e->b, e->a + e->b); break;
+    case DML_E_VALUE: tb_value(&t, e); break;
     case DML_E_BM_NEW:
         cr_tb_printf(&t, "Black Market BM%d is established with %d %s", e->a, e->b,
                      plural(e->b, "card", "cards"));
@@ -1081,8 +1247,18 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_RESOLVE:
         cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat,
                      e->a ? "Emblem" : "Power");
+        if (!e->a && card >= 0 && dml_power_words(NULL, card, e->seat)) {
+            cr_tb_printf(&t, " \xe2\x80\x94 ");
+            dml_power_words(&t, card, e->seat);
+        }
         break;
-    case DML_E_VP: cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a); break;
+    case DML_E_VP:
+        cr_tb_printf(&t, "P%d scores %d VP", e->seat, e->a);
+        if (e->b > 0)
+            cr_tb_printf(&t, ": %d from the suits, +%d for %d Dragon %s", e->a - 20 * e->b,
+                         20 * e->b, e->b, plural(e->b, "Egg", "Eggs"));
+        break;
+    case DML_E_VP_SUIT: tb_vp_suit(&t, e, card); break;
     case DML_E_END:
         if (e->seat >= 0)
             cr_tb_printf(&t, "Game over: P%d wins (%s", e->seat, end_reason_word(e->a));
@@ -1191,7 +1367,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
                 cr_tb_printf(&t, "%s\"P%d\"", first ? "" : ",", s);
                 first = 0;
             }
-        cr_tb_printf(&t, "]");
+        cr_tb_printf(&t, "],\"mayhem\":%s", e->to == 1 ? "true" : "false");
         break;
     case DML_E_TURN:
     case DML_E_ELIMINATED: tb_json_seat(&t, "seat", e->seat); break;
@@ -1253,6 +1429,12 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
             cr_tb_json_str(&t, act);
             cr_tb_printf(&t, ",\"action_id\":%d", a);
         }
+        if (a == DML_A_DONE && (e->b & (DML_DONE_EXCHANGE | DML_DONE_STACK)))
+            cr_tb_printf(&t, ",\"pass\":\"%s\",\"forced\":%s",
+                         (e->b & DML_DONE_EXCHANGE) ? "exchange" : "stack",
+                         (e->b & DML_DONE_FORCED) ? "true" : "false");
+        if (a >= DML_A_PLAYER && a < DML_A_PLAYER + 4 && (e->b == DML_A_GIVE || e->b == DML_A_TAKE))
+            cr_tb_printf(&t, ",\"thief\":\"%s\"", e->b == DML_A_GIVE ? "give" : "take");
         break;
     }
     case DML_E_DECLARE:
@@ -1287,7 +1469,14 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         cr_tb_printf(&t, ",\"eggs\":%d,\"shields\":%d,\"other_cards\":%d,\"fire\":%s", e->a,
                      e->b & 0xff, e->other, (e->b & DML_SIEGE_FIRE) ? "true" : "false");
         break;
-    case DML_E_VALUE: cr_tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b); break;
+    case DML_E_VALUE:
+        cr_tb_printf(&t, ",\"D\":%d,\"P\":%d", e->a, e->b);
+        if (e->from >= 0 && e->to >= 0) {
+            tb_json_seat(&t, "seat", e->seat);
+            cr_tb_printf(&t, ",\"primary\":%d,\"secondary\":%d,\"passive\":%s", e->from, e->to,
+                         e->other == 1 ? "true" : "false");
+        }
+        break;
     case DML_E_BM_NEW: cr_tb_printf(&t, ",\"label\":%d,\"count\":%d", e->a, e->b); break;
     case DML_E_BM_GONE: cr_tb_printf(&t, ",\"label\":%d", e->a); break;
     case DML_E_REVEAL:
@@ -1303,8 +1492,27 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
         break;
     case DML_E_VP:
         tb_json_seat(&t, "seat", e->seat);
-        cr_tb_printf(&t, ",\"vp\":%d", e->a);
+        cr_tb_printf(&t, ",\"vp\":%d,\"eggs\":%d", e->a, e->b);
         break;
+    case DML_E_VP_SUIT: {
+        int su = e->a & 3, sum = 0;
+        tb_json_seat(&t, "seat", e->seat);
+        cr_tb_printf(&t, ",\"suit\":\"%c\",\"cards\":[", suit_letters[su]);
+        for (int r = 2, first = 1; r <= 10; r++)
+            if (e->from & (1 << (r - 2))) {
+                cr_tb_printf(&t, "%s\"%s\"", first ? "" : ",", dml_card_code(dml_card(su, r)));
+                sum += r;
+                first = 0;
+            }
+        cr_tb_printf(&t, "],\"sum\":%d,\"doubled\":%s,\"king\":", sum,
+                     e->card >= 0 ? "true" : "false");
+        if (card >= 0)
+            cr_tb_printf(&t, "\"%s\"", dml_card_code(card));
+        else
+            cr_tb_printf(&t, "null");
+        cr_tb_printf(&t, ",\"guild\":%d,\"subtotal\":%d", e->to, e->b);
+        break;
+    }
     case DML_E_END:
         tb_json_seat(&t, "winner", e->seat);
         cr_tb_printf(&t, ",\"reason\":");

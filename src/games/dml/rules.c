@@ -1020,24 +1020,39 @@ DML_NOINLINE static void p_supply(ctx *c, dml_frame *f, cr_action ans)
     pop(s);
 }
 
-/* Victory Points (11.2, R49) */
-int dml_vp(const dml_state *s, int p)
+/* Victory Points (11.2, R49), with what makes them: dml_vp keeps only the
+ * total (the unused parts cost nothing once inlined). */
+DML_ALWAYS_INLINE int vp_parts(const dml_state *s, int p, dml_vp_parts *v)
 {
     uint64_t h = hand(s, p), all = h | front(s, p);
     int total = 0;
-    int desired = -1;
     uint64_t king = s->zone[DML_Z_KING + p];
-    if (king) desired = dml_suit(lowest(king));
+    v->king = (int8_t)(king ? lowest(king) : -1);
+    v->desired = (int8_t)(king ? dml_suit(lowest(king)) : -1);
     for (int su = 0; su < 4; su++) {
         uint64_t com = all & DML_SUIT_MASK(su) & dml_commodity_mask();
-        int sum = sum_values(com);
-        if (su == desired) sum *= 2;
+        int sum = sum_values(com), sub = su == v->desired ? 2 * sum : sum, guild = 0;
         if (all & dml_bit(dml_card(su, DML_T)))
-            sum += 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
-        total += sum;
+            guild = 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
+        v->counted[su] = com;
+        v->sum[su] = (int16_t)sum;
+        v->guild[su] = (int16_t)guild;
+        v->subtotal[su] = (int16_t)(sub + guild);
+        total += sub + guild;
     }
-    return total + 20 * popc(h & dml_rank_mask[DML_A]);
+    v->eggs = (int8_t)popc(h & dml_rank_mask[DML_A]);
+    total += 20 * v->eggs;
+    v->total = (int16_t)total;
+    return total;
 }
+
+int dml_vp(const dml_state *s, int p)
+{
+    dml_vp_parts v;
+    return vp_parts(s, p, &v);
+}
+
+int dml_vp_breakdown(const dml_state *s, int p, dml_vp_parts *out) { return vp_parts(s, p, out); }
 
 /* The Victory Point sequence (11.2, R48) after the Event Phase found the
  * Deck empty. */
@@ -1056,8 +1071,16 @@ static void vp_end(ctx *c)
     int vp[4] = {0};
     for (int p = 0; p < s->n; p++) {
         if (!dml_is_alive(s, p)) continue;
-        vp[p] = dml_vp(s, p);
-        emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], 0, ALL_SEEN);
+        dml_vp_parts v;
+        vp[p] = vp_parts(s, p, &v);
+        for (int su = 0; su < 4 && c->ev; su++) { /* what makes the total, suit by suit */
+            if (!v.counted[su]) continue;
+            int ranks = 0;
+            for (uint64_t m = v.counted[su]; m; m &= m - 1) ranks |= 1 << (dml_rank(lowest(m)) - 2);
+            emit(c, DML_E_VP_SUIT, p, -1, su == v.desired ? v.king : -1, ranks, v.guild[su], su,
+                 v.subtotal[su], ALL_SEEN);
+        }
+        emit(c, DML_E_VP, p, -1, -1, -1, -1, vp[p], v.eggs, ALL_SEEN);
     }
     end_game(c, DML_END_VP, dml_vp_winner(s, vp));
 }
@@ -1113,7 +1136,8 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
                         s->affected |= (uint8_t)(1u << p);
                 }
             }
-            emit(c, DML_E_EVENT, -1, s->affected, card, -1, -1, s->event_type, s->ev, ALL_SEEN);
+            emit(c, DML_E_EVENT, -1, s->affected, card, -1, is_mayhem(s), s->event_type, s->ev,
+                 ALL_SEEN);
             f->a = 0;
             f->step = (s->event_type == DML_EV_HATED && !is_mayhem(s)) ? 2 : 4;
             ans = -1;
@@ -1395,7 +1419,12 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 return;
             }
             if (!s->sel_n) { /* a pass ends the exchange */
-                emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                if (c->ev) { /* forced when nothing could be committed (R78) */
+                    int forced = !commit_set(s, who, dml_prim(s->buy_suit)) &&
+                                 (s->xchg_turn || !commit_set(s, who, dml_sec(s->buy_suit)));
+                    emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE,
+                         DML_DONE_EXCHANGE | (forced ? DML_DONE_FORCED : 0), ALL_SEEN);
+                }
                 f->step = 7;
                 break;
             }
@@ -1417,7 +1446,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 s->D = (int16_t)(s->D - dp);
                 s->P = (int16_t)(s->P - ds < 0 ? 0 : s->P - ds);
             }
-            emit(c, DML_E_VALUE, who, -1, -1, -1, -1, s->D, s->P, ALL_SEEN);
+            emit(c, DML_E_VALUE, who, s->xchg_turn, -1, dp, ds, s->D, s->P, ALL_SEEN);
             s->xchg_turn ^= 1;
             ask(s, s->xchg_turn ? s->seizer : p,
                 s->xchg_turn ? DML_D_COMMIT_PAS : DML_D_COMMIT_ACT);
@@ -1533,7 +1562,9 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                 }
                 f->x = STK_PLAYED;
             } else {
-                emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_DONE, 0, ALL_SEEN);
+                if (c->ev)
+                    emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, DML_A_DONE,
+                         DML_DONE_STACK | (playable(s, f->b) ? 0 : DML_DONE_FORCED), ALL_SEEN);
                 f->x = (int16_t)((f->x & ~STK_PASSES) | ((f->x & STK_PASSES) + 1));
                 int passes = f->x & STK_PASSES;
                 int need = (f->x & STK_PLAYED) ? n_alive(s) - 1 : n_alive(s);
@@ -1697,7 +1728,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             return;
         case 2: {
             int q = ans - DML_A_PLAYER;
-            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, DML_A_GIVE, ALL_SEEN);
             f->x = (int16_t)q;
             f->step = 3;
             ask(s, p, DML_D_THIEF_CARD);
@@ -1710,7 +1741,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             break;
         case 4: {
             int q = ans - DML_A_PLAYER;
-            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, 0, ALL_SEEN);
+            emit(c, DML_E_DECISION, p, q, -1, -1, -1, ans, DML_A_TAKE, ALL_SEEN);
             if (!hand(s, q)) {
                 f->step = 6;
                 break;

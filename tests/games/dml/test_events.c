@@ -43,10 +43,18 @@ static void test_end_cascade_within_the_bound(void **state)
     assert_int_equal(s.zone_count[DML_Z_DECK], 0);
 
     /* what the end must show, read from the position before the apply */
-    int hand_cards = 0, kings = 0;
+    int hand_cards = 0, kings = 0, suits = 0;
     for (int p = 0; p < 4; p++) {
         hand_cards += s.zone_count[DML_Z_HAND + p];
         kings += s.zone_count[DML_Z_KING + p];
+        /* one VP_SUIT per suit of which p holds a Commodity in Hand or Front */
+        uint64_t all = s.zone[DML_Z_HAND + p] | s.zone[DML_Z_FRONT + p];
+        for (int su = 0; su < 4; su++)
+            for (int r = 2; r <= 10; r++)
+                if (all & dml_bit(dml_card(su, r))) {
+                    suits++;
+                    break;
+                }
     }
 
     /* a buffer larger than the bound, so anything beyond it would show */
@@ -67,13 +75,15 @@ static void test_end_cascade_within_the_bound(void **state)
     }
     assert_int_equal(n[DML_E_REVEAL], hand_cards + kings);
     assert_int_equal(n[DML_E_VP], 4);
+    assert_true(suits > 0);
+    assert_int_equal(n[DML_E_VP_SUIT], suits);
     assert_int_equal(n[DML_E_END], 1);
     assert_int_equal(n[DML_E_ROUND], 1);
     assert_int_equal(n[DML_E_POWER_PHASE], 1);
     assert_int_equal(n[DML_E_MOVE], 1);     /* the old Event to the Discard Pile */
     assert_int_equal(n[DML_E_DECISION], 5); /* End, then four forced passes */
     /* and nothing else */
-    assert_int_equal(ev.len, hand_cards + kings + 4 + 1 + 1 + 1 + 1 + 5);
+    assert_int_equal(ev.len, hand_cards + kings + 4 + suits + 1 + 1 + 1 + 1 + 5);
     cr_game_free(g);
 }
 

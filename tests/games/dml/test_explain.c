@@ -260,8 +260,8 @@ static void black_markets_are_bm_everywhere(void **unused)
     assert_null(strstr(other, "reveals"));
     play(g, s, "AD", 0, own);
     play(g, s1, "AD", 1, other);
-    has(own, "AD moves from BM1 to hand P0");
-    has(other, "a card moves from BM1 to hand P0");
+    has(own, "AD from BM1 to P0's Hand");
+    has(other, "a card from BM1 to P0's Hand");
     cr_free(s1);
     cr_free(s);
     cr_game_free(g);
@@ -494,6 +494,143 @@ static void other_outcomes_say_cause(void **unused)
     cr_game_free(g);
 }
 
+/* r45: the deal and the Setup Restock in the guide's words.  P0 reads its
+ * own Merchant King and 2 and 3 by name, the others' as hidden, with no
+ * word of the engine's dealing pool; each movement has no verb that agrees
+ * with the card, so the summaries' merge stays grammatical ("2H, 3D dealt
+ * to P0's Hand"). */
+static void moves_in_guide_words(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    load_fixture(g, s, "r45_setup_deal_and_restock.txt");
+    const char *script[] = {"roll 2 3", "roll 2 4", "roll 6 5", "roll 1 3", "deal KH", "deal KS",
+                            "deal KD",  "deal 2S",  "deal 3C",  "deal 2C",  "deal 3S", "deal 2H",
+                            "deal 3D",  "draw 4S",  "draw X1",  "egg AC",   "draw QS"};
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) play(g, s, script[i], 0, log);
+    has(log, "KD dealt to P0 as Merchant King\n");
+    has(log, "a Merchant King dealt to P1 (face down)\n");
+    has(log, "2H dealt to P0's Hand\n");
+    has(log, "3D dealt to P0's Hand\n");
+    has(log, "a card dealt to P2's Hand\n");
+    has(log, "4S from the Deck to the Iron Stock\n");
+    has(log, "X1 from the Deck to BM1\n");
+    has(log, "AC from the Nest to BM1\n");
+    has(log, "QS from the Deck to the Discard Pile\n");
+    assert_null(strstr(log, "pool"));
+    assert_null(strstr(log, "moves"));
+    assert_null(strstr(log, "KH")); /* P2's King stays hidden from P0 */
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* Decisions that said only their notation say what they do: the Thief's
+ * mode and player (r39), a Power as it resolves, in the help's words
+ * (r39, r35), the Value after each commit of the exchange and the pass
+ * that ends it (r17), Do Nothing and Substitute (r57), and why an Event
+ * affects the seats it does (r10: Hands of 5 or more). */
+static void decisions_say_what_they_do(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    load_fixture(g, s, "r39_thief_take.txt");
+    play(g, s, "power X1", 1, log);
+    play(g, s, "done", 1, log);
+    has(log, "X1 (played by P0) resolves as Power \xe2\x80\x94 Thief: give a card of P0's Hand to "
+             "another player or take a random card from one; then roll against 7 to keep the "
+             "Joker in play\n");
+    play(g, s, "take", 1, log);
+    has(log, "P0: take (the Thief: P0 takes a random card from another player's Hand)\n");
+    play(g, s, "P2", 1, log);
+    has(log, "P0: P2 (the Thief: P0 takes a random card from P2's Hand)\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r35_prime_counsellor.txt");
+    play(g, s, "power JH", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    has(log, "JH (played by P0) resolves as Power \xe2\x80\x94 Prime Counsellor: look at a Black "
+             "Market privately and take one of its cards\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r17_exchange_order.txt");
+    const char *xchg[] = {"buy", "9S", "done", "5D", "done", "2D", "4D", "done", "7D", "done"};
+    for (size_t i = 0; i < sizeof xchg / sizeof xchg[0]; i++)
+        play(g, s, xchg[i], CR_SEAT_PUBLIC, log);
+    has(log, "P0 commits Primary cards worth 6 (lowering D): D 3, P 5, Value 8\n");
+    has(log, "P1 commits Primary cards worth 7 (raising P): D 3, P 12, Value 15\n");
+    play(g, s, "pass", CR_SEAT_PUBLIC, log);
+    has(log, "P0: done (P0 commits nothing more): the exchange ends, the buying roll follows\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r57_substitute.txt");
+    play(g, s, "substitute", CR_SEAT_PUBLIC, log);
+    play(g, s, "nothing", CR_SEAT_PUBLIC, log);
+    has(log, "P0: substitute (trades an Action for a Minor Action)\n");
+    has(log, "P0: nothing (Do Nothing: spends a Minor Action and nothing else happens)\n");
+
+    log[0] = '\0';
+    load_fixture(g, s, "r10_affected_boundary.txt");
+    play(g, s, "draw 5S", CR_SEAT_PUBLIC, log);
+    has(log, "Event 5S: FCCC Regulations 5 (affects P0, P2: a Hand of 5 or more cards at the "
+             "Event Phase)\n");
+    cr_free(s);
+    cr_game_free(g);
+}
+
+/* r49 at its last Power Phase: everyone passes, the Event Phase finds the
+ * Deck empty and the Victory Point sequence says what makes each total,
+ * suit by suit (11.2), as computed by hand from the fixture's position:
+ * P0 Iron King, TS 4S 5S in Hand: 19 doubled, +2 per other Iron in Hand;
+ * P1 Wood King, TC in the Front, 4C 5C 9H; P2 Slaves King (no Slaves), 6S
+ * 4D and TD in the Front; P3 Spice King, 7D and two Dragon Eggs. */
+static void vp_says_what_makes_it(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    char json[1024];
+    log[0] = '\0';
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    assert_false(s->over);
+    for (int i = 0; i < 8 && !s->over; i++) play(g, s, "done", CR_SEAT_PUBLIC, log);
+    assert_true(s->over);
+    has(log, "P0: Iron 4+5+10 = 19, doubled for the Merchant King KS = 38, Guild bonus (TS held: 2 "
+             "per other Iron Commodity in Hand) +4 = 42\nP0 scores 42 VP\n");
+    has(log, "P1: Wood 4+5+10 = 19, doubled for the Merchant King KC = 38, Guild bonus (TC held: 2 "
+             "per other Wood Commodity in Hand) +4 = 42\nP1: Slaves 9 = 9\nP1 scores 51 VP\n");
+    has(log, "P2: Iron 6 = 6\nP2: Spice 4+10 = 14, Guild bonus (TD held: 2 per other Spice "
+             "Commodity in Hand) +2 = 16\nP2 scores 22 VP\n");
+    has(log, "P3: Spice 7 = 7, doubled for the Merchant King KD = 14\nP3 scores 54 VP: 14 from "
+             "the suits, +40 for 2 Dragon Eggs\n");
+    /* the breakdown is the one dml_vp totals */
+    static const int want[4] = {42, 51, 22, 54};
+    for (int p = 0; p < 4; p++) {
+        dml_vp_parts v;
+        assert_int_equal(dml_vp_breakdown(s, p, &v), dml_vp(s, p));
+        assert_int_equal(v.total, want[p]);
+    }
+    /* the JSON carries the same parts */
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    play_json(g, s, "done", DML_E_VP_SUIT, json, sizeof json);
+    has(json, "\"seat\":\"P3\",\"suit\":\"D\",\"cards\":[\"7D\"],\"sum\":7,\"doubled\":true,"
+              "\"king\":\"KD\",\"guild\":0,\"subtotal\":14");
+    load_fixture_edited(g, s, "r49_scoring_details.txt", "\"phase\": \"event\"",
+                        "\"phase\": \"power\"", "\"round\": 9", "\"round\": 9");
+    play_json(g, s, "done", DML_E_VP, json, sizeof json);
+    has(json, "\"seat\":\"P3\",\"vp\":54,\"eggs\":2");
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +644,9 @@ int main(void)
         cmocka_unit_test(forced_seize_pass_says_why),
         cmocka_unit_test(thief_and_callback_rolls_say_cause),
         cmocka_unit_test(other_outcomes_say_cause),
+        cmocka_unit_test(moves_in_guide_words),
+        cmocka_unit_test(decisions_say_what_they_do),
+        cmocka_unit_test(vp_says_what_makes_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

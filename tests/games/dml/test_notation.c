@@ -285,18 +285,18 @@ static void test_event_visibility(void **unused)
                   .seen_by = 1u << 1};
     char buf[256];
     dml_event_to_str(NULL, &e, 1, buf, sizeof buf);
-    assert_string_equal(buf, "7S moves from hand P1 to black market #2");
+    assert_string_equal(buf, "7S from P1's Hand to a Black Market");
     dml_event_to_str(NULL, &e, CR_SEAT_OMNISCIENT, buf, sizeof buf);
-    assert_string_equal(buf, "7S moves from hand P1 to black market #2");
+    assert_string_equal(buf, "7S from P1's Hand to a Black Market");
     dml_event_to_str(NULL, &e, 0, buf, sizeof buf);
-    assert_string_equal(buf, "a card moves from hand P1 to black market #2");
+    assert_string_equal(buf, "a card from P1's Hand to a Black Market");
     dml_event_to_str(NULL, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
-    assert_string_equal(buf, "a card moves from hand P1 to black market #2");
+    assert_string_equal(buf, "a card from P1's Hand to a Black Market");
     e.seen_by = 0xf; /* every seat of four sees it: public */
     dml_event_to_str(NULL, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
-    assert_string_equal(buf, "7S moves from hand P1 to black market #2");
+    assert_string_equal(buf, "7S from P1's Hand to a Black Market");
     dml_event_to_str(NULL, &e, -1, buf, sizeof buf); /* not a view: nothing shown */
-    assert_string_equal(buf, "a card moves from hand P1 to black market #2");
+    assert_string_equal(buf, "a card from P1's Hand to a Black Market");
     e.seen_by = 1u << 1;
     dml_event_to_json(NULL, &e, 0, buf, sizeof buf);
     assert_non_null(strstr(buf, "\"card\":null"));
