@@ -9,9 +9,9 @@
  * decisions and the chance results that follow them form one group,
  * headed "P3 (heuristic):" ("P0 (you):" for the viewing seat, "Chance:" for
  * chance before any seat acted).  Inside a group, identical lines are
- * counted ("a card moves from pool to hand P1 ×2"), lines that differ only
- * in their first word or two are merged ("9D, TD, 6S moves from deck to
- * stock"), and the resulting items are packed "; "-separated into lines of
+ * counted ("a card dealt to P1's Hand ×2"), lines that differ only in
+ * their first word or two are merged ("2S, 3C dealt to P0's Hand"), and
+ * the resulting items are packed "; "-separated into lines of
  * at most `width` columns (an item wider than that gets a line of its own).
  * With `wrap` (a narrow screen pane), a group's items flow as one
  * paragraph, "; "-separated, broken at spaces into lines of `width`, so no
