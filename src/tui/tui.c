@@ -87,6 +87,7 @@ typedef struct tui {
     uint32_t last_sub[CR_MAX_PLAYERS]; /* event count after the seat's last decision */
     int prev_actor;                    /* who made the last move (seat, CR_CHANCE, -99 none) */
     char msg[512];                     /* one-shot message for the last row */
+    int footer_rows;                   /* rows under the body: 1, or 2 on the final screen */
     int replay;                        /* replay mode: no menu */
     int bot;                           /* the bot seat whose move is shown */
     int log_summary;                   /* the log pane summarises (a decision, the end) */
@@ -835,7 +836,7 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     draw_header(t, view, extra);
     int cols, left = table_width(W, &cols);
     int rx = left + 1, rw = W - rx;
-    int body = H - 2;
+    int body = H - 1 - (t->footer_rows > 1 ? t->footer_rows : 1);
     cr_match_observe(t->m, view, t->obs);
     size_t len = table_text(t, t->obs);
     /* the right column: what the table's left box cannot hold, the log,
@@ -1310,16 +1311,18 @@ static void end_screen(tui *t)
     char line[512];
     size_t n = (size_t)snprintf(line, sizeof line, "Final scores:");
     for (int s = 0; s < t->g->num_players && n < sizeof line; s++)
-        n +=
-            (size_t)snprintf(line + n, sizeof line - n, " P%d %d (rank %d)%s", s, (int)res.score[s],
-                             (int)res.rank[s], res.winners >> s & 1 ? " wins" : "");
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s P%d %d (rank %d%s)", s ? "," : "", s,
+                              (int)res.score[s], (int)res.rank[s],
+                              res.winners >> s & 1 ? ", wins" : "");
     for (;;) {
         snprintf(t->msg, sizeof t->msg, "%s", line);
         t->replay = 1; /* no pace line */
         t->log_summary = 1;
+        t->footer_rows = 2; /* the scores and the keys: the table stops above them */
         draw_screen(t, view, -1, view >= 0 ? t->anchor[view] : 0,
                     view >= 0 ? "Since your last turn" : "Log", "(game over)");
         t->log_summary = 0;
+        t->footer_rows = 1;
         int y = LINES - 2;
         fill_row(y, 0, COLS, A_NORMAL);
         draw_str(t, y, 0, COLS, "Game over. q leaves, l shows the whole log, t the table.", A_BOLD);

@@ -153,6 +153,13 @@ for ((round = 0; round < 200; round++)); do
 done
 wait_for "Final scores:" 60
 shown=$(screen | grep -o "Final scores:.*" | grep -oE "P[0-3] -?[0-9]+" | tr '\n' ' ')
+# the final screen's two bottom lines do not cover the table: every
+# opponent's row is there (one was overwritten when it was the last row)
+fin=$(screen)
+for p in 1 2 3; do
+    grep -Eq "(^|│)P$p [0-9]+ cards?" <<<"$fin" || fail "the final screen lost P$p's row:
+$fin"
+done
 keys q
 wait_dead
 [ "$(exit_status)" = 0 ] || fail "exit status $(exit_status) after the game"
