@@ -495,6 +495,10 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
 
 /* The seat's own cards that would count in its Seize offer now, and why
  * the others do not. */
+/* "is"/"are" and "it"/"they" for a set of cards. */
+static const char *verb_for(uint64_t m) { return (m & (m - 1)) ? "are" : "is"; }
+static const char *pronoun_for(uint64_t m) { return (m & (m - 1)) ? "they" : "it"; }
+
 static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
 {
     int me = o->actor, prim = dml_prim(x);
@@ -503,14 +507,26 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
         return;
     }
     uint64_t hand = o->zone[DML_Z_HAND + me];
-    uint64_t of_suit = hand & DML_SUIT_MASK(prim);
+    /* only Commodities (2-10) count; an Ace, Jack or Queen of the suit is
+     * no Commodity, whatever the Event */
+    uint64_t of_suit = hand & DML_SUIT_MASK(prim) & dml_commodity_mask();
+    uint64_t not_commodity = hand & DML_SUIT_MASK(prim) & ~dml_commodity_mask();
     uint64_t counting = of_suit & dml_commit_filter(o, prim);
+    if (not_commodity) {
+        cr_tb_printf(t, " Of your %s cards,", suit_word(prim));
+        for (uint64_t m = not_commodity; m; m &= m - 1)
+            cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
+        cr_tb_printf(t, " %s no Commodity (only the 2 to 10 are): %s would count 0.",
+                     verb_for(not_commodity), pronoun_for(not_commodity));
+    }
     int total = 0;
     for (uint64_t m = counting; m; m &= m - 1) total += dml_value(lowest_card(m));
     if (!counting) {
         cr_tb_printf(t, " None of your cards would count: you hold no %s Commodity",
                      suit_word(prim));
-        if (of_suit) cr_tb_printf(t, " that the Event lets you commit");
+        if (of_suit)
+            cr_tb_printf(t, " that the Event (%s) lets you commit",
+                         dml_event_type_name(o->event_type));
         cr_tb_printf(t, ". Cards that do not count still go back to your Hand.");
         return;
     }
@@ -524,7 +540,7 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
     tb_roll_words(t, o->D + total, o->active, me);
     cr_tb_printf(t, "; when it fails, the targets are yours.");
     if (of_suit & ~counting) {
-        cr_tb_printf(t, " The Event forbids");
+        cr_tb_printf(t, " The Event (%s) forbids", dml_event_type_name(o->event_type));
         for (uint64_t m = of_suit & ~counting; m; m &= m - 1)
             cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
         cr_tb_printf(t, ": they would count 0.");

@@ -631,10 +631,35 @@ static void vp_says_what_makes_it(void **unused)
     cr_game_free(g);
 }
 
+/* r70 with a Jack of Spice in P1's Hand: the Seize help says the Jack is no
+ * Commodity and counts 0, and does not blame the Event (JC filters nothing):
+ * it said "The Event forbids JD" (found by review). */
+static void seize_help_non_commodity(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG], help[4096];
+    log[0] = '\0';
+    load_fixture_edited(g, s, "r70_public_offers.txt", "\"hand\": [\"2C\", \"3D\"]",
+                        "\"hand\": [\"2C\", \"3D\", \"JD\"]", "\"TD\", \"JD\", \"QD\"",
+                        "\"TD\", \"QD\"");
+    play(g, s, "buy", CR_SEAT_PUBLIC, log);
+    play(g, s, "6S", CR_SEAT_PUBLIC, log);
+    play(g, s, "done", CR_SEAT_PUBLIC, log);
+    help_of(g, s, 1, help, sizeof help);
+    has(help, "Your cards that would count: 3D (3), 3 in all");
+    has(help, "JD is no Commodity (only the 2 to 10 are): it would count 0.");
+    assert_null(strstr(help, "forbids"));
+    cr_free(s);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seize_offer_help_and_winner),
+        cmocka_unit_test(seize_help_non_commodity),
         cmocka_unit_test(failed_seize_says_why),
         cmocka_unit_test(siege_says_what_and_why),
         cmocka_unit_test(dabo_says_target_and_chance),
