@@ -753,6 +753,26 @@ static void build_menu(tui *t, int seat)
     }
 }
 
+/* The letters' legend ("c:card d:done w:undo") into buf; its length. */
+static size_t menu_legend(const tui *t, char *buf, size_t cap)
+{
+    size_t ln = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < t->n_letters && ln < cap; k++)
+        ln += (size_t)snprintf(buf + ln, cap - ln, "%s%c:%s", k ? " " : "", t->letters[k],
+                               t->letter_of_group[k]);
+    return ln < cap ? ln : cap - 1;
+}
+
+/* The legend's rows in a box w wide: at most two (what does not fit is cut
+ * with a mark). */
+static int legend_rows(const tui *t, int w)
+{
+    char legend[256];
+    size_t ln = menu_legend(t, legend, sizeof legend);
+    return ln ? draw_text(t, -1, 0, w, 2, legend, ln, 0, A_DIM, 2) : 0;
+}
+
 /* The rows the menu of `seat` would take whole in a box w wide: its head,
  * the prompt (at most 3 rows), every item (at most 2 rows each) and the
  * letters' legend. */
@@ -761,7 +781,7 @@ static int menu_height(tui *t, int seat, int w)
     char buf[1024];
     size_t pl = cr_match_prompt(t->m, seat, buf, sizeof buf);
     if (pl >= sizeof buf) pl = sizeof buf - 1;
-    int rows = 1 + draw_text(t, -1, 0, w, 3, buf, pl, 0, A_NORMAL, 0) + (t->n_letters ? 1 : 0);
+    int rows = 1 + draw_text(t, -1, 0, w, 3, buf, pl, 0, A_NORMAL, 0) + legend_rows(t, w);
     for (int k = 0; k < t->n_items; k++) {
         int n = snprintf(buf, sizeof buf, "%2d %s", k + 1, t->items[k].label);
         rows += draw_text(t, -1, 0, w, 2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
@@ -786,13 +806,9 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
     if (prow > 0) row += draw_text(t, row, x, w, prow, prompt, pl, 0, A_NORMAL, 0);
     /* the group letters */
     char legend[256];
-    size_t ln = 0;
-    legend[0] = '\0';
-    for (int k = 0; k < t->n_letters && ln < sizeof legend; k++)
-        ln += (size_t)snprintf(legend + ln, sizeof legend - ln, "%s%c:%s", k ? " " : "",
-                               t->letters[k], t->letter_of_group[k]);
-    int legend_rows = t->n_letters ? 1 : 0;
-    int list_rows = y + h - row - legend_rows;
+    size_t ln = menu_legend(t, legend, sizeof legend);
+    int lrows = legend_rows(t, w);
+    int list_rows = y + h - row - lrows;
     if (list_rows < 1) list_rows = 1;
     /* each item wrapped to at most two rows; the first item shown is the
      * lowest that keeps the highlighted one on screen */
@@ -806,14 +822,27 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
         top--;
     }
     top++;
-    for (int k = top; k < t->n_items && row < y + h - legend_rows; k++) {
+    for (int k = top; k < t->n_items && row < y + h - lrows; k++) {
         snprintf(line, sizeof line, "%2d %s", k + 1, t->items[k].label);
         int r = draw_text(t, -1, x, w, 2, line, strlen(line), 0, A_NORMAL, 3);
-        if (row + r > y + h - legend_rows) r = y + h - legend_rows - row;
+        if (row + r > y + h - lrows) r = y + h - lrows - row;
         row += draw_text(t, row, x, w, r, line, strlen(line), 0, k == t->sel ? A_REVERSE : A_NORMAL,
                          3);
     }
-    if (legend_rows) draw_str(t, y + h - 1, x, w, legend, A_DIM);
+    if (lrows) { /* whole, or cut with a mark */
+        int full = draw_text(t, -1, 0, w, 100, legend, ln, 0, A_DIM, 2);
+        if (full > lrows && w > 4) {
+            draw_text(t, y + h - lrows, x, w, lrows, legend, ln, 0, A_DIM, 2);
+            attrset(A_BOLD);
+            if (t->utf8)
+                mvaddstr(y + h - 1, x + w - 1, "\xe2\x80\xa6");
+            else
+                mvaddstr(y + h - 1, x + w - 3, "...");
+            attrset(A_NORMAL);
+        } else {
+            draw_text(t, y + h - lrows, x, w, lrows, legend, ln, 0, A_DIM, 2);
+        }
+    }
 }
 
 static void draw_footer(tui *t, const char *fallback)

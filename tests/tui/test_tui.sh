@@ -471,8 +471,10 @@ echo "ok 9 - the log pane: $n_events events summarised by seat; '$fact' shown ($
 # ---- 10. stable letters; a failed save loses nothing ------------------------------------------
 start badsave play dml --seats human,random,random,random --seed 9 --pace 0
 wait_for "Your move, P0"
-# (first, the letters of a composed choice keep their meaning: w withdraws
+# (first, the letters keep their meaning: the game gives each kind its
+# letter, e ends the Market Phase whatever else is offered; w withdraws
 # before and after a card is chosen, d is done once it is offered)
+screen | grep -q "e:end" || fail "the Market menu's legend has no e:end: $(screen | tail -3)"
 keys b
 wait_for "1: Buy: declare a target"
 keys Enter

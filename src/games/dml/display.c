@@ -405,10 +405,20 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         cr_tb_json_str(&t, ob.v[i]);
     }
     cr_tb_printf(&t, "]");
-    /* the two controls of every composed choice keep their keys whatever
-     * else the menu holds: d finishes it, w withdraws (takes back) */
-    if (strcmp(group, "done") == 0) cr_tb_printf(&t, ",\"key\":\"d\"");
-    if (strcmp(group, "undo") == 0) cr_tb_printf(&t, ",\"key\":\"w\"");
+    static const struct {
+        const char *group;
+        char key;
+    } keys[] = {
+        /* one letter per kind, the same in every menu (q s u l t v n are the
+         * client's own keys); kinds that share a letter never share a menu */
+        {"card", 'c'},           {"done", 'd'},     {"undo", 'w'},  {"buy", 'b'},
+        {"play", 'p'},           {"callback", 'r'}, {"visit", 'i'}, {"substitute", 'x'},
+        {"nothing", 'o'},        {"end", 'e'},      {"power", 'p'}, {"emblem", 'm'},
+        {"counsel-market", 'j'}, {"player", 'y'},   {"give", 'g'},  {"take", 'k'},
+        {"stock", 'h'},          {"reroll", 'r'},   {"keep", 'k'},
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (strcmp(group, keys[k].group) == 0) cr_tb_printf(&t, ",\"key\":\"%c\"", keys[k].key);
     cr_tb_printf(&t, "}");
     return t.len;
 }
