@@ -876,8 +876,8 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
         int c = lowest_card(m), z = o->loc[c];
         int in_front = z >= DML_Z_FRONT && z < DML_Z_FRONT + 4;
         int opening = z == DML_Z_EVENT && o->event_type == DML_EV_OPENING;
-        int as_target = z == DML_Z_STOCK || in_front || opening;
-        if (!dml_is_commodity(c) && !in_front) continue;
+        int as_target = z == DML_Z_STOCK || z == DML_Z_TARGET || in_front || opening;
+        if (!dml_is_commodity(c) && !in_front && z != DML_Z_TARGET) continue;
         int value = as_target ? dml_target_value(o, c) : dml_value(c);
         cr_tb_printf(t, "%s\"%s\":{\"value\":%d,\"printed\":", first ? "" : ",", dml_card_code(c),
                      value);

@@ -421,14 +421,20 @@ static int sum_values(uint64_t m)
     return t;
 }
 
-/* Value of a declared target card (7.1.2, R9, R14, R53). */
-static int target_value(const dml_state *s, int card)
+/* Value of a declared target card taken from zone `from` (7.1.2, R9, R14,
+ * R53). */
+static int target_value_from(const dml_state *s, int card, int from)
 {
-    if (s->loc[card] != DML_Z_STOCK) return 10; /* an Emblem or the Grand Opening Ten */
+    if (from != DML_Z_STOCK) return 10; /* an Emblem or the Grand Opening Ten */
     int v = dml_value(card);
     if (s->event_type == DML_EV_HATED && v <= s->ev) v += 2;
     if (s->event_type == DML_EV_UNION && v >= s->ev) v -= 2;
     return v;
+}
+
+static int target_value(const dml_state *s, int card)
+{
+    return target_value_from(s, card, s->loc[card]);
 }
 
 /* Buying Bonus of p's Emblems of `suit` (R13): Q 2, J 1, T 1. */
@@ -473,7 +479,12 @@ static int decl_value(const dml_state *s)
 }
 
 int dml_declaration_value(const dml_state *s) { return decl_value(s); }
-int dml_target_value(const dml_state *s, int card) { return target_value(s, card); }
+int dml_target_value(const dml_state *s, int card)
+{
+    /* a target already in the buying area keeps the Value it was bought at */
+    if (s->loc[card] == DML_Z_TARGET) return target_value_from(s, card, s->target_from);
+    return target_value(s, card);
+}
 uint64_t dml_commit_filter(const dml_state *s, int suit) { return commit_filter(s, suit); }
 
 static uint64_t opponent_emblems(const dml_state *s, int p)

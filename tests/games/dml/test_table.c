@@ -125,6 +125,21 @@ static void check_stock_values(const dml_state *obs, const char *p)
         if (!strstr(stocks, want))
             fail_msg("Stock card %s: expected '%s' in\n%s", dml_card_code(c), want, p);
     }
+    /* a target in the buying area shows the Value it was bought at, as D
+     * counts it (it showed its printed number under The Hated People) */
+    for (uint64_t m = obs->zone[DML_Z_TARGET]; m; m &= m - 1) {
+        int c = __builtin_ctzll(m), v = obs->target_from == DML_Z_STOCK ? -1 : 10;
+        if (v < 0) {
+            v = dml_value(c);
+            if (obs->event_type == DML_EV_HATED && v <= obs->ev) v += 2;
+            if (obs->event_type == DML_EV_UNION && v >= obs->ev) v -= 2;
+        }
+        char want[32];
+        snprintf(want, sizeof want, "targets %s=%d", dml_card_code(c), v);
+        const char *line = strstr(p, " targets ");
+        if (line == NULL || strstr(line, want + strlen("targets ")) == NULL)
+            fail_msg("target %s: expected '%s' in\n%s", dml_card_code(c), want, p);
+    }
 }
 
 static void check_view(const cr_game *g, const dml_state *s, int view, dml_state *obs)
