@@ -6,8 +6,9 @@
  * names a program, the guide is piped into that program, started with
  * execvp: $PAGER is split at blanks into the program and its arguments
  * ("less -R"), and nothing in it is interpreted (no quotes, no $, no ;).
- * If the pager cannot be started, the guide is printed instead.  Otherwise
- * (no terminal, no $PAGER, --plain) the guide is printed as is.
+ * Without $PAGER at a terminal it tries `pager` (Debian's alternative),
+ * `less` and `more`.  If no pager can be started, the guide is printed
+ * instead; off a terminal or with --plain it is printed as is.
  */
 #include <errno.h>
 #include <signal.h>
@@ -92,7 +93,15 @@ int cli_show_guide(const cr_game_def *def, int plain)
     const char *guide = def->parts ? def->parts->guide : NULL;
     if (guide == NULL) return cli_error("%s has no player's guide yet", def->name);
     const char *pager = getenv("PAGER");
-    if (!plain && pager && *pager && isatty(STDOUT_FILENO) && page(pager, guide) == 0) return 0;
+    if (!plain && isatty(STDOUT_FILENO)) {
+        if (pager && *pager) {
+            if (page(pager, guide) == 0) return 0;
+        } else { /* no $PAGER (root on a fresh Debian): the system's pager, less, more */
+            static const char *const pagers[] = {"pager", "less", "more"};
+            for (size_t k = 0; k < sizeof pagers / sizeof pagers[0]; k++)
+                if (page(pagers[k], guide) == 0) return 0;
+        }
+    }
     fputs(guide, stdout);
     fflush(stdout);
     return 0;
@@ -104,7 +113,8 @@ const char cmd_guide_usage[] =
     "Shows the player's guide of GAME: the goal, the cards, a turn step\n"
     "by step, worked examples and a glossary of every term the game's\n"
     "prompts use.  At a terminal it is shown through $PAGER (a program\n"
-    "and its arguments, started without a shell) when that is set.\n"
+    "and its arguments, started without a shell), or without $PAGER\n"
+    "through pager, less or more, the first that starts.\n"
     "\n"
     "options:\n"
     "  --plain              print the guide, never through $PAGER\n";

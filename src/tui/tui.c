@@ -50,6 +50,7 @@ const char tui_keys_text[] =
     "u                             undo: back to your previous decision\n"
     "s                             save the game (--save FILE, or asks for a file)\n"
     "l                             the whole log;  t: the whole table\n"
+    "G                             the player's guide (the rules in short, a glossary)\n"
     "+ / -                         bots play slower / faster\n"
     "q                             quit (asks first; saves with --save)\n";
 
@@ -1017,6 +1018,17 @@ static void table_window(tui *t, int view)
     cr_free(copy);
 }
 
+/* The game's player's guide (cr_game_parts.guide), scrolled like the log. */
+static void guide_window(tui *t)
+{
+    const char *guide = cr_parts(t->g)->guide;
+    if (guide == NULL) {
+        snprintf(t->msg, sizeof t->msg, "this game has no player's guide yet");
+        return;
+    }
+    text_window(t, " The player's guide", guide, strlen(guide), 0, 0);
+}
+
 static void help_window(tui *t, int seat)
 {
     size_t cap = 16384;
@@ -1274,6 +1286,7 @@ static int decide(tui *t, int seat)
         }
         case '?': help_window(t, seat); break;
         case 'l': log_window(t, seat); break;
+        case 'G': guide_window(t); break;
         case 't': table_window(t, seat); break;
         case 's': do_save(t); break;
         case '+': t->pace_ms = t->pace_ms < 5000 ? t->pace_ms * 2 + 50 : t->pace_ms; break;

@@ -38,6 +38,12 @@ if command -v script >/dev/null; then
     [ -e "$tmp/a;b" ] && [ ! -e "$tmp/a" ] || fail "\$PAGER went through a shell"
     PAGER="/nonexistent/pager" script -qc "$cr guide dml" /dev/null >"$tmp/fallback"
     grep -q 'Glossary' "$tmp/fallback" || fail "no fallback when the pager is missing"
+    # without $PAGER: the system's `pager` (here one of the test's, first on PATH)
+    mkdir -p "$tmp/bin"
+    printf '#!/bin/sh\ntouch "%s/system-pager-ran"\ncat >/dev/null\n' "$tmp" >"$tmp/bin/pager"
+    chmod +x "$tmp/bin/pager"
+    env -u PAGER PATH="$tmp/bin:$PATH" script -qc "$cr guide dml" /dev/null >/dev/null
+    [ -e "$tmp/system-pager-ran" ] || fail "without \$PAGER the guide does not go through 'pager'"
 fi
 
 # `guide` at the play prompt

@@ -475,6 +475,12 @@ wait_for "Your move, P0"
 # letter, e ends the Market Phase whatever else is offered; w withdraws
 # before and after a card is chosen, d is done once it is offered)
 screen | grep -q "e:end" || fail "the Market menu's legend has no e:end: $(screen | tail -3)"
+# G opens the player's guide in the client; any other key closes it
+keys G
+wait_for "The player's guide"
+wait_for "## The goal"
+keys x
+wait_for "Your move, P0"
 keys b
 wait_for "1: Buy: declare a target"
 keys Enter
