@@ -803,6 +803,10 @@ static void decision_action_text(const cr_game *g, const cr_event *e, char *buf,
 /* "P1 holds 2 Dragon Eggs and 1 Shield: ..." (DML_E_SIEGE_SEAT) */
 static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
 {
+    if (e->seat < 0) {
+        cr_tb_printf(t, "Nobody holds a Dragon Egg: the Siege takes nothing");
+        return;
+    }
     int eggs = e->a, shields = e->b & 0xff, rest = e->other;
     int fire = (e->b & DML_SIEGE_FIRE) != 0;
     cr_tb_printf(t, "P%d holds %d Dragon %s and has %d Shield%s (Iron Emblems in the Front)",
@@ -1219,11 +1223,13 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_SIEGE:
         cr_tb_printf(&t, "Dragon Siege!");
         if (e->a == DML_SIEGE_WYVERN)
-            cr_tb_printf(&t, " (Wyvern Eyes were rolled): every Hand is shown; whoever holds "
-                             "more Dragon Eggs than Shields loses");
+            cr_tb_printf(&t, " (Wyvern Eyes were rolled)");
         else if (e->a == DML_SIEGE_EMPRESS)
-            cr_tb_printf(&t, " (the Dragon Empress's Power): every Hand is shown; whoever holds "
-                             "more Dragon Eggs than Shields loses");
+            cr_tb_printf(&t, " (the Dragon Empress's Power)");
+        cr_tb_printf(&t, ": every Hand is shown; whoever holds more Dragon Eggs than Shields %s",
+                     e->b ? "is eliminated (I See Fire)"
+                          : "loses the Eggs to the Nest and half the other cards of the Hand, "
+                            "rounded up, to the Discard Pile");
         break;
     case DML_E_SIEGE_SEAT: tb_siege_seat(&t, e); break;
     case DML_E_REVEAL:
@@ -1464,7 +1470,7 @@ size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *bu
                      : e->a == DML_SIEGE_EMPRESS ? "\"dragon empress\""
                                                  : "null");
         break;
-    case DML_E_SIEGE_SEAT:
+    case DML_E_SIEGE_SEAT: /* seat null: nobody holds an egg */
         tb_json_seat(&t, "seat", e->seat);
         cr_tb_printf(&t, ",\"eggs\":%d,\"shields\":%d,\"other_cards\":%d,\"fire\":%s", e->a,
                      e->b & 0xff, e->other, (e->b & DML_SIEGE_FIRE) ? "true" : "false");

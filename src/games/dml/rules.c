@@ -1647,20 +1647,24 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
         switch (f->step) {
         case 0: {
             /* b: what started the Siege (DML_SIEGE_*), until step 1 reuses it */
-            emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, f->b, 0, ALL_SEEN);
-            int losers = 0;
+            emit(c, DML_E_SIEGE, -1, -1, -1, -1, -1, f->b, is_fire(s), ALL_SEEN);
+            int losers = 0, any_egg = 0;
+            for (int p = 0; p < s->n; p++)
+                if (dml_is_alive(s, p)) reveal_hand(c, p);
+            /* then, every Hand shown, why the Siege takes what it takes:
+             * eggs, Shields, and the other cards of the Hand (half of them
+             * go, rounded up); a Siege that finds no egg says so */
             for (int p = 0; p < s->n; p++) {
                 if (!dml_is_alive(s, p)) continue;
-                reveal_hand(c, p);
                 int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
                 int shields = count_vantage(s, p, DML_SUIT_S);
                 if (eggs > shields) losers |= 1 << p; /* R12 */
-                /* why the Siege takes what it takes: eggs, Shields, and the
-                 * other cards of the Hand (half of them go, rounded up) */
+                any_egg |= eggs;
                 if (eggs)
                     emit(c, DML_E_SIEGE_SEAT, p, s->zone_count[DML_Z_HAND + p] - eggs, -1, -1, -1,
                          eggs, shields | (is_fire(s) ? DML_SIEGE_FIRE : 0), ALL_SEEN);
             }
+            if (!any_egg) emit(c, DML_E_SIEGE_SEAT, -1, 0, -1, -1, -1, 0, 0, ALL_SEEN);
             /* x: losers (bits 0-3), the first seat of the order (bits 4-5,
              * fixed now: R67 removes losers one by one from the Dealer's
              * anchor, even when the Dealer is eliminated), cards to lose << 8 */

@@ -188,6 +188,14 @@ static void siege_says_what_and_why(void **unused)
         has(log, "P0 holds 1 Dragon Egg and has 0 Shields (Iron Emblems in the Front): too few "
                  "Shields, so the Egg goes to the Nest and 1 of the 1 other card");
         assert_null(strstr(log, "P1 holds")); /* no egg, no line */
+        /* every Hand is shown before the first verdict */
+        const char *siege = strstr(log, "Dragon Siege!");
+        assert_non_null(siege);
+        const char *verdict = strstr(siege, " and has "); /* "P2 holds 2 ... and has 0 Shields" */
+        const char *last_reveal = siege;
+        for (const char *r = strstr(siege, " reveals "); r; r = strstr(r + 1, " reveals "))
+            last_reveal = r;
+        assert_true(verdict != NULL && last_reveal < verdict);
     }
     cr_free(s);
     cr_game_free(g);
@@ -267,10 +275,10 @@ static void black_markets_are_bm_everywhere(void **unused)
     cr_game_free(g);
 }
 
-/* The position of fixture `name` with `from` replaced by `to` (each must
- * occur), then `from2` by `to2`: a variant of a rule fixture. */
-static void load_fixture_edited(const cr_game *g, dml_state *s, const char *name, const char *from,
-                                const char *to, const char *from2, const char *to2)
+/* The position of fixture `name` with each pairs[i][0] replaced by
+ * pairs[i][1] in turn (each must occur): a variant of a rule fixture. */
+static void load_fixture_edits(const cr_game *g, dml_state *s, const char *name,
+                               const char *const (*pairs)[2], int n_pairs)
 {
     static char edited[1 << 16];
     char path[512], err[512];
@@ -285,8 +293,7 @@ static void load_fixture_edited(const cr_game *g, dml_state *s, const char *name
     assert_true(n < sizeof edited / 2);
     memcpy(edited, start, n);
     edited[n] = '\0';
-    const char *pairs[2][2] = {{from, to}, {from2, to2}};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < n_pairs; i++) {
         char *at = strstr(edited, pairs[i][0]);
         if (at == NULL) fail_msg("%s: no '%s'", name, pairs[i][0]);
         size_t a = strlen(pairs[i][0]), b = strlen(pairs[i][1]);
@@ -296,6 +303,43 @@ static void load_fixture_edited(const cr_game *g, dml_state *s, const char *name
     }
     if (g->def->deserialize(g, s, edited, strlen(edited), err, sizeof err) != CR_OK)
         fail_msg("%s (edited): %s", name, err);
+}
+
+/* load_fixture_edits with two edits. */
+static void load_fixture_edited(const cr_game *g, dml_state *s, const char *name, const char *from,
+                                const char *to, const char *from2, const char *to2)
+{
+    const char *const pairs[2][2] = {{from, to}, {from2, to2}};
+    load_fixture_edits(g, s, name, pairs, 2);
+}
+
+/* r42 with every Dragon Egg moved from the Hands to the Nest: the Siege
+ * shows every Hand first, then says it takes nothing because nobody holds an
+ * egg (it ended after the reveals without a word, found by review); the
+ * opening line says what a loser loses. */
+static void siege_without_eggs_says_so(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *s = cr_calloc(1, g->state_size);
+    static char log[LOG];
+    log[0] = '\0';
+    const char *const edits[][2] = {
+        {"\"nest\": []", "\"nest\": [\"AD\", \"AS\", \"AH\", \"AC\"]"},
+        {"\"hand\": [\"AD\", \"4H\"]", "\"hand\": [\"4H\"]"},
+        {"\"hand\": [\"5C\", \"6C\", \"7C\", \"AS\", \"AH\"]",
+         "\"hand\": [\"5C\", \"6C\", \"7C\"]"},
+        {"\"hand\": [\"2D\", \"3D\", \"AC\"]", "\"hand\": [\"2D\", \"3D\"]"},
+    };
+    load_fixture_edits(g, s, "r42_siege_details.txt", edits, 4);
+    play(g, s, "visit BM1", CR_SEAT_PUBLIC, log);
+    play(g, s, "roll 1 1", CR_SEAT_PUBLIC, log);
+    has(log, "Dragon Siege! (Wyvern Eyes were rolled): every Hand is shown; whoever holds more "
+             "Dragon Eggs than Shields loses the Eggs to the Nest and half the other cards of the "
+             "Hand, rounded up, to the Discard Pile");
+    has(log, "Nobody holds a Dragon Egg: the Siege takes nothing");
+    cr_free(s);
+    cr_game_free(g);
 }
 
 /* The JSON of the last event of `kind` applying `text` produces, as the
@@ -660,6 +704,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seize_offer_help_and_winner),
         cmocka_unit_test(seize_help_non_commodity),
+        cmocka_unit_test(siege_without_eggs_says_so),
         cmocka_unit_test(failed_seize_says_why),
         cmocka_unit_test(siege_says_what_and_why),
         cmocka_unit_test(dabo_says_target_and_chance),
