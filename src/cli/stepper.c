@@ -116,7 +116,13 @@ void cli_stepper_move(const cli_stepper *sp, cli_text *out)
     } else {
         const char *spec = spec_at(r, who, i);
         cli_escape(spec, strlen(spec), esc, sizeof esc);
-        cli_text_addf(out, "%4d. P%d (%s)%s%s\n", i + 1, who, esc, text[0] ? ": " : "", text);
+        /* a decision hidden from this view that reported nothing yet (a
+         * step of a choice built one step at a time) says so */
+        const char *hidden = text[0] || sp->ev_start[i] < sp->ev_start[i + 1]
+                                 ? ""
+                                 : ": a step this view does not see";
+        cli_text_addf(out, "%4d. P%d (%s)%s%s%s\n", i + 1, who, esc, text[0] ? ": " : "", text,
+                      hidden);
     }
     /* Its events, one per line, as the view may know them. */
     uint32_t from = sp->ev_start[i], to = sp->ev_start[i + 1];

@@ -1551,9 +1551,15 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                 g->def->action_to_str(g, before, r->actions[k - 1], at, sizeof at);
             char who[16] = "";
             if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
-            snprintf(line, sizeof line,
-                     "move %d of %d: %s%s  | Right/n next, Left/p back, v view, l log, q quits", k,
-                     n, who, at[0] ? at : "(see the log)");
+            /* the keys as the width allows, after the move */
+            static const char *const keys[] = {
+                "  | Right/n next, Left/p back, v view, l log, q quits",
+                "  | Right, Left, v view, l log, q", "  | q quits"};
+            for (int kk = 0; kk < 3; kk++) {
+                snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
+                         at[0] ? at : "a move this view does not see", keys[kk]);
+                if (strlen(line) <= (size_t)W) break;
+            }
         } else {
             snprintf(line, sizeof line,
                      "move 0 of %d: the start  | Right/n next, Left/p back, Home/End, v view, "

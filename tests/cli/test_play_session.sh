@@ -95,6 +95,10 @@ grep -q 'unfinished: P0 to act' "$tmp/open.log" || fail "--log lacks the end"
 "$cr" replay "$tmp/g.rec" --log --as 1 >"$tmp/p1.log" || fail "replay --log --as 1"
 "$cr" replay "$tmp/g.rec" --log --as public >"$tmp/pub.log" || fail "replay --log --as public"
 grep -q "P1's view" "$tmp/p1.log" || fail "--as 1 does not say whose view"
+# a step of another seat's choice that reported nothing says so (it was an empty entry)
+awk 'bare && !/^        /{bad=1} {bare=/^ *[0-9]+\. P[0-9] \([^)]*\)$/} END{exit bad || bare}' "$tmp/p1.log" ||
+    fail "--as 1 prints a move with nothing under it"
+grep -q ': a step this view does not see$' "$tmp/p1.log" || fail "--as 1: no hidden step named"
 for c in $(sed -n 's/^ *\([0-9TJQKAX][0-9SCHDX]*\) dealt to P0\(.s Hand\| as Merchant King\)$/\1/p' "$tmp/open.log"); do
     if grep -q "\\b$c\\b" "$tmp/p1.log" "$tmp/pub.log"; then fail "P0's hidden card $c shows in another view"; fi
 done
