@@ -19,9 +19,9 @@
  * is left half empty; `inline_headers` starts the paragraph with the
  * group's header ("P1 (heuristic): P1: buy; ...") to save a row a group.
  * `drop_actor` leaves out the seat's name where a line of its own group
- * starts with it ("P1: buy", "P1 rolls (1,6)" read "buy", "rolls (1,6)"
- * after "P1 (heuristic):"; "P1's" stays), for a pane with no room to
- * spare.  Verbose: one item per event, no merging; with wrap each event its own
+ * echoes its decision ("P1: buy" reads "buy" after "P1 (heuristic):"); a
+ * line with the seat as its subject keeps it ("P1 scores 34 VP": a group
+ * may hold other seats' lines too), for a pane with no room to spare.  Verbose: one item per event, no merging; with wrap each event its own
  * paragraph (and headers on their own lines).
  *
  * Privacy.  Every line is the event's text as the viewing seat may know it

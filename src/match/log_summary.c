@@ -107,7 +107,12 @@ static size_t actor_prefix(const char *s, int actor)
     int n = snprintf(name, sizeof name, "P%d", actor);
     if (n <= 0 || strncmp(s, name, (size_t)n) != 0) return 0;
     size_t k = (size_t)n;
-    if (s[k] == ':') k++;
+    /* only the echo of a decision ("P1: buy"): a line with the seat as its
+     * subject ("P1 scores 34 VP") keeps it, since a group can hold lines of
+     * other seats (the end's reveals and scores) and "scores 34 VP" would
+     * read as theirs */
+    if (s[k] != ':') return 0;
+    k++;
     if (s[k] != ' ') return 0;
     while (s[k] == ' ') k++;
     return s[k] != '\0' ? k : 0;

@@ -1296,8 +1296,8 @@ static int decide(tui *t, int seat)
             int other = t->n_humans >= 2 ? other_human_since(t, seat) : -1;
             if (other >= 0) {
                 snprintf(t->msg, sizeof t->msg,
-                         "cannot undo: P%d decided since your last decision (undo takes back "
-                         "only your own moves)",
+                         "cannot undo: P%d has decided since; undo takes back only your own "
+                         "moves",
                          other);
                 break;
             }

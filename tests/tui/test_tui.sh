@@ -226,7 +226,7 @@ for ((step = 0; step < 40; step++)); do
     # decided and the other decided after, `u` is refused
     if [ "${decided[$me]:-0}" = 1 ] && [ "${last_human:-}" = "$other" ] && [ "${undo_checked:-0}" = 0 ]; then
         keys u
-        wait_for "cannot undo: P$other decided since your last decision"
+        wait_for "cannot undo: P$other has decided since"
         undo_checked=1
         s=$(screen)
     fi
