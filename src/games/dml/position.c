@@ -1831,12 +1831,18 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round,
                  o->dealer, o->active);
     obs_event_text(t, o);
-    cr_tb_printf(t, "\nBudget  %d %s, %d %s\n", o->actions, o->actions == 1 ? "Action" : "Actions",
-                 o->minors, o->minors == 1 ? "Minor Action" : "Minor Actions");
-    cr_tb_printf(t, "Stocks ");
+    cr_tb_printf(t, "\nP%d has %d %s, %d %s left\n", o->active, o->actions,
+                 o->actions == 1 ? "Action" : "Actions", o->minors,
+                 o->minors == 1 ? "Minor Action" : "Minor Actions");
+    cr_tb_printf(t, "Stocks (card=Value now)");
     for (int s = 0; s < 4; s++) {
         cr_tb_printf(t, " %s: ", dml_suit_name(s));
-        tb_text_cards(t, o->zone[DML_Z_STOCK] & DML_SUIT_MASK(s));
+        uint64_t m = o->zone[DML_Z_STOCK] & DML_SUIT_MASK(s);
+        if (m == 0) cr_tb_printf(t, "\xe2\x80\x94");
+        for (int first = 1; m; m &= m - 1, first = 0) {
+            int c = lowest_card(m);
+            cr_tb_printf(t, "%s%s=%d", first ? "" : " ", dml_card_code(c), dml_target_value(o, c));
+        }
     }
     cr_tb_printf(t, "\n");
     if (me >= 0) {
@@ -1873,7 +1879,7 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     for (int k = 0; k < DML_MAX_BM; k++) {
         if (!bm_live(o, k)) continue;
         int z = DML_Z_BM + k, c = o->zone_count[z];
-        cr_tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black markets:", o->bm_label[k], c,
+        cr_tb_printf(t, "%s BM%d (%d %s", any_bm ? "," : "Black Markets:", o->bm_label[k], c,
                      c == 1 ? "card" : "cards");
         if (o->zone[z]) {
             cr_tb_printf(t, ": ");
