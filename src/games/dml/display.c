@@ -497,7 +497,8 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
             }
             int nm = __builtin_popcountll(o->may[o->actor][z] & ~known);
             if (nm > 0)
-                cr_tb_printf(t, ", and %d more card%s may be there", nm, nm == 1 ? "" : "s");
+                cr_tb_printf(t, "; %d card%s you know of may be among them", nm,
+                             nm == 1 ? "" : "s");
             cr_tb_printf(t, ".");
         }
     }
@@ -668,11 +669,30 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "Opening Ten (Value 10). Your own Emblems of that suit lower the total once "
                      "(Queen 2, Jack or Ten 1). Then you may commit Commodities of the suit "
                      "that buys it from your Hand, each lowering the Value by its printed "
-                     "value. Done needs a Value of 12 or less; undo takes back the last card, "
-                     "or gives up the Buy when nothing is chosen.");
+                     "value. Done needs a Value of 12 or less; Take back removes the last card, "
+                     "and Withdraw gives up the Buy while nothing is chosen.");
         if (buying_target(o, &target)) {
             int su = o->sel_n ? dml_suit(o->sel[0]) : -1;
             cr_tb_printf(t, " So far: %s, Value %d.", suit_word(su), target);
+            if (su >= 0 && su < 4) { /* what buys it: the cards that matter now */
+                int prim = dml_prim(su);
+                uint64_t mine = o->zone[DML_Z_HAND + o->actor] & DML_SUIT_MASK(prim) &
+                                dml_commodity_mask() & dml_commit_filter(o, prim);
+                for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++) mine &= ~dml_bit(o->sel[i]);
+                cr_tb_printf(t,
+                             " %s is bought with %s: the others may try to seize it with "
+                             "their %s Commodities.",
+                             suit_word(su), suit_word(prim), suit_word(prim));
+                if (mine) {
+                    cr_tb_printf(t, " You may commit");
+                    for (uint64_t m = mine; m; m &= m - 1)
+                        cr_tb_printf(t, " %s (%d)", dml_card_code(lowest_card(m)),
+                                     dml_value(lowest_card(m)));
+                    cr_tb_printf(t, " to lower the Value.");
+                } else {
+                    cr_tb_printf(t, " You hold no %s Commodity you may commit.", suit_word(prim));
+                }
+            }
             help_rolls(t, o, target, o->actor, "your buying roll");
         }
         break;

@@ -102,6 +102,12 @@ static void seize_offer_help_and_winner(void **unused)
     load_fixture(g, s, "r70_public_offers.txt");
     play(g, s, "buy", CR_SEAT_PUBLIC, log);
     play(g, s, "6S", CR_SEAT_PUBLIC, log);
+    /* the Declaration's help names what buys the target and P0's commits */
+    help_of(g, s, 0, help, sizeof help);
+    has(help, "So far: Iron, Value 6.");
+    has(help, "Iron is bought with Spice: the others may try to seize it with their Spice "
+              "Commodities.");
+    has(help, "You hold no Spice Commodity you may commit.");
     play(g, s, "done", CR_SEAT_PUBLIC, log);
     help_of(g, s, 1, help, sizeof help);
     has(help, "P0 is buying Iron at Value 6");
