@@ -1098,8 +1098,12 @@ static int do_save(tui *t)
         t->save_path[0] = '\0';
         return -1;
     }
-    snprintf(t->msg, sizeof t->msg, "saved to %.300s (%d actions)", t->save_path,
-             cr_match_record(t->m)->n_actions);
+    if (t->n_humans >= 2) /* a record holds the deal: every Hand of the table */
+        snprintf(t->msg, sizeof t->msg,
+                 "saved to %.300s: it holds every card, keep it out of sight", t->save_path);
+    else
+        snprintf(t->msg, sizeof t->msg, "saved to %.300s (%d actions)", t->save_path,
+                 cr_match_record(t->m)->n_actions);
     return 1;
 }
 
