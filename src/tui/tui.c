@@ -1349,6 +1349,13 @@ static int decide(tui *t, int seat)
     }
 }
 
+/* "st", "nd", "rd", "th" for a rank. */
+static const char *ordinal(int k)
+{
+    if (k % 100 >= 11 && k % 100 <= 13) return "th";
+    return k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+}
+
 static void end_screen(tui *t)
 {
     int view = viewer_between(t);
@@ -1357,8 +1364,8 @@ static void end_screen(tui *t)
     char line[512];
     size_t n = (size_t)snprintf(line, sizeof line, "Final scores:");
     for (int s = 0; s < t->g->num_players && n < sizeof line; s++)
-        n += (size_t)snprintf(line + n, sizeof line - n, "%s P%d %d (rank %d%s)", s ? "," : "", s,
-                              (int)res.score[s], (int)res.rank[s],
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s P%d %d (%d%s%s)", s ? "," : "", s,
+                              (int)res.score[s], (int)res.rank[s], ordinal(res.rank[s]),
                               res.winners >> s & 1 ? ", wins" : "");
     for (;;) {
         snprintf(t->msg, sizeof t->msg, "%s", line);
