@@ -1568,7 +1568,10 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
                 snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
-                         at[0] ? at : "a move this view does not see", keys[kk]);
+                         at[0]              ? at
+                         : upto > last_from ? "(its events are in the log)"
+                                            : "a step this view does not see",
+                         keys[kk]);
                 if (strlen(line) <= (size_t)W) break;
             }
         } else {
