@@ -24,6 +24,9 @@ typedef struct buf {
 
 static int buf_reserve(buf *b, size_t more)
 {
+    /* a summary is a few KB: a huge request is a bug, refused (this bound
+     * also lets the optimizer see that len + more + 1 cannot wrap) */
+    if (more >= ((size_t)1 << 30) || b->len >= ((size_t)1 << 30)) b->oom = 1;
     if (b->oom) return 0;
     if (b->len + more + 1 <= b->cap) return 1;
     size_t cap = b->cap ? b->cap : 256;
