@@ -21,8 +21,8 @@
  * `drop_actor` leaves out the seat's name where a line of its own group
  * echoes its decision ("P1: buy" reads "buy" after "P1 (heuristic):"); a
  * line with the seat as its subject keeps it ("P1 scores 34 VP": a group
- * may hold other seats' lines too), for a pane with no room to spare.  Verbose: one item per event, no merging; with wrap each event its own
- * paragraph (and headers on their own lines).
+ * may hold other seats' lines too), for a pane with no room to spare.  Verbose: one item per event,
+ * no merging; with wrap each event its own paragraph (and headers on their own lines).
  *
  * Privacy.  Every line is the event's text as the viewing seat may know it
  * (cr_match_event_text), so a summary never names a card the view cannot
