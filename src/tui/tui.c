@@ -333,6 +333,14 @@ static int panel_rows(const tui *t, const char *text, size_t len, size_t i, int 
     return rows;
 }
 
+/* Rows the panels of text[0..len) take in one column w wide. */
+static int panels_height(tui *t, const char *text, size_t len, int w)
+{
+    int total = 0;
+    for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
+    return total;
+}
+
 /* Draws the panels of text[0..len) in the box (y, x, w, h), in `cols`
  * columns: a panel goes whole into the first column with room after the
  * previous one.  With `flow` the box takes whole panels only (a panel
@@ -344,11 +352,8 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
                           int cols, int flow)
 {
     if (cols < 1) cols = 1;
-    if (cols > 1) { /* more columns only when one column of the whole width is too short */
-        int total = 0;
-        for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
-        if (total <= h) cols = 1;
-    }
+    /* more columns only when one column of the whole width is too short */
+    if (cols > 1 && panels_height(t, text, len, w) <= h) cols = 1;
     int cw = cols > 1 ? (w - (cols - 1)) / cols : w;
     int col = 0, row = 0, cut = 0;
     size_t i = 0;
@@ -391,14 +396,6 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
         draw_str(t, y + h - 1, cx, cw, "  ... more: press t for the whole table", A_DIM);
     }
     return i;
-}
-
-/* Rows the panels of text[0..len) take in one column w wide. */
-static int panels_height(tui *t, const char *text, size_t len, int w)
-{
-    int total = 0;
-    for (size_t i = 0, end; i < len; i = end) total += panel_rows(t, text, len, i, w, &end);
-    return total;
 }
 
 /* The table of t->text[0..len): its panels in the left box (1, 0, left,
