@@ -244,6 +244,7 @@ typedef struct sv_server {
     double loads, loads_t;       /* under table_mu: record actions finished loads may replay */
     /* bot counters (under job_mu), GET /api/server */
     int64_t bot_moves, bot_late, bot_heavy, bot_stale;
+    int bot_thinking; /* games whose bot move a worker is thinking out now */
     /* bot jobs */
     pthread_mutex_t job_mu;
     pthread_cond_t job_cv;
@@ -1347,6 +1348,9 @@ static void sv_bot_move(sv_game *g)
         int decision = sv_decision(g, who);
         uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
         g->thinking = 1;
+        pthread_mutex_lock(&sv->job_mu);
+        sv->bot_thinking++;
+        pthread_mutex_unlock(&sv->job_mu);
         pthread_mutex_unlock(&g->mu);
 
         cr_action a = g->think_legal[0];
@@ -1369,6 +1373,9 @@ static void sv_bot_move(sv_game *g)
 
         pthread_mutex_lock(&g->mu);
         g->thinking = 0;
+        pthread_mutex_lock(&sv->job_mu);
+        sv->bot_thinking--;
+        pthread_mutex_unlock(&sv->job_mu);
         late_n += late;
         char err[256];
         if (!g->m || g->outdated || g->version != version || cr_match_to_act(g->m) != who ||
@@ -2422,9 +2429,9 @@ static json_t *sv_server_json(void)
     int loaded = sv->n_games, running = sv->n_running, bots = sv->n_bots;
     pthread_mutex_unlock(&sv->table_mu);
     pthread_mutex_lock(&sv->job_mu);
-    json_t *b = json_pack("{s:I,s:I,s:I,s:I}", "moves", (json_int_t)sv->bot_moves, "late",
+    json_t *b = json_pack("{s:I,s:I,s:I,s:I,s:i}", "moves", (json_int_t)sv->bot_moves, "late",
                           (json_int_t)sv->bot_late, "over_memory", (json_int_t)sv->bot_heavy,
-                          "stale", (json_int_t)sv->bot_stale);
+                          "stale", (json_int_t)sv->bot_stale, "thinking", sv->bot_thinking);
     pthread_mutex_unlock(&sv->job_mu);
     return json_pack("{s:i,s:i,s:i,s:i,s:o}", "v", 1, "games_loaded", loaded, "games_running",
                      running, "bot_seats", bots, "bots", b);

@@ -1435,6 +1435,14 @@ static void test_bot_thinks_unlocked(void **state)
     int bot = (int)json_integer_value(json_object_get(me.up, "to_act"));
     assert_true(bot == 0 || bot == 2 || bot == 3);
     json_decref(me.up);
+    /* wait until a worker thinks for the bot: on a loaded machine the
+     * resignation below could otherwise come before the search starts, and
+     * no move would be stale (it failed so once in CI) */
+    for (int i = 0; i < 100 && bot_counter(srv.port, "thinking") == 0; i++) {
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    assert_int_equal(bot_counter(srv.port, "thinking"), 1);
     double t0 = now_s();
     cl_send(spec, json_pack("{s:s,s:s}", "type", "spectate", "game_id", game_id));
     json_t *su = cl_update(spec);
