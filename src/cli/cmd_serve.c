@@ -26,6 +26,15 @@ const char cmd_serve_usage[] =
     "  --max-frame BYTES      largest client frame (default 16384); larger closes the socket\n"
     "  --max-msg-rate N       messages per second per connection, bursts of 2N (default 50)\n"
     "  --max-conns N          open connections at once (default 256)\n"
+    "  --max-conns-per-addr N open WebSockets from one client address (default 32)\n"
+    "  --handshake-timeout-ms N  the HTTP request head, WebSocket upgrade included, must\n"
+    "                         arrive within N ms (default 10000)\n"
+    "  --idle-timeout-ms N    a WebSocket silent for N ms is closed; it is pinged at N/2\n"
+    "                         (default 60000)\n"
+    "  --frame-timeout-ms N   a frame's bytes must arrive within N ms of its first\n"
+    "                         (default 10000)\n"
+    "  --max-outbox BYTES     messages waiting for a client that does not read them;\n"
+    "                         past it the connection is closed (default 4194304)\n"
     "  --max-games N          running games at once (default 1000)\n"
     "  --max-bots N           bot seats in running games at once (default 2000)\n"
     "  --bot-threads N        worker threads playing bot seats (default 2)\n"
@@ -71,6 +80,10 @@ int cmd_serve(int argc, char **argv)
             {"--bot-deadline-ms", 1, 3600000, &cfg.bot_deadline_ms},
             {"--bot-memory-mb", 1, 65536, &cfg.bot_memory_mb},
             {"--claim-interval-ms", 0, 3600000, &cfg.claim_ms},
+            {"--max-conns-per-addr", 1, 100000, &cfg.max_conns_per_addr},
+            {"--handshake-timeout-ms", 100, 3600000, &cfg.handshake_ms},
+            {"--idle-timeout-ms", 200, 86400000, &cfg.idle_ms},
+            {"--frame-timeout-ms", 100, 3600000, &cfg.frame_ms},
         };
         int done = 0;
         for (size_t k = 0; k < sizeof ints / sizeof ints[0] && !done; k++) {
@@ -99,6 +112,11 @@ int cmd_serve(int argc, char **argv)
             if (r < 0 || !cli_parse_int(val, 256, 16 * 1024 * 1024, &x))
                 return cli_usage_error("serve", "--max-frame needs a size from 256 to 16777216");
             cfg.max_frame = (size_t)x;
+        } else if ((r = cli_opt(argc, argv, &i, "--max-outbox", &val))) {
+            if (r < 0 || !cli_parse_int(val, 65536, 1024L * 1024 * 1024, &x))
+                return cli_usage_error("serve",
+                                       "--max-outbox needs a size from 65536 to 1073741824");
+            cfg.max_outbox = (size_t)x;
         } else if ((r = cli_opt(argc, argv, &i, "--webhooks", &val))) {
             if (r < 0 || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
                 return cli_usage_error("serve", "--webhooks needs on or off");

@@ -4,6 +4,7 @@
  * Unknown keys are ignored (a newer client may send more), unknown types
  * are refused. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -209,6 +210,115 @@ static int sv_parse_create(json_t *o, sv_msg *m, char *err, size_t errcap)
     return 0;
 }
 
+/* What the lexical scan of a frame found before jansson reads it. */
+typedef struct sv_scan {
+    int too_deep;          /* arrays/objects nested deeper than SV_MAX_DEPTH */
+    int has_id;            /* the top-level "id" was a plain integer in 0..2^53 */
+    int64_t id;            /* it */
+    char big[SV_SCAN_KEY]; /* the key holding the first integer beyond int64 ("" none) */
+    int has_big;
+} sv_scan;
+
+/* One pass over the bytes, no allocation, no recursion: the depth of
+ * nesting (jansson itself recurses once per level, up to 2,048 levels: far
+ * beyond a connection thread's stack budget), the top-level "id" when it is
+ * readable (so even a frame that is not JSON gets its `re`), and the first
+ * integer too large for 64 bits with the key it belongs to (jansson only
+ * says "too big integer", which names no field).  Strings are skipped with
+ * their escapes; everything else about the syntax is left to jansson. */
+static void sv_scan_frame(const char *data, size_t len, sv_scan *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    /* key[d]: the key most recently read in the object at depth d+1, "" in
+     * an array; the key of a value is that of its innermost object. */
+    char key[SV_MAX_DEPTH + 1][SV_SCAN_KEY];
+    int is_obj[SV_MAX_DEPTH + 1];
+    int depth = 0, expect_key = 0;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char ch = (unsigned char)data[i];
+        if (ch == '"') {
+            size_t start = ++i;
+            while (i < len && data[i] != '"') i += data[i] == '\\' ? 2 : 1;
+            if (i >= len) return;
+            size_t n = i - start;
+            i++;
+            if (expect_key && depth >= 1) {
+                /* the key as written (an escaped key is kept escaped) */
+                size_t k = n < SV_SCAN_KEY - 1 ? n : SV_SCAN_KEY - 1;
+                memcpy(key[depth - 1], data + start, k);
+                key[depth - 1][k] = '\0';
+                expect_key = 0;
+            }
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            if (depth == SV_MAX_DEPTH) {
+                sc->too_deep = 1;
+                return;
+            }
+            is_obj[depth] = ch == '{';
+            key[depth][0] = '\0';
+            depth++;
+            expect_key = ch == '{';
+            i++;
+            continue;
+        }
+        if (ch == '}' || ch == ']') {
+            if (depth > 0) depth--;
+            expect_key = 0;
+            i++;
+            continue;
+        }
+        if (ch == ',') {
+            expect_key = depth >= 1 && is_obj[depth - 1];
+            i++;
+            continue;
+        }
+        if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            size_t start = i;
+            int neg = ch == '-';
+            if (neg) i++;
+            uint64_t v = 0;
+            int over = 0, digits = 0;
+            while (i < len && data[i] >= '0' && data[i] <= '9') {
+                unsigned d = (unsigned)(data[i] - '0');
+                if (v > (UINT64_MAX - d) / 10)
+                    over = 1;
+                else
+                    v = v * 10 + d;
+                digits++;
+                i++;
+            }
+            int frac = i < len && (data[i] == '.' || data[i] == 'e' || data[i] == 'E');
+            if (digits == 0 || frac) {
+                if (i == start) i++;
+                continue;
+            }
+            if (over || v > (uint64_t)INT64_MAX + (uint64_t)neg) {
+                if (!sc->has_big) {
+                    sc->has_big = 1;
+                    /* the path of keys from the top: "clock.initial_ms" */
+                    size_t at = 0;
+                    for (int d = 0; d < depth; d++) {
+                        if (!is_obj[d] || !key[d][0]) continue;
+                        int w = snprintf(sc->big + at, sizeof sc->big - at, "%s%s", at ? "." : "",
+                                         key[d]);
+                        if (w < 0 || (size_t)w >= sizeof sc->big - at) break;
+                        at += (size_t)w;
+                    }
+                }
+            } else if (depth == 1 && is_obj[0] && !neg && strcmp(key[0], "id") == 0 &&
+                       !sc->has_id && v <= (uint64_t)1 << 53) {
+                sc->has_id = 1;
+                sc->id = (int64_t)v;
+            }
+            continue;
+        }
+        i++;
+    }
+}
+
 int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, char *err,
                    size_t errcap)
 {
@@ -219,12 +329,36 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
     m->sit = -1;
     err[0] = '\0';
     *code = "bad_json";
+    sv_scan sc;
+    sv_scan_frame(data, len, &sc);
+    /* An id the scan could read answers even a frame that is refused
+     * before or by the parser. */
+    m->has_id = sc.has_id;
+    m->id = sc.id;
+    if (sc.too_deep) {
+        snprintf(err, errcap, "not JSON this server reads: nested deeper than %d levels",
+                 SV_MAX_DEPTH);
+        return -1;
+    }
+    if (sc.has_big) {
+        *code = "bad_request";
+        if (strcmp(sc.big, "id") == 0) {
+            m->has_id = 0;
+            snprintf(err, errcap, "'id' must be an integer from 0 to 2^53");
+        } else if (sc.big[0]) {
+            snprintf(err, errcap, "'%s' holds an integer out of range", sc.big);
+        } else {
+            snprintf(err, errcap, "the message holds an integer out of range");
+        }
+        return -1;
+    }
     json_error_t je;
     json_t *o = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
     if (!o) {
         snprintf(err, errcap, "not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
         return -1;
     }
+    m->has_id = 0;
     int rc = -1;
     if (!json_is_object(o)) {
         snprintf(err, errcap, "a message must be a JSON object");

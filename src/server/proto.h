@@ -36,7 +36,12 @@ enum {
     SV_TEXT_MAX = 256,
     SV_TOKEN_LEN = 43, /* base64url of 32 bytes, no padding */
     SV_URL_MAX = 512,
-    SV_OPT_MAX = 64
+    SV_OPT_MAX = 64,
+    /* Arrays and objects nest at most this deep in a frame (the deepest
+     * message, create's clock or options, has 2 levels); deeper frames are
+     * refused by a scan before jansson, whose parser recurses per level. */
+    SV_MAX_DEPTH = 32,
+    SV_SCAN_KEY = 64 /* the longest key path an out-of-range error names */
 };
 
 typedef struct sv_msg {

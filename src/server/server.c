@@ -21,13 +21,16 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
+#include <dirent.h>
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -41,8 +44,16 @@
 #include "server/replay.h"
 #include "server/server.h"
 #include "server/store.h"
+#include "server/ws.h"
 
 enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 };
+/* A connection's thread (sv_conn_main) runs the message handlers on a
+ * stack of SV_CONN_STACK bytes (server.h): parsing (bounded: proto.c
+ * refuses nesting past SV_MAX_DEPTH before jansson recurses), the match
+ * layer and the game's rules (an 18Dracula rampage runs the auto-router)
+ * and the store.  civetweb's workers, whose stack its build chose (about
+ * 100 KiB in Debian's), only wait for it; the fuzz target runs the handler
+ * on a thread of that size too (fuzz/fuzz_protocol.c). */
 /* `replay` requests a connection may make per second (a burst of twice
  * that): each may replay up to a checkpoint interval of actions.  A request
  * that takes up another game than the connection's last costs
@@ -211,6 +222,19 @@ typedef struct sv_game {
 
 struct sv_conn {
     struct mg_connection *mc;
+    /* After the handshake the connection's own thread (sv_conn_main) owns
+     * the socket: it reads and decodes the client's frames, and writes the
+     * frames other threads queue here (sv_send never blocks on a client). */
+    int fd;        /* the socket; -1 before the thread has it */
+    int wake;      /* an eventfd: a frame was queued */
+    char addr[48]; /* the client's address, for the per-address cap */
+    pthread_mutex_t q_mu;
+    uint8_t *q; /* frames to write, q_off already written */
+    size_t q_len, q_off, q_cap;
+    int q_over;  /* the queue passed --max-outbox: the client does not read */
+    int closing; /* no more frames are queued */
+    void (*sink)(void *arg, int op, const void *data, size_t len); /* instead of a socket */
+    void *sink_arg;
     sv_game *game;
     int seat; /* a seat, or CR_SEAT_PUBLIC */
     uint8_t view[32];
@@ -232,8 +256,18 @@ typedef struct sv_hook {
     struct sv_hook *next;
 } sv_hook;
 
+/* Open WebSockets per client address (the per-address cap). */
+typedef struct sv_addr_count {
+    char addr[48];
+    int n;
+} sv_addr_count;
+
 typedef struct sv_server {
     sv_config cfg;
+    pthread_mutex_t addr_mu;
+    sv_addr_count *addrs;
+    int n_addrs, cap_addrs;
+    int conns_stop; /* connection threads end (mg_stop is under way) */
     cr_store *store;
     struct mg_context *ctx;
     pthread_mutex_t table_mu;
@@ -278,9 +312,59 @@ static void sv_log(const char *fmt, ...)
 
 /* ---- sending ---- */
 
+/* Queues one frame for c's thread to write (any thread may call it, with
+ * or without a game's mutex: it never waits for the client).  A client
+ * whose queue passes --max-outbox is too slow to follow its game: the
+ * frame is dropped and its thread closes the connection (1008). */
+static void sv_queue(sv_conn *c, int op, const void *data, size_t len)
+{
+    if (c->sink) { /* a connection with no socket (the fuzz target) */
+        c->sink(c->sink_arg, op, data, len);
+        return;
+    }
+    if (c->wake < 0) return;
+    uint8_t h[10];
+    size_t hl = sv_ws_header(h, op, len);
+    pthread_mutex_lock(&c->q_mu);
+    if (c->closing || c->q_over) {
+        pthread_mutex_unlock(&c->q_mu);
+        return;
+    }
+    size_t need = c->q_len - c->q_off + hl + len;
+    if (need > sv->cfg.max_outbox) {
+        c->q_over = 1;
+    } else {
+        if (c->q_off > 0) { /* compact: the written part goes */
+            memmove(c->q, c->q + c->q_off, c->q_len - c->q_off);
+            c->q_len -= c->q_off;
+            c->q_off = 0;
+        }
+        if (c->q_len + hl + len > c->q_cap) {
+            size_t cap = c->q_cap ? c->q_cap : 4096;
+            while (cap < c->q_len + hl + len) cap *= 2;
+            uint8_t *p = realloc(c->q, cap);
+            if (!p) {
+                c->q_over = 1;
+                goto out;
+            }
+            c->q = p;
+            c->q_cap = cap;
+        }
+        memcpy(c->q + c->q_len, h, hl);
+        memcpy(c->q + c->q_len + hl, data, len);
+        c->q_len += hl + len;
+    }
+out:
+    pthread_mutex_unlock(&c->q_mu);
+    uint64_t one = 1;
+    if (c->wake >= 0 && write(c->wake, &one, sizeof one) < 0) {
+        /* the counter is already non-zero: the thread wakes anyway */
+    }
+}
+
 static void sv_send(sv_conn *c, const char *text, size_t len)
 {
-    if (c->mc) mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_TEXT, text, len);
+    sv_queue(c, SV_WS_TEXT, text, len);
 }
 
 static void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg)
@@ -1147,8 +1231,10 @@ static void sv_sync(sv_game *g)
 }
 
 /* Sends c its update if its view changed (or `force`), and a your_turn
- * notice when it became c's turn.  Under g->mu. */
-static void sv_update_conn(sv_game *g, sv_conn *c, int force)
+ * notice when it became c's turn; an update that answers a request (`join`,
+ * `sit`, `spectate`) carries its id as `re` (re >= 0; -1: a pushed update).
+ * Under g->mu. */
+static void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re)
 {
     sv_sync(g);
     if (!g->m) return;
@@ -1160,6 +1246,18 @@ static void sv_update_conn(sv_game *g, sv_conn *c, int force)
         return;
     }
     if (!force && c->has_view && memcmp(hash, c->view, 32) == 0) return;
+    if (re >= 0) { /* after the opening brace: the hash covers the view, not the reply */
+        char r[32];
+        int n = snprintf(r, sizeof r, "\"re\":%lld,", (long long)re);
+        sb_reserve(&c->out, (size_t)n);
+        if (c->out.oom) {
+            sb_free(&c->out);
+            return;
+        }
+        memmove(c->out.p + 1 + n, c->out.p + 1, c->out.len); /* with its NUL */
+        memcpy(c->out.p + 1, r, (size_t)n);
+        c->out.len += (size_t)n;
+    }
     memcpy(c->view, hash, 32);
     c->has_view = 1;
     c->sent_seq = cr_match_event_count(g->m);
@@ -1228,7 +1326,7 @@ static void sv_after_change(sv_game *g)
     sv_clock_turn(g);
     int to_act = cr_match_to_act(g->m);
     if (to_act >= 0 && !cr_match_is_human(g->m, to_act) && !g->outdated) sv_enqueue_bot(g);
-    for (int i = 0; i < g->n_conns; i++) sv_update_conn(g, g->conns[i], 0);
+    for (int i = 0; i < g->n_conns; i++) sv_update_conn(g, g->conns[i], 0, -1);
     if (to_act >= 0 && cr_match_is_human(g->m, to_act) && g->webhook[0]) {
         int followed = 0;
         for (int i = 0; i < g->n_conns; i++) followed |= g->conns[i]->seat == to_act;
@@ -1960,8 +2058,8 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
                             g->meta.id, "seat", seat, "token", tok, "invite", inv));
     sodium_memzero(tok, sizeof tok);
     sv_attach_locked(c, g, seat, 0);
-    sv_after_change(g); /* the others see the seat taken */
-    sv_update_conn(g, c, 1);
+    sv_after_change(g);          /* the others see the seat taken */
+    sv_update_conn(g, c, 1, -1); /* `joined` answered the request */
     pthread_mutex_unlock(&g->mu);
     sv_game_put(g);
 }
@@ -2004,7 +2102,7 @@ static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
         return;
     }
     sv_attach_locked(c, g, seat, m->since);
-    sv_update_conn(g, c, 1);
+    sv_update_conn(g, c, 1, m->has_id ? m->id : -1);
     pthread_mutex_unlock(&g->mu);
     sv_game_put(g); /* the follower holds its own */
 }
@@ -2356,12 +2454,285 @@ static void sv_dispatch(sv_conn *c, const char *data, size_t len)
     free(m);
 }
 
+/* ---- connections: the per-address cap, the socket, the frames ---- */
+
+/* Counts c's address in (delta 1) or out (-1); returns the count before
+ * the change, or -1 when the table cannot grow. */
+static int sv_addr_add(const char *addr, int delta)
+{
+    pthread_mutex_lock(&sv->addr_mu);
+    int i = 0;
+    while (i < sv->n_addrs && strcmp(sv->addrs[i].addr, addr) != 0) i++;
+    int before = i < sv->n_addrs ? sv->addrs[i].n : 0;
+    if (delta > 0 && i == sv->n_addrs) {
+        if (sv->n_addrs == sv->cap_addrs) {
+            int cap = sv->cap_addrs ? sv->cap_addrs * 2 : 16;
+            sv_addr_count *p = realloc(sv->addrs, sizeof *p * (size_t)cap);
+            if (!p) {
+                pthread_mutex_unlock(&sv->addr_mu);
+                return -1;
+            }
+            sv->addrs = p;
+            sv->cap_addrs = cap;
+        }
+        snprintf(sv->addrs[i].addr, sizeof sv->addrs[i].addr, "%s", addr);
+        sv->addrs[i].n = 0;
+        sv->n_addrs++;
+    }
+    if (i < sv->n_addrs) {
+        sv->addrs[i].n += delta;
+        if (sv->addrs[i].n <= 0) sv->addrs[i] = sv->addrs[--sv->n_addrs];
+    }
+    pthread_mutex_unlock(&sv->addr_mu);
+    return before;
+}
+
+/* The numeric text of a socket address, as civetweb writes remote_addr. */
+static int sv_addr_text(const struct sockaddr_storage *sa, char *out, size_t cap, int *port)
+{
+    if (sa->ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+        *port = ntohs(a->sin_port);
+        return inet_ntop(AF_INET, &a->sin_addr, out, (socklen_t)cap) != NULL;
+    }
+    if (sa->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
+        *port = ntohs(a->sin6_port);
+        return inet_ntop(AF_INET6, &a->sin6_addr, out, (socklen_t)cap) != NULL;
+    }
+    return 0;
+}
+
+/* The socket of civetweb's connection mc.  civetweb 1.15 does not give it
+ * out; it is the one open TCP socket of the process whose peer is the
+ * request's remote address and port and whose own port is the server's
+ * (a connected TCP socket is unique by those).  Found among the process's
+ * descriptors (/proc/self/fd); -1 when none or more than one matches. */
+static int sv_conn_socket(const struct mg_connection *mc)
+{
+    const struct mg_request_info *ri = mg_get_request_info(mc);
+    if (!ri) return -1;
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir) return -1;
+    int found = -1, n = 0;
+    struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+        char *end;
+        long fd = strtol(de->d_name, &end, 10);
+        if (*end || end == de->d_name || fd < 0 || fd == dirfd(dir)) continue;
+        struct sockaddr_storage peer, self;
+        socklen_t pl = sizeof peer, sl = sizeof self;
+        if (getpeername((int)fd, (struct sockaddr *)&peer, &pl) != 0) continue;
+        if (getsockname((int)fd, (struct sockaddr *)&self, &sl) != 0) continue;
+        char text[64];
+        int pport, sport;
+        char stext[64];
+        if (!sv_addr_text(&peer, text, sizeof text, &pport)) continue;
+        if (!sv_addr_text(&self, stext, sizeof stext, &sport)) continue;
+        if (pport == ri->remote_port && sport == ri->server_port &&
+            strcmp(text, ri->remote_addr) == 0) {
+            found = (int)fd;
+            n++;
+        }
+    }
+    closedir(dir);
+    return n == 1 ? found : -1;
+}
+
+/* Writes what c's queue holds, as far as the socket takes it (never
+ * waits).  Returns -1 when the socket failed. */
+static int sv_conn_flush(sv_conn *c)
+{
+    pthread_mutex_lock(&c->q_mu);
+    int rc = 0;
+    while (c->q_off < c->q_len) {
+        ssize_t w = send(c->fd, c->q + c->q_off, c->q_len - c->q_off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            c->q_off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) break;
+        rc = -1;
+        break;
+    }
+    if (c->q_off == c->q_len) c->q_off = c->q_len = 0;
+    pthread_mutex_unlock(&c->q_mu);
+    return rc;
+}
+
+static int sv_conn_pending(sv_conn *c)
+{
+    pthread_mutex_lock(&c->q_mu);
+    int p = c->q_off < c->q_len;
+    pthread_mutex_unlock(&c->q_mu);
+    return p;
+}
+
+/* Queues the close frame (status, reason) and queues nothing after it. */
+static void sv_conn_close_frame(sv_conn *c, int status, const char *reason)
+{
+    uint8_t body[2 + 100];
+    size_t rl = strlen(reason);
+    if (rl > 100) rl = 100;
+    body[0] = (uint8_t)(status >> 8);
+    body[1] = (uint8_t)status;
+    memcpy(body + 2, reason, rl);
+    sv_queue(c, SV_WS_CLOSE, body, 2 + rl);
+    pthread_mutex_lock(&c->q_mu);
+    c->closing = 1;
+    pthread_mutex_unlock(&c->q_mu);
+}
+
+/* One whole message from the client: the rate limit, then the handler.
+ * Returns 0 to go on, or the close status to end the connection with. */
+static int sv_conn_message(sv_conn *c, int op, const char *data, size_t len)
+{
+    if (op != SV_WS_TEXT) {
+        sv_send_error(c, NULL, "bad_request", "only text frames holding JSON are understood");
+        return SV_WS_UNSUPPORTED;
+    }
+    double now = sv_mono();
+    c->bucket += (now - c->bucket_t) * sv->cfg.max_msg_rate;
+    if (c->bucket > 2.0 * sv->cfg.max_msg_rate) c->bucket = 2.0 * sv->cfg.max_msg_rate;
+    c->bucket_t = now;
+    if (c->bucket < 1.0) {
+        sv_send_error(c, NULL, "flood", "too many messages; closing");
+        return SV_WS_POLICY;
+    }
+    c->bucket -= 1.0;
+    sv_dispatch(c, data, len);
+    return 0;
+}
+
+/* The connection's thread: reads the socket, decodes frames, answers
+ * pings, pings an idle client and closes one that stays silent, enforces
+ * the frame deadline, and writes what other threads queue. */
+static void *sv_conn_main(void *arg)
+{
+    sv_conn *c = arg;
+    const sv_config *cfg = &sv->cfg;
+    sv_ws_dec d;
+    int status = 0;
+    const char *why = "";
+    if (sv_ws_init(&d, cfg->max_frame) != 0) {
+        status = SV_WS_INTERNAL;
+        why = "out of memory";
+    }
+    double last_rx = sv_mono(), frame_t = 0.0;
+    int pinged = 0;
+    uint8_t buf[4096];
+    while (!status) {
+        if (__atomic_load_n(&sv->conns_stop, __ATOMIC_ACQUIRE)) {
+            status = SV_WS_GOING_AWAY;
+            why = "the server is stopping";
+            break;
+        }
+        pthread_mutex_lock(&c->q_mu);
+        int over = c->q_over, pending = c->q_off < c->q_len;
+        pthread_mutex_unlock(&c->q_mu);
+        if (over) {
+            status = SV_WS_POLICY;
+            why = "the client does not read its messages";
+            break;
+        }
+        double now = sv_mono();
+        double until = last_rx + cfg->idle_ms / (pinged ? 1000.0 : 2000.0);
+        if (frame_t > 0 && frame_t + cfg->frame_ms / 1000.0 < until)
+            until = frame_t + cfg->frame_ms / 1000.0;
+        int wait = (int)((until - now) * 1000.0) + 1;
+        if (wait > 500) wait = 500; /* to see conns_stop */
+        if (wait < 0) wait = 0;
+        struct pollfd pf[2] = {{.fd = c->fd, .events = (short)(POLLIN | (pending ? POLLOUT : 0))},
+                               {.fd = c->wake, .events = POLLIN}};
+        int pr = poll(pf, 2, wait);
+        if (pr < 0 && errno != EINTR) break;
+        if (pr > 0 && (pf[1].revents & POLLIN)) {
+            uint64_t v;
+            if (read(c->wake, &v, sizeof v) < 0) { /* nothing to drain */
+            }
+        }
+        if (pr > 0 && (pf[0].revents & POLLOUT) && sv_conn_flush(c) != 0) break;
+        if (pr > 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t n = recv(c->fd, buf, sizeof buf, 0);
+            if (n == 0) break; /* the client went away */
+            if (n < 0) {
+                if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) continue;
+                break;
+            }
+            last_rx = sv_mono();
+            pinged = 0;
+            size_t off = 0;
+            while (off < (size_t)n && !status) {
+                size_t used = 0, len = 0;
+                const char *data = NULL;
+                int op = 0, st = 0;
+                sv_ws_event ev =
+                    sv_ws_feed(&d, buf + off, (size_t)n - off, &used, &data, &len, &op, &st, &why);
+                off += used;
+                switch (ev) {
+                case SV_WS_NONE: break;
+                case SV_WS_MESSAGE: status = sv_conn_message(c, op, data, len); break;
+                case SV_WS_GOT_PING: sv_queue(c, SV_WS_PONG, data, len); break;
+                case SV_WS_GOT_PONG: break;
+                case SV_WS_GOT_CLOSE:
+                    /* echo a valid status (RFC 6455 5.5.1), else a plain close */
+                    status = st >= 1000 && st < 5000 && st != 1005 && st != 1006 && st != 1015
+                                 ? st
+                                 : SV_WS_NORMAL;
+                    why = "";
+                    break;
+                case SV_WS_FAIL:
+                    status = st;
+                    if (st == SV_WS_TOO_BIG)
+                        sv_send_error(c, NULL, "too_large", "frame over the server's size limit");
+                    break;
+                }
+            }
+            frame_t = sv_ws_mid_frame(&d) ? (frame_t > 0 ? frame_t : last_rx) : 0.0;
+            if (status) break;
+        }
+        now = sv_mono();
+        if (frame_t > 0 && now - frame_t > cfg->frame_ms / 1000.0) {
+            status = SV_WS_POLICY;
+            why = "a frame arrived too slowly";
+        } else if (now - last_rx > cfg->idle_ms / 1000.0) {
+            status = SV_WS_GOING_AWAY;
+            why = "idle: no answer to ping";
+        } else if (!pinged && now - last_rx > cfg->idle_ms / 2000.0) {
+            sv_queue(c, SV_WS_PING, "croupier", 8);
+            pinged = 1;
+        }
+    }
+    if (status) sv_conn_close_frame(c, status, why);
+    pthread_mutex_lock(&c->q_mu);
+    c->closing = 1;
+    pthread_mutex_unlock(&c->q_mu);
+    /* what is queued (the close frame last) gets a second to leave */
+    double end = sv_mono() + 1.0;
+    while (sv_conn_pending(c) && sv_mono() < end) {
+        struct pollfd pf = {.fd = c->fd, .events = POLLOUT};
+        if (poll(&pf, 1, 100) < 0 && errno != EINTR) break;
+        if (sv_conn_flush(c) != 0) break;
+    }
+    sv_ws_free(&d);
+    /* civetweb reads this socket once the ready handler returns: make
+     * its first read see the end, so it closes the connection at once */
+    shutdown(c->fd, SHUT_RD);
+    return NULL;
+}
+
 /* ---- civetweb callbacks ---- */
 
 static int sv_ws_connect(const struct mg_connection *mc, void *cb)
 {
-    (void)mc, (void)cb;
-    return 0; /* accept */
+    (void)cb;
+    const struct mg_request_info *ri = mg_get_request_info(mc);
+    pthread_mutex_lock(&sv->addr_mu);
+    int n = 0;
+    for (int i = 0; i < sv->n_addrs; i++)
+        if (ri && strcmp(sv->addrs[i].addr, ri->remote_addr) == 0) n = sv->addrs[i].n;
+    pthread_mutex_unlock(&sv->addr_mu);
+    return n >= sv->cfg.max_conns_per_addr; /* non-zero: no handshake, the socket is closed */
 }
 
 static void sv_ws_ready(struct mg_connection *mc, void *cb)
@@ -2370,44 +2741,56 @@ static void sv_ws_ready(struct mg_connection *mc, void *cb)
     sv_conn *c = calloc(1, sizeof *c);
     if (!c) return;
     c->mc = mc;
+    c->fd = -1;
+    c->wake = -1;
     c->seat = CR_SEAT_PUBLIC;
     c->bucket = 2.0 * sv->cfg.max_msg_rate;
     c->bucket_t = sv_mono();
     c->rp_bucket = 2.0 * SV_REPLAY_RATE;
     c->rp_t = c->bucket_t;
+    pthread_mutex_init(&c->q_mu, NULL);
+    const struct mg_request_info *ri = mg_get_request_info(mc);
+    snprintf(c->addr, sizeof c->addr, "%s", ri ? ri->remote_addr : "");
     mg_set_user_connection_data(mc, c);
+    /* the per-address cap, counted exactly here (the connect handler's
+     * check is the cheap early refusal) */
+    int before = sv_addr_add(c->addr, 1);
+    if (before < 0 || before >= sv->cfg.max_conns_per_addr) {
+        if (before >= 0) sv_addr_add(c->addr, -1);
+        c->addr[0] = '\0';
+        static const char bye[] = "\x03\xf0"
+                                  "too many connections from one address"; /* 1008 */
+        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, bye, sizeof bye - 1);
+        int fd = sv_conn_socket(mc);
+        if (fd >= 0) shutdown(fd, SHUT_RD); /* civetweb closes it at once */
+        return;
+    }
+    c->fd = sv_conn_socket(mc);
+    c->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    pthread_attr_t at;
+    pthread_t th;
+    int ok = c->fd >= 0 && c->wake >= 0 && pthread_attr_init(&at) == 0;
+    if (ok) {
+        pthread_attr_setstacksize(&at, SV_CONN_STACK);
+        ok = pthread_create(&th, &at, sv_conn_main, c) == 0;
+        pthread_attr_destroy(&at);
+    }
+    if (!ok) {
+        sv_log("cannot serve a WebSocket from %s (%s)", c->addr,
+               c->fd < 0 ? "its socket was not found" : "no thread");
+        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf3", 2); /* 1011 */
+        if (c->fd >= 0) shutdown(c->fd, SHUT_RD);
+        return;
+    }
+    pthread_join(th, NULL); /* civetweb's worker waits: it holds the connection's slot */
 }
 
+/* Every frame is read by the connection's thread (sv_conn_main); civetweb
+ * reads only the end of the socket once that thread is done. */
 static int sv_ws_data(struct mg_connection *mc, int bits, char *data, size_t len, void *cb)
 {
-    (void)cb;
-    sv_conn *c = mg_get_user_connection_data(mc);
-    int op = bits & 0x0f;
-    if (!c) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_PING || op == MG_WEBSOCKET_OPCODE_PONG) return 1;
-    if (op != MG_WEBSOCKET_OPCODE_TEXT) {
-        sv_send_error(c, NULL, "bad_request", "only text frames holding JSON are understood");
-        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xeb", 2); /* 1003 */
-        return 0;
-    }
-    if (len > sv->cfg.max_frame) {
-        sv_send_error(c, NULL, "too_large", "frame over the server's size limit");
-        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf1", 2); /* 1009 */
-        return 0;
-    }
-    double now = sv_mono();
-    c->bucket += (now - c->bucket_t) * sv->cfg.max_msg_rate;
-    if (c->bucket > 2.0 * sv->cfg.max_msg_rate) c->bucket = 2.0 * sv->cfg.max_msg_rate;
-    c->bucket_t = now;
-    if (c->bucket < 1.0) {
-        sv_send_error(c, NULL, "flood", "too many messages; closing");
-        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf0", 2); /* 1008 */
-        return 0;
-    }
-    c->bucket -= 1.0;
-    sv_dispatch(c, data, len);
-    return 1;
+    (void)mc, (void)bits, (void)data, (void)len, (void)cb;
+    return 0;
 }
 
 static void sv_ws_close(const struct mg_connection *mc, void *cb)
@@ -2417,6 +2800,10 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
     if (!c) return;
     sv_detach(c);
     sv_replay_drop(c);
+    if (c->addr[0]) sv_addr_add(c->addr, -1);
+    if (c->wake >= 0) close(c->wake);
+    pthread_mutex_destroy(&c->q_mu);
+    free(c->q);
     sb_free(&c->out);
     free(c);
 }
@@ -2564,6 +2951,11 @@ void sv_config_defaults(sv_config *c)
     c->bot_memory_mb = 64;
     c->webhooks = 1;
     c->claim_ms = 1000;
+    c->max_conns_per_addr = 32;
+    c->handshake_ms = 10000;
+    c->idle_ms = 60000;
+    c->frame_ms = 10000;
+    c->max_outbox = (size_t)4 << 20;
 }
 
 typedef struct sv_idlist {
@@ -2633,6 +3025,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     sv = S;
     S->cfg = *cfg;
     pthread_mutex_init(&S->table_mu, NULL);
+    pthread_mutex_init(&S->addr_mu, NULL);
     pthread_mutex_init(&S->job_mu, NULL);
     pthread_cond_init(&S->job_cv, NULL);
     pthread_mutex_init(&S->hook_mu, NULL);
@@ -2665,8 +3058,14 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     opts[k++] = "no";
     opts[k++] = "tcp_nodelay"; /* an update is one small frame: never wait for Nagle */
     opts[k++] = "1";
+    /* the whole HTTP request head, a WebSocket's upgrade included, must
+     * arrive within the handshake deadline (civetweb measures it from the
+     * first byte; after the upgrade the connection's thread keeps its own
+     * deadlines) */
+    char handshake[16];
+    snprintf(handshake, sizeof handshake, "%d", cfg->handshake_ms);
     opts[k++] = "request_timeout_ms";
-    opts[k++] = "30000";
+    opts[k++] = handshake;
     if (cfg->web) {
         opts[k++] = "document_root";
         opts[k++] = cfg->web;
@@ -2706,6 +3105,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
         }
     }
     sv_log("stopping");
+    __atomic_store_n(&S->conns_stop, 1, __ATOMIC_RELEASE); /* each connection's thread ends */
     mg_stop(S->ctx);
     mg_exit_library();
     rc = 0;
@@ -2737,6 +3137,8 @@ out:
     for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
     free(S->games);
     cr_store_close(S->store);
+    free(S->addrs);
+    pthread_mutex_destroy(&S->addr_mu);
     free(S);
     sv = NULL;
     return rc;

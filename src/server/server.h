@@ -24,8 +24,17 @@ typedef struct sv_config {
     int webhooks;        /* 0: refuse webhook URLs */
     int claim_ms;        /* a shared store (PostgreSQL): every claim_ms, take over the running
                             games no server holds (one whose server died); 0: only at start */
+    int max_conns_per_addr; /* open WebSockets from one client address */
+    int handshake_ms;       /* the whole HTTP request head (and WebSocket upgrade) within it */
+    int idle_ms;            /* a WebSocket silent this long is closed; pinged at half of it */
+    int frame_ms;           /* a frame's bytes, once its header began, within it */
+    size_t max_outbox;      /* bytes queued for a client that does not read; past it: closed */
     int quiet;
 } sv_config;
+
+/* The stack size of a connection's thread, which runs the message
+ * handlers (server.c says why). */
+enum { SV_CONN_STACK = 1 << 20 };
 
 /* The defaults of every flag (docs/server.md). */
 void sv_config_defaults(sv_config *c);
