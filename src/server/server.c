@@ -40,6 +40,7 @@
 #include "croupier/bot.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
+#include "server/accept_cap.h"
 #include "server/proto.h"
 #include "server/replay.h"
 #include "server/server.h"
@@ -227,7 +228,7 @@ struct sv_conn {
      * frames other threads queue here (sv_send never blocks on a client). */
     int fd;        /* the socket; -1 before the thread has it */
     int wake;      /* an eventfd: a frame was queued */
-    char addr[48]; /* the client's address, for the per-address cap */
+    char addr[48]; /* the client's address, for the log */
     pthread_mutex_t q_mu;
     uint8_t *q; /* frames to write, q_off already written */
     size_t q_len, q_off, q_cap;
@@ -256,17 +257,8 @@ typedef struct sv_hook {
     struct sv_hook *next;
 } sv_hook;
 
-/* Open WebSockets per client address (the per-address cap). */
-typedef struct sv_addr_count {
-    char addr[48];
-    int n;
-} sv_addr_count;
-
 typedef struct sv_server {
     sv_config cfg;
-    pthread_mutex_t addr_mu;
-    sv_addr_count *addrs;
-    int n_addrs, cap_addrs;
     int conns_stop; /* connection threads end (mg_stop is under way) */
     cr_store *store;
     struct mg_context *ctx;
@@ -2456,37 +2448,6 @@ static void sv_dispatch(sv_conn *c, const char *data, size_t len)
 
 /* ---- connections: the per-address cap, the socket, the frames ---- */
 
-/* Counts c's address in (delta 1) or out (-1); returns the count before
- * the change, or -1 when the table cannot grow. */
-static int sv_addr_add(const char *addr, int delta)
-{
-    pthread_mutex_lock(&sv->addr_mu);
-    int i = 0;
-    while (i < sv->n_addrs && strcmp(sv->addrs[i].addr, addr) != 0) i++;
-    int before = i < sv->n_addrs ? sv->addrs[i].n : 0;
-    if (delta > 0 && i == sv->n_addrs) {
-        if (sv->n_addrs == sv->cap_addrs) {
-            int cap = sv->cap_addrs ? sv->cap_addrs * 2 : 16;
-            sv_addr_count *p = realloc(sv->addrs, sizeof *p * (size_t)cap);
-            if (!p) {
-                pthread_mutex_unlock(&sv->addr_mu);
-                return -1;
-            }
-            sv->addrs = p;
-            sv->cap_addrs = cap;
-        }
-        snprintf(sv->addrs[i].addr, sizeof sv->addrs[i].addr, "%s", addr);
-        sv->addrs[i].n = 0;
-        sv->n_addrs++;
-    }
-    if (i < sv->n_addrs) {
-        sv->addrs[i].n += delta;
-        if (sv->addrs[i].n <= 0) sv->addrs[i] = sv->addrs[--sv->n_addrs];
-    }
-    pthread_mutex_unlock(&sv->addr_mu);
-    return before;
-}
-
 /* The numeric text of a socket address, as civetweb writes remote_addr. */
 static int sv_addr_text(const struct sockaddr_storage *sa, char *out, size_t cap, int *port)
 {
@@ -2723,18 +2684,6 @@ static void *sv_conn_main(void *arg)
 
 /* ---- civetweb callbacks ---- */
 
-static int sv_ws_connect(const struct mg_connection *mc, void *cb)
-{
-    (void)cb;
-    const struct mg_request_info *ri = mg_get_request_info(mc);
-    pthread_mutex_lock(&sv->addr_mu);
-    int n = 0;
-    for (int i = 0; i < sv->n_addrs; i++)
-        if (ri && strcmp(sv->addrs[i].addr, ri->remote_addr) == 0) n = sv->addrs[i].n;
-    pthread_mutex_unlock(&sv->addr_mu);
-    return n >= sv->cfg.max_conns_per_addr; /* non-zero: no handshake, the socket is closed */
-}
-
 static void sv_ws_ready(struct mg_connection *mc, void *cb)
 {
     (void)cb;
@@ -2752,19 +2701,6 @@ static void sv_ws_ready(struct mg_connection *mc, void *cb)
     const struct mg_request_info *ri = mg_get_request_info(mc);
     snprintf(c->addr, sizeof c->addr, "%s", ri ? ri->remote_addr : "");
     mg_set_user_connection_data(mc, c);
-    /* the per-address cap, counted exactly here (the connect handler's
-     * check is the cheap early refusal) */
-    int before = sv_addr_add(c->addr, 1);
-    if (before < 0 || before >= sv->cfg.max_conns_per_addr) {
-        if (before >= 0) sv_addr_add(c->addr, -1);
-        c->addr[0] = '\0';
-        static const char bye[] = "\x03\xf0"
-                                  "too many connections from one address"; /* 1008 */
-        mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, bye, sizeof bye - 1);
-        int fd = sv_conn_socket(mc);
-        if (fd >= 0) shutdown(fd, SHUT_RD); /* civetweb closes it at once */
-        return;
-    }
     c->fd = sv_conn_socket(mc);
     c->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     pthread_attr_t at;
@@ -2800,7 +2736,6 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
     if (!c) return;
     sv_detach(c);
     sv_replay_drop(c);
-    if (c->addr[0]) sv_addr_add(c->addr, -1);
     if (c->wake >= 0) close(c->wake);
     pthread_mutex_destroy(&c->q_mu);
     free(c->q);
@@ -2820,8 +2755,9 @@ static json_t *sv_server_json(void)
                           (json_int_t)sv->bot_late, "over_memory", (json_int_t)sv->bot_heavy,
                           "stale", (json_int_t)sv->bot_stale, "thinking", sv->bot_thinking);
     pthread_mutex_unlock(&sv->job_mu);
-    return json_pack("{s:i,s:i,s:i,s:i,s:o}", "v", 1, "games_loaded", loaded, "games_running",
-                     running, "bot_seats", bots, "bots", b);
+    return json_pack("{s:i,s:i,s:i,s:i,s:o,s:I}", "v", 1, "games_loaded", loaded, "games_running",
+                     running, "bot_seats", bots, "bots", b, "refused_per_addr",
+                     (json_int_t)sv_accept_cap_refused());
 }
 
 static int sv_http_json(struct mg_connection *mc, json_t *o)
@@ -3025,7 +2961,6 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     sv = S;
     S->cfg = *cfg;
     pthread_mutex_init(&S->table_mu, NULL);
-    pthread_mutex_init(&S->addr_mu, NULL);
     pthread_mutex_init(&S->job_mu, NULL);
     pthread_cond_init(&S->job_cv, NULL);
     pthread_mutex_init(&S->hook_mu, NULL);
@@ -3074,14 +3009,14 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     struct mg_callbacks cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.log_message = sv_log_message;
+    sv_accept_cap_set(cfg->max_conns_per_addr);
     mg_init_library(0);
     S->ctx = mg_start(&cbs, NULL, opts);
     if (!S->ctx) {
         fprintf(stderr, "croupier: error: cannot listen on %s\n", cfg->listen);
         goto stop_threads;
     }
-    mg_set_websocket_handler(S->ctx, "/ws", sv_ws_connect, sv_ws_ready, sv_ws_data, sv_ws_close,
-                             NULL);
+    mg_set_websocket_handler(S->ctx, "/ws", NULL, sv_ws_ready, sv_ws_data, sv_ws_close, NULL);
     mg_set_request_handler(S->ctx, "/api/", sv_http_api, NULL);
     struct mg_server_port ports[4];
     int np = mg_get_server_ports(S->ctx, 4, ports);
@@ -3108,6 +3043,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     __atomic_store_n(&S->conns_stop, 1, __ATOMIC_RELEASE); /* each connection's thread ends */
     mg_stop(S->ctx);
     mg_exit_library();
+    sv_accept_cap_set(0);
     rc = 0;
 stop_threads:
     pthread_mutex_lock(&S->job_mu);
@@ -3137,8 +3073,6 @@ out:
     for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
     free(S->games);
     cr_store_close(S->store);
-    free(S->addrs);
-    pthread_mutex_destroy(&S->addr_mu);
     free(S);
     sv = NULL;
     return rc;

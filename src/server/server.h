@@ -24,7 +24,7 @@ typedef struct sv_config {
     int webhooks;        /* 0: refuse webhook URLs */
     int claim_ms;        /* a shared store (PostgreSQL): every claim_ms, take over the running
                             games no server holds (one whose server died); 0: only at start */
-    int max_conns_per_addr; /* open WebSockets from one client address */
+    int max_conns_per_addr; /* open connections from one client address, in any phase */
     int handshake_ms;       /* the whole HTTP request head (and WebSocket upgrade) within it */
     int idle_ms;            /* a WebSocket silent this long is closed; pinged at half of it */
     int frame_ms;           /* a frame's bytes, once its header began, within it */
