@@ -2565,6 +2565,41 @@ static int sv_conn_message(sv_conn *c, int op, const char *data, size_t len)
     return 0;
 }
 
+/* Feeds the bytes the client sent to c's decoder and acts on each frame
+ * and message they complete.  Returns 0 to go on, or the status to close
+ * the connection with (*why its reason). */
+static int sv_conn_bytes(sv_conn *c, sv_ws_dec *d, const uint8_t *buf, size_t n, const char **why)
+{
+    size_t off = 0;
+    int status = 0;
+    while (off < n && !status) {
+        size_t used = 0, len = 0;
+        const char *data = NULL;
+        int op = 0, st = 0;
+        sv_ws_event ev = sv_ws_feed(d, buf + off, n - off, &used, &data, &len, &op, &st, why);
+        off += used;
+        switch (ev) {
+        case SV_WS_NONE: break;
+        case SV_WS_MESSAGE: status = sv_conn_message(c, op, data, len); break;
+        case SV_WS_GOT_PING: sv_queue(c, SV_WS_PONG, data, len); break;
+        case SV_WS_GOT_PONG: break;
+        case SV_WS_GOT_CLOSE:
+            /* echo a valid status (RFC 6455 5.5.1), else a plain close */
+            status = st >= 1000 && st < 5000 && st != 1005 && st != 1006 && st != 1015
+                         ? st
+                         : SV_WS_NORMAL;
+            *why = "";
+            break;
+        case SV_WS_FAIL:
+            status = st;
+            if (st == SV_WS_TOO_BIG)
+                sv_send_error(c, NULL, "too_large", "frame over the server's size limit");
+            break;
+        }
+    }
+    return status;
+}
+
 /* The connection's thread: reads the socket, decodes frames, answers
  * pings, pings an idle client and closes one that stays silent, enforces
  * the frame deadline, and writes what other threads queue. */
@@ -2622,33 +2657,7 @@ static void *sv_conn_main(void *arg)
             }
             last_rx = sv_mono();
             pinged = 0;
-            size_t off = 0;
-            while (off < (size_t)n && !status) {
-                size_t used = 0, len = 0;
-                const char *data = NULL;
-                int op = 0, st = 0;
-                sv_ws_event ev =
-                    sv_ws_feed(&d, buf + off, (size_t)n - off, &used, &data, &len, &op, &st, &why);
-                off += used;
-                switch (ev) {
-                case SV_WS_NONE: break;
-                case SV_WS_MESSAGE: status = sv_conn_message(c, op, data, len); break;
-                case SV_WS_GOT_PING: sv_queue(c, SV_WS_PONG, data, len); break;
-                case SV_WS_GOT_PONG: break;
-                case SV_WS_GOT_CLOSE:
-                    /* echo a valid status (RFC 6455 5.5.1), else a plain close */
-                    status = st >= 1000 && st < 5000 && st != 1005 && st != 1006 && st != 1015
-                                 ? st
-                                 : SV_WS_NORMAL;
-                    why = "";
-                    break;
-                case SV_WS_FAIL:
-                    status = st;
-                    if (st == SV_WS_TOO_BIG)
-                        sv_send_error(c, NULL, "too_large", "frame over the server's size limit");
-                    break;
-                }
-            }
+            status = sv_conn_bytes(c, &d, buf, (size_t)n, &why);
             frame_t = sv_ws_mid_frame(&d) ? (frame_t > 0 ? frame_t : last_rx) : 0.0;
             if (status) break;
         }
@@ -2950,14 +2959,17 @@ static void sv_claim_sweep(int at_start)
                outdated);
 }
 
-int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
+/* Makes the process's server (the store, the bot workers, the clock and
+ * webhook threads) and resumes its running games; no listener.  Returns
+ * the server, or NULL after one line on stderr. */
+static sv_server *sv_start(const sv_config *cfg)
 {
     if (sodium_init() < 0) {
         fprintf(stderr, "croupier: error: libsodium cannot start\n");
-        return 1;
+        return NULL;
     }
     sv_server *S = calloc(1, sizeof *S);
-    if (!S) return 1;
+    if (!S) return NULL;
     sv = S;
     S->cfg = *cfg;
     pthread_mutex_init(&S->table_mu, NULL);
@@ -2966,11 +2978,12 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     pthread_mutex_init(&S->hook_mu, NULL);
     pthread_cond_init(&S->hook_cv, NULL);
     char err[512];
-    int rc = 1;
     S->store = cr_store_open(cfg->db, err, sizeof err);
     if (!S->store) {
         fprintf(stderr, "croupier: error: %s\n", err);
-        goto out;
+        free(S);
+        sv = NULL;
+        return NULL;
     }
     S->n_workers = cfg->bot_threads;
     S->workers = calloc((size_t)S->n_workers, sizeof *S->workers);
@@ -2978,6 +2991,48 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     pthread_create(&S->clock_thread, NULL, sv_clock_main, NULL);
     pthread_create(&S->hook_thread, NULL, sv_hook_main, NULL);
     sv_claim_sweep(1);
+    return S;
+}
+
+/* Stops the threads sv_start made and frees the server (no connection is
+ * left). */
+static void sv_finish(sv_server *S)
+{
+    pthread_mutex_lock(&S->job_mu);
+    S->stopping = 1;
+    pthread_cond_broadcast(&S->job_cv);
+    pthread_mutex_unlock(&S->job_mu);
+    pthread_mutex_lock(&S->hook_mu);
+    S->hook_stop = 1;
+    pthread_cond_broadcast(&S->hook_cv);
+    pthread_mutex_unlock(&S->hook_mu);
+    for (int i = 0; i < S->n_workers; i++) pthread_join(S->workers[i], NULL);
+    pthread_join(S->clock_thread, NULL);
+    pthread_join(S->hook_thread, NULL);
+    free(S->workers);
+    while (S->hook_head) {
+        sv_hook *h = S->hook_head;
+        S->hook_head = h->next;
+        free(h);
+    }
+    /* bot jobs never run hold references: give them back */
+    while (S->job_head) {
+        sv_game *g = S->job_head;
+        S->job_head = g->next_job;
+        sv_game_put(g);
+    }
+    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
+    free(S->games);
+    cr_store_close(S->store);
+    free(S);
+    sv = NULL;
+}
+
+int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
+{
+    sv_server *S = sv_start(cfg);
+    if (!S) return 1;
+    int rc = 1;
 
     char threads[16];
     snprintf(threads, sizeof threads, "%d", cfg->max_conns + 4);
@@ -3014,7 +3069,7 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     S->ctx = mg_start(&cbs, NULL, opts);
     if (!S->ctx) {
         fprintf(stderr, "croupier: error: cannot listen on %s\n", cfg->listen);
-        goto stop_threads;
+        goto out;
     }
     mg_set_websocket_handler(S->ctx, "/ws", NULL, sv_ws_ready, sv_ws_data, sv_ws_close, NULL);
     mg_set_request_handler(S->ctx, "/api/", sv_http_api, NULL);
@@ -3045,35 +3100,61 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     mg_exit_library();
     sv_accept_cap_set(0);
     rc = 0;
-stop_threads:
-    pthread_mutex_lock(&S->job_mu);
-    S->stopping = 1;
-    pthread_cond_broadcast(&S->job_cv);
-    pthread_mutex_unlock(&S->job_mu);
-    pthread_mutex_lock(&S->hook_mu);
-    S->hook_stop = 1;
-    pthread_cond_broadcast(&S->hook_cv);
-    pthread_mutex_unlock(&S->hook_mu);
-    for (int i = 0; i < S->n_workers; i++) pthread_join(S->workers[i], NULL);
-    pthread_join(S->clock_thread, NULL);
-    pthread_join(S->hook_thread, NULL);
-    free(S->workers);
-    while (S->hook_head) {
-        sv_hook *h = S->hook_head;
-        S->hook_head = h->next;
-        free(h);
-    }
-    /* bot jobs never run hold references: give them back */
-    while (S->job_head) {
-        sv_game *g = S->job_head;
-        S->job_head = g->next_job;
-        sv_game_put(g);
-    }
 out:
-    for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
-    free(S->games);
-    cr_store_close(S->store);
-    free(S);
-    sv = NULL;
+    sv_finish(S);
     return rc;
+}
+
+/* ---- a server without a listener, for the fuzz target (server.h) ---- */
+
+int sv_local_open(const sv_config *cfg) { return sv_start(cfg) ? 0 : -1; }
+
+void sv_local_close(void)
+{
+    if (sv) sv_finish(sv);
+}
+
+struct sv_local_conn {
+    sv_conn c;
+    sv_ws_dec d;
+};
+
+sv_conn *sv_local_conn(void (*sink)(void *arg, int op, const void *data, size_t len), void *arg)
+{
+    struct sv_local_conn *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    if (sv_ws_init(&l->d, sv->cfg.max_frame) != 0) {
+        free(l);
+        return NULL;
+    }
+    sv_conn *c = &l->c;
+    c->fd = -1;
+    c->wake = -1;
+    c->seat = CR_SEAT_PUBLIC;
+    c->bucket = 2.0 * sv->cfg.max_msg_rate;
+    c->bucket_t = sv_mono();
+    c->rp_bucket = 2.0 * SV_REPLAY_RATE;
+    c->rp_t = c->bucket_t;
+    c->sink = sink;
+    c->sink_arg = arg;
+    pthread_mutex_init(&c->q_mu, NULL);
+    return c;
+}
+
+int sv_local_feed(sv_conn *c, const uint8_t *bytes, size_t n)
+{
+    struct sv_local_conn *l = (struct sv_local_conn *)c;
+    const char *why = "";
+    return sv_conn_bytes(c, &l->d, bytes, n, &why);
+}
+
+void sv_local_conn_free(sv_conn *c)
+{
+    struct sv_local_conn *l = (struct sv_local_conn *)c;
+    sv_detach(c);
+    sv_replay_drop(c);
+    sv_ws_free(&l->d);
+    pthread_mutex_destroy(&c->q_mu);
+    sb_free(&c->out);
+    free(l);
 }

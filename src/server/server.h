@@ -44,4 +44,21 @@ void sv_config_defaults(sv_config *c);
  * after a clean shutdown, 1 (after one line on stderr) when it cannot start. */
 int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop);
 
+/* ---- for the fuzz target (fuzz/fuzz_protocol.c): the server's real
+ * handlers without a listener or sockets ---- */
+typedef struct sv_conn sv_conn;
+
+/* Makes the process's server (store, bot workers, clock) as sv_run does,
+ * but listens nowhere; 0, or -1 after a line on stderr. */
+int sv_local_open(const sv_config *cfg);
+void sv_local_close(void);
+/* A connection with no socket: every frame the server would write to it
+ * goes to sink (op: SV_WS_TEXT, SV_WS_PONG, ...; data without a header). */
+sv_conn *sv_local_conn(void (*sink)(void *arg, int op, const void *data, size_t len), void *arg);
+/* The bytes a client sends after the handshake (masked frames), decoded and
+ * handled exactly as from a socket; returns 0, or the status the server
+ * would close the connection with.  Call it on a thread of SV_CONN_STACK. */
+int sv_local_feed(sv_conn *c, const uint8_t *bytes, size_t n);
+void sv_local_conn_free(sv_conn *c);
+
 #endif
