@@ -244,10 +244,22 @@ static void sv_scan_frame(const char *data, size_t len, sv_scan *sc)
             size_t n = i - start;
             i++;
             if (expect_key && depth >= 1) {
-                /* the key as written (an escaped key is kept escaped) */
+                /* the key, if it is a plain name (letters, digits, '_',
+                 * '-'): it is quoted in an error, and any other key reads
+                 * as '?' there (no byte of it is echoed) */
                 size_t k = n < SV_SCAN_KEY - 1 ? n : SV_SCAN_KEY - 1;
-                memcpy(key[depth - 1], data + start, k);
-                key[depth - 1][k] = '\0';
+                int plain = n > 0;
+                for (size_t j = 0; j < k && plain; j++) {
+                    char kc = data[start + j];
+                    plain = (kc >= 'a' && kc <= 'z') || (kc >= 'A' && kc <= 'Z') ||
+                            (kc >= '0' && kc <= '9') || kc == '_' || kc == '-';
+                }
+                if (plain) {
+                    memcpy(key[depth - 1], data + start, k);
+                    key[depth - 1][k] = '\0';
+                } else {
+                    snprintf(key[depth - 1], SV_SCAN_KEY, "?");
+                }
                 expect_key = 0;
             }
             continue;

@@ -100,8 +100,9 @@ export class Connection {
       // A reply may also be news (`sit` is answered by the seat's update).
       if (msg.type !== 'update') return;
     } else if (msg.type !== 'error') {
-      // `sit` and `spectate` are answered by an update that may not carry
-      // `re`: a request waiting for such a message takes it here.
+      // `sit` and `spectate` are answered by an update carrying `re`; a
+      // server from before protocol.md said so answers without it, and a
+      // request waiting for such a message takes it here.
       for (const [id, p] of this.pending) {
         if (p.match && p.match(msg)) {
           this.pending.delete(id);
