@@ -81,9 +81,42 @@ static sv_ws_event sv_ws_header_done(sv_ws_dec *d, int *status, const char **why
     return SV_WS_NONE;
 }
 
+int sv_ws_utf8(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k;
+        unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+        if (c >= 0xc2 && c <= 0xdf)
+            k = 1;
+        else if (c >= 0xe0 && c <= 0xef) {
+            k = 2;
+            if (c == 0xe0) lo = 0xa0; /* overlong */
+            if (c == 0xed) hi = 0x9f; /* surrogates */
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            k = 3;
+            if (c == 0xf0) lo = 0x90; /* overlong */
+            if (c == 0xf4) hi = 0x8f; /* past U+10FFFF */
+        } else
+            return 0;
+        if (n - i <= k) return 0;
+        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
+        for (size_t j = 2; j <= k; j++)
+            if (p[i + j] < 0x80 || p[i + j] > 0xbf) return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
 /* The frame's payload is complete: what it makes. */
 static sv_ws_event sv_ws_frame_done(sv_ws_dec *d, const char **data, size_t *len, int *op,
-                                    int *status)
+                                    int *status, const char **why)
 {
     d->in_frame = 0;
     d->hdr_len = 0;
@@ -99,6 +132,12 @@ static sv_ws_event sv_ws_frame_done(sv_ws_dec *d, const char **data, size_t *len
         return SV_WS_GOT_CLOSE;
     default:
         if (!d->fin) return SV_WS_NONE;
+        if (d->msg_op == SV_WS_TEXT && !sv_ws_utf8(d->msg, d->msg_len)) {
+            d->msg_op = 0;
+            *status = SV_WS_BAD_DATA;
+            *why = "a text message that is not UTF-8";
+            return SV_WS_FAIL;
+        }
         *op = d->msg_op;
         *data = d->msg;
         *len = d->msg_len;
@@ -122,7 +161,8 @@ sv_ws_event sv_ws_feed(sv_ws_dec *d, const uint8_t *p, size_t n, size_t *used, c
             }
             if (d->hdr_len < d->hdr_need) continue;
             ev = sv_ws_header_done(d, status, why);
-            if (ev == SV_WS_NONE && d->len == 0) ev = sv_ws_frame_done(d, data, len, op, status);
+            if (ev == SV_WS_NONE && d->len == 0)
+                ev = sv_ws_frame_done(d, data, len, op, status, why);
             continue;
         }
         size_t take = n - i;
@@ -132,7 +172,7 @@ sv_ws_event sv_ws_feed(sv_ws_dec *d, const uint8_t *p, size_t n, size_t *used, c
         if (d->op < SV_WS_CLOSE) d->msg_len += take;
         d->got += take;
         i += take;
-        if (d->got == d->len) ev = sv_ws_frame_done(d, data, len, op, status);
+        if (d->got == d->len) ev = sv_ws_frame_done(d, data, len, op, status, why);
     }
     *used = i;
     return ev;

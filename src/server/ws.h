@@ -10,7 +10,8 @@
  * 2^63-1 bytes is dropped without a close frame), accepts unmasked client
  * frames and oversized pings, and hands each fragment over on its own.
  * Here every limit is applied at the header, before a payload byte is
- * read, and a violation names the close status to send (1002, 1009). */
+ * read, and a violation names the close status to send (1002, 1009; a
+ * text message that is not UTF-8, 1007). */
 #ifndef CR_SERVER_WS_H
 #define CR_SERVER_WS_H
 
@@ -32,6 +33,7 @@ enum {
     SV_WS_GOING_AWAY = 1001,
     SV_WS_PROTOCOL = 1002,
     SV_WS_UNSUPPORTED = 1003,
+    SV_WS_BAD_DATA = 1007,
     SV_WS_POLICY = 1008,
     SV_WS_TOO_BIG = 1009,
     SV_WS_INTERNAL = 1011
@@ -44,7 +46,7 @@ typedef enum sv_ws_event {
     SV_WS_GOT_PING, /* a ping: data/len its payload (at most 125 bytes), to echo in a pong */
     SV_WS_GOT_PONG,
     SV_WS_GOT_CLOSE, /* the client closes: status its code (1005 when it gave none) */
-    SV_WS_FAIL       /* a violation: status the close code to send (1002, 1009), why a reason */
+    SV_WS_FAIL /* a violation: status the close code to send (1002, 1007, 1009), why a reason */
 } sv_ws_event;
 
 typedef struct sv_ws_dec {
@@ -72,6 +74,10 @@ void sv_ws_free(sv_ws_dec *d);
  * After SV_WS_FAIL or SV_WS_GOT_CLOSE, feed nothing more. */
 sv_ws_event sv_ws_feed(sv_ws_dec *d, const uint8_t *p, size_t n, size_t *used, const char **data,
                        size_t *len, int *op, int *status, const char **why);
+
+/* Whether s[0..n) is UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF). */
+int sv_ws_utf8(const char *s, size_t n);
 
 /* Whether a frame is under way (a deadline applies to its bytes). */
 int sv_ws_mid_frame(const sv_ws_dec *d);
