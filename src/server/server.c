@@ -122,6 +122,10 @@ static void sb_printf(sv_buf *b, const char *fmt, ...)
 }
 
 /* A JSON string literal of s (escaping quotes, backslashes and controls). */
+/* A JSON string of s.  A byte that does not start a whole UTF-8 sequence
+ * is written as U+FFFD: the texts quoted here may hold client bytes (a
+ * parser's "near '...'" can cut a character), and every frame the server
+ * sends must be UTF-8. */
 static void sb_json_str(sv_buf *b, const char *s)
 {
     sb_add(b, "\"", 1);
@@ -131,8 +135,16 @@ static void sb_json_str(sv_buf *b, const char *s)
             sb_add(b, e, 2);
         } else if (*p < 0x20 || *p == 0x7f) {
             sb_printf(b, "\\u%04x", *p);
-        } else {
+        } else if (*p < 0x80) {
             sb_add(b, (const char *)p, 1);
+        } else {
+            size_t k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+            if (strnlen((const char *)p, k) == k && sv_ws_utf8((const char *)p, k)) {
+                sb_add(b, (const char *)p, k);
+                p += k - 1;
+            } else {
+                sb_puts(b, "\\ufffd");
+            }
         }
     }
     sb_add(b, "\"", 1);
