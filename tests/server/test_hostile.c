@@ -768,10 +768,12 @@ static void test_deep_objects(void **state)
 
 /* ---- finding 2: integers past 64 bits ---- */
 
-/* Sends text and expects an error with code, whose message names field
- * (unless NULL), with re (unless re < 0: not checked). */
-static void expect_error_raw(ws *w, server *s, const char *test, const char *text, const char *code,
-                             const char *field, int64_t re)
+/* Sends text and checks that the reply is an error with code, whose
+ * message names field (unless NULL), with re (unless re < 0: not
+ * checked).  Returns 1 if so; else prints what is wrong and returns 0
+ * (the caller fails once every case has been tried). */
+static int check_error_raw(ws *w, server *s, const char *test, const char *text, const char *code,
+                           const char *field, int64_t re)
 {
     assert_int_equal(ws_send_text(w, text), 0);
     char why[200];
@@ -782,13 +784,22 @@ static void expect_error_raw(ws *w, server *s, const char *test, const char *tex
     const char *got = json_string_value(json_object_get(r, "code"));
     const char *message = json_string_value(json_object_get(r, "message"));
     json_t *jre = json_object_get(r, "re");
-    if (strcmp(jtype(r), "error") != 0 || !got || strcmp(got, code) != 0)
-        fail_msg("[%s] expected error %s, got %s", test, code, jshow(r));
-    if (field && (!message || !names_field(message, field)))
-        fail_msg("[%s] the message does not name '%s': %s", test, field, jshow(r));
-    if (re >= 0 && (!json_is_integer(jre) || json_integer_value(jre) != re))
-        fail_msg("[%s] expected re %lld, got %s", test, (long long)re, jshow(r));
+    int ok = 1;
+    if (strcmp(jtype(r), "error") != 0 || !got || strcmp(got, code) != 0) {
+        printf("[%s]    WRONG: expected error %s\n", test, code);
+        ok = 0;
+    }
+    if (field && (!message || !names_field(message, field))) {
+        printf("[%s]    WRONG: the message does not name '%s'\n", test, field);
+        ok = 0;
+    }
+    if (re >= 0 && (!json_is_integer(jre) || json_integer_value(jre) != re)) {
+        printf("[%s]    WRONG: expected re %lld\n", test, (long long)re);
+        ok = 0;
+    }
+    fflush(stdout);
     json_decref(r);
+    return ok;
 }
 
 /* Finding 2: an integer jansson cannot hold was bad_json; it is a
@@ -800,13 +811,18 @@ static void test_big_integers(void **state)
     server_start(&s, "big_integers", NULL);
     ws w;
     ws_open(&w, &s, NULL);
-    expect_error_raw(&w, &s, "big_integers",
-                     "{\"v\":1,\"type\":\"hello\",\"id\":18446744073709551616}", "bad_request",
-                     "id", -1);
-    expect_error_raw(
+    int ok_id = check_error_raw(&w, &s, "big_integers",
+                                "{\"v\":1,\"type\":\"hello\",\"id\":18446744073709551616}",
+                                "bad_request", "id", -1);
+    int ok_decision = check_error_raw(
         &w, &s, "big_integers",
         "{\"v\":1,\"type\":\"act\",\"id\":5,\"decision\":99999999999999999999,\"action\":1}",
         "bad_request", "decision", 5);
+    if (!ok_id || !ok_decision)
+        fail_msg("[big_integers] wrong reply to the big %s (see above)", !ok_id && !ok_decision
+                                                                             ? "id and decision"
+                                                                         : !ok_id ? "id"
+                                                                                  : "decision");
     ws_close(&w);
     check_second_client(&s, "big_integers");
     server_stop(&s);
@@ -855,7 +871,8 @@ static void test_re_everywhere(void **state)
                  json_object_get(json_array_get(json_object_get(r, "seats"), 0), "token")));
     json_decref(r);
     /* a truncated message whose id was readable */
-    expect_error_raw(&w, &s, test, "{\"v\":1,\"type\":\"hello\",\"id\":7,", "bad_json", NULL, 7);
+    int bad_json_ok =
+        check_error_raw(&w, &s, test, "{\"v\":1,\"type\":\"hello\",\"id\":7,", "bad_json", NULL, 7);
     ws_close(&w);
 
     int64_t id;
@@ -876,9 +893,10 @@ static void test_re_everywhere(void **state)
                       json_integer_value(json_object_get(up, "re")) == id;
     json_decref(up);
     fflush(stdout);
-    if (!sit_ok) fail_msg("[%s] the update answering sit does not carry its id as re", test);
-    if (!spectate_ok)
-        fail_msg("[%s] the update answering spectate does not carry its id as re", test);
+    if (!bad_json_ok || !sit_ok || !spectate_ok)
+        fail_msg("[%s] re missing or wrong in:%s%s%s", test, bad_json_ok ? "" : " [bad_json, id 7]",
+                 sit_ok ? "" : " [the update answering sit]",
+                 spectate_ok ? "" : " [the update answering spectate]");
     check_second_client(&s, test);
     server_stop(&s);
 }
@@ -909,7 +927,8 @@ static int await_close(ws *w, const char *test, int timeout_ms, double *elapsed,
         if (f.op == OP_PONG) *pong_seen = 1;
         if (f.op == OP_TEXT && strstr((const char *)f.data, "\"welcome\"")) (*welcomes)++;
         printf("[%s] before the close: opcode %d, %zu bytes%s%.*s\n", test, f.op, f.len,
-               f.op == OP_TEXT ? ": " : "", f.op == OP_TEXT ? (int)f.len : 0, (const char *)f.data);
+               f.op == OP_TEXT ? ": " : "", f.op == OP_TEXT ? (int)(f.len < 160 ? f.len : 160) : 0,
+               (const char *)f.data);
         free(f.data);
     }
 }
@@ -940,11 +959,12 @@ static void frame_case(const char *test, const unsigned char *bytes, size_t n, i
            pong ? " (and a pong)" : "");
     fflush(stdout);
     ws_close(&w);
-    if (code != want)
-        fail_msg("[%s] expected a close frame with status %d within %d ms, got %s; %s", test, want,
-                 limit_ms, close_words(code, words, sizeof words), server_state(&s, 1000));
-    if (pong) fail_msg("[%s] the server answered a malformed ping with a pong", test);
-    if (welcomes) fail_msg("[%s] the server acted on a frame it must refuse (a welcome)", test);
+    if (code != want || pong || welcomes)
+        fail_msg("[%s] expected a close frame with status %d within %d ms, got %s%s%s; %s", test,
+                 want, limit_ms, close_words(code, words, sizeof words),
+                 pong ? ", after a pong to a malformed ping" : "",
+                 welcomes ? ", after a welcome: the frame it must refuse was acted on" : "",
+                 server_state(&s, 1000));
     check_second_client(&s, test);
     server_stop(&s);
 }
