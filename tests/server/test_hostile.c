@@ -1449,6 +1449,7 @@ static void test_fair_share(void **state)
         pthread_join(th, NULL);
         att_report("slowloris sockets", a->slow, FS_SLOW, FS_HANDSHAKE_MS);
         att_report("idle WebSockets", a->idle, FS_IDLE, FS_IDLE_MS);
+        free(a);
         ws_close(&g);
         fail_msg("[%s] during the attack the client on 127.0.0.1 was not served: %s (after %.0f "
                  "ms); %s",
@@ -1528,10 +1529,10 @@ static void test_fair_share(void **state)
                "%d ms)",
                idle_left, FS_IDLE_MS, 2 * FS_IDLE_MS + 3000);
 #undef FS_BAD
-    if (bad[0]) fail_msg("[%s] the attacker was not held to its share%s", test, bad);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->cv);
     free(a);
+    if (bad[0]) fail_msg("[%s] the attacker was not held to its share%s", test, bad);
     check_second_client(&s, test);
     server_stop(&s);
 }
