@@ -555,7 +555,7 @@ static const char *jtype(json_t *o)
 static const char *jshow(json_t *o)
 {
     static char buf[600];
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     snprintf(buf, sizeof buf, "%s", s ? s : "(nothing)");
     free(s);
     return buf;
