@@ -2705,6 +2705,34 @@ static void *sv_conn_main(void *arg)
 
 /* ---- civetweb callbacks ---- */
 
+/* Routing by game id (docs/server.md, "Routing clients"): a client on a
+ * game's page opens its WebSocket as /ws?game=ID.  When another server
+ * process plays that running game, the upgrade is refused: civetweb then
+ * closes the connection without an answer, and the proxy in front retries
+ * the request on another process (deploy/haproxy.cfg), so the client never
+ * meets `elsewhere`.  A running game nobody holds is claimed here, as a
+ * `sit` would claim it.  Plain /ws, a malformed id, an unknown, finished or
+ * outdated game, or a full server (SV_FULL) are let through: the messages
+ * on the connection answer those. */
+static int sv_route_refuses(const struct mg_connection *mc)
+{
+    const struct mg_request_info *ri = mg_get_request_info(mc);
+    char id[40];
+    if (!ri || !ri->query_string) return 0;
+    if (mg_get_var(ri->query_string, strlen(ri->query_string), "game", id, sizeof id) < 0) return 0;
+    if (!sv_is_game_id(id)) return 0;
+    int where = SV_HERE;
+    sv_game *g = sv_find_game_where(id, &where, NULL);
+    if (g) sv_game_put(g);
+    return !g && where == SV_ELSEWHERE;
+}
+
+static int sv_ws_connect(const struct mg_connection *mc, void *cb)
+{
+    (void)cb;
+    return sv_route_refuses(mc); /* 0 accepts the upgrade */
+}
+
 static void sv_ws_ready(struct mg_connection *mc, void *cb)
 {
     (void)cb;
@@ -3083,7 +3111,8 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
         fprintf(stderr, "croupier: error: cannot listen on %s\n", cfg->listen);
         goto out;
     }
-    mg_set_websocket_handler(S->ctx, "/ws", NULL, sv_ws_ready, sv_ws_data, sv_ws_close, NULL);
+    mg_set_websocket_handler(S->ctx, "/ws", sv_ws_connect, sv_ws_ready, sv_ws_data, sv_ws_close,
+                             NULL);
     mg_set_request_handler(S->ctx, "/api/", sv_http_api, NULL);
     struct mg_server_port ports[4];
     int np = mg_get_server_ports(S->ctx, 4, ports);
