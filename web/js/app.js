@@ -76,6 +76,7 @@ async function route() {
   app.showError('');
   app.setTurn(false);
   const r = parseHash(location.hash);
+  conn.followPage();
   try {
     if (!app.welcome) app.welcome = await conn.request('hello', {});
     if (r.page !== 'lobby') await learnGame(r.game_id);

@@ -7,11 +7,14 @@
 // growing delay and calls the `reconnect` handlers, which sit again with the
 // event number they have seen so the log catches up.  An `update` that
 // answers a request also goes to the `update` handlers.
+import { parseHash } from './store.js';
+
 const VERSION = 1;
 const TIMEOUT_MS = 15000;
 
 export class Connection {
   constructor(url) {
+    this.fixedUrl = url || null;
     this.url = url || defaultUrl();
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, timer}
@@ -47,6 +50,7 @@ export class Connection {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener('open', () => {
+      if (ws !== this.ws) return;
       this.connecting = false;
       this.delay = 250;
       this.emit('state', 'open');
@@ -59,19 +63,41 @@ export class Connection {
       this.waiters = [];
       for (const f of waiters) f();
     });
-    ws.addEventListener('message', (e) => this.receive(e.data));
+    ws.addEventListener('message', (e) => { if (ws === this.ws) this.receive(e.data); });
     ws.addEventListener('close', () => {
+      if (ws !== this.ws) return; // left by followPage()
       this.emit('state', 'closed');
-      for (const [, p] of this.pending) {
-        clearTimeout(p.timer);
-        p.reject({ code: 'closed', message: 'the connection to the server closed' });
-      }
-      this.pending.clear();
+      this.failPending();
       if (this.closedByUs) return;
       const wait = this.delay;
       this.delay = Math.min(this.delay * 2, 8000);
       setTimeout(() => this.connect(), wait);
     });
+  }
+
+  // On a game's page: when the socket is not the game's (/ws?game=ID), it
+  // is closed and the next request opens the game's.  Requests waiting on
+  // the old socket are refused as `closed`; the lobby keeps any socket.
+  // (A socket given as `url` to the constructor is never changed.)
+  followPage() {
+    const url = this.fixedUrl || defaultUrl();
+    if (url === this.url || parseHash(location.hash).page === 'lobby') return;
+    this.url = url;
+    const old = this.ws;
+    if (!old || old.readyState === WebSocket.CLOSED) return;
+    this.ws = null;
+    this.connecting = false;
+    this.everOpen = false; // the new page sits itself: no `reconnect`
+    this.failPending();
+    old.close();
+  }
+
+  failPending() {
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject({ code: 'closed', message: 'the connection to the server closed' });
+    }
+    this.pending.clear();
   }
 
   close() {
@@ -131,9 +157,15 @@ export class Connection {
   }
 }
 
+// /ws, or /ws?game=ID on a game's page: a proxy in front of several server
+// processes sends that socket to the process that plays the game
+// (docs/server.md, "Deploying behind HAProxy"); a process that does not
+// play the game refuses the upgrade so that the proxy tries another one.
 function defaultUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws`;
+  const game = parseHash(location.hash);
+  const query = game.page === 'lobby' ? '' : `?game=${encodeURIComponent(game.game_id)}`;
+  return `${scheme}//${location.host}/ws${query}`;
 }
 
 // Read-only HTTP endpoints (GET /api/...), for pages that need no socket.
