@@ -15,7 +15,11 @@
  * --pg URL: the server's store is that PostgreSQL database instead, in a
  * schema of the run's own (search_path in the server's URL), dropped at
  * the end: every run starts from empty tables, as the SQLite run does, and
- * leaves no running games behind for the next run's server to take over. */
+ * leaves no running games behind for the next run's server to take over.
+ * --port N: the server listens on 127.0.0.1:N instead of a free port;
+ * --via HOST:PORT: the clients connect there (plain ws://), to a proxy in
+ * front of that server, instead of to the server itself
+ * (bench/load_via_haproxy.sh runs it through deploy/haproxy.cfg). */
 #include <jansson.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -45,6 +49,7 @@ typedef struct lc {
 } lc;
 
 static int port;
+static char host[256] = "127.0.0.1";
 static const char *bots = "random";
 static volatile int stop_flag;
 
@@ -136,7 +141,7 @@ static void *client_main(void *arg)
 {
     lc *c = arg;
     char err[256], msg[512];
-    c->mc = mg_connect_websocket_client("127.0.0.1", port, 0, err, sizeof err, "/ws", NULL, on_data,
+    c->mc = mg_connect_websocket_client(host, port, 0, err, sizeof err, "/ws", NULL, on_data,
                                         on_close, c);
     if (!c->mc) {
         fprintf(stderr, "client %d: %s\n", c->index, err);
@@ -200,6 +205,29 @@ static void *client_main(void *arg)
         }
     }
     return NULL;
+}
+
+/* Waits (up to 10 s) until GET /api/server through host:port answers 200:
+ * a proxy's health checks must first find the server just started. */
+static int wait_ready(void)
+{
+    for (int i = 0; i < 100; i++) {
+        char err[256];
+        struct mg_connection *mc = mg_download(host, port, 0, err, sizeof err,
+                                               "GET /api/server HTTP/1.1\r\nHost: %s\r\n"
+                                               "Connection: close\r\n\r\n",
+                                               host);
+        int status = 0;
+        if (mc) {
+            const struct mg_response_info *ri = mg_get_response_info(mc);
+            status = ri ? ri->status_code : 0;
+            mg_close_connection(mc);
+        }
+        if (status == 200) return 1;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -266,14 +294,15 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_load_server CROUPIER [--games N] [--seconds S] [--bots SPEC]"
-                        " [--db PATH] [--pg URL]\n");
+                        " [--db PATH] [--pg URL] [--port N] [--via HOST:PORT]\n");
         return 2;
     }
     const char *croupier = argv[1];
     int games = 64;
     double seconds = 20;
     char db[512];
-    const char *pg = NULL;
+    const char *pg = NULL, *via = NULL;
+    int listen_port = 0;
     snprintf(db, sizeof db, "/tmp/croupier-load-%d.db", (int)getpid());
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--games") == 0)
@@ -286,6 +315,20 @@ int main(int argc, char **argv)
             snprintf(db, sizeof db, "%s", argv[i + 1]);
         else if (strcmp(argv[i], "--pg") == 0)
             pg = argv[i + 1];
+        else if (strcmp(argv[i], "--port") == 0)
+            listen_port = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--via") == 0)
+            via = argv[i + 1];
+    }
+    const char *via_colon = via ? strrchr(via, ':') : NULL;
+    if (via && (!via_colon || via_colon == via || (size_t)(via_colon - via) >= sizeof host ||
+                atoi(via_colon + 1) <= 0)) {
+        fprintf(stderr, "bench_load_server: --via needs HOST:PORT\n");
+        return 2;
+    }
+    if (listen_port < 0 || listen_port > 65535) {
+        fprintf(stderr, "bench_load_server: --port 0..65535\n");
+        return 2;
     }
     if (games < 1 || games > 240 || seconds <= 0) {
         fprintf(stderr, "bench_load_server: --games 1..240, --seconds > 0\n");
@@ -323,13 +366,15 @@ int main(int argc, char **argv)
         char dbarg[2100];
         snprintf(dbarg, sizeof dbarg, "sqlite:%s", db);
         if (pg) snprintf(dbarg, sizeof dbarg, "%s", pg);
+        char addr[32];
+        snprintf(addr, sizeof addr, "127.0.0.1:%d", listen_port);
         /* every client is on loopback: one address, past the default cap */
         if (per_addr)
-            execl(croupier, croupier, "serve", "--listen", "127.0.0.1:0", "--db", dbarg, "--quiet",
+            execl(croupier, croupier, "serve", "--listen", addr, "--db", dbarg, "--quiet",
                   "--max-bots", "100000", "--max-msg-rate", "100000", /* scripted clients */
                   "--max-conns-per-addr", "100000", (char *)NULL);
         else
-            execl(croupier, croupier, "serve", "--listen", "127.0.0.1:0", "--db", dbarg, "--quiet",
+            execl(croupier, croupier, "serve", "--listen", addr, "--db", dbarg, "--quiet",
                   "--max-bots", "100000", "--max-msg-rate", "100000", (char *)NULL);
         _exit(127);
     }
@@ -341,7 +386,17 @@ int main(int argc, char **argv)
         return 1;
     }
     port = atoi(strstr(line, "127.0.0.1:") + 10);
+    if (via) {
+        snprintf(host, sizeof host, "%.*s", (int)(via_colon - via), via);
+        port = atoi(via_colon + 1);
+    }
     mg_init_library(0);
+    if (via && !wait_ready()) {
+        fprintf(stderr, "bench_load_server: %s does not answer GET /api/server\n", via);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return 1;
+    }
     lc *cl = calloc((size_t)games, sizeof *cl);
     pthread_t *th = calloc((size_t)games, sizeof *th);
     double t0 = now_s();
@@ -369,8 +424,9 @@ int main(int argc, char **argv)
     }
     qsort(all, (size_t)n, sizeof *all, cmp_d);
     long rows = pg ? count_pg_rows(pg) : count_rows(db);
-    printf("load: %d concurrent games (1 human client + 3 %s bots each), %.1f s, %s %s\n", games,
-           bots, elapsed, pg ? "PostgreSQL" : "SQLite", pg ? "(--pg)" : db);
+    printf("load: %d concurrent games (1 human client + 3 %s bots each), %.1f s, %s %s%s%s\n",
+           games, bots, elapsed, pg ? "PostgreSQL" : "SQLite", pg ? "(--pg)" : db,
+           via ? ", clients through " : "", via ? via : "");
     printf("  acknowledged human actions: %ld (%.0f/s); latency ms p50 %.2f p99 %.2f max %.2f\n", n,
            n / elapsed, n ? all[n / 2] : 0.0, n ? all[(long)(n * 0.99)] : 0.0,
            n ? all[n - 1] : 0.0);
