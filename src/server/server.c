@@ -1869,8 +1869,11 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         goto undo;
     }
     g->bot_seats = bots;
-    if (sv->store->ops->create_game(sv->store, &meta, err, sizeof err) != CR_OK ||
-        sv->store->ops->claim(sv->store, meta.id, err, sizeof err) != CR_OK) {
+    /* Claimed before it is stored: once stored as running, another
+     * process's claim sweep would take a game nobody holds yet. */
+    int claimed = sv->store->ops->claim(sv->store, meta.id, err, sizeof err) == CR_OK;
+    if (!claimed || sv->store->ops->create_game(sv->store, &meta, err, sizeof err) != CR_OK) {
+        if (claimed) sv->store->ops->release(sv->store, meta.id);
         sv_send_error(c, m, "store", "the store refused the game");
         sv_log("create: %s", err);
         goto undo;
