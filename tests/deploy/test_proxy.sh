@@ -129,4 +129,14 @@ if [ "$game_lines" -lt 2 ] || [ "$upgraded" != "$game_lines" ]; then
     echo "FAIL the proxy answered an upgrade of the game's socket with something else than 101"
     exit 1
 fi
+# The probes proxy.mjs sent through the proxy after the restart went
+# straight to the game's new owner: the stick table was corrected when the
+# reconnection was sent on to another process.
+probes="$(grep -c ' "GET /ws?game=[0-9a-f]*&probe=' "$scratch/haproxy.log" || true)"
+straight="$(grep ' "GET /ws?game=[0-9a-f]*&probe=' "$scratch/haproxy.log" | grep ' 101 ' | grep -vc '/+[0-9]' || true)"
+echo "test_proxy: HAProxy: $straight of $probes probes went straight to the game's owner"
+if [ "$probes" != 4 ] || [ "$straight" != 4 ]; then
+    echo "FAIL the stick table did not send the game's sockets to its new owner"
+    exit 1
+fi
 echo "test_proxy: all passed"
