@@ -15,7 +15,10 @@
 //    /api/server) is killed with kill -9.  The page reconnects through the
 //    proxy by itself, to the other process, which took the game over.
 // 4. The killed server is started again on its port (as systemd's
-//    Restart=always would): the game stays where it is.
+//    Restart=always would): the game stays where it is, and four upgrades
+//    of the game's socket through the proxy are answered 101 (test_proxy.sh
+//    then finds in HAProxy's log that they went to the new owner with no
+//    retry: the stick table follows the game).
 // 5. The game is played to its end in the same page: its log runs from
 //    event 0 with no gap and no repeat and holds every event seen before the
 //    kill, and no message ever said `elsewhere`.
