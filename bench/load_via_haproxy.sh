@@ -18,7 +18,9 @@ if [ "${1:-}" = --rounds ]; then
 fi
 bench="$(dirname "$croupier")/bench/bench_load_server"
 [ -x "$bench" ] || { echo "load_via_haproxy: no $bench (cmake --build build --target bench_load_server)" >&2; exit 1; }
-command -v haproxy >/dev/null || { echo "load_via_haproxy: haproxy is not installed" >&2; exit 1; }
+for tool in haproxy openssl node; do
+    command -v "$tool" >/dev/null || { echo "load_via_haproxy: $tool is not installed" >&2; exit 1; }
+done
 
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/croupier-bench-proxy-XXXXXX")"
 haproxy_pid=
@@ -28,8 +30,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A free loopback port (as tests/deploy/test_proxy.sh finds one).
 free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+    node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=127.0.0.1" \
     -keyout "$scratch/key.pem" -out "$scratch/cert.pem" >/dev/null 2>&1
