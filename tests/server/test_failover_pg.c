@@ -1,7 +1,8 @@
 /* tests/server/test_failover_pg.c — issue 9's scale test: two `croupier
  * serve` processes on one PostgreSQL database.  A game is created and
  * partly played through the first; the second refuses it while the first
- * holds it (`elsewhere`); the first is killed (kill -9); the second takes the
+ * holds it (`elsewhere`, and no upgrade of /ws?game=ID: the routing check a
+ * proxy relies on); the first is killed (kill -9); the second takes the
  * game over on its own (its claim sweep) and the game goes on there with
  * every acknowledged action: the seat's decision number counts them all, the
  * events seen through the first are the same events through the second, and
@@ -181,7 +182,7 @@ static wsc *wsc_open(int port)
 
 static void wsc_close(wsc *w)
 {
-    mg_close_connection(w->mc);
+    if (w->mc) mg_close_connection(w->mc);
     while (w->head) {
         wsc_msg *m = w->head;
         w->head = m->next;
@@ -191,6 +192,23 @@ static void wsc_close(wsc *w)
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
     free(w);
+}
+
+/* Whether the server on port upgrades a WebSocket opened at path: a
+ * refusal is a connection closed without a 101, which a proxy in front
+ * retries on another process (deploy/haproxy.cfg). */
+static int upgrade_accepted(int port, const char *path)
+{
+    wsc *w = calloc(1, sizeof *w);
+    assert_non_null(w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    char err[256] = "";
+    w->mc = mg_connect_websocket_client("127.0.0.1", port, 0, err, sizeof err, path, NULL, wsc_data,
+                                        wsc_closed, w);
+    int accepted = w->mc != NULL;
+    wsc_close(w);
+    return accepted;
 }
 
 /* Sends o (stolen) with v:1 and a fresh id; returns the id. */
@@ -463,6 +481,13 @@ static void test_game_moves_to_the_second_server(void **state)
     json_t *err = wsc_expect(wb, "error");
     assert_string_equal(json_string_value(json_object_get(err, "code")), "elsewhere");
     json_decref(err);
+    /* ... and B refuses a socket opened for the game (/ws?game=ID), which
+     * A, the game's owner, accepts; plain /ws B accepts too */
+    char path[96];
+    snprintf(path, sizeof path, "/ws?game=%s", game_id);
+    assert_false(upgrade_accepted(b.port, path));
+    assert_true(upgrade_accepted(a.port, path));
+    assert_true(upgrade_accepted(b.port, "/ws"));
 
     /* kill -9 of A: PostgreSQL ends its session, the claim goes with it */
     kill(a.pid, SIGKILL);
