@@ -93,7 +93,11 @@ static const cli_command commands[] = {
      "  --plain              no full-screen viewer: the summary (or, in a terminal, --step)\n"
      "  --ascii              full-screen viewer: ASCII only\n"
      "  --json               print one JSON object: game, variant, players, options,\n"
-     "                       seats, seed, actions, over, to_act, scores, returns, position\n"},
+     "                       seats, seed (a string: the record's unsigned decimal; null\n"
+     "                       before the end), actions, over, to_act, scores, ranks,\n"
+     "                       winners, returns, view, and the position (the whole state:\n"
+     "                       the default, or --as open) or, with --as SEAT|public, that\n"
+     "                       view's observation (the scores then only once it is over)\n"},
     {"guide", cmd_guide, "show a game's player's guide (rules in short, glossary)",
      cmd_guide_usage},
 #ifdef CR_HAVE_CMD_SIM
