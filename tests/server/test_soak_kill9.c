@@ -6,13 +6,12 @@
  *
  * Three games run at once, each with two human seats played here (random
  * legal actions, submitted as soon as the seat is to act) and two bots, a
- * `heuristic` and an `ismcts:iters=1000` (about a tenth of a second a move
- * on the test machine), so a kill often lands while a bot is searching, or
- * while a submission is in flight.  Each round re-sits every seat (the
- * `sit` of a reconnecting client), plays for a delay drawn from a seeded
- * generator (0 to 500 ms), sometimes sends one more action, and kills the
- * server (kill -9); it is started again on the same store.  A game that
- * ends is replaced by a new one.
+ * `heuristic` and an `ismcts:iters=1000` (tens of milliseconds a move on
+ * the test machine, while the humans answer in microseconds), so a kill often lands while a bot is
+ * searching, or while a submission is in flight.  Each round re-sits every seat (the `sit` of a
+ * reconnecting client), plays for a delay drawn from a seeded generator (0 to 500 ms), sometimes
+ * sends one more action, and kills the server (kill -9); it is started again on the same store.  A
+ * game that ends is replaced by a new one.
  *
  * What the client counts:
  *   acknowledged  every `ack` it received (an `ack` that reached the socket
@@ -143,6 +142,8 @@ static void server_kill(int sig)
 static int kill_server(void **state)
 {
     (void)state;
+    if (access(log_path, F_OK) == 0) /* removed when the soak passed */
+        fprintf(stderr, "the servers' stderr: %s\n", log_path);
     if (server_pid > 0) {
         kill(server_pid, SIGKILL);
         waitpid(server_pid, NULL, 0);
@@ -814,6 +815,18 @@ static void game_check(game *g, wsc *w)
     cr_match_free(done);
 }
 
+/* Lines of the servers' stderr that contain `what`. */
+static int log_lines(const char *what)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f) return 0;
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) n += strstr(line, what) != NULL;
+    fclose(f);
+    return n;
+}
+
 static long env_long(const char *name, long dflt, long lo, long hi)
 {
     const char *v = getenv(name);
@@ -859,13 +872,24 @@ static void test_soak(void **state)
     server_kill(SIGTERM);
     mg_exit_library();
     double secs = now_s() - t0;
-    printf(
-        "kill -9 soak (%s, seed %ld): %d kills (%d with a bot thinking, %d with an action in "
-        "flight), %d games (%d played out), %ld acknowledged actions, %ld lost, %ld in flight "
-        "unacknowledged (%ld of them stored), %ld refused, %ld event checks, %ld changed, %.1f s\n",
-        on_pg ? "postgresql" : "sqlite", seed, fig.kills, fig.kills_thinking, fig.kills_in_flight,
-        fig.games, fig.games_over_in_play, fig.acked, fig.lost, fig.unacked, fig.unacked_stored,
-        fig.rejected, fig.events_checked, fig.changed, secs);
+    /* Appends the store refused (its compare-and-set: another copy of the
+     * game wrote first).  None should happen with one server; on PostgreSQL
+     * the claim sweep can take over a game this same server is still
+     * creating (a race in server.c this soak found, not fixed here: the
+     * sweep lists the new game before sv_h_create puts it in the table, and
+     * the store's claim succeeds for a lock the process already holds),
+     * which leaves two copies of the game in memory.  The soak's seats do
+     * not notice (they sit on the copy that plays), so the count is
+     * printed, and the log kept, rather than failing the soak. */
+    int refused_appends = log_lines("append failed");
+    printf("kill -9 soak (%s, seed %ld): %d kills (%d with a bot thinking, %d with an action in "
+           "flight), %d games (%d played out), %ld acknowledged actions, %ld lost, %ld in flight "
+           "unacknowledged (%ld of them stored), %ld refused, %ld event checks, %ld changed, %d "
+           "appends refused by the store, %.1f s\n",
+           on_pg ? "postgresql" : "sqlite", seed, fig.kills, fig.kills_thinking,
+           fig.kills_in_flight, fig.games, fig.games_over_in_play, fig.acked, fig.lost, fig.unacked,
+           fig.unacked_stored, fig.rejected, fig.events_checked, fig.changed, refused_appends,
+           secs);
     fflush(stdout);
     assert_int_equal(fig.kills, kills);
     assert_true(fig.acked > 0);
@@ -880,7 +904,10 @@ static void test_soak(void **state)
             json_decref(s->up);
         }
     free(games);
-    unlink(log_path);
+    if (refused_appends)
+        fprintf(stderr, "the servers' stderr, kept: %s\n", log_path);
+    else
+        unlink(log_path);
 }
 
 int main(void)
