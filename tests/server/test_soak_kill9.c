@@ -703,9 +703,25 @@ static void game_resign(game *g, int port)
 {
     seat *s = &g->s[0];
     seat_sit(s, g->id, port);
+    json_t *o = NULL;
+    if (json_is_true(json_object_get(s->up, "over"))) goto out; /* it ended meanwhile */
     long long id = wsc_send(s->c, json_pack("{s:s}", "type", "resign"));
-    json_t *o = seat_reply(s, id);
-    assert_string_equal(type_of(o), "ack");
+    o = seat_reply(s, id);
+    if (strcmp(type_of(o), "ack") != 0) {
+        /* the bots may have ended the game meanwhile: then the update
+         * saying so comes (refused as `illegal`: "the game is over") */
+        const char *code = json_string_value(json_object_get(o, "code"));
+        if (!code || strcmp(code, "illegal") != 0)
+            fail_msg("resign: %s", json_string_value(json_object_get(o, "message")));
+        json_t *u;
+        while (!json_is_true(json_object_get(s->up, "over")) &&
+               (u = wsc_next(s->c, WAIT_MS)) != NULL) {
+            seat_take(s, u);
+            json_decref(u);
+        }
+        assert_true(json_is_true(json_object_get(s->up, "over")));
+    }
+out:
     json_decref(o);
     wsc_close(s->c);
     s->c = NULL;
