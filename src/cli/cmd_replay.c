@@ -4,11 +4,14 @@
  *   a terminal (or --step): step through it, n(ext), p(rev), g(oto) N, q(uit);
  *   --json    print where it ends as one JSON object;
  *   otherwise print where it ends: a summary, the final position, the result.
- * --as SEAT|public|open picks the view of --log and the stepper (default
- * public, as the full-screen viewer: what every seat knows; `open` turns
- * every card face up, only when asked, so a glance at a hot-seat game's
- * record does not show the Hands).  The record's seed is shown only for a
- * finished match (match.h: the seed is a secret while a game runs).  No
+ * --as SEAT|public|open picks the view of --log, the stepper and --json
+ * (--log and the stepper default to public, as the full-screen viewer: what
+ * every seat knows; `open` turns every card face up, only when asked, so a
+ * glance at a hot-seat game's record does not show the Hands; --json
+ * defaults to open, the whole position, as it printed before it took --as).
+ * The record's seed is shown only for a finished match (match.h: the seed is
+ * a secret while a game runs), as the unsigned decimal the record holds (in
+ * JSON a string, as the server's `record` message has it).  No
  * game is named here: any game's record replays through the match layer.
  * In a terminal (no --json, --plain, --log or --step) it opens the
  * full-screen viewer instead (tui_replay: move by move, forwards and
@@ -36,7 +39,52 @@ static json_t *options_json(const cr_record *r)
     return o;
 }
 
-static int print_json(const cr_match *m, cli_buf *b)
+/* The seed as the record writes it: an unsigned 64-bit decimal.  In JSON it
+ * is a string, as in the server's `record` message (docs/protocol.md): a
+ * JSON number above 2^53 is rounded by most readers, and jansson's integers
+ * are signed, so a seed of 2^63 or more would print as a negative number. */
+static json_t *seed_json(const cr_match *m)
+{
+    uint64_t seed;
+    if (!cr_match_seed(m, &seed)) return json_null();
+    char s[24];
+    snprintf(s, sizeof s, "%" PRIu64, seed);
+    return json_string(s);
+}
+
+/* What `view` sees of the match now, as JSON: the position (the whole
+ * state) for the open view, else the match layer's observation of that seat
+ * (CR_SEAT_PUBLIC: what every seat knows).  NULL when out of memory. */
+static json_t *view_json(const cr_match *m, int view, cli_buf *b)
+{
+    const cr_game *g = cr_match_game(m);
+    if (view == CR_SEAT_OMNISCIENT) {
+        cli_serialize(g, cr_match_state(m), b);
+        json_t *pos = json_loads(b->p, 0, NULL);
+        return pos != NULL ? pos : json_string(b->p); /* not JSON: keep the text */
+    }
+    void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    if (obs == NULL) return NULL;
+    cr_match_observe(m, view, obs);
+    size_t need = g->def->obs_to_json(g, obs, NULL, 0) + 1;
+    char *text = malloc(need);
+    json_t *o = NULL;
+    if (text != NULL) {
+        g->def->obs_to_json(g, obs, text, need);
+        o = json_loads(text, 0, NULL);
+        if (o == NULL) o = json_string(text);
+        free(text);
+    }
+    cr_free(obs);
+    return o;
+}
+
+/* Where the record ends, as one JSON object, from `view`.  The open view
+ * (the default) carries the whole position; a seat's view or the public one
+ * carries that view's observation instead, and the scores, ranks, winners
+ * and returns only once the match is over (mid-game they could follow from
+ * cards the view does not see). */
+static int print_json(const cr_match *m, int view, cli_buf *b)
 {
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
@@ -46,6 +94,8 @@ static int print_json(const cr_match *m, cli_buf *b)
     int who = cr_match_to_act(m);
     double ret[CR_MAX_PLAYERS] = {0};
     if (cr_is_terminal(g, st)) g->def->returns(g, st, ret);
+    json_t *shown = view_json(m, view, b);
+    if (shown == NULL) return cli_error("out of memory");
     json_t *o = json_object();
     json_t *scores = json_array(), *ranks = json_array(), *returns = json_array(),
            *seats = json_array(), *winners = json_array();
@@ -56,18 +106,23 @@ static int print_json(const cr_match *m, cli_buf *b)
         json_array_append_new(seats, json_string(cr_match_seat_spec(m, s)));
         if (res.winners >> s & 1) json_array_append_new(winners, json_integer(s));
     }
-    cli_serialize(g, st, b);
-    json_t *pos = json_loads(b->p, 0, NULL);
-    if (pos == NULL) pos = json_string(b->p); /* not JSON: keep the text */
-    uint64_t seed;
+    if (view != CR_SEAT_OMNISCIENT && who != CR_TERMINAL) {
+        json_decref(scores);
+        json_decref(ranks);
+        json_decref(returns);
+        json_decref(winners);
+        scores = json_null();
+        ranks = json_null();
+        returns = json_null();
+        winners = json_null();
+    }
     json_object_set_new(o, "game", json_string(r->game));
     json_object_set_new(o, "rules", json_integer(r->rules_version));
     json_object_set_new(o, "variant", json_string(r->variant));
     json_object_set_new(o, "players", json_integer(g->num_players));
     json_object_set_new(o, "options", options_json(r));
     json_object_set_new(o, "seats", seats);
-    json_object_set_new(o, "seed",
-                        cr_match_seed(m, &seed) ? json_integer((json_int_t)seed) : json_null());
+    json_object_set_new(o, "seed", seed_json(m));
     json_object_set_new(o, "actions", json_integer(r->n_actions));
     json_object_set_new(o, "over", json_boolean(who == CR_TERMINAL));
     json_object_set_new(o, "to_act",
@@ -78,7 +133,11 @@ static int print_json(const cr_match *m, cli_buf *b)
     json_object_set_new(o, "ranks", ranks);
     json_object_set_new(o, "winners", winners);
     json_object_set_new(o, "returns", returns);
-    json_object_set_new(o, "position", pos);
+    json_object_set_new(o, "view",
+                        view == CR_SEAT_OMNISCIENT ? json_string("open")
+                        : view == CR_SEAT_PUBLIC   ? json_string("public")
+                                                   : json_integer(view));
+    json_object_set_new(o, view == CR_SEAT_OMNISCIENT ? "position" : "observation", shown);
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     putchar('\n');
     json_decref(o);
@@ -291,8 +350,10 @@ int cmd_replay(int argc, char **argv)
     if (as_s != NULL && !parse_view(as_s, &view))
         return cli_usage_error(argv[0], "bad --as '%s': expected a seat (0, P1...), public or open",
                                as_s);
-    if (as_s != NULL && json)
-        return cli_usage_error(argv[0], "--as picks the view of --log and the stepper, not --json");
+    /* --json without --as: the open view, the whole position, as it always
+     * printed (a record file holds every card anyway); --log and the stepper
+     * default to the public view. */
+    if (json && as_s == NULL) view = CR_SEAT_OMNISCIENT;
     /* On a terminal with --plain, replay steps through the game in line mode. */
     if (plain && !json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
@@ -332,7 +393,7 @@ int cmd_replay(int argc, char **argv)
     if (view >= g->num_players) {
         rc = cli_usage_error(argv[0], "no seat P%d in a game of %d players", view, g->num_players);
     } else if (json) {
-        rc = print_json(m, &b);
+        rc = print_json(m, view, &b);
     } else if (log) {
         rc = print_log(m, view);
     } else if (step) {

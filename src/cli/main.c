@@ -88,12 +88,17 @@ static const cli_command commands[] = {
      "  --log                the whole game in words: numbered moves, who did what, the\n"
      "                       chance results, the end\n"
      "  --step               the stepper even when stdin is not a terminal\n"
-     "  --as VIEW            the view: public (what every seat knows; the default), a\n"
-     "                       seat (0, P1...: what it saw), or open (every card face up)\n"
+     "  --as VIEW            the view: public (what every seat knows; the default but\n"
+     "                       for --json), a seat (0, P1...: what it saw), or open (every\n"
+     "                       card face up; the default of --json)\n"
      "  --plain              no full-screen viewer: the summary (or, in a terminal, --step)\n"
      "  --ascii              full-screen viewer: ASCII only\n"
      "  --json               print one JSON object: game, variant, players, options,\n"
-     "                       seats, seed, actions, over, to_act, scores, returns, position\n"},
+     "                       seats, seed (a string: the record's unsigned decimal; null\n"
+     "                       before the end), actions, over, to_act, scores, ranks,\n"
+     "                       winners, returns, view, and the position (the whole state:\n"
+     "                       the default, or --as open) or, with --as SEAT|public, that\n"
+     "                       view's observation (the scores then only once it is over)\n"},
     {"guide", cmd_guide, "show a game's player's guide (rules in short, glossary)",
      cmd_guide_usage},
 #ifdef CR_HAVE_CMD_SIM

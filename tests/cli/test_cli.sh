@@ -139,4 +139,45 @@ grep -q '"seat": "P1"' "$tmp/as.out" || fail "run --as 1 is not P1's view: $(hea
 grep -q '"seat": null' "$tmp/pub.out" || fail "run --as public is not the public view"
 if "$cr" run dml --position "$fixtures/thief_gift.json" --as 9 2>"$tmp/err"; then fail "--as 9"; fi
 
+# --- replay --json: the seed exactly as the record holds it (an unsigned
+# 64-bit decimal, as a string), and --as SEAT|public|open honoured ---
+"$cr" play dml --seats random,random,random,random --seed 14317054375612524609 \
+    --save "$tmp/big.rec" >/dev/null || fail "play with a seed of 2^63 or more"
+grep -q '^seed 14317054375612524609$' "$tmp/big.rec" || fail "the record's seed"
+"$cr" replay "$tmp/big.rec" --json >"$tmp/big.json" || fail "replay --json of big.rec"
+grep -q '^  "seed": "14317054375612524609",$' "$tmp/big.json" ||
+    fail "replay --json seed: $(grep seed "$tmp/big.json")"
+grep -q ', seed 14317054375612524609$' <<<"$("$cr" replay "$tmp/big.rec" | head -1)" ||
+    fail "replay seed in the summary"
+# An unfinished game (a hand each): the seed stays secret, and each view is
+# what `run --as` shows of the same position (run --as is the seat-view
+# reference: observe(), never the state).
+printf '1\n1\n1\nquit\n' | "$cr" play dml --seed 3 --save "$tmp/v.rec" >/dev/null || fail "play v.rec"
+"$cr" replay "$tmp/v.rec" --json >"$tmp/v-default.json" || fail "replay --json"
+"$cr" replay "$tmp/v.rec" --json --as open >"$tmp/v-open.json" || fail "replay --json --as open"
+cmp -s "$tmp/v-default.json" "$tmp/v-open.json" || fail "--json is not the open view by default"
+grep -q '^  "seed": null,$' "$tmp/v-open.json" || fail "the seed of an unfinished game is shown"
+grep -q '^  "view": "open",$' "$tmp/v-open.json" || fail "--as open: no view key"
+# the last key, "position" or "observation", up to the closing brace
+last_key() { sed -n "/^  \"$1\": /,\$p" "$2" | sed -e "1s/^  \"$1\": //" -e '$d'; }
+last_key position "$tmp/v-open.json" >"$tmp/v.pos"
+squash() { tr -d ' \n\t' <"$1"; }
+for as in 1 public; do
+    "$cr" replay "$tmp/v.rec" --json --as "$as" >"$tmp/v-$as.json" || fail "replay --json --as $as"
+    grep -q '"position"' "$tmp/v-$as.json" && fail "--json --as $as prints the whole position"
+    grep -q '^  "scores": null,$' "$tmp/v-$as.json" || fail "--json --as $as: scores before the end"
+    last_key observation "$tmp/v-$as.json" >"$tmp/v-$as.obs"
+    "$cr" run dml --position "$tmp/v.pos" --as "$as" --json >"$tmp/v-$as.run" || fail "run --as $as"
+    [ "$(squash "$tmp/v-$as.obs")" = "$(squash "$tmp/v-$as.run")" ] ||
+        fail "replay --json --as $as is not the seat's view (run --as $as)"
+done
+grep -q '^  "view": 1,$' "$tmp/v-1.json" || fail "--as 1: view key"
+grep -q '^    "seat": "P1",$' "$tmp/v-1.obs" || fail "--as 1 is not P1's observation"
+[ "$(squash "$tmp/v-1.obs")" != "$(squash "$tmp/v.pos")" ] || fail "--as 1 is the open view"
+[ "$(squash "$tmp/v-1.obs")" != "$(squash "$tmp/v-public.obs")" ] || fail "--as 1 is the public view"
+# P1's hand is in the open position and in P1's view, and in no other view
+hand1="$(sed -n '/"hand": \[/,/\]/p' "$tmp/v-1.obs" | tr -d ' \n')"
+[ -n "$hand1" ] && [ "$hand1" != '"hand":[]' ] || fail "P1 holds no cards to hide"
+squash "$tmp/v-public.obs" | grep -qF -- "$hand1" && fail "the public view shows P1's hand"
+
 echo "test_cli.sh: all passed"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/server/on_pg.sh TEST_BINARY — runs a store test that reads
-# CR_TEST_STORE_URL (tests/server/test_store.c) against the PostgreSQL
-# database in CROUPIER_TEST_PG, so every store test the SQLite backend passes
-# runs on PostgreSQL too.  Unset: skipped (exit 77) with a message, unless
+# tests/server/on_pg.sh TEST_BINARY — runs a test that reads
+# CR_TEST_STORE_URL (tests/server/test_store.c, test_soak_kill9.c) against the
+# PostgreSQL database in CROUPIER_TEST_PG, so every store test the SQLite
+# backend passes, and the kill -9 soak, run on PostgreSQL too.  Unset: skipped (exit 77) with a message, unless
 # CROUPIER_REQUIRE_PG=1 (CI), when it fails.
 set -euo pipefail
 if [ -z "${CROUPIER_TEST_PG:-}" ]; then
