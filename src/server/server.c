@@ -1869,8 +1869,15 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         goto undo;
     }
     g->bot_seats = bots;
-    /* Claimed before it is stored: once stored as running, another
-     * process's claim sweep would take a game nobody holds yet. */
+    /* In the table before it is claimed, and claimed before it is stored:
+     * once stored as running, another process's claim sweep would take a
+     * game nobody holds yet, and this process's own sweep, finding it
+     * running and held by this process but in no table, would load a
+     * second copy (found by tests/server/test_soak_kill9.c). */
+    if (!sv_table_add(g)) {
+        sv_send_error(c, m, "store", "out of memory");
+        goto undo;
+    }
     int claimed = sv->store->ops->claim(sv->store, meta.id, err, sizeof err) == CR_OK;
     if (!claimed || sv->store->ops->create_game(sv->store, &meta, err, sizeof err) != CR_OK) {
         if (claimed) sv->store->ops->release(sv->store, meta.id);
@@ -1897,11 +1904,6 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
                               json_pack("{s:i,s:s,s:s}", "seat", s, "token", tok, "invite", inv));
         sodium_memzero(tok, sizeof tok);
     }
-    if (!sv_table_add(g)) {
-        json_decref(seats);
-        sv_send_error(c, m, "store", "out of memory");
-        goto undo_stored;
-    }
     sv_detach(c);
     pthread_mutex_lock(&g->mu);
     sv_run_chance(g);
@@ -1918,7 +1920,8 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
 undo_stored:
     sv->store->ops->finish(sv->store, meta.id, "{\"aborted\":true}", 0, err, sizeof err);
 undo:
-    sv_game_free(g);
+    if (g) sv_table_drop(g);
+    sv_game_put(g); /* the creator's reference: the last, unless a sweep or the clock holds one */
     pthread_mutex_lock(&sv->table_mu);
     sv->n_running--;
     sv->n_bots -= bots;
