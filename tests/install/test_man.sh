@@ -5,7 +5,8 @@
 # (src/cli/cmd_NAME.c, plus --option and --board where it takes the
 # table's options), and every exit status `croupier --help` gives;
 # croupier(3) names every public header and every function the library
-# exports; groff renders both without a warning.
+# exports; both carry the program's version; groff renders both without a
+# warning.
 # Usage: test_man.sh CROUPIER SOURCE_DIR
 set -euo pipefail
 cr="$1"
@@ -65,6 +66,13 @@ gcc -std=c11 -I"$src/include" -aux-info "$tmp/aux.txt" -c "$tmp/all.c" -o "$tmp/
 for fn in $(grep -F "/include/croupier/" "$tmp/aux.txt" | grep -v ' static ' |
     sed -E 's/.*[ *]([A-Za-z_][A-Za-z_0-9]*) \(.*/\1/' | sort -u); do
     grep -qw -- "$fn" "$tmp/page3" || fail "croupier.3 does not name $fn"
+done
+
+# Both name the program's version in their title line.
+version="$("$cr" --version)" # "croupier 0.1.0"
+for p in "$page1" "$page3"; do
+    grep -q "^\.TH CROUPIER [13] [0-9-]* \"$version\"" "$p" ||
+        fail "${p##*/}: its .TH line does not name \"$version\""
 done
 
 # Both render without a warning (groff-base: groff, the man macros).
