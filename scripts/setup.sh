@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcmocka-dev libjansson-dev gnuplot-nox
           clang-format git ca-certificates libncurses-dev tmux
-          libcivetweb-dev libsodium-dev libsqlite3-dev libpq-dev)
+          libcivetweb-dev libsodium-dev libsqlite3-dev libpq-dev groff-base)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -10,6 +10,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 void *cr_alloc(size_t n); /* NULL on failure */
 void *cr_calloc(size_t n, size_t size);
@@ -20,6 +25,9 @@ char *cr_strdup(const char *s);
 /* Number of successful cr_alloc/cr_calloc/cr_realloc calls so far. */
 uint64_t cr_alloc_count(void);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

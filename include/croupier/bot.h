@@ -32,6 +32,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct cr_bot cr_bot;
 
@@ -88,6 +93,9 @@ void cr_bot_set_time_cap(cr_bot *b, double ms);
  * paths and scratch states); a bot allocates nothing more while it plays. */
 size_t cr_bot_memory(const cr_bot *b);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 enum {
     CR_CHANCE = -1,   /* nature acts next: a die roll, a card draw, a random pick */
@@ -377,6 +382,9 @@ int cr_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx);
 cr_status cr_apply_text(const cr_game *g, void *st, const char *text, cr_ctx *cx, char *err,
                         size_t errcap);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -43,6 +43,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef void (*cr_log_emit)(void *ctx, const char *text, size_t len);
 
@@ -67,6 +72,9 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
 /* The columns of s[0..len) as opts counts them (bytes, or UTF-8 characters). */
 size_t cr_log_columns(const cr_log_summary_opts *opts, const char *s, size_t len);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -40,6 +40,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct cr_match cr_match;
 
@@ -159,6 +164,9 @@ cr_status cr_match_save(const cr_match *m, FILE *f, char *err, size_t errcap) CR
 cr_status cr_match_save_file(const cr_match *m, const char *path, char *err,
                              size_t errcap) CR_MUST_CHECK;
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

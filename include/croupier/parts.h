@@ -16,6 +16,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* A playing policy: chooses among legal[0..n) for `seat` in state st
  * (a search bot's imagined state, or a determinization).  rng is the
@@ -121,10 +126,15 @@ typedef struct cr_game_parts {
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)
 {
-    static const cr_game_parts none = {0};
+    /* Zero-initialised, every part absent.  Not const: C++ refuses a const
+     * object without an initialiser, and warns that `= {0}` misses fields. */
+    static cr_game_parts none;
     return g->def->parts ? g->def->parts : &none;
 }
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

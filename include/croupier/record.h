@@ -29,6 +29,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 enum { CR_RECORD_SPEC_MAX = 128, CR_RECORD_OPT_MAX = 512 };
 
@@ -111,6 +116,9 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
  * option values; overrides replace them), "data_hash" (16 hex digits: the
  * game data must have this hash). */
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct cr_rng {
     uint64_t state;
@@ -50,6 +55,9 @@ static inline double cr_rng_double(cr_rng *r)
     return (double)(hi * 67108864.0 + lo) / 9007199254740992.0;
 }
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

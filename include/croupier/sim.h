@@ -26,6 +26,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 enum { CR_SIM_PROGRESS_OFF = 0, CR_SIM_PROGRESS_ON = 1, CR_SIM_PROGRESS_AUTO = -1 };
 enum { CR_SIM_MAX_COUNTERS = 32, CR_SIM_MAX_LABELS = 8, CR_SIM_MAX_ENDS = 8 };
@@ -175,6 +180,9 @@ typedef struct cr_bench_config {
 cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err,
                        size_t errcap) CR_MUST_CHECK;
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports what this header declares (CMakeLists.txt builds it
+ * with every other symbol hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef enum cr_status {
     CR_OK = 0,
@@ -24,6 +29,9 @@ const char *cr_status_str(cr_status s);
 #define CR_MUST_CHECK
 #endif
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
