@@ -7,7 +7,9 @@
 //   insertAdjacentHTML / document.write / eval / new Function (server and
 //   player text goes in through textContent only, web/js/dom.js);
 // - every relative import and every file index.html names exists;
-// - every module of web/games/ exports createView (the table's contract).
+// - every module of web/games/ exports createView (the table's contract);
+// - the amount check every amount field uses (actions.js amountProblem):
+//   the range and the step, as the server checks them.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,5 +66,14 @@ for (const m of index.matchAll(/(?:src|href)="([^"#:]+)"/g)) {
   check(fs.existsSync(path.join(WEB, m[1])), `index.html names ${m[1]}, which exists`);
 }
 check(/Content-Security-Policy/.test(index) && /script-src 'self'/.test(index), 'index.html allows only its own scripts (CSP)');
+const actions = await import(path.join(WEB, 'js', 'actions.js'));
+const bid = { text: 'bid 10', amount: { min: 10, max: 50, step: 5 } };
+check(actions.amountProblem(bid, 15) === '' && actions.amountText(bid, 15) === 'bid 15',
+  'an amount in range and on the step is taken');
+check(actions.amountProblem(bid, 12) === 'from 10 to 50, in steps of 5' && actions.amountText(bid, 12) === null,
+  'an amount off the step is refused, and the refusal names the step');
+check(actions.amountProblem(bid, 55) !== '' && actions.amountProblem(bid, 5) !== '' &&
+  actions.amountProblem(bid, 12.5) !== '', 'amounts out of range or not whole are refused');
+check(actions.amountProblem({ amount: { min: 1, max: 3 } }, 2) === '', 'no step: every whole amount in range');
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);

@@ -20,7 +20,7 @@
 // map when its control has the pointer or the focus, and the place itself
 // is a control (click, or Tab to it and press Enter).
 import { el, fill, focusKeeper, svg } from '../js/dom.js';
-import { actionButton, displayOrder, shortcuts, cssToken } from '../js/actions.js';
+import { actionButton, amountProblem, displayOrder, shortcuts, cssToken } from '../js/actions.js';
 import { createLog } from '../js/log.js';
 
 const INK = { Y: '#d9a400', G: '#2e8b3e', B: '#2b5fb5', R: '#c0392b' };
@@ -495,9 +495,9 @@ export function createView(root, ctx) {
             dataset: { key: `amount-go-${group}-${(a.objects || []).join('-')}` },
             onclick: () => {
               const v = Number(input.value);
-              const step = a.amount.step || 1;
-              if (!Number.isInteger(v) || v < a.amount.min || v > a.amount.max || (v - a.amount.min) % step) {
-                input.setCustomValidity(`from ${a.amount.min} to ${a.amount.max}${step > 1 ? `, in steps of ${step}` : ''}`);
+              const problem = amountProblem(a, v);
+              if (problem) {
+                input.setCustomValidity(problem);
                 input.reportValidity();
                 return;
               }

@@ -56,6 +56,15 @@ export function actionControls(actions, submit, options = {}) {
   return box;
 }
 
+// Why v is not an amount action `a` may take ('' when it is): its range and
+// its step, as the server checks them.  Every amount field uses it.
+export function amountProblem(a, v) {
+  const r = a.amount;
+  const step = Number.isInteger(r.step) && r.step > 0 ? r.step : 1;
+  if (Number.isInteger(v) && v >= r.min && v <= r.max && (v - r.min) % step === 0) return '';
+  return `from ${r.min} to ${r.max}${step > 1 ? `, in steps of ${step}` : ''}`;
+}
+
 // One control: a button, or for an action with an amount, a number field and
 // a button that submits it.
 export function actionButton(a, submit, key) {
@@ -63,7 +72,8 @@ export function actionButton(a, submit, key) {
   const keyHint = key ? el('kbd', { class: 'key', text: key === 'Enter' ? '⏎' : key }) : null;
   if (a.amount && Number.isInteger(a.amount.min) && Number.isInteger(a.amount.max)) {
     const input = el('input', {
-      type: 'number', min: a.amount.min, max: a.amount.max, value: a.amount.min,
+      type: 'number', min: a.amount.min, max: a.amount.max, step: a.amount.step || 1,
+      value: a.amount.min,
       'aria-label': `${label}: amount from ${a.amount.min} to ${a.amount.max}`,
       dataset: { key: `amount-${a.id}` },
     });
@@ -72,8 +82,9 @@ export function actionButton(a, submit, key) {
       dataset: { key: `action-${a.id}`, action: a.id },
       onclick: () => {
         const v = Number(input.value);
-        if (!Number.isInteger(v) || v < a.amount.min || v > a.amount.max) {
-          input.setCustomValidity(`from ${a.amount.min} to ${a.amount.max}`);
+        const problem = amountProblem(a, v);
+        if (problem) {
+          input.setCustomValidity(problem);
           input.reportValidity();
           return;
         }
@@ -95,10 +106,7 @@ export function actionButton(a, submit, key) {
 // docs/clients.md); null when v is outside the range or not on its step.
 // The server checks the amount again: it is a move typed by the player.
 export function amountText(a, v) {
-  const r = a && a.amount;
-  if (!r || !Number.isInteger(v) || v < r.min || v > r.max) return null;
-  const step = Number.isInteger(r.step) && r.step > 0 ? r.step : 1;
-  if ((v - r.min) % step !== 0) return null;
+  if (!a || !a.amount || amountProblem(a, v)) return null;
   const text = String(a.text || '');
   return /\d+$/.test(text) ? text.replace(/\d+$/, String(v)) : null;
 }

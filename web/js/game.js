@@ -9,7 +9,7 @@ import { el, fill } from './dom.js';
 import { loadToken, saveToken, forgetToken, gameHash } from './store.js';
 import { updateOf } from './proto.js';
 import * as generic from './generic-view.js';
-import { amountText } from './actions.js';
+import { amountProblem, amountText } from './actions.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
@@ -59,17 +59,21 @@ export async function showGame(main, app, route) {
   async function submit(action, amount) {
     const u = state.update;
     if (!u || !u.your_turn || state.busy) return;
-    state.busy = true;
-    markBusy(true);
     // An amount of the action's range that the menu does not list goes as
-    // the action's notation with that amount (actions.js, amountText).
+    // the action's notation with that amount (actions.js, amountText).  A
+    // refused amount is said and the controls stay free: nothing was sent.
     const msg = { decision: u.decision, action: action.id };
     if (amount !== undefined) {
       const text = amountText(action, amount);
-      if (text === null) { app.showError(`The amount must be from ${action.amount.min} to ${action.amount.max}.`); return; }
+      if (text === null) {
+        app.showError(`The amount must be ${amountProblem(action, amount)}.`);
+        return;
+      }
       delete msg.action;
       msg.text = text;
     }
+    state.busy = true;
+    markBusy(true);
     try {
       await app.conn.request('act', msg);
       app.showError('');
