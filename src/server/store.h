@@ -9,12 +9,12 @@
  * (the backend serializes what it must).  Text fields are borrowed by the
  * calls that take them and copied by the calls that return them.
  *
- * Durability: cr_store_append returns CR_OK only once the entries are
- * committed (SQLite: WAL with synchronous=FULL; PostgreSQL: a committed
- * transaction), so an acknowledged action survives kill -9.
+ * Durability: ops->append (and append_clock) returns CR_OK only once the
+ * entries are committed (SQLite: WAL with synchronous=FULL; PostgreSQL: a
+ * committed transaction), so an acknowledged action survives kill -9.
  *
  * Ownership across processes: claim/release.  A game is played by one
- * server process at a time.  cr_store_claim takes the game for this
+ * server process at a time.  ops->claim takes the game for this
  * process (PostgreSQL: a session advisory lock on the game's key, dropped
  * by the database when the process dies; SQLite: one process owns the
  * file, so a claim always succeeds).  A process appends only to games it
