@@ -375,6 +375,10 @@ typedef struct dml_state {
     int8_t winner;      /* -1 none */
     int16_t vp[4];      /* filled at the end (and by dml_score) */
     uint32_t n_applied; /* actions applied so far (for logs) */
+    /* what each seat did that the final state no longer shows, for the
+     * achievements (parts.c): DML_FEAT_* bits, set as the rules apply
+     * (one OR each, nothing on paths that do not earn one) */
+    uint16_t feat[4];
 
     /* knowledge, per seat: see the file comment */
     uint64_t pin[4][DML_NZONES];
@@ -507,6 +511,23 @@ extern DML_HIDDEN const struct cr_lab_profile dml_lab;
 DML_HIDDEN void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed);
 DML_HIDDEN cr_action dml_heuristic(const cr_game *g, const void *view, int seat,
                                    const cr_action *legal, int n, cr_rng *rng);
+
+/* Feats (dml_state.feat): the history half of the achievements (Appendix A).
+ * The other half is read from the final state by parts.c. */
+enum {
+    DML_FEAT_WOOT_ROLLOFF = 1u << 0,  /* won the roll-off with Woot! (3.2) */
+    DML_FEAT_ALL_WYVERN = 1u << 1,    /* a roll-off pass of all seats: all Wyvern Eyes (A5) */
+    DML_FEAT_ASHES = 1u << 2,         /* its Empress's Siege took eggs from two others (A6) */
+    DML_FEAT_CHICKENS = 1u << 3,      /* its Harlot Queen exiled another's Archduchess Power */
+    DML_FEAT_TITHES = 1u << 4,        /* resolved the Supreme Secretary of Tithes' Power */
+    DML_FEAT_JOKER_THIEF = 1u << 5,   /* its Thief took a Joker from another's Hand */
+    DML_FEAT_EGG_SIEGE = 1u << 6,     /* started a Siege with an egg in Hand */
+    DML_FEAT_FULL_COURT = 1u << 7,    /* Q + J + T Emblems of its Desired suit in its Front */
+    DML_FEAT_FULL_HOUSE = 1u << 8,    /* Buying Bonus 5 or more in its Front */
+    DML_FEAT_TEN_TAKEOVER = 1u << 9,  /* bought or seized another's Ten Emblem */
+    DML_FEAT_REROLL_CURSE = 1u << 10, /* two Dabo! re-rolls in a Buying roll that failed (A3) */
+    DML_NFEATS = 11
+};
 
 /* obs_seat of the public and omniscient views (a seat's view: the seat). */
 enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };
