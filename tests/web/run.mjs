@@ -307,6 +307,10 @@ async function testDesktop(browser, base) {
   const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
   check(rows === 4, 'the scoreboard lists the 4 seats');
   check(winners >= 1, 'the scoreboard marks the winner');
+  // A four-player Full Game won by one seat: the winner's Market manipulator
+  // (result.achievements) is listed under the scoreboard, once.
+  const manipulators = await page.$$eval('.scoreboard .achievements li[data-achievement="market-manipulator"]', (lis) => lis.length);
+  check(winners !== 1 || manipulators === 1, `the scoreboard lists the winner's achievements (${manipulators} market-manipulator)`);
   check(!(await page.evaluate(() => document.title.startsWith('●'))), 'the title no longer says "your turn"');
   await page.screenshot({ path: path.join(shots, 'dml-desktop-scoreboard.png'), fullPage: true });
   // The lobby lists the game as finished and counts it; its scoreboard opens from there.

@@ -171,6 +171,22 @@ export async function showGame(main, app, route) {
     return cells.length ? el('p', { class: 'clocks', 'aria-label': `Clocks (${c.mode === 'total' ? 'per game' : 'per move'})` }, cells.map((x, i) => [i ? ' · ' : '', x])) : null;
   }
 
+  // What each seat earned (result.achievements[seat]: {key, title, words}), or null.
+  function achievementsList(r, n) {
+    const per = Array.isArray(r.achievements) ? r.achievements : [];
+    const items = [];
+    for (let i = 0; i < n; i++) {
+      for (const a of Array.isArray(per[i]) ? per[i] : []) {
+        if (!a || typeof a.key !== 'string') continue;
+        items.push(el('li', { 'data-achievement': a.key },
+          el('strong', { text: `${seatName(i)}: ${a.title || a.key}` }), a.words ? ` — ${a.words}` : ''));
+      }
+    }
+    if (!items.length) return null;
+    return el('section', { class: 'achievements', 'aria-labelledby': 'achievements-h' },
+      el('h3', { id: 'achievements-h', text: 'Achievements' }), el('ul', {}, items));
+  }
+
   function drawScore(u) {
     if (!u.over) { score.hidden = true; return; }
     const r = u.result || {};
@@ -189,6 +205,7 @@ export async function showGame(main, app, route) {
       el('p', { text: `${how} Winner${winners.size === 1 ? '' : 's'}: ${[...winners].map((i) => seatName(i)).join(', ') || 'none'}.` }),
       el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Seat' }), el('th', { text: 'Score' }), el('th', { text: 'Rank' }), el('th', { text: '' }))),
         el('tbody', {}, rows)),
+      achievementsList(r, n),
       el('p', {}, el('a', { href: `#game=${route.game_id}&replay=1`, text: 'Replay this game' }), ' · ', el('a', { href: '#/', text: 'Back to the lobby' })));
     score.hidden = false;
   }
