@@ -529,6 +529,9 @@ enum {
     DML_NFEATS = 11
 };
 
+/* The name of feat bit `bit` in positions (a seat's "feats"), "" if none. */
+DML_HIDDEN const char *dml_feat_name(int bit);
+
 /* obs_seat of the public and omniscient views (a seat's view: the seat). */
 enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };
 

@@ -98,6 +98,8 @@ static const char *const feat_names[DML_NFEATS] = {
     "egg-siege",    "full-court", "full-house", "ten-takeover", "reroll-curse",
 };
 
+const char *dml_feat_name(int bit) { return bit >= 0 && bit < DML_NFEATS ? feat_names[bit] : ""; }
+
 static const char *const variant_names[DML_NVARIANTS] = {"full", "smackdown", "mayhem", "fire"};
 static const int variant_min[DML_NVARIANTS] = {4, 3, 3, 3};
 static const int variant_max[DML_NVARIANTS] = {4, 3, 4, 4};

@@ -811,7 +811,16 @@ static void check_cause(const dml_state *s, int ci, int *from, int *to, int *car
     }
 }
 
-/* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
+/* The roll is final: the check below keeps the count of its Dabo! re-rolls
+ * (the DICE frame's b) in its own b, for the re-roll curse (A3). */
+static void dice_done(dml_state *s, const dml_frame *f)
+{
+    if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) s->fr[s->nfr - 2].b = f->b;
+    pop(s);
+}
+
+/* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21).
+ * b: the re-rolls so far. */
 DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -828,7 +837,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
             ask(s, f->a, DML_D_DABO);
             return;
         }
-        pop(s);
+        dice_done(s, f);
         return;
     case 2: {
         /* b: the target of the check the roll is for (DML_NO_TARGET in the
@@ -846,9 +855,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
             ask_chance(s, DML_C_ROLL, 0);
             return;
         }
-        /* the check below keeps the count in its own b (the re-roll curse, A3) */
-        if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) s->fr[s->nfr - 2].b = f->b;
-        pop(s);
+        dice_done(s, f);
         return;
     }
     }
