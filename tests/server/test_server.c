@@ -44,6 +44,7 @@
 #include "civetweb.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "croupier/record.h"
 #include "croupier/rng.h"
 
@@ -817,9 +818,29 @@ static void test_bots_game(void **state)
     json_t *res = json_object_get(me.up, "result");
     assert_non_null(res);
     assert_int_equal(json_array_size(json_object_get(res, "ranks")), 4);
-    json_decref(me.up);
     /* the seat's messages are its views; the stats count the game */
     cr_match *done = fetch_record(me.c, game_id);
+    /* result.achievements: per seat, the game's keys for the final state,
+     * with their words */
+    json_t *ach = json_object_get(res, "achievements");
+    assert_int_equal(json_array_size(ach), 4);
+    const cr_game *g = cr_match_game(done);
+    for (int s = 0; s < 4; s++) {
+        const char *keys[64];
+        int n = cr_parts(g)->achievements(g, cr_match_state(done), s, keys, 64);
+        json_t *mine = json_array_get(ach, (size_t)s);
+        assert_int_equal(json_array_size(mine), n);
+        for (int i = 0; i < n; i++) {
+            json_t *a = json_array_get(mine, (size_t)i);
+            assert_string_equal(json_string_value(json_object_get(a, "key")), keys[i]);
+            const cr_achievement *d = cr_achievement_find(cr_parts(g)->achievement_list,
+                                                          cr_parts(g)->n_achievements, keys[i]);
+            assert_non_null(d);
+            assert_string_equal(json_string_value(json_object_get(a, "title")), d->title);
+            assert_string_equal(json_string_value(json_object_get(a, "words")), d->words);
+        }
+    }
+    json_decref(me.up);
     check_seat_messages(me.c, done, 0);
     cr_match_free(done);
     id = cl_send(me.c, json_pack("{s:s}", "type", "stats"));
@@ -1253,6 +1274,11 @@ static void test_seats_clock_resign(void **state)
     assert_true(json_is_true(json_object_get(up, "over")));
     json_t *res = json_object_get(up, "result");
     assert_string_equal(json_string_value(json_object_get(res, "ended_by")), "resign");
+    /* a game not ended by its rules earns nothing */
+    json_t *ach = json_object_get(res, "achievements");
+    assert_true(json_array_size(ach) > 0);
+    for (size_t s = 0; s < json_array_size(ach); s++)
+        assert_int_equal(json_array_size(json_array_get(ach, s)), 0);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(res, "ranks"), 0)), 3);
     json_decref(up);
     cl_free(a);
