@@ -324,7 +324,12 @@ typedef struct dml_state {
     int8_t resolving; /* card whose Power is resolving, -1 none */
     int8_t resolving_seat;
     uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
-    uint16_t bm_next_label;        /* last label used */
+    /* what each seat did that the final state no longer shows, for the
+     * achievements (parts.c): DML_FEAT_* bits, set as the rules apply (one
+     * OR each, nothing on paths that do not earn one).  Placed here, with
+     * bm_next_label moved to the end, it fills padding: the state keeps its
+     * size (6224 bytes, a multiple of 16) and clone its speed. */
+    uint16_t feat[4];
     uint64_t bm_live; /* bit k: slot k holds a market (derived from zone_count, kept by move) */
 
     /* table */
@@ -375,16 +380,13 @@ typedef struct dml_state {
     int8_t winner;      /* -1 none */
     int16_t vp[4];      /* filled at the end (and by dml_score) */
     uint32_t n_applied; /* actions applied so far (for logs) */
-    /* what each seat did that the final state no longer shows, for the
-     * achievements (parts.c): DML_FEAT_* bits, set as the rules apply
-     * (one OR each, nothing on paths that do not earn one) */
-    uint16_t feat[4];
 
     /* knowledge, per seat: see the file comment */
     uint64_t pin[4][DML_NZONES];
     uint64_t may[4][DML_NZONES];
     uint8_t zone_count[DML_NZONES]; /* kept in observations where masks are erased */
     uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
+    uint16_t bm_next_label;         /* last Black Market label used (here: padding, see feat) */
 } dml_state;
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next
