@@ -1663,9 +1663,11 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
     }
 }
 
-/* SIEGE (9.2, 12.4, R42, R67, R68).  a: the seat that started it until
- * step 1, then the offset of the next player from the Dealer; b: seat losing cards; x: the seats
- * that lose (computed at the start from the revealed Hands and the Fronts). */
+/* SIEGE (9.2, 12.4, R42, R67, R68).  a: the seat that started it (the
+ * Wyvern Eyes' roller, the Empress's player) until step 1, then the offset
+ * of the next player from the Dealer; b: what started it (DML_SIEGE_*) until
+ * step 1, then the seat losing cards; x: the seats that lose (computed at
+ * the start from the revealed Hands and the Fronts). */
 static void eliminate(ctx *c, int p)
 {
     dml_state *s = c->s;
