@@ -337,8 +337,12 @@ async function testDesktop(browser, base) {
   const tableText = () => page.$eval('.replay-table', (t) => t.textContent);
   check(await stepIs(/^Step (\d+) of \1/) && await page.isVisible('.replay-table .table.dml'), 'the replay opens at the last step, on the DML table');
   const atEnd = await tableText();
+  // the last step lists the achievements, as the scoreboard did; the start none
+  const endManipulators = await page.$$eval('.replay-achievements li[data-achievement="market-manipulator"]', (lis) => lis.length);
+  check(endManipulators === manipulators, `the replay's last step lists the achievements (${endManipulators} market-manipulator, the scoreboard ${manipulators})`);
   await page.click('button[aria-label="First step"]');
   check(await stepIs(/^Step 0 of \d+: the start/), 'First step goes to the start');
+  check((await page.$$('.replay-achievements li')).length === 0, 'the start of the replay lists no achievements');
   const atStart = await tableText();
   check(atStart !== atEnd, 'the table at the start is not the table at the end');
   await page.locator('body').focus();
