@@ -206,10 +206,15 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
     for (int s = 0; !aborted && parts->achievements && s < np; s++) {
         const char *keys[CR_SIM_MAX_ACHIEVEMENTS];
         int n = parts->achievements(g, st, s, keys, CR_SIM_MAX_ACHIEVEMENTS);
-        for (int k = 0; k < n; k++)
-            for (int j = 0; j < sh->res->n_achievements; j++)
-                if (strcmp(keys[k], sh->res->achievement_keys[j]) == 0)
-                    out->achieved[s] |= (uint64_t)1 << j;
+        for (int k = 0; k < n; k++) {
+            /* the keys are the list's own strings: find them by address */
+            int j = 0;
+            while (j < sh->res->n_achievements && keys[k] != sh->res->achievement_keys[j]) j++;
+            if (j == sh->res->n_achievements) /* a copy: by its text */
+                for (j = 0; j < sh->res->n_achievements; j++)
+                    if (strcmp(keys[k], sh->res->achievement_keys[j]) == 0) break;
+            if (j < sh->res->n_achievements) out->achieved[s] |= (uint64_t)1 << j;
+        }
     }
     return 0;
 }
