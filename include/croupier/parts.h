@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "croupier/game.h"
 
@@ -81,6 +82,32 @@ enum { CR_PANEL_UTF8 = 1u };
 typedef size_t (*cr_panels_fn)(const cr_game *g, const void *obs, unsigned flags, char *buf,
                                size_t cap);
 
+/* One achievement a game can award: a stable key (statistics, the server's
+ * result, the lab's columns are kept by it; never renamed), a short title
+ * and one line saying what it takes.  Static strings. */
+typedef struct cr_achievement {
+    const char *key;   /* kebab-case, e.g. "seize-the-initiative" */
+    const char *title; /* e.g. "Seize the initiative" */
+    const char *words; /* what it takes, one line */
+} cr_achievement;
+
+/* The achievement with this key in parts' list, or NULL. */
+static inline const cr_achievement *cr_achievement_find(const cr_achievement *list, int n,
+                                                        const char *key)
+{
+    for (int i = 0; key && i < n; i++)
+        if (!strcmp(list[i].key, key)) return &list[i];
+    return 0;
+}
+
+/* The achievements every seat earned in the finished game st (the whole
+ * state), in words: one line a seat and achievement,
+ *   "P2 Seize the initiative: Take the Dealer Token in the roll-off ..."
+ * seats in order, each seat's in the game's list order.  snprintf
+ * semantics; "" when nobody earned one or the game awards none.  Line mode,
+ * the full-screen client and the replay viewer show this text. */
+size_t cr_achievements_text(const cr_game *g, const void *st, char *buf, size_t cap);
+
 typedef struct cr_game_parts {
     /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
     cr_policy_fn heuristic;
@@ -93,9 +120,15 @@ typedef struct cr_game_parts {
     int (*check_invariants)(const cr_game *g, const void *st, char *err, size_t errcap);
     /* Extra benchmarks, printed after the generic ones (`croupier bench`). */
     void (*bench)(const cr_game *g, FILE *out, double seconds, uint64_t seed);
-    /* Achievements a seat earned in a finished game: writes at most max
-     * stable keys ("monopoly", ...) into out; returns the count. */
+    /* Achievements a seat earned in a finished game (st: the whole state,
+     * not an observation): writes at most max keys of achievement_list
+     * into out, in the list's order; returns the count (0 while the game
+     * goes on, and in a table that awards none). */
     int (*achievements)(const cr_game *g, const void *st, int seat, const char **out, int max);
+    /* Every achievement the game can award, in a fixed order (the lab's
+     * columns, the clients' words); n_achievements of them. */
+    const cr_achievement *achievement_list;
+    int n_achievements;
     /* The current decision of the observing seat explained in words, from
      * its observation (obs: g->obs_size bytes), for the clients' help. */
     size_t (*help)(const cr_game *g, const void *obs, char *buf, size_t cap);

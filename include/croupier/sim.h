@@ -34,6 +34,9 @@ extern "C" {
 
 enum { CR_SIM_PROGRESS_OFF = 0, CR_SIM_PROGRESS_ON = 1, CR_SIM_PROGRESS_AUTO = -1 };
 enum { CR_SIM_MAX_COUNTERS = 32, CR_SIM_MAX_LABELS = 8, CR_SIM_MAX_ENDS = 8 };
+/* Achievements the lab counts (the game's list, parts.h): bit k of
+ * cr_sim_game.achieved is the list's entry k. */
+enum { CR_SIM_MAX_ACHIEVEMENTS = 64 };
 
 typedef struct cr_sim_config {
     const char *game; /* registry name: "dml" */
@@ -58,14 +61,15 @@ typedef struct cr_sim_config {
 /* One game's result (the lab keeps one per game, by index). */
 typedef struct cr_sim_game {
     float returns[CR_MAX_PLAYERS];
-    int32_t score[CR_MAX_PLAYERS]; /* the game's scores (DML: Victory Points) */
-    int8_t rank[CR_MAX_PLAYERS];   /* 1 = first; shared places share a rank; 0 if aborted */
-    uint32_t winners;              /* bit s: seat s won (several for a shared win) */
-    int8_t label[CR_MAX_PLAYERS];  /* per-seat label index (DML: Merchant King suit), -1 none */
-    int8_t winner;                 /* the seat with return 1 when exactly one, else -1 */
-    uint8_t end;                   /* index into cr_sim_result.end_names */
-    uint32_t rounds;               /* 0 when the game has no rounds */
-    uint32_t actions;              /* apply calls, chance outcomes included */
+    int32_t score[CR_MAX_PLAYERS];     /* the game's scores (DML: Victory Points) */
+    int8_t rank[CR_MAX_PLAYERS];       /* 1 = first; shared places share a rank; 0 if aborted */
+    uint32_t winners;                  /* bit s: seat s won (several for a shared win) */
+    int8_t label[CR_MAX_PLAYERS];      /* per-seat label index (DML: Merchant King suit), -1 none */
+    int8_t winner;                     /* the seat with return 1 when exactly one, else -1 */
+    uint8_t end;                       /* index into cr_sim_result.end_names */
+    uint32_t rounds;                   /* 0 when the game has no rounds */
+    uint32_t actions;                  /* apply calls, chance outcomes included */
+    uint64_t achieved[CR_MAX_PLAYERS]; /* bit k: the seat earned achievement k (0 if aborted) */
 } cr_sim_game;
 
 typedef struct cr_sim_rate {
@@ -106,7 +110,17 @@ typedef struct cr_sim_result {
     int n_counters;
     const char *counter_names[CR_SIM_MAX_COUNTERS];
     uint64_t counters[CR_SIM_MAX_COUNTERS]; /* totals over all games */
-    double seconds;                         /* wall time */
+    /* Achievements: the game's list (keys and titles borrowed from it),
+     * how many times each seat earned each one, and in how many games
+     * anyone did (a shared one, e.g. DML's no-soup-for-you, counts once
+     * there and once for every seat). */
+    int n_achievements;
+    const char *achievement_keys[CR_SIM_MAX_ACHIEVEMENTS];
+    const char *achievement_titles[CR_SIM_MAX_ACHIEVEMENTS];
+    long achievement_seat[CR_SIM_MAX_ACHIEVEMENTS][CR_MAX_PLAYERS];
+    long achievement_total[CR_SIM_MAX_ACHIEVEMENTS]; /* over the seats */
+    long achievement_games[CR_SIM_MAX_ACHIEVEMENTS];
+    double seconds; /* wall time */
     uint64_t total_actions;
 } cr_sim_result;
 

@@ -8,6 +8,7 @@
  * command to it.  cli_read_file() refuses NUL bytes and inputs larger than
  * CLI_MAX_INPUT, and stops reading as soon as it knows. */
 #include "cli_util.h"
+#include "croupier/alloc.h"
 #include "croupier/parts.h"
 
 #include <ctype.h>
@@ -453,18 +454,15 @@ void cli_print_result(FILE *f, const cr_game *g, const void *st)
         fprintf(f, "\nnobody won");
     }
     fputc('\n', f);
-    const cr_game_parts *parts = cr_parts(g);
-    for (int s = 0; parts->achievements && s < g->num_players; s++) {
-        const char *ach[16];
-        int n = parts->achievements(g, st, s, ach, 16);
-        if (n <= 0) continue;
-        /* in words: the stable keys with their dashes as spaces */
-        fprintf(f, "achievements P%d:", s);
-        for (int i = 0; i < n; i++) {
-            fprintf(f, "%s", i ? ", " : " ");
-            for (const char *c = ach[i]; *c; c++) fputc(*c == '-' ? ' ' : *c, f);
-        }
-        fputc('\n', f);
+    /* what each seat earned, in words (nothing when nobody earned one) */
+    size_t len = cr_achievements_text(g, st, NULL, 0);
+    char *text = len ? cr_alloc(len + 1) : NULL;
+    if (text != NULL) {
+        cr_achievements_text(g, st, text, len + 1);
+        fprintf(f, "achievements:\n");
+        for (char *line = text, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+            fprintf(f, "  %.*s\n", (int)(nl - line), line);
+        cr_free(text);
     }
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "croupier/parts.h"
+
 struct sv_replay {
     const cr_match *m; /* the match the cache was made for */
     const cr_game *g;
@@ -113,6 +115,49 @@ static int first_event(const cr_match_event *ev, int n, int index)
     return lo;
 }
 
+/* s as a JSON string (the game's static words: escapes the quote, the
+ * backslash and control characters). */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* ,"achievements":[[{key, title, words}, ...] per seat] of the state st
+ * (empty lists for a game that did not end by its rules: a resignation). */
+static void write_achievements(FILE *f, const cr_game *g, const void *st)
+{
+    const cr_game_parts *parts = cr_parts(g);
+    fprintf(f, ",\"achievements\":[");
+    for (int s = 0; s < g->num_players; s++) {
+        const char *keys[64];
+        int n = parts->achievements ? parts->achievements(g, st, s, keys, 64) : 0;
+        fprintf(f, "%s[", s ? "," : "");
+        for (int i = 0; i < n; i++) {
+            const cr_achievement *a =
+                cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
+            fprintf(f, "%s{\"key\":", i ? "," : "");
+            json_str(f, keys[i]);
+            fprintf(f, ",\"title\":");
+            json_str(f, a ? a->title : keys[i]);
+            fprintf(f, ",\"words\":");
+            json_str(f, a ? a->words : "");
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
 static char *replay_render(sv_replay *r, int step, int seat)
 {
     const cr_game *g = r->g;
@@ -156,6 +201,9 @@ static char *replay_render(sv_replay *r, int step, int seat)
     }
     /* the event count after this step */
     fprintf(f, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
+    /* the last step of a game ended by its rules: what each seat earned, as
+     * in the update's result (docs/protocol.md) */
+    if (step == n) write_achievements(f, g, r->cur);
     if (fclose(f) != 0) {
         free(out);
         return NULL;

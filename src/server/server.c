@@ -1123,7 +1123,29 @@ static void sv_result_json(sv_game *g, sv_buf *b)
         if (left == CR_MARK_RESIGN && strcmp(by, "rules") == 0) by = "resign";
         if (left == CR_MARK_TIMEOUT && strcmp(by, "rules") == 0) by = "timeout";
     }
-    sb_printf(b, "],\"ended_by\":\"%s\"}", by);
+    sb_printf(b, "],\"ended_by\":\"%s\"", by);
+    /* per seat, what it earned (a game over by the rules only): key + words */
+    const cr_game_parts *parts = cr_parts(gm);
+    const void *st = cr_match_state(g->m);
+    sb_puts(b, ",\"achievements\":[");
+    for (int s = 0; s < gm->num_players; s++) {
+        const char *keys[64];
+        int n = parts->achievements ? parts->achievements(gm, st, s, keys, 64) : 0;
+        sb_puts(b, s ? ",[" : "[");
+        for (int i = 0; i < n; i++) {
+            const cr_achievement *a =
+                cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
+            sb_puts(b, i ? ",{\"key\":" : "{\"key\":");
+            sb_json_str(b, keys[i]);
+            sb_puts(b, ",\"title\":");
+            sb_json_str(b, a ? a->title : keys[i]);
+            sb_puts(b, ",\"words\":");
+            sb_json_str(b, a ? a->words : "");
+            sb_puts(b, "}");
+        }
+        sb_puts(b, "]");
+    }
+    sb_puts(b, "]}");
 }
 
 /* The view of `seat` (a seat or CR_SEAT_PUBLIC) as an update message into b,

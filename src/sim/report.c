@@ -61,6 +61,18 @@ void cr_sim_print(const cr_sim_result *r, FILE *f)
             fprintf(f, "  %-34s %10llu %10.3f\n", r->counter_names[k],
                     (unsigned long long)r->counters[k], (double)r->counters[k] / (double)r->games);
     }
+    if (r->n_achievements) {
+        /* earned: by all seats together; games: with at least one earner */
+        fprintf(f, "\nAchievements                earned   games   per game");
+        for (int s = 0; s < r->num_players; s++) fprintf(f, "      P%d", s);
+        fputc('\n', f);
+        for (int k = 0; k < r->n_achievements; k++) {
+            fprintf(f, "  %-24s %8ld %7ld %9.4f", r->achievement_keys[k], r->achievement_total[k],
+                    r->achievement_games[k], (double)r->achievement_games[k] / (double)r->games);
+            for (int s = 0; s < r->num_players; s++) fprintf(f, " %7ld", r->achievement_seat[k][s]);
+            fputc('\n', f);
+        }
+    }
 }
 
 void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
@@ -163,7 +175,19 @@ static void json_result(FILE *f, const cr_sim_result *r)
         fprintf(f, ": %llu%s", (unsigned long long)r->counters[k],
                 k + 1 < r->n_counters ? ", " : "");
     }
-    fprintf(f, "}\n  }");
+    fprintf(f, "},\n    \"achievements\": [");
+    for (int k = 0; k < r->n_achievements; k++) {
+        fprintf(f, "%s\n      {\"key\": ", k ? "," : "");
+        json_str(f, r->achievement_keys[k]);
+        fprintf(f, ", \"title\": ");
+        json_str(f, r->achievement_titles[k]);
+        fprintf(f, ", \"earned\": %ld, \"games\": %ld, \"seats\": [", r->achievement_total[k],
+                r->achievement_games[k]);
+        for (int s = 0; s < r->num_players; s++)
+            fprintf(f, "%s%ld", s ? ", " : "", r->achievement_seat[k][s]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "%s]\n  }", r->n_achievements ? "\n    " : "");
 }
 
 cr_status cr_sim_write_json(const cr_sim_result *r, int n, const char *vary_key,
@@ -212,6 +236,8 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
     int np = n ? r[0].num_players : 0;
     fprintf(f, "config,game,game_seed,winner,end,rounds,actions");
     for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,rank%d,label%d", s, s, s, s);
+    /* the keys a seat earned, separated by spaces */
+    for (int s = 0; s < np; s++) fprintf(f, ",achievements%d", s);
     fprintf(f, "\n");
     for (int i = 0; i < n; i++) {
         const char *cfgname = vary_values ? vary_values[i] : "default";
@@ -227,6 +253,14 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
                         gm->label[s] >= 0 && gm->label[s] < r[i].n_labels
                             ? r[i].label_names[gm->label[s]]
                             : "");
+            for (int s = 0; s < r[i].num_players; s++) {
+                fputc(',', f);
+                for (int a = 0, first = 1; a < r[i].n_achievements; a++)
+                    if (gm->achieved[s] >> a & 1) {
+                        fprintf(f, "%s%s", first ? "" : " ", r[i].achievement_keys[a]);
+                        first = 0;
+                    }
+            }
             fprintf(f, "\n");
         }
     }

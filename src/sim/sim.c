@@ -25,6 +25,7 @@
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "sim/sim_internal.h"
 
 enum { SIM_MAX_THREADS = 256 };
@@ -200,6 +201,21 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
     out->end = (uint8_t)(aborted ? n_ends : prof ? prof->end(g, st) : 0);
     out->rounds = prof && prof->rounds ? prof->rounds(g, st) : 0;
     out->actions = (uint32_t)actions;
+    /* the achievements, by their index in the game's list */
+    const cr_game_parts *parts = cr_parts(g);
+    for (int s = 0; !aborted && parts->achievements && s < np; s++) {
+        const char *keys[CR_SIM_MAX_ACHIEVEMENTS];
+        int n = parts->achievements(g, st, s, keys, CR_SIM_MAX_ACHIEVEMENTS);
+        for (int k = 0; k < n; k++) {
+            /* the keys are the list's own strings: find them by address */
+            int j = 0;
+            while (j < sh->res->n_achievements && keys[k] != sh->res->achievement_keys[j]) j++;
+            if (j == sh->res->n_achievements) /* a copy: by its text */
+                for (j = 0; j < sh->res->n_achievements; j++)
+                    if (strcmp(keys[k], sh->res->achievement_keys[j]) == 0) break;
+            if (j < sh->res->n_achievements) out->achieved[s] |= (uint64_t)1 << j;
+        }
+    }
     return 0;
 }
 
@@ -313,6 +329,16 @@ static int summarize(cr_sim_result *r, const cr_lab_profile *prof)
     }
     for (long i = 0; i < n; i++) {
         const cr_sim_game *gm = &r->per_game[i];
+        for (int k = 0; k < r->n_achievements; k++) {
+            int any = 0;
+            for (int s = 0; s < np; s++)
+                if (gm->achieved[s] >> k & 1) {
+                    r->achievement_seat[k][s]++;
+                    r->achievement_total[k]++;
+                    any = 1;
+                }
+            r->achievement_games[k] += any;
+        }
         if (gm->winner < 0) r->no_winner++;
         r->ends[gm->end]++;
         for (int s = 0; s < np; s++) {
@@ -423,6 +449,16 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
         out->end_names[0] = "ended";
     }
     out->end_names[out->n_ends++] = "aborted (action cap)";
+    const cr_game_parts *parts = cr_parts(g);
+    if (parts->achievements && parts->achievement_list) {
+        out->n_achievements = parts->n_achievements < CR_SIM_MAX_ACHIEVEMENTS
+                                  ? parts->n_achievements
+                                  : CR_SIM_MAX_ACHIEVEMENTS;
+        for (int k = 0; k < out->n_achievements; k++) {
+            out->achievement_keys[k] = parts->achievement_list[k].key;
+            out->achievement_titles[k] = parts->achievement_list[k].title;
+        }
+    }
 
     out->per_game = cr_calloc((size_t)cfg->games, sizeof *out->per_game);
     sim_worker *workers = cr_calloc((size_t)nthreads, sizeof *workers);

@@ -1015,6 +1015,24 @@ static void table_window(tui *t, int view)
     cr_free(copy);
 }
 
+/* The achievements of the game st in a window (cr_achievements_text), or
+ * why there are none to show. */
+static void achievements_window(tui *t, const void *st)
+{
+    static const char not_over[] = "Achievements are earned when the game is over.\n";
+    static const char none[] = "Nobody earned an achievement in this game.\n";
+    size_t len = cr_is_terminal(t->g, st) ? cr_achievements_text(t->g, st, NULL, 0) : 0;
+    char *text = len ? cr_alloc(len + 1) : NULL;
+    if (text == NULL) {
+        const char *why = cr_is_terminal(t->g, st) ? none : not_over;
+        text_window(t, " Achievements", why, strlen(why), 0, 0);
+        return;
+    }
+    cr_achievements_text(t->g, st, text, len + 1);
+    text_window(t, " Achievements", text, len, 0, 0);
+    cr_free(text);
+}
+
 /* The game's player's guide (cr_game_parts.guide), scrolled like the log. */
 static void guide_window(tui *t)
 {
@@ -1375,12 +1393,15 @@ static void end_screen(tui *t)
         t->footer_rows = 1;
         int y = LINES - 2;
         fill_row(y, 0, COLS, A_NORMAL);
-        draw_str(t, y, 0, COLS, "Game over. q leaves, l shows the whole log, t the table.", A_BOLD);
+        draw_str(t, y, 0, COLS,
+                 "Game over. q leaves, l shows the whole log, t the table, a the achievements.",
+                 A_BOLD);
         refresh();
         int c = getch();
         if (c == 'q' || c == 27) break;
         if (c == 'l') log_window(t, view);
         if (c == 't') table_window(t, view);
+        if (c == 'a') achievements_window(t, cr_match_state(t->m));
     }
     t->msg[0] = '\0';
 }
@@ -1560,8 +1581,10 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             char who[16] = "";
             if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
             /* the keys as the width allows, after the move */
-            static const char *const keys[] = {
-                "  | Right/n next, Left/p back, v view, l log, q quits",
+            const char *const keys[] = {
+                k == n && cr_is_terminal(g, st)
+                    ? "  | Right/n next, Left/p back, v view, l log, a achievements, q quits"
+                    : "  | Right/n next, Left/p back, v view, l log, q quits",
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
                 snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
@@ -1607,6 +1630,8 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                 view = CR_SEAT_OMNISCIENT;
         } else if (c == 'l') {
             log_window(&t, view);
+        } else if (c == 'a') {
+            achievements_window(&t, st);
         }
     }
     endwin();

@@ -49,6 +49,12 @@ cmp -s "$tmp/a.rec" "$tmp/b.rec" || fail "same seed, different records"
 grep -q '^game over' "$tmp/a.out" || fail "the bots' game did not end"
 "$cr" replay "$tmp/a.rec" --json >"$tmp/a.json"
 grep -q '"over": true' "$tmp/a.json" || fail "replayed record is not over"
+# the end shows what each seat earned, in words, in play and in replay alike
+# (seed 7: P1 wins this Full Game on Victory Points)
+grep -q '^  P1 Market manipulator: ' "$tmp/a.out" || fail "no achievements after the game: $(tail -5 "$tmp/a.out")"
+"$cr" replay "$tmp/a.rec" >"$tmp/a.replay"
+[ "$(sed -n '/^achievements:/,$p' "$tmp/a.out" | grep '^  P')" = "$(sed -n '/^achievements:/,$p' "$tmp/a.replay" | grep '^  P')" ] ||
+    fail "replay shows other achievements than the game did"
 
 # --- the other bots take seats too, reproducibly; a bad seat is refused ---
 seats='heuristic,ismcts:iters=30,threads=1,heuristic,random'

@@ -44,6 +44,7 @@
 #include "civetweb.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "croupier/record.h"
 #include "croupier/rng.h"
 
@@ -784,6 +785,30 @@ static void test_private_steps_draw_nothing(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* ach (a result's or a replay's achievements) holds, per seat, the keys the
+ * game gives the match's final state, with their title and words. */
+static void check_achievements(json_t *ach, const cr_match *m)
+{
+    const cr_game *g = cr_match_game(m);
+    const cr_game_parts *parts = cr_parts(g);
+    assert_int_equal(json_array_size(ach), g->num_players);
+    for (int s = 0; s < g->num_players; s++) {
+        const char *keys[64];
+        int n = parts->achievements(g, cr_match_state(m), s, keys, 64);
+        json_t *mine = json_array_get(ach, (size_t)s);
+        assert_int_equal(json_array_size(mine), n);
+        for (int i = 0; i < n; i++) {
+            json_t *a = json_array_get(mine, (size_t)i);
+            assert_string_equal(json_string_value(json_object_get(a, "key")), keys[i]);
+            const cr_achievement *d =
+                cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
+            assert_non_null(d);
+            assert_string_equal(json_string_value(json_object_get(a, "title")), d->title);
+            assert_string_equal(json_string_value(json_object_get(a, "words")), d->words);
+        }
+    }
+}
+
 static void test_bots_game(void **state)
 {
     (void)state;
@@ -817,9 +842,11 @@ static void test_bots_game(void **state)
     json_t *res = json_object_get(me.up, "result");
     assert_non_null(res);
     assert_int_equal(json_array_size(json_object_get(res, "ranks")), 4);
-    json_decref(me.up);
     /* the seat's messages are its views; the stats count the game */
     cr_match *done = fetch_record(me.c, game_id);
+    /* result.achievements: per seat, the game's keys for the final state */
+    check_achievements(json_object_get(res, "achievements"), done);
+    json_decref(me.up);
     check_seat_messages(me.c, done, 0);
     cr_match_free(done);
     id = cl_send(me.c, json_pack("{s:s}", "type", "stats"));
@@ -1253,6 +1280,11 @@ static void test_seats_clock_resign(void **state)
     assert_true(json_is_true(json_object_get(up, "over")));
     json_t *res = json_object_get(up, "result");
     assert_string_equal(json_string_value(json_object_get(res, "ended_by")), "resign");
+    /* a game not ended by its rules earns nothing */
+    json_t *ach = json_object_get(res, "achievements");
+    assert_true(json_array_size(ach) > 0);
+    for (size_t s = 0; s < json_array_size(ach); s++)
+        assert_int_equal(json_array_size(json_array_get(ach, s)), 0);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(res, "ranks"), 0)), 3);
     json_decref(up);
     cl_free(a);
@@ -1935,6 +1967,11 @@ static void test_replay(void **state)
                 assert_int_equal(json_integer_value(json_object_get(rep, "seat")), seat);
             else
                 assert_true(json_is_null(json_object_get(rep, "seat")));
+            /* the last step says what each seat earned, as the result does */
+            if (steps[i] == n)
+                check_achievements(json_object_get(rep, "achievements"), done);
+            else
+                assert_null(json_object_get(rep, "achievements"));
             json_decref(want);
             json_decref(rep);
         }

@@ -1,7 +1,8 @@
 /* test_sim.c — the lab (src/sim) through sim.h: figures identical for a
  * fixed seed with 1 and 2 threads, the progress bar off when stderr is not
- * a terminal, spec lists split as documented, Wilson intervals, and a run
- * that fails loudly when an apply overflows its event buffer. */
+ * a terminal, spec lists split as documented, Wilson intervals, a run
+ * that fails loudly when an apply overflows its event buffer, and the
+ * achievements counted as each game earned them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "croupier/game.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "croupier/sim.h"
 
 static void run(int threads, cr_sim_result *r, int progress)
@@ -134,8 +136,87 @@ static void test_lab_games_replay_as_matches(void **state)
         assert_int_equal(cr_match_record(m)->n_actions, (int)r.per_game[i].actions);
         for (int s = 0; s < 4; s++) assert_int_equal(res.score[s], r.per_game[i].score[s]);
         assert_int_equal(res.winners, r.per_game[i].winners);
+        /* the achievements the lab recorded are the game's own, by index */
+        const cr_game *g = cr_match_game(m);
+        for (int s = 0; s < 4; s++) {
+            const char *keys[64];
+            int n = cr_parts(g)->achievements(g, cr_match_state(m), s, keys, 64);
+            uint64_t want = 0;
+            for (int k = 0; k < n; k++)
+                for (int j = 0; j < r.n_achievements; j++)
+                    if (!strcmp(keys[k], r.achievement_keys[j])) want |= (uint64_t)1 << j;
+            assert_int_equal(__builtin_popcountll(want), n);
+            assert_true(want == r.per_game[i].achieved[s]);
+        }
         cr_match_free(m);
     }
+    cr_sim_result_fini(&r);
+}
+
+/* The lab counts each achievement per seat, over the seats and in games,
+ * from the per-game bits; the text, JSON and CSV reports carry them. */
+static void test_achievements_counted(void **state)
+{
+    (void)state;
+    cr_sim_result r;
+    run(2, &r, CR_SIM_PROGRESS_OFF);
+    assert_true(r.n_achievements > 0);
+    long earned = 0;
+    for (int k = 0; k < r.n_achievements; k++) {
+        long seats = 0, games = 0;
+        for (int s = 0; s < r.num_players; s++) seats += r.achievement_seat[k][s];
+        for (long i = 0; i < r.games; i++) {
+            int any = 0;
+            for (int s = 0; s < r.num_players; s++)
+                any |= (int)(r.per_game[i].achieved[s] >> k & 1);
+            games += any;
+        }
+        assert_int_equal(seats, r.achievement_total[k]);
+        assert_int_equal(games, r.achievement_games[k]);
+        earned += seats;
+    }
+    assert_true(earned > 0); /* 24 games: every one with a winner earns something */
+    /* market-manipulator: exactly the games with a single winner */
+    int mm = -1;
+    for (int k = 0; k < r.n_achievements; k++)
+        if (!strcmp(r.achievement_keys[k], "market-manipulator")) mm = k;
+    assert_true(mm >= 0);
+    assert_int_equal(r.achievement_games[mm], r.games - r.no_winner);
+    char path[] = "/tmp/croupier-test-sim-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[256], buf[1 << 16];
+    assert_int_equal(cr_sim_write_json(&r, 1, NULL, NULL, path, err, sizeof err), CR_OK);
+    FILE *f = fopen(path, "r");
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    char want[160];
+    snprintf(want, sizeof want,
+             "{\"key\": \"market-manipulator\", \"title\": \"Market manipulator\", "
+             "\"earned\": %ld, \"games\": %ld",
+             r.achievement_total[mm], r.achievement_games[mm]);
+    assert_non_null(strstr(buf, want));
+    assert_int_equal(cr_sim_write_csv(&r, 1, NULL, path, err, sizeof err), CR_OK);
+    f = fopen(path, "r");
+    len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    assert_non_null(strstr(buf, ",achievements0,achievements1,achievements2,achievements3\n"));
+    long rows = 0;
+    for (const char *p = buf; (p = strstr(p, "market-manipulator")) != NULL; p++) rows++;
+    assert_int_equal(rows, r.achievement_total[mm]);
+    f = fopen(path, "w");
+    cr_sim_print(&r, f);
+    fclose(f);
+    f = fopen(path, "r");
+    len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    assert_non_null(strstr(buf, "\nAchievements "));
+    assert_non_null(strstr(buf, "  seize-the-initiative "));
+    unlink(path);
     cr_sim_result_fini(&r);
 }
 
@@ -205,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_dropped_events_fail_the_run),
         cmocka_unit_test(test_same_figures_whatever_the_threads),
         cmocka_unit_test(test_lab_games_replay_as_matches),
+        cmocka_unit_test(test_achievements_counted),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

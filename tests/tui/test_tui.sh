@@ -9,7 +9,8 @@
 #     the seat's observation from `croupier run --as`), the Stocks with each
 #     card's Value, the Event, each opponent's Hand size and the Black
 #     Markets, all at 80x24 without a key; Enter to the end; the final scores are those
-#     of `croupier replay` of the saved record; the program exits with 0.
+#     of `croupier replay` of the saved record, and so are the achievements `a`
+#     shows; the program exits with 0.
 #  2. --ascii: no suit symbols, cards as codes.
 #  3. hot seat (two humans): a privacy screen between them shows no table;
 #     while one acts, no card of the other's Hand, King or offer that the
@@ -160,11 +161,24 @@ for p in 1 2 3; do
     grep -Eq "(^|│)P$p [0-9]+ cards?" <<<"$fin" || fail "the final screen lost P$p's row:
 $fin"
 done
+# 'a' opens the achievements (the same as line mode's), any key closes them
+keys a
+wait_for " Achievements" 10
+ach=$(screen)
+keys x
+wait_for "Final scores:" 10
 keys q
 wait_dead
 [ "$(exit_status)" = 0 ] || fail "exit status $(exit_status) after the game"
 want=$("$BIN" replay bots.txt --plain | grep '^scores:' | grep -oE "P[0-3] -?[0-9]+" | tr '\n' ' ')
 [ -n "$want" ] && [ "$shown" = "$want" ] || fail "final scores shown '$shown', the record says '$want'"
+# every achievement line mode names (seat and title) is in the window
+"$BIN" replay bots.txt --plain | sed -n '/^achievements:/,$p' | grep '^  P' | sed 's/^  //; s/:.*//' >ach.txt
+[ -s ach.txt ] || grep -q "Nobody earned an achievement" <<<"$ach" || fail "no achievements shown: $ach"
+while read -r line; do
+    grep -qF "$line" <<<"$ach" || fail "the achievements window lacks '$line':
+$ach"
+done <ach.txt
 screen | grep -q "game over after" || fail "no summary after the client closed"
 echo "ok 1 - three bots: Hand, Stocks with Values, Event, opponents and Black Markets at 80x24; played to the end: $shown"
 

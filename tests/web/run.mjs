@@ -307,6 +307,10 @@ async function testDesktop(browser, base) {
   const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
   check(rows === 4, 'the scoreboard lists the 4 seats');
   check(winners >= 1, 'the scoreboard marks the winner');
+  // A four-player Full Game won by one seat: the winner's Market manipulator
+  // (result.achievements) is listed under the scoreboard, once.
+  const manipulators = await page.$$eval('.scoreboard .achievements li[data-achievement="market-manipulator"]', (lis) => lis.length);
+  check(winners !== 1 || manipulators === 1, `the scoreboard lists the winner's achievements (${manipulators} market-manipulator)`);
   check(!(await page.evaluate(() => document.title.startsWith('●'))), 'the title no longer says "your turn"');
   await page.screenshot({ path: path.join(shots, 'dml-desktop-scoreboard.png'), fullPage: true });
   // The lobby lists the game as finished and counts it; its scoreboard opens from there.
@@ -333,8 +337,12 @@ async function testDesktop(browser, base) {
   const tableText = () => page.$eval('.replay-table', (t) => t.textContent);
   check(await stepIs(/^Step (\d+) of \1/) && await page.isVisible('.replay-table .table.dml'), 'the replay opens at the last step, on the DML table');
   const atEnd = await tableText();
+  // the last step lists the achievements, as the scoreboard did; the start none
+  const endManipulators = await page.$$eval('.replay-achievements li[data-achievement="market-manipulator"]', (lis) => lis.length);
+  check(endManipulators === manipulators, `the replay's last step lists the achievements (${endManipulators} market-manipulator, the scoreboard ${manipulators})`);
   await page.click('button[aria-label="First step"]');
   check(await stepIs(/^Step 0 of \d+: the start/), 'First step goes to the start');
+  check((await page.$$('.replay-achievements li')).length === 0, 'the start of the replay lists no achievements');
   const atStart = await tableText();
   check(atStart !== atEnd, 'the table at the start is not the table at the end');
   await page.locator('body').focus();

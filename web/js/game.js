@@ -14,6 +14,24 @@ import { amountProblem, amountText } from './actions.js';
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 // The view module for a game name, or the generic table.
+// What each seat earned, from the server's `achievements` (per seat, a list
+// of {key, title, words}: the update's result, the replay's last step), as a
+// section with one item a seat and achievement; null when there is none.
+export function achievementsList(per, n, seatName) {
+  const list = Array.isArray(per) ? per : [];
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    for (const a of Array.isArray(list[i]) ? list[i] : []) {
+      if (!a || typeof a.key !== 'string') continue;
+      items.push(el('li', { 'data-achievement': a.key },
+        el('strong', { text: `${seatName(i)}: ${a.title || a.key}` }), a.words ? ` — ${a.words}` : ''));
+    }
+  }
+  if (!items.length) return null;
+  return el('section', { class: 'achievements', 'aria-label': 'Achievements' },
+    el('h3', { text: 'Achievements' }), el('ul', {}, items));
+}
+
 export async function viewFor(name) {
   if (!NAME_RE.test(String(name))) return generic;
   try {
@@ -193,6 +211,7 @@ export async function showGame(main, app, route) {
       el('p', { text: `${how} Winner${winners.size === 1 ? '' : 's'}: ${[...winners].map((i) => seatName(i)).join(', ') || 'none'}.` }),
       el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Seat' }), el('th', { text: 'Score' }), el('th', { text: 'Rank' }), el('th', { text: '' }))),
         el('tbody', {}, rows)),
+      achievementsList(r.achievements, n, seatName),
       el('p', {}, el('a', { href: `#game=${route.game_id}&replay=1`, text: 'Replay this game' }), ' · ', el('a', { href: '#/', text: 'Back to the lobby' })));
     score.hidden = false;
   }

@@ -14,7 +14,7 @@
 import { el, fill } from './dom.js';
 import { loadToken } from './store.js';
 import { updateOf } from './proto.js';
-import { viewFor } from './game.js';
+import { viewFor, achievementsList } from './game.js';
 import * as generic from './generic-view.js';
 
 const PAGE = 500; // events per `history` reply (docs/protocol.md)
@@ -72,6 +72,7 @@ export async function showReplay(main, app, route) {
 
   const stepLine = el('p', { class: 'step-line', 'aria-live': 'polite' });
   const did = el('ul', { class: 'step-events' });
+  const earned = el('div', { class: 'replay-achievements' }); // at the last step
   const summary = el('div', { class: 'where' });
   const board = el('div', { class: 'board-root replay-table' });
   const slider = el('input', { type: 'range', min: 0, max: total, value: step, 'aria-label': 'Step', id: 'replay-step' });
@@ -103,7 +104,7 @@ export async function showReplay(main, app, route) {
     el('section', { class: 'panel' },
       el('h1', { text: `Replay · ${app.gameTitle(game)}` }),
       el('p', { class: 'small', text: `${total} steps (record actions) · seed ${String(recordMsg.seed || '')}` }),
-      bar, stepLine, did, summary),
+      bar, stepLine, earned, did, summary),
     board,
     el('section', { class: 'panel' },
       el('details', {}, el('summary', { text: 'The record' }),
@@ -142,6 +143,7 @@ export async function showReplay(main, app, route) {
     const actor = Number.isInteger(rep.actor) ? `P${rep.actor}` : k > 0 ? 'chance' : '';
     const evs = Array.isArray(rep.events) ? rep.events : [];
     stepLine.textContent = `Step ${k} of ${total}${k === 0 ? ': the start' : `: ${actor}'s action`}${k === total ? ' (the end)' : ''}`;
+    fill(earned, k === total ? achievementsList(rep.achievements, players, seatName) : null);
     fill(did, evs.slice(0, 40).map((e) => el('li', { text: e.text || '' })),
       evs.length > 40 ? el('li', { text: `… and ${evs.length - 40} more` }) : null);
     const seq = Number.isInteger(rep.seq) ? rep.seq : 0;

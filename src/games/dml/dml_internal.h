@@ -324,7 +324,12 @@ typedef struct dml_state {
     int8_t resolving; /* card whose Power is resolving, -1 none */
     int8_t resolving_seat;
     uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
-    uint16_t bm_next_label;        /* last label used */
+    /* what each seat did that the final state no longer shows, for the
+     * achievements (parts.c): DML_FEAT_* bits, set as the rules apply (one
+     * OR each, nothing on paths that do not earn one).  Placed here, with
+     * bm_next_label moved to the end, it fills padding: the state keeps its
+     * size (6224 bytes, a multiple of 16) and clone its speed. */
+    uint16_t feat[4];
     uint64_t bm_live; /* bit k: slot k holds a market (derived from zone_count, kept by move) */
 
     /* table */
@@ -381,6 +386,7 @@ typedef struct dml_state {
     uint64_t may[4][DML_NZONES];
     uint8_t zone_count[DML_NZONES]; /* kept in observations where masks are erased */
     uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
+    uint16_t bm_next_label;         /* last Black Market label used (here: padding, see feat) */
 } dml_state;
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next
@@ -507,6 +513,26 @@ extern DML_HIDDEN const struct cr_lab_profile dml_lab;
 DML_HIDDEN void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed);
 DML_HIDDEN cr_action dml_heuristic(const cr_game *g, const void *view, int seat,
                                    const cr_action *legal, int n, cr_rng *rng);
+
+/* Feats (dml_state.feat): the history half of the achievements (Appendix A).
+ * The other half is read from the final state by parts.c. */
+enum {
+    DML_FEAT_WOOT_ROLLOFF = 1u << 0,  /* won the roll-off with Woot! (3.2) */
+    DML_FEAT_ALL_WYVERN = 1u << 1,    /* a roll-off pass of all seats: all Wyvern Eyes (A5) */
+    DML_FEAT_ASHES = 1u << 2,         /* its Empress's Siege took eggs from two others (A6) */
+    DML_FEAT_CHICKENS = 1u << 3,      /* its Harlot Queen exiled another's Archduchess Power */
+    DML_FEAT_TITHES = 1u << 4,        /* resolved the Supreme Secretary of Tithes' Power */
+    DML_FEAT_JOKER_THIEF = 1u << 5,   /* its Thief took a Joker from another's Hand */
+    DML_FEAT_EGG_SIEGE = 1u << 6,     /* started a Siege with an egg in Hand */
+    DML_FEAT_FULL_COURT = 1u << 7,    /* Q + J + T Emblems of its Desired suit in its Front */
+    DML_FEAT_FULL_HOUSE = 1u << 8,    /* Buying Bonus 5 or more in its Front */
+    DML_FEAT_TEN_TAKEOVER = 1u << 9,  /* bought or seized another's Ten Emblem */
+    DML_FEAT_REROLL_CURSE = 1u << 10, /* two Dabo! re-rolls in a Buying roll that failed (A3) */
+    DML_NFEATS = 11
+};
+
+/* The name of feat bit `bit` in positions (a seat's "feats"), "" if none. */
+DML_HIDDEN const char *dml_feat_name(int bit);
 
 /* obs_seat of the public and omniscient views (a seat's view: the seat). */
 enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };

@@ -45,6 +45,8 @@ static void observe_public(const dml_state *s, dml_state *o)
     memset(o->may, 0, sizeof o->may);
     for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
     o->n_applied = 0;
+    /* which card a Thief took is seen by its two players only */
+    for (int q = 0; q < 4; q++) o->feat[q] &= (uint16_t)~DML_FEAT_JOKER_THIEF;
     if (o->over && o->end_reason != DML_END_VP) memset(o->vp, 0, sizeof o->vp);
     if (o->need == DML_NEED_DECISION) {
         memset(o->sel, 0, sizeof o->sel);
@@ -89,6 +91,10 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
     /* The count of applied actions includes the other seats' one-card steps
      * and withdrawals while composing (C8): not part of what a seat sees. */
     o->n_applied = 0;
+    /* which card a Thief took is seen by its two players only: the seat
+     * keeps its own feat, and forgets the others' */
+    for (int q = 0; q < 4; q++)
+        if (q != seat) o->feat[q] &= (uint16_t)~DML_FEAT_JOKER_THIEF;
     /* Victory Points are public only when the VP sequence revealed every
      * Hand and King (11.2); after Monopoly, Father of Dragons or the last
      * merchant standing, the others' totals would tell their hidden cards. */

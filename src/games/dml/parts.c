@@ -1,28 +1,158 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
  * its hand-written player, its lab profile, its achievements, the clients'
- * help, the player's guide and the full-screen client's table (table.c). */
+ * help, the player's guide and the full-screen client's table (table.c).
+ *
+ * Achievements (spec Appendix A, notes A1-A6, and a few of our own): half of
+ * them are read from the final state (how the game ended, what the Hands
+ * hold), the other half from dml_state.feat, the bits the rules set as the
+ * deeds happen (rules.c).  The 2015 edition's Joke's on you and End of
+ * thieving cannot happen under the 2016 rules and are not in this list
+ * (docs/play-dml.md, "Achievements").  3-Player Smackdown awards none (12.2,
+ * R52), nor does a 3-player I See Fire game, which is Smackdown plus fire. */
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
-/* Achievements of a finished game: how the seat won, and surviving an I See
- * Fire game.  Stable keys (statistics are kept by them). */
+/* The order of this list is the lab's column order; keys never change. */
+enum {
+    ACH_WON_VP,
+    ACH_MONOPOLY,
+    ACH_FATHER,
+    ACH_LAST,
+    ACH_SURVIVED,
+    ACH_SEIZE,
+    ACH_NO_SOUP,
+    ACH_ASHES,
+    ACH_CHICKENS,
+    ACH_SCRAPINGS,
+    ACH_THIEVES,
+    ACH_RUINS,
+    ACH_FULL_COURT,
+    ACH_FULL_HOUSE,
+    ACH_TAKEOVER,
+    ACH_CURSE,
+    ACH_MOUNTAIN,
+    ACH_MANIPULATOR,
+    ACH_SUPREME,
+    ACH_ETERNAL,
+    ACH_POCKET,
+    ACH_WIND,
+    ACH_COUNT
+};
+
+static const cr_achievement dml_achievement_list[ACH_COUNT] = {
+    [ACH_WON_VP] = {"won-on-victory-points", "Counting house",
+                    "Win when the Deck runs out, on Victory Points."},
+    [ACH_MONOPOLY] = {"won-by-monopoly", "Greed is good",
+                      "Win at once by holding the 2 to 9 of one suit (Monopoly)."},
+    [ACH_FATHER] = {"father-of-dragons", "Father of Dragons",
+                    "Win at once by holding all four Dragon Eggs."},
+    [ACH_LAST] = {"last-merchant-standing", "Last merchant standing",
+                  "Win an I See Fire game as the only merchant the Sieges left."},
+    [ACH_SURVIVED] = {"survived-the-fire", "Survived the fire",
+                      "Still be in an I See Fire game when it ends."},
+    [ACH_SEIZE] = {"seize-the-initiative", "Seize the initiative",
+                   "Take the Dealer Token in the roll-off with a Woot!."},
+    [ACH_NO_SOUP] = {"no-soup-for-you", "No soup for you!",
+                     "Everyone's roll in one roll-off round is Wyvern Eyes (all of you earn it)."},
+    [ACH_ASHES] = {"reduce-to-ashes", "Reduce to ashes",
+                   "Your Dragon Empress's Siege drives eggs out of two other players' Hands."},
+    [ACH_CHICKENS] = {"dont-count-your-chickens", "Don't count your chickens",
+                      "Your Harlot Queen exiles another player's Archduchess before she takes a "
+                      "Stock."},
+    [ACH_SCRAPINGS] = {"one-mans-scrapings", "One man's scrapings",
+                       "Win a game in which your Supreme Secretary of Tithes collected."},
+    [ACH_THIEVES] = {"no-honor-among-thieves", "No honour among thieves",
+                     "Your Thief pulls a Joker out of another player's Hand."},
+    [ACH_RUINS] = {"kingdom-in-ruins", "Kingdom in ruins",
+                   "Set off a Dragon Siege (Wyvern Eyes or the Empress) with an egg in your own "
+                   "Hand."},
+    [ACH_FULL_COURT] = {"full-court", "Full court",
+                        "Have the Queen, Jack and Ten of your Desired suit as Emblems at once."},
+    [ACH_FULL_HOUSE] = {"full-house", "Full house",
+                        "Have Emblems worth a Buying Bonus of 5 or more in your Front at once."},
+    [ACH_TAKEOVER] = {"hostile-takeover", "Hostile takeover",
+                      "Buy or seize a Ten that another player shows as an Emblem."},
+    [ACH_CURSE] = {"re-roll-curse", "Re-roll curse",
+                   "Re-roll one Buying roll twice or more on Dabo! and fail it all the same."},
+    [ACH_MOUNTAIN] = {"mountain-of-gold", "Mountain of gold",
+                      "Score more than 150 Victory Points in a four-player game."},
+    [ACH_MANIPULATOR] = {"market-manipulator", "Market manipulator",
+                         "Win a game of three or four players."},
+    [ACH_SUPREME] = {"greed-is-supreme", "Greed is supreme",
+                     "Win by Monopoly of your own Desired Commodity."},
+    [ACH_ETERNAL] = {"greed-is-eternal", "Greed is eternal",
+                     "Win by Monopoly of your Desired Commodity while holding its Guild (Ten)."},
+    [ACH_POCKET] = {"pocket-money", "Go home with your pocket money",
+                    "End the game with cards in Hand, every one of them a 2 or a 3."},
+    [ACH_WIND] = {"wind-rinsed-arse", "Wind-rinsed",
+                  "Lose with an empty Hand and no Emblem in your Front."},
+};
+
+/* Does this table award achievements?  Not in 3-Player Smackdown (12.2),
+ * nor in I See Fire with three players, which is Smackdown plus fire (12.4). */
+static int awards(const dml_state *s)
+{
+    return s->variant != DML_V_SMACKDOWN && !(s->variant == DML_V_FIRE && s->n == 3);
+}
+
+/* The suit of seat's Merchant King (its Desired Commodity), -1 if none. */
+static int desired_suit(const dml_state *s, int seat)
+{
+    uint64_t king = s->zone[DML_Z_KING + seat];
+    return king ? dml_suit(__builtin_ctzll(king)) : -1;
+}
+
+/* The suit whose 2-9 seat's Hand holds (its Monopoly), -1 if none. */
+static int monopoly_suit(const dml_state *s, int seat)
+{
+    for (int su = 0; su < 4; su++) {
+        uint64_t need = (uint64_t)0xff << (su * 13);
+        if ((s->zone[DML_Z_HAND + seat] & need) == need) return su;
+    }
+    return -1;
+}
+
+/* Every key of a finished game, in list order.  Only the rules' own state
+ * is read, so it gives the same answer whichever client asks. */
 static int dml_achievements(const cr_game *g, const void *st, int seat, const char **out, int max)
 {
     const dml_state *s = st;
-    int n = 0;
-    if (!s->over || seat < 0 || seat >= g->num_players || max <= 0) return 0;
-    if (s->winner == seat) {
-        static const char *const how[] = {
-            [DML_END_VP] = "won-on-victory-points",
-            [DML_END_MONOPOLY] = "won-by-monopoly",
-            [DML_END_FATHER] = "father-of-dragons",
-            [DML_END_LAST] = "last-merchant-standing",
-        };
-        if (s->end_reason < sizeof how / sizeof how[0] && how[s->end_reason])
-            out[n++] = how[s->end_reason];
+    if (!s->over || seat < 0 || seat >= g->num_players || max <= 0 || !awards(s)) return 0;
+    int won = s->winner == seat, alive = dml_is_alive(s, seat);
+    unsigned feat = s->feat[seat];
+    uint64_t h = s->zone[DML_Z_HAND + seat];
+    int got[ACH_COUNT] = {0};
+    got[ACH_WON_VP] = won && s->end_reason == DML_END_VP;
+    got[ACH_MONOPOLY] = won && s->end_reason == DML_END_MONOPOLY;
+    got[ACH_FATHER] = won && s->end_reason == DML_END_FATHER;
+    got[ACH_LAST] = won && s->end_reason == DML_END_LAST;
+    got[ACH_SURVIVED] = s->variant == DML_V_FIRE && alive;
+    got[ACH_SEIZE] = (feat & DML_FEAT_WOOT_ROLLOFF) != 0;
+    got[ACH_NO_SOUP] = (feat & DML_FEAT_ALL_WYVERN) != 0;
+    got[ACH_ASHES] = (feat & DML_FEAT_ASHES) != 0;
+    got[ACH_CHICKENS] = (feat & DML_FEAT_CHICKENS) != 0;
+    got[ACH_SCRAPINGS] = won && (feat & DML_FEAT_TITHES);
+    got[ACH_THIEVES] = (feat & DML_FEAT_JOKER_THIEF) != 0;
+    got[ACH_RUINS] = (feat & DML_FEAT_EGG_SIEGE) != 0;
+    got[ACH_FULL_COURT] = (feat & DML_FEAT_FULL_COURT) != 0;
+    got[ACH_FULL_HOUSE] = (feat & DML_FEAT_FULL_HOUSE) != 0;
+    got[ACH_TAKEOVER] = (feat & DML_FEAT_TEN_TAKEOVER) != 0;
+    got[ACH_CURSE] = (feat & DML_FEAT_REROLL_CURSE) != 0;
+    /* Victory Points are scored only when the Deck runs out (11.2) */
+    got[ACH_MOUNTAIN] = s->n == 4 && s->end_reason == DML_END_VP && alive && s->vp[seat] > 150;
+    got[ACH_MANIPULATOR] = won;
+    if (won && s->end_reason == DML_END_MONOPOLY) {
+        int su = monopoly_suit(s, seat);
+        got[ACH_SUPREME] = su >= 0 && su == desired_suit(s, seat);
+        /* "holds" its Ten: in Hand or Front, as for the Guild bonus (11.2) */
+        got[ACH_ETERNAL] =
+            got[ACH_SUPREME] && ((h | s->zone[DML_Z_FRONT + seat]) & dml_bit(dml_card(su, DML_T)));
     }
-    if (n < max && s->variant == DML_V_FIRE && (s->alive >> seat & 1u))
-        out[n++] = "survived-the-fire";
+    got[ACH_POCKET] = alive && h && !(h & ~(dml_rank_mask[2] | dml_rank_mask[3]));
+    got[ACH_WIND] = !won && !h && !s->zone[DML_Z_FRONT + seat];
+    int n = 0;
+    for (int i = 0; i < ACH_COUNT && n < max; i++)
+        if (got[i]) out[n++] = dml_achievement_list[i].key;
     return n;
 }
 
@@ -31,6 +161,8 @@ const cr_game_parts dml_parts = {
     .lab = &dml_lab,
     .check_invariants = dml_check_invariants, /* invariants.c */
     .achievements = dml_achievements,
+    .achievement_list = dml_achievement_list,
+    .n_achievements = ACH_COUNT,
     .help = dml_help,      /* display.c */
     .bench = dml_bench,    /* bench.c */
     .guide = cr_guide_dml, /* docs/play-dml.md, compiled in */

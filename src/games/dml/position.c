@@ -92,6 +92,14 @@ static int lowest_card(uint64_t m)
 
 /* ---- names ---- */
 
+/* dml_state.feat bits, by bit (the seats' "feats" key) */
+static const char *const feat_names[DML_NFEATS] = {
+    "woot-rolloff", "all-wyvern", "ashes",      "chickens",     "tithes",       "joker-thief",
+    "egg-siege",    "full-court", "full-house", "ten-takeover", "reroll-curse",
+};
+
+const char *dml_feat_name(int bit) { return bit >= 0 && bit < DML_NFEATS ? feat_names[bit] : ""; }
+
 static const char *const variant_names[DML_NVARIANTS] = {"full", "smackdown", "mayhem", "fire"};
 static const int variant_min[DML_NVARIANTS] = {4, 3, 3, 3};
 static const int variant_max[DML_NVARIANTS] = {4, 3, 4, 4};
@@ -302,7 +310,15 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
         tb_json_cards(t, st->zone[DML_Z_FRONT + s]);
         cr_tb_printf(t, ", \"offer\": ");
         tb_json_cards(t, st->zone[DML_Z_OFFER + s]);
-        cr_tb_printf(t, ", \"offer_count\": %d}", st->offer_count[s]);
+        cr_tb_printf(t, ", \"offer_count\": %d", st->offer_count[s]);
+        if (st->feat[s]) { /* only when there is one: older files have none */
+            cr_tb_printf(t, ", \"feats\": [");
+            for (int b = 0, k = 0; b < DML_NFEATS; b++)
+                if (st->feat[s] >> b & 1)
+                    cr_tb_printf(t, "%s\"%s\"", k++ ? ", " : "", feat_names[b]);
+            cr_tb_printf(t, "]");
+        }
+        cr_tb_printf(t, "}");
     }
     cr_tb_printf(t, "\n  ],\n");
 
@@ -743,8 +759,8 @@ static int load_seats(loader *L, json_t *v)
     size_t i;
     json_t *e;
     char p[64];
-    static const char *const keys[] = {"seat",  "king",        "hand", "front",
-                                       "offer", "offer_count", NULL};
+    static const char *const keys[] = {"seat",  "king",        "hand",  "front",
+                                       "offer", "offer_count", "feats", NULL};
     json_array_foreach(v, i, e)
     {
         snprintf(p, sizeof p, "seats[%zu]", i);
@@ -781,6 +797,19 @@ static int load_seats(loader *L, json_t *v)
                     popcount64(st->zone[DML_Z_OFFER + s]), &oc))
             return -1;
         st->offer_count[s] = (uint8_t)oc;
+        json_t *feats = json_object_get(e, "feats");
+        snprintf(q, sizeof q, "%s.feats", p);
+        if (feats && want_array(L, feats, q)) return -1;
+        size_t j;
+        json_t *fe;
+        json_array_foreach(feats, j, fe)
+        {
+            int b =
+                json_is_string(fe) ? parse_name(feat_names, DML_NFEATS, json_string_value(fe)) : -1;
+            if (b < 0)
+                return fail(L, "%s[%zu]: not a feat (woot-rolloff, reroll-curse, ...)", q, j);
+            st->feat[s] |= (uint16_t)(1u << b);
+        }
     }
     return 0;
 }

@@ -811,7 +811,16 @@ static void check_cause(const dml_state *s, int ci, int *from, int *to, int *car
     }
 }
 
-/* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21). */
+/* The roll is final: the check below keeps the count of its Dabo! re-rolls
+ * (the DICE frame's b) in its own b, for the re-roll curse (A3). */
+static void dice_done(dml_state *s, const dml_frame *f)
+{
+    if (s->nfr >= 2 && s->fr[s->nfr - 2].proc == DML_P_CHECK) s->fr[s->nfr - 2].b = f->b;
+    pop(s);
+}
+
+/* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21).
+ * b: the re-rolls so far. */
 DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -828,7 +837,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
             ask(s, f->a, DML_D_DABO);
             return;
         }
-        pop(s);
+        dice_done(s, f);
         return;
     case 2: {
         /* b: the target of the check the roll is for (DML_NO_TARGET in the
@@ -841,11 +850,12 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
                  ans == DML_A_REROLL, target, ALL_SEEN);
         }
         if (ans == DML_A_REROLL) {
+            f->b++; /* b: the Dabo! re-rolls of this roll */
             f->step = 1;
             ask_chance(s, DML_C_ROLL, 0);
             return;
         }
-        pop(s);
+        dice_done(s, f);
         return;
     }
     }
@@ -864,6 +874,10 @@ DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
     int ok = dml_check_eval(s->die[0], s->die[1], f->x, &special);
     s->check_ok = (uint8_t)ok;
     s->check_special = (uint8_t)special;
+    /* the re-roll curse (A3): two Dabo! re-rolls or more in a Buying roll
+     * that still fails; b: the re-rolls (p_dice) */
+    if (!ok && f->b >= 2 && f > s->fr && f[-1].proc == DML_P_BUY)
+        s->feat[f->a] |= DML_FEAT_REROLL_CURSE;
     if (c->ev) {
         int from, to, card;
         check_cause(s, (int)(f - s->fr), &from, &to, &card);
@@ -874,13 +888,13 @@ DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
 
 /* After a check's consequence: Woot! brings the Foreign Merchant, Wyvern
  * Eyes a Dragon Siege (3.1 step 5, 9.3); nothing in Market Mayhem (R22). */
-static void push_followup(dml_state *s)
+static void push_followup(dml_state *s, int roller)
 {
     if (is_mayhem(s) || !s->check_special) return;
     if (s->check_special == 'W')
         push(s, DML_P_FM, -1, 0, 0);
     else
-        push(s, DML_P_SIEGE, 0, DML_SIEGE_WYVERN, 0);
+        push(s, DML_P_SIEGE, roller, DML_SIEGE_WYVERN, 0);
 }
 
 /* ROLLOFF (3.2, R46). a: next offset to examine, b: seat that last rolled */
@@ -909,6 +923,7 @@ DML_NOINLINE static void p_rolloff(ctx *c, dml_frame *f)
         case 2:
             if (s->die[0] == 6 && s->die[1] == 6) { /* Woot! wins the token at once */
                 s->dealer = (uint8_t)f->b;
+                s->feat[f->b] |= DML_FEAT_WOOT_ROLLOFF;
                 pop(s);
                 return;
             }
@@ -916,7 +931,7 @@ DML_NOINLINE static void p_rolloff(ctx *c, dml_frame *f)
             f->step = 1;
             break;
         case 3: {
-            int best = -1;
+            int best = -1, wyverns = 0;
             uint8_t tied = 0;
             for (int p = 0; p < s->n; p++) {
                 if (!((s->rolloff_mask >> p) & 1)) continue;
@@ -925,7 +940,11 @@ DML_NOINLINE static void p_rolloff(ctx *c, dml_frame *f)
                     tied = 0;
                 }
                 if (s->rolloff_total[p] == best) tied |= (uint8_t)(1u << p);
+                wyverns += s->rolloff_total[p] == 2; /* only (1,1) makes 2 */
             }
+            /* A5: a pass in which every seat rolled, all Wyvern Eyes */
+            if (s->rolloff_mask == s->alive && wyverns == s->n)
+                for (int p = 0; p < s->n; p++) s->feat[p] |= DML_FEAT_ALL_WYVERN;
             if (popc(tied) == 1) {
                 s->dealer = (uint8_t)lowest(tied);
                 pop(s);
@@ -1478,6 +1497,10 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     s->event_type = DML_EV_CARNIVAL; /* R53: the Round goes on as Carnival */
                     s->ev = 0;
                 }
+                /* Hostile takeover: another's Ten Emblem bought or seized */
+                if (dml_rank(card) == DML_T && s->target_owner >= 0 && dest >= DML_Z_HAND &&
+                    dest < DML_Z_HAND + 4 && dest - DML_Z_HAND != s->target_owner)
+                    s->feat[dest - DML_Z_HAND] |= DML_FEAT_TEN_TAKEOVER;
                 move(c, card, dest, ALL_SEEN);
             }
             for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1)
@@ -1489,11 +1512,28 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             s->target_from = 0;
             s->D = s->P = 0;
             f->step = 9;
-            push_followup(s);
+            push_followup(s, p);
             return;
         }
         default: pop(s); return;
         }
+    }
+}
+
+/* The Emblem feats, when an Emblem has entered seat's Front (the only way
+ * one gets there): Buying Bonus 4 in the Desired suit (its Q, J and T) and
+ * 5 or more in all. */
+static void emblem_feats(dml_state *s, int seat)
+{
+    uint64_t fr = front(s, seat), king = s->zone[DML_Z_KING + seat];
+    int total = 0;
+    for (uint64_t m = fr; m; m &= m - 1) total += dml_rank(lowest(m)) == DML_Q ? 2 : 1;
+    if (total >= 5) s->feat[seat] |= DML_FEAT_FULL_HOUSE;
+    if (king) {
+        int d = dml_suit(lowest(king));
+        uint64_t court =
+            dml_bit(dml_card(d, DML_Q)) | dml_bit(dml_card(d, DML_J)) | dml_bit(dml_card(d, DML_T));
+        if ((fr & court) == court) s->feat[seat] |= DML_FEAT_FULL_COURT;
     }
 }
 
@@ -1601,6 +1641,7 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
             if (flag & DML_SF_EMBLEM) {
                 move(c, card, DML_Z_FRONT + seat, ALL_SEEN);
                 if (s->over) return;
+                emblem_feats(s, seat);
                 break;
             }
             s->resolving = (int8_t)card;
@@ -1622,9 +1663,11 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
     }
 }
 
-/* SIEGE (9.2, 12.4, R42, R67, R68).  a: offset of the next player from the
- * Dealer; b: seat losing cards; x: the seats that lose (computed at the start
- * from the revealed Hands and the Fronts). */
+/* SIEGE (9.2, 12.4, R42, R67, R68).  a: the seat that started it (the
+ * Wyvern Eyes' roller, the Empress's player) until step 1, then the offset
+ * of the next player from the Dealer; b: what started it (DML_SIEGE_*) until
+ * step 1, then the seat losing cards; x: the seats that lose (computed at
+ * the start from the revealed Hands and the Fronts). */
 static void eliminate(ctx *c, int p)
 {
     dml_state *s = c->s;
@@ -1665,6 +1708,13 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
                          eggs, shields | (is_fire(s) ? DML_SIEGE_FIRE : 0), ALL_SEEN);
             }
             if (!any_egg) emit(c, DML_E_SIEGE_SEAT, -1, 0, -1, -1, -1, 0, 0, ALL_SEEN);
+            /* a: who started it (the Wyvern Eyes' roller or the Empress's
+             * player).  Every loser's eggs will leave its Hand: nothing in a
+             * Siege moves a card into a Hand, so no instant win stops it. */
+            if (dml_is_alive(s, f->a) && (hand(s, f->a) & dml_rank_mask[DML_A]))
+                s->feat[f->a] |= DML_FEAT_EGG_SIEGE;
+            if (f->b == DML_SIEGE_EMPRESS && popc((uint64_t)(losers & ~(1 << f->a))) >= 2)
+                s->feat[f->a] |= DML_FEAT_ASHES;
             /* x: losers (bits 0-3), the first seat of the order (bits 4-5,
              * fixed now: R67 removes losers one by one from the Dealer's
              * anchor, even when the Dealer is eliminated), cards to lose << 8 */
@@ -1767,6 +1817,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             return;
         }
         case 5:
+            if (dml_is_joker(ans - DML_A_DRAW)) s->feat[p] |= DML_FEAT_JOKER_THIEF;
             move(c, ans - DML_A_DRAW, DML_Z_HAND + p, SEEN(p) | SEEN(f->x));
             if (s->over) return;
             f->step = 6;
@@ -1776,7 +1827,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             move(c, card, s->check_ok ? DML_Z_DECK : DML_Z_EXILE, ALL_SEEN);
             if (s->over) return;
             f->step = 8;
-            push_followup(s);
+            push_followup(s, p);
             return;
         default: pop(s); return;
         }
@@ -1857,6 +1908,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             if (s->over) return;
             f->x++;
         } else {
+            s->feat[p] |= DML_FEAT_TITHES;
             f->x = 1;
             f->step = 1;
         }
@@ -1873,7 +1925,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
     if (rank == DML_Q && suit == DML_SUIT_S) { /* Dragon Empress */
         if (f->step == 0) {
             f->step = 1;
-            push(s, DML_P_SIEGE, 0, DML_SIEGE_EMPRESS, 0);
+            push(s, DML_P_SIEGE, p, DML_SIEGE_EMPRESS, 0);
             return;
         }
         pop(s);
@@ -1891,6 +1943,11 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         }
         int t = ans - DML_A_CARD;
         emit(c, DML_E_DECISION, p, -1, t, -1, -1, ans, 0, ALL_SEEN);
+        /* Don't count your chickens: another's Archduchess, played as Power */
+        for (int i = 0; i < s->stack_n; i++)
+            if (s->stack_card[i] == t && t == dml_card(DML_SUIT_D, DML_Q) &&
+                !(s->stack_flag[i] & DML_SF_EMBLEM) && (s->stack_flag[i] & DML_SF_SEAT) != p)
+                s->feat[p] |= DML_FEAT_CHICKENS;
         if (dml_rank(t) == DML_T)
             discard(c, t);
         else
@@ -1988,7 +2045,7 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
         }
         case 5:
             f->step = 6;
-            push_followup(s);
+            push_followup(s, p);
             return;
         default: pop(s); return;
         }
@@ -2009,7 +2066,7 @@ DML_NOINLINE static void p_callback(ctx *c, dml_frame *f)
             move(c, f->a, DML_Z_HAND + s->active, ALL_SEEN);
         if (s->over) return;
         f->step = 2;
-        push_followup(s);
+        push_followup(s, s->active);
         return;
     default: pop(s); return;
     }

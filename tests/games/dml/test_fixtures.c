@@ -29,7 +29,12 @@
  *   ? vp P0 N             Victory Points of P0 now
  *   ? top discard 7C / ? top nest AS / ? top stack QS
  *   ? winner P1 / ? winner none / ? end vp|monopoly|father|last / ? over / ? running
- */
+ *   ? achievements P0 = KEY KEY   what the achievements part gives P0 now, in
+ *                         its order ("-" for none; always none while running)
+ *   ? feats P0 = NAME NAME  P0's feat bits, by their position names ("-" none)
+ *
+ * The achievement fixtures are ach_KEY.txt (earns it) and ach_KEY_near_miss.txt
+ * (comes close and does not). */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,6 +47,7 @@
 
 #include "croupier/alloc.h"
 #include "croupier/game.h"
+#include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
 #ifndef CR_TEST_FIXTURES_DIR
@@ -308,6 +314,31 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         static const char *words[] = {"none", "vp", "monopoly", "father", "last"};
         if (!s->over || strcmp(words[s->end_reason], a1))
             return ffail(file, line, "over %d, end reason %s", s->over, words[s->end_reason]);
+        return 1;
+    }
+    if (!strcmp(word, "achievements") || !strcmp(word, "feats")) {
+        /* "achievements P0 = key key" (the hook's keys, in its order) or
+         * "feats P0 = name name" (dml_state.feat); "-" for none */
+        int p = parse_seat(a1);
+        char *eq = strstr(rest, " = ");
+        if (p < 0 || p >= s->n || !eq) return ffail(file, line, "%s: expected 'Pn = ...'", word);
+        char have[512] = "";
+        size_t len = 0;
+        if (!strcmp(word, "feats")) {
+            for (int b = 0; b < DML_NFEATS; b++)
+                if (s->feat[p] >> b & 1)
+                    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", len ? " " : "",
+                                            dml_feat_name(b));
+        } else {
+            const char *keys[64];
+            int n = g->def->parts->achievements(g, s, p, keys, 64);
+            for (int i = 0; i < n && len < sizeof have; i++)
+                len +=
+                    (size_t)snprintf(have + len, sizeof have - len, "%s%s", i ? " " : "", keys[i]);
+        }
+        const char *want = trim(eq + 3);
+        if (!strcmp(want, "-")) want = "";
+        if (strcmp(have, want)) return ffail(file, line, "%s of %s: '%s'", word, a1, have);
         return 1;
     }
     if (!strcmp(word, "over")) return s->over ? 1 : ffail(file, line, "the game is not over");

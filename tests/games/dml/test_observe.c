@@ -20,6 +20,38 @@
 #include "games/dml/dml_internal.h"
 #include "games/dml/dml_test.h"
 
+/* Which card a Thief took is seen by its two players only, so the feat of
+ * taking a Joker (no-honor-among-thieves) is in its own seat's view and the
+ * omniscient one, not in the others' or the public view; a public feat (the
+ * roll-off's Woot!) is in every view. */
+static void joker_thief_feat_is_private(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("full", 4);
+    dml_state *a = cr_alloc(sizeof *a), *b = cr_alloc(sizeof *b);
+    dml_state *oa = cr_alloc(sizeof *oa), *ob = cr_alloc(sizeof *ob);
+    dml_test_load(g, a, "thief_gift.json");
+    memcpy(b, a, sizeof *a);
+    a->feat[0] = DML_FEAT_JOKER_THIEF | DML_FEAT_WOOT_ROLLOFF;
+    b->feat[0] = DML_FEAT_WOOT_ROLLOFF;
+    int views[] = {1, 2, 3, CR_SEAT_PUBLIC};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        g->def->observe(g, a, views[i], oa);
+        g->def->observe(g, b, views[i], ob);
+        assert_memory_equal(oa, ob, sizeof *oa);
+        assert_int_equal(oa->feat[0], DML_FEAT_WOOT_ROLLOFF);
+    }
+    g->def->observe(g, a, 0, oa);
+    assert_int_equal(oa->feat[0], DML_FEAT_JOKER_THIEF | DML_FEAT_WOOT_ROLLOFF);
+    g->def->observe(g, a, CR_SEAT_OMNISCIENT, oa);
+    assert_int_equal(oa->feat[0], DML_FEAT_JOKER_THIEF | DML_FEAT_WOOT_ROLLOFF);
+    cr_free(a);
+    cr_free(b);
+    cr_free(oa);
+    cr_free(ob);
+    cr_game_free(g);
+}
+
 /* P0 plays the Thief in the Power Phase and gives P2 either 7S or 9C.
  * P1 and P3 must not be able to tell the two games apart at any point. */
 static void thief_gift_hidden_from_others(void **unused)
@@ -521,6 +553,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(thief_gift_hidden_from_others),
+        cmocka_unit_test(joker_thief_feat_is_private),
         cmocka_unit_test(half_built_choice_is_private),
         cmocka_unit_test(monopoly_end_hides_losers_vp),
         cmocka_unit_test(hidden_cards_are_interchangeable),
