@@ -3,14 +3,17 @@
  * it: the line-mode `play`, `replay`, `run`, and the full-screen client and
  * the server to come; none writes the game loop again.
  *
- * Chance.  The match owns a secret seed.  Chance node i (the i-th action of
- * the record, counting from 0) is drawn with a generator seeded from
- * (seed, i), so saving and resuming, or undoing and playing the same moves
- * again, draws exactly the same dice and cards.  A bot seat's choice at
- * action i is seeded from (seed, i, seat) the same way.  The seed is never
- * shown to a seat while the game runs: it is in the owner's saved record
- * (cr_match_save) and cr_match_seed() gives it out only once the match is
- * over.
+ * Chance.  The match owns a secret seed.  The k-th chance node of the game
+ * (counting chance nodes only, from 0) is drawn with a generator seeded from
+ * (seed, k), so saving and resuming, or undoing and playing again, draws
+ * exactly the same dice and cards: the moves between two chance nodes, and
+ * how many there were (a card taken back and added again inside a
+ * Declaration is two more actions), never change what the next one draws.
+ * A bot seat's k-th decision is seeded from (seed, seat, k) the same way
+ * (cr_match_bot_seed), so taking moves back cannot fish for another bot
+ * choice either.  The seed is never shown to a seat while the game runs: it
+ * is in the owner's saved record (cr_match_save) and cr_match_seed() gives
+ * it out only once the match is over.
  *
  * Events.  Every event any apply produced is kept in one log with sequence
  * numbers 0, 1, 2, ...; a seat asks "what happened since N" and renders each
@@ -79,6 +82,11 @@ int cr_match_over(const cr_match *m);
 int cr_match_actor(const cr_match *m, int index);
 /* The seed, once the match is over; 0 (and *seed untouched) before. */
 int cr_match_seed(const cr_match *m, uint64_t *seed);
+
+/* The seed of `seat`'s bot for the seat's next decision: a function of the
+ * match's seed, the seat and how many decisions the seat has made (the
+ * server's bot workers seed their bots with it too). */
+uint64_t cr_match_bot_seed(const cr_match *m, int seat);
 
 const char *cr_match_seat_spec(const cr_match *m, int seat);
 int cr_match_is_human(const cr_match *m, int seat);

@@ -4,9 +4,10 @@
  * Invariants: `st` is the state after record.actions[0..n); who[i] is the
  * player that acted at action i (a seat or CR_CHANCE); log[] holds every
  * event of those applies in order, numbered by their index.  Everything
- * after action i is a function of (params, seed, actions[0..i)): chance
- * node i is drawn from (seed, i) and a bot's choice at i is seeded from
- * (seed, i, seat), so rebuilding (undo, load) reproduces it exactly.
+ * after action i is a function of (params, seed, actions[0..i)): the k-th
+ * chance node is drawn from (seed, k) and a seat's k-th decision by a bot
+ * is seeded from (seed, seat, k), so rebuilding (undo, load) reproduces it
+ * exactly, and no sequence of take-backs moves a die or a card to come.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ struct cr_match {
     uint64_t seed_mix; /* mix(seed): chance node i draws from (seed_mix, i) */
     int8_t *who;       /* per action: the seat that chose it, or CR_CHANCE */
     int who_cap;
+    /* in actions[0..n): the chance nodes, and each seat's decisions */
+    int n_chance;
+    int n_decided[CR_MAX_PLAYERS];
     cr_bot *bot[CR_MAX_PLAYERS];
     int wants_obs[CR_MAX_PLAYERS]; /* cr_bot_wants_obs of each bot seat */
     char spec[CR_MAX_PLAYERS][CR_RECORD_SPEC_MAX];
@@ -167,6 +171,10 @@ static cr_status do_apply(cr_match *m, int who, cr_action a)
     cr_status rc = push_who(m, who);
     if (rc == CR_OK) rc = cr_record_push(&m->rec, a);
     if (rc != CR_OK) return rc;
+    if (who == CR_CHANCE)
+        m->n_chance++;
+    else if (who >= 0 && who < CR_MAX_PLAYERS)
+        m->n_decided[who]++;
     m->ev.len = m->ev.dropped = 0;
     if (m->flags & CR_MATCH_LEAN) {
         /* the lab's mode: no copy for the last action's text, no log */
@@ -186,6 +194,8 @@ static cr_status rebuild(cr_match *m, int n)
     g->def->init(g, m->st);
     m->n_log = 0;
     m->rec.n_actions = 0;
+    m->n_chance = 0;
+    memset(m->n_decided, 0, sizeof m->n_decided);
     for (int i = 0; i < n; i++) {
         cr_action a = m->rec.actions[i];
         int who = g->def->current_player(g, m->st);
@@ -301,6 +311,8 @@ cr_status cr_match_reset(cr_match *m, uint64_t seed)
     m->rec.n_actions = 0;
     m->rec.n_marks = 0;
     m->n_log = 0;
+    m->n_chance = 0;
+    memset(m->n_decided, 0, sizeof m->n_decided);
     m->ev.len = m->ev.dropped = 0;
     m->ended = 0;
     for (int s = 0; s < g->num_players; s++) {
@@ -348,6 +360,12 @@ const char *cr_match_seat_spec(const cr_match *m, int seat)
     return seat >= 0 && seat < m->g->num_players ? m->spec[seat] : "";
 }
 
+uint64_t cr_match_bot_seed(const cr_match *m, int seat)
+{
+    int k = seat >= 0 && seat < CR_MAX_PLAYERS ? m->n_decided[seat] : 0;
+    return mix(m->seed ^ mix(((uint64_t)(unsigned)seat << 32 | (uint32_t)k) + 0x626f74ull));
+}
+
 int cr_match_is_human(const cr_match *m, int seat)
 {
     return seat >= 0 && seat < m->g->num_players && m->bot[seat] == NULL;
@@ -381,18 +399,17 @@ cr_status cr_match_step(cr_match *m)
 {
     const cr_game *g = m->g;
     int who = cr_match_to_act(m);
-    int i = m->rec.n_actions;
     cr_action a;
     if (who == CR_CHANCE) {
         cr_rng r;
-        cr_rng_seed(&r, m->seed_mix, (uint64_t)i);
+        cr_rng_seed(&r, m->seed_mix, (uint64_t)m->n_chance);
         a = cr_sample_chance(g, m->st, &r);
     } else if (who >= 0 && who < g->num_players && m->bot[who] != NULL) {
         int n = g->def->legal_actions(g, m->st, m->legal, m->cx);
         if (n <= 0) return CR_ERR_INVALID;
         if (n == 1) return do_apply(m, who, m->legal[0]); /* nothing to choose */
         cr_bot *b = m->bot[who];
-        cr_bot_reseed(b, mix(m->seed ^ mix((uint64_t)i)));
+        cr_bot_reseed(b, cr_match_bot_seed(m, who));
         const void *obs = NULL;
         if (m->wants_obs[who]) {
             g->def->observe(g, m->st, who, m->obs);

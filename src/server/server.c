@@ -1389,14 +1389,6 @@ static void sv_enqueue_bot(sv_game *g)
     pthread_mutex_unlock(&sv->job_mu);
 }
 
-static uint64_t sv_mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* The server's bot for seat s of g, made (or remade after a hand-over)
  * from the seat's spec; NULL when it cannot be made or its memory is over
  * --bot-memory-mb (the random policy plays the seat's moves then).  Under
@@ -1437,7 +1429,7 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
  * not moved on (a timeout, a resignation, a hand-over, a reload): a stale
  * move is dropped.  A bot that overruns the per-move deadline
  * (--bot-deadline-ms) has its choice replaced by the random policy's,
- * seeded from the game's seed and the action's index; the record holds the
+ * seeded as the match seeds its bots (cr_match_bot_seed); the record holds the
  * action played, so replays are exact.
  *
  * Consecutive bot moves (with the chance that follows) are stored in one
@@ -1470,7 +1462,7 @@ static void sv_bot_move(sv_game *g)
         if (wants) cr_match_observe(g->m, who, g->think_obs);
         uint64_t version = g->version;
         int decision = sv_decision(g, who);
-        uint64_t seed = sv_mix(g->meta.seed ^ sv_mix((uint64_t)cr_match_record(g->m)->n_actions));
+        uint64_t seed = cr_match_bot_seed(g->m, who); /* as the match seeds its own bots */
         g->thinking = 1;
         pthread_mutex_lock(&sv->job_mu);
         sv->bot_thinking++;

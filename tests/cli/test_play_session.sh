@@ -34,10 +34,12 @@ cmp -s "$tmp/r.rec" "$tmp/keep.rec" || fail "--load with --save OTHER changed FI
 [ "$(moves "$tmp/other.rec")" -gt "$n2" ] || fail "--save OTHER not written"
 
 # --- undo: back to the human's previous decision, past the bots' moves, same dice after ---
-printf '3\nundo\n3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 8 --save "$tmp/u.rec" >"$tmp/u.out"
+# (seed 18: P0's first answer is followed by the bots' moves before its next decision)
+printf '3\nundo\n3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 18 --save "$tmp/u.rec" >"$tmp/u.out"
 grep -Eq 'P0 takes back the last decision \(([2-9]|[1-9][0-9]+) actions taken back' "$tmp/u.out" ||
     fail "undo did not take back past the bots' moves: $(grep 'takes back' "$tmp/u.out")"
-cmp -s <(body "$tmp/u.rec") <(body "$tmp/one.rec") || fail "undo then the same answer gave other dice or moves"
+printf '3\n1\nquit\n' | "$cr" play dml --seats "$seats" --seed 18 --save "$tmp/one18.rec" >/dev/null
+cmp -s <(body "$tmp/u.rec") <(body "$tmp/one18.rec") || fail "undo then the same answer gave other dice or moves"
 # the bots' turns after the redo are told exactly as the first time
 told() { # the first 'since your last turn' after the k-th answer '3', up to the view
     awk -v k="$1" '/^P0> 3$/ { n++ } n == k && /^since your last turn/ { p = 1 }

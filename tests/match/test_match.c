@@ -130,6 +130,73 @@ static void test_undo_redo_same_dice(void **state)
     }
 }
 
+/* Plays seat 0 by a fixed rule (its k-th decision takes legal action
+ * (seed + k) mod n) against bots to the end or max_decisions; with
+ * `detour`, each decision after which `undo` is legal (a card added to a
+ * composed choice) is followed by `undo` and the same action again: two
+ * more actions in the record, the same state.  Returns the detours made. */
+static int play_rule(cr_match *m, uint64_t seed, int detour, int max_decisions)
+{
+    const cr_game *g = cr_match_game(m);
+    cr_ctx *cx = cr_ctx_new(g);
+    assert_non_null(cx);
+    cr_action legal[256];
+    char err[256];
+    int decisions = 0, detours = 0;
+    while (cr_match_run(m, 0) == 0 && decisions < max_decisions) {
+        int n = cr_match_legal(m, 0, legal);
+        assert_true(n > 0);
+        cr_action a = legal[(seed + (uint64_t)decisions) % (uint64_t)n], undo;
+        assert_int_equal(cr_match_submit_action(m, 0, a, err, sizeof err), CR_OK);
+        decisions++;
+        /* a detour after a card added to a composed choice (not after an
+         * `undo` itself, nor after a choice that ends the seat's turn) */
+        if (detour && cr_match_to_act(m) == 0 &&
+            cr_seat_parse(g, cr_match_state(m), 0, "undo", &undo, cx, err, sizeof err) == CR_OK &&
+            undo != a && cr_is_legal(g, cr_match_state(m), undo, cx)) {
+            assert_int_equal(cr_match_submit_action(m, 0, undo, err, sizeof err), CR_OK);
+            assert_int_equal(cr_match_submit_action(m, 0, a, err, sizeof err), CR_OK);
+            detours++;
+        }
+    }
+    cr_ctx_free(cx);
+    return detours;
+}
+
+/* Taking a card back inside a composed choice and adding it again is two
+ * actions more in the record: the dice and cards that follow, and the
+ * bots' choices, are those of the game without them (issue 18: the dice
+ * were drawn by action index, so a take-back and a re-add re-rolled the
+ * next roll). */
+static void test_take_back_keeps_dice(void **state)
+{
+    (void)state;
+    int detours = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        cr_match *plain = new_match(ONE_HUMAN, seed);
+        cr_match *detoured = new_match(ONE_HUMAN, seed);
+        play_rule(plain, seed, 0, 60);
+        detours += play_rule(detoured, seed, 1, 60);
+        assert_int_equal(cr_match_to_act(plain), cr_match_to_act(detoured));
+        /* the chance outcomes, in order, are the same */
+        const cr_record *ra = cr_match_record(plain), *rb = cr_match_record(detoured);
+        int ia = 0, ib = 0, chances = 0;
+        for (;;) {
+            while (ia < ra->n_actions && cr_match_actor(plain, ia) != CR_CHANCE) ia++;
+            while (ib < rb->n_actions && cr_match_actor(detoured, ib) != CR_CHANCE) ib++;
+            if (ia == ra->n_actions || ib == rb->n_actions) break;
+            assert_int_equal(ra->actions[ia], rb->actions[ib]);
+            ia++, ib++, chances++;
+        }
+        assert_int_equal(ia, ra->n_actions);
+        assert_int_equal(ib, rb->n_actions);
+        assert_true(chances > 0);
+        cr_match_free(plain);
+        cr_match_free(detoured);
+    }
+    assert_true(detours > 10); /* the games did take cards back */
+}
+
 /* Input from a seat that is not to act is refused before it is parsed, and
  * the message is the same whatever the text and whatever is hidden. */
 static void test_submit_out_of_turn(void **state)
@@ -306,6 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_at_chance_keeps_dice),
         cmocka_unit_test(test_undo_redo_same_dice),
+        cmocka_unit_test(test_take_back_keeps_dice),
         cmocka_unit_test(test_submit_out_of_turn),
         cmocka_unit_test(test_log_rebuilt_on_load),
         cmocka_unit_test(test_seats_and_seed_in_record),

@@ -295,7 +295,7 @@ echo "ok 4 - save, quit, resume: the same opponents and dice ($(grep -c . part.t
 # Play until dice were rolled since the seat's last decision, then take that
 # decision back and make it again: the same dice come (the log and the table
 # are the same), and the record is the same.
-start undo play dml --seats human,heuristic,heuristic,heuristic --seed 13 --pace 0 --save undo.txt
+start undo play dml --seats human,heuristic,heuristic,heuristic --seed 5 --pace 0 --save undo.txt
 wait_for "Your move, P0"
 # decide: Enter, then s; waits until the save of this decision shows
 decide() {
@@ -355,10 +355,14 @@ wait_dead
 echo "ok 6 - the bots' pace: shown, adjustable"
 
 # ---- 7. replay viewer --------------------------------------------------------
+# the record's length and its winner, as the record says them
+n=$(sed -n '/^actions$/,$p' bots.txt | grep -vc -e '^#' -e '^actions$')
+w=$("$BIN" replay bots.txt --json | tr -d ' \n' | grep -o '"winners":\[[0-9]' | grep -o '[0-9]$')
+[ -n "$w" ] || fail "the bots' game has no winner"
 start replay replay bots.txt
-wait_for "move 0 of 511"
+wait_for "move 0 of $n"
 keys Right Right Right
-wait_for "move 3 of 511"
+wait_for "move 3 of $n"
 screen | head -1 | grep -q "public view" || fail "the replay does not start in the public view"
 screen | grep -q "^Hand: " && fail "the public view shows a Hand"
 keys v
@@ -369,19 +373,25 @@ wait_for "open view (all cards)"
 keys v
 wait_for "public view"
 keys End
-wait_for "move 511 of 511"
-wait_for "P2 wins on Victory Points"
+wait_for "move $n of $n"
+wait_for "P$w wins"
 keys Left
-wait_for "move 510 of 511"
-# at move 100 the open view shows P0's Hand, the public view does not
+wait_for "move $((n - 1)) of $n"
+# at the first tenth move where P0 holds cards, the open view shows P0's
+# Hand, the public view does not
 keys Home
-wait_for "move 0 of 511"
-for ((i = 0; i < 10; i++)); do keys PageDown; done
-wait_for "move 100 of 511"
-public_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
-keys v v v v v
-wait_for "open view (all cards)"
-open_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
+wait_for "move 0 of $n"
+for ((k = 1; k <= 20 && k * 10 <= n; k++)); do
+    keys PageDown
+    wait_for "move $((k * 10)) of $n"
+    public_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
+    keys v v v v v
+    wait_for "open view (all cards)"
+    open_p0=$(screen | grep -oE "(^|│)P0 [0-9]+ card.*")
+    grep -q "known: " <<<"$open_p0" && break
+    keys v
+    wait_for "public view"
+done
 grep -q "known: " <<<"$open_p0" || fail "the open view does not show P0's Hand: $open_p0"
 [ "$open_p0" != "$public_p0" ] || fail "the public view shows what the open view shows: $public_p0"
 keys q
