@@ -412,3 +412,28 @@ def test_18dracula_loads_and_plays():
     s = g.new_initial_state()
     assert s.current_player() in range(-1, 3)
     json.loads(s.observation_json(0))
+
+
+# --- the example and the benchmark run ---------------------------------------
+
+def _source(*parts):
+    import os
+    src = os.environ.get("CROUPIER_SOURCE_DIR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    return os.path.join(src, *parts)
+
+
+def test_example_ismcts_vs_random_runs():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, _source("examples", "ismcts_vs_random.py"), "1", "30"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "ismcts:iters=30 won" in out
+
+
+def test_python_bench_runs():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, _source("bench", "python_bench.py"), "0.05", "2"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "python-driven" in out and "batched play_random" in out
