@@ -55,6 +55,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD GameObject *game;
     cr_bot *b;
+    int busy; /* step() is searching without the GIL: another thread may not enter */
 } BotObject;
 
 static PyTypeObject GameType, StateType, BotType;
@@ -268,6 +269,31 @@ static PyObject *game_deserialize_state(GameObject *self, PyObject *arg)
     return (PyObject *)s;
 }
 
+/* The size of the game's observation tensor; croupier.Error without one. */
+static Py_ssize_t tensor_size(const cr_game *g)
+{
+    const cr_game_parts *parts = cr_parts(g);
+    if (parts->obs_tensor == NULL) {
+        PyErr_Format(CrError, "%s has no observation tensor", g->def->name);
+        return -1;
+    }
+    return (Py_ssize_t)parts->obs_tensor(g, NULL, NULL, 0);
+}
+
+static PyObject *game_observation_tensor_size(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    Py_ssize_t n = tensor_size(self->g);
+    return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
+
+static PyObject *game_observation_tensor_shape(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    Py_ssize_t n = tensor_size(self->g);
+    return n < 0 ? NULL : Py_BuildValue("[n]", n);
+}
+
 static PyObject *game_repr(GameObject *self)
 {
     return PyUnicode_FromFormat("<croupier.Game %s variant=%s players=%d>", self->g->def->name,
@@ -286,6 +312,10 @@ static PyMethodDef game_methods[] = {
      "The table: name, title, variant, players and every option's value as text."},
     {"new_initial_state", (PyCFunction)game_new_initial_state, METH_NOARGS,
      "A new game at its first decision or chance node."},
+    {"observation_tensor_size", (PyCFunction)game_observation_tensor_size, METH_NOARGS,
+     "The length of State.observation_tensor (croupier.Error: the game has none)."},
+    {"observation_tensor_shape", (PyCFunction)game_observation_tensor_shape, METH_NOARGS,
+     "[observation_tensor_size()]."},
     {"deserialize_state", (PyCFunction)game_deserialize_state, METH_O,
      "The state a position text (State.serialize()) describes."},
     {NULL, NULL, 0, NULL}};
@@ -606,6 +636,59 @@ static PyObject *state_observation_json(StateObject *self, PyObject *arg)
     return render_str(r_obs_json, &r);
 }
 
+/* observation_tensor(seat): the game's tensor of the seat's observation
+ * (cr_game_parts.obs_tensor), a numpy float32 array. */
+static PyObject *state_observation_tensor(StateObject *self, PyObject *arg)
+{
+    const cr_game *g = self->game->g;
+    int seat;
+    if (seat_arg(g, arg, 1, &seat) < 0) return NULL;
+    Py_ssize_t n = tensor_size(g);
+    if (n < 0) return NULL;
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (numpy == NULL) return NULL;
+    PyObject *buf = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(float));
+    PyObject *res = NULL;
+    if (buf != NULL) {
+        observe(self, seat);
+        cr_parts(g)->obs_tensor(g, self->game->scratch_obs,
+                                (float *)(void *)PyByteArray_AS_STRING(buf), (size_t)n);
+        res = PyObject_CallMethod(numpy, "frombuffer", "Os", buf, "float32");
+    }
+    Py_XDECREF(buf);
+    Py_DECREF(numpy);
+    return res;
+}
+
+/* resample_from_infostate(player, seed=0): a full state drawn from what
+ * the seat knows (the game's determinization, g->def->sample): the seat's
+ * observation of it equals its observation of this state.  Its history
+ * is empty (it has no record). */
+static PyObject *state_resample_from_infostate(StateObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"player", "seed", NULL};
+    PyObject *player;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|K:resample_from_infostate", kwlist, &player,
+                                     &seed))
+        return NULL;
+    GameObject *G = self->game;
+    const cr_game *g = G->g;
+    int seat;
+    if (seat_arg(g, player, 0, &seat) < 0) return NULL;
+    if (g->def->sample == NULL) return PyErr_Format(CrError, "%s has no sampler", g->def->name);
+    StateObject *r = state_new_for(G);
+    if (r == NULL) return NULL;
+    observe(self, seat);
+    cr_rng rng;
+    cr_rng_seed(&rng, (uint64_t)seed, 0);
+    if (g->def->sample(g, G->scratch_obs, &rng, r->st, G->cx) != CR_OK) {
+        Py_DECREF(r);
+        return PyErr_Format(CrError, "no state is consistent with P%d's observation", seat);
+    }
+    return (PyObject *)r;
+}
+
 static PyObject *state_serialize(StateObject *self, PyObject *unused)
 {
     (void)unused;
@@ -816,6 +899,11 @@ static PyMethodDef state_methods[] = {
      "What a seat (or PUBLIC_VIEW, OMNISCIENT_VIEW) knows, as text."},
     {"observation_json", (PyCFunction)state_observation_json, METH_O,
      "What a seat (or PUBLIC_VIEW, OMNISCIENT_VIEW) knows, as JSON text (docs/clients.md)."},
+    {"observation_tensor", (PyCFunction)state_observation_tensor, METH_O,
+     "What a seat knows as a numpy float32 vector (layout: docs/clients.md)."},
+    {"resample_from_infostate", (PyCFunction)(void (*)(void))state_resample_from_infostate,
+     METH_VARARGS | METH_KEYWORDS,
+     "resample_from_infostate(player, seed=0): a state drawn from what the seat knows."},
     {"serialize", (PyCFunction)state_serialize, METH_NOARGS,
      "The whole state as a position (docs/positions.md)."},
     {"prompt", (PyCFunction)state_prompt, METH_NOARGS,
@@ -929,6 +1017,7 @@ static PyObject *mod_make_bot(PyObject *mod, PyObject *args, PyObject *kw)
     Py_INCREF(game);
     self->game = game;
     self->b = b;
+    self->busy = 0;
     return (PyObject *)self;
 }
 
@@ -942,6 +1031,7 @@ static PyObject *bot_step(BotObject *self, PyObject *arg)
     StateObject *s = (StateObject *)arg;
     if (s->game->g != self->game->g)
         return PyErr_Format(CrError, "the state is not of the bot's game");
+    if (self->busy) return PyErr_Format(CrError, "the bot is already choosing (another thread)");
     GameObject *G = self->game;
     const cr_game *g = G->g;
     int seat = cr_bot_seat(self->b);
@@ -967,9 +1057,11 @@ static PyObject *bot_step(BotObject *self, PyObject *arg)
     }
     memcpy(legal, G->legal, (size_t)n * sizeof *legal);
     if (obs) memcpy(obs_copy, obs, g->obs_size);
+    self->busy = 1;
     PyThreadState *ts = PyEval_SaveThread();
     a = cr_bot_act(self->b, obs_copy, legal, n);
     PyEval_RestoreThread(ts);
+    self->busy = 0;
     cr_free(legal);
     cr_free(obs_copy);
     return PyLong_FromLong(a);
@@ -990,10 +1082,11 @@ static PyObject *bot_kind(BotObject *self, PyObject *unused)
     (void)unused;
     return PyUnicode_FromString(cr_bot_kind(self->b));
 }
-static PyObject *bot_restart_at(BotObject *self, PyObject *arg)
+static PyObject *bot_reseed(BotObject *self, PyObject *arg)
 {
     unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
     if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    if (self->busy) return PyErr_Format(CrError, "the bot is already choosing (another thread)");
     cr_bot_reseed(self->b, (uint64_t)seed);
     Py_RETURN_NONE;
 }
@@ -1004,7 +1097,7 @@ static PyMethodDef bot_methods[] = {
     {"seat", (PyCFunction)bot_seat, METH_NOARGS, "The seat the bot plays."},
     {"spec", (PyCFunction)bot_spec, METH_NOARGS, "The spec it was made from."},
     {"kind", (PyCFunction)bot_kind, METH_NOARGS, "random, heuristic or ismcts."},
-    {"reseed", (PyCFunction)bot_restart_at, METH_O,
+    {"reseed", (PyCFunction)bot_reseed, METH_O,
      "reseed(seed): restarts the bot's generator as make_bot(..., seed) would."},
     {NULL, NULL, 0, NULL}};
 

@@ -437,3 +437,81 @@ def test_python_bench_runs():
     out = subprocess.run([sys.executable, _source("bench", "python_bench.py"), "0.05", "2"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "python-driven" in out and "batched play_random" in out
+
+
+# --- observation tensors ------------------------------------------------------
+
+def test_observation_tensor_shape_and_cards(dml):
+    size = dml.observation_tensor_size()
+    assert dml.observation_tensor_shape() == [size]
+    s = play_prefix(dml, 60)
+    for seat in list(range(4)) + [croupier.PUBLIC_VIEW, croupier.OMNISCIENT_VIEW]:
+        t = s.observation_tensor(seat)
+        assert t.dtype == np.float32 and t.shape == (size,)
+        assert np.isfinite(t).all() and (t >= 0).all()
+        cards = t[:54 * 29].reshape(54, 29)  # docs/clients.md: each card's place, one-hot
+        assert (cards.sum(axis=1) == 1).all()
+    # the omniscient view places every card; a seat does not
+    assert s.observation_tensor(croupier.OMNISCIENT_VIEW)[:54 * 29].reshape(54, 29)[:, 0].sum() == 0
+    assert s.observation_tensor(0)[:54 * 29].reshape(54, 29)[:, 0].sum() > 0
+    with pytest.raises(croupier.Error, match="no seat"):
+        s.observation_tensor(4)
+
+
+def test_observation_tensor_holds_no_hidden_information(dml):
+    """A seat's tensor is the same for every state the seat cannot tell
+    from the true one (the engine's determinizations of its observation),
+    while the true states differ: nothing of another seat's hidden cards
+    gets into it."""
+    rng = random.Random(4)
+    s = dml.new_initial_state()
+    bots = [croupier.make_bot(dml, "heuristic", i, 4) for i in range(4)]
+    checked = differed = 0
+    for step in range(400):
+        if s.is_terminal():
+            break
+        if step % 9 == 0:
+            for seat in range(4):
+                t = s.observation_tensor(seat)
+                for k in range(3):
+                    other = s.resample_from_infostate(seat, seed=step * 10 + k)
+                    assert other.observation_string(seat) == s.observation_string(seat)
+                    assert np.array_equal(other.observation_tensor(seat), t)
+                    checked += 1
+                    if other.serialize() != s.serialize():
+                        differed += 1
+        p = s.current_player()
+        s.apply_action(chance(s, rng) if p < 0 else bots[p].step(s))
+    assert checked > 50 and differed > checked // 2
+
+
+def test_games_without_a_tensor_say_so():
+    g = croupier.load_game("18dracula", {"players": 3})
+    with pytest.raises(croupier.Error, match="no observation tensor"):
+        g.observation_tensor_size()
+    with pytest.raises(croupier.Error, match="no observation tensor"):
+        g.new_initial_state().observation_tensor(0)
+
+
+def test_a_bot_thinks_on_one_thread_at_a_time(dml):
+    """step() searches without the GIL; a second thread entering the same
+    bot meanwhile is refused, not let into the C bot."""
+    s = play_prefix(dml, 30)
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    bot = croupier.make_bot(dml, "ismcts:iters=20000", s.current_player(), 1)
+    errors, results = [], []
+
+    def think():
+        try:
+            results.append(bot.step(s))
+        except croupier.Error as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=think) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) + len(errors) == 2 and results
+    assert all("already choosing" in e for e in errors)
