@@ -367,8 +367,13 @@ static int seat_arg(const cr_game *g, PyObject *arg, int allow_views, int *out)
         PyErr_Format(PyExc_TypeError, "a seat must be an int, not %s", Py_TYPE(arg)->tp_name);
         return -1;
     }
-    long v = PyLong_AsLong(arg);
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(arg, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(CrError, "no seat %S", arg);
+        return -1;
+    }
     if ((v >= 0 && v < g->num_players) ||
         (allow_views && (v == CR_SEAT_PUBLIC || v == CR_SEAT_OMNISCIENT))) {
         *out = (int)v;
@@ -540,6 +545,16 @@ static size_t r_prompt(const void *c, char *buf, size_t cap)
     return r->g->def->prompt(r->g, r->p, buf, cap);
 }
 
+/* Whether a player argument is CHANCE_PLAYER_ID (without raising). */
+static int is_chance_arg(PyObject *p)
+{
+    if (!PyLong_Check(p) || PyBool_Check(p)) return 0;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(p, &overflow);
+    if (v == -1 && PyErr_Occurred()) PyErr_Clear();
+    return !overflow && v == CR_CHANCE;
+}
+
 /* action_to_string(action) or action_to_string(player, action): the
  * action's notation in this state (the player argument is accepted for
  * OpenSpiel's signature; the text depends on the state only). */
@@ -551,9 +566,7 @@ static PyObject *state_action_to_string(StateObject *self, PyObject *args)
     PyObject *act = p2 ? p2 : p1;
     if (p2) {
         int seat;
-        if (p1 != Py_None && !(PyLong_Check(p1) && PyLong_AsLong(p1) == CR_CHANCE) &&
-            seat_arg(g, p1, 0, &seat) < 0)
-            return NULL;
+        if (p1 != Py_None && !is_chance_arg(p1) && seat_arg(g, p1, 0, &seat) < 0) return NULL;
     }
     render_ctx r = {g, self->st, 0};
     if (action_arg(g, act, &r.a) < 0) return NULL;
@@ -581,9 +594,7 @@ static PyObject *state_string_to_action(StateObject *self, PyObject *args)
     cr_action a;
     int who = cr_current_player(g, self->st);
     int seat = who;
-    if (p2 && p1 != Py_None && !(PyLong_Check(p1) && PyLong_AsLong(p1) == CR_CHANCE) &&
-        seat_arg(g, p1, 0, &seat) < 0)
-        return NULL;
+    if (p2 && p1 != Py_None && !is_chance_arg(p1) && seat_arg(g, p1, 0, &seat) < 0) return NULL;
     if (seat >= 0) {
         /* A seat's text: refused before parsing when it is not to act. */
         if (cr_seat_parse(g, self->st, seat, text, &a, G->cx, err, sizeof err) != CR_OK)

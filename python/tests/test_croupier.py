@@ -186,6 +186,10 @@ def test_illegal_action_raises_and_changes_nothing(dml):
         s.string_to_action("this is not notation")
     with pytest.raises(croupier.Error, match="not your turn"):
         s.string_to_action((s.current_player() + 1) % 4, s.action_to_string(min(legal)))
+    with pytest.raises(croupier.Error, match="no seat"):
+        s.string_to_action(2 ** 70, "done")
+    with pytest.raises(croupier.Error, match="no seat"):
+        s.action_to_string(-2 ** 70, min(legal))
     with pytest.raises(croupier.Error, match="NUL"):
         s.string_to_action("done\0")
     with pytest.raises(croupier.Error, match="no seat"):
