@@ -50,6 +50,7 @@ typedef struct {
     void *st;                       /* g->state_size bytes */
     cr_action *hist;                /* the actions applied since the initial state */
     Py_ssize_t n_hist, cap_hist;
+    int rooted; /* hist leads from the initial state here (not a position, not a resample) */
 } StateObject;
 
 typedef struct {
@@ -228,6 +229,7 @@ static StateObject *state_new_for(GameObject *game)
     s->game = game;
     s->hist = NULL;
     s->n_hist = s->cap_hist = 0;
+    s->rooted = 1;
     s->st = cr_alloc(game->g->state_size);
     if (s->st == NULL) {
         Py_DECREF(s);
@@ -266,6 +268,7 @@ static PyObject *game_deserialize_state(GameObject *self, PyObject *arg)
         Py_DECREF(s);
         return PyErr_Format(CrError, "%s", err);
     }
+    s->rooted = 0; /* a position: no actions lead here */
     return (PyObject *)s;
 }
 
@@ -697,6 +700,7 @@ static PyObject *state_resample_from_infostate(StateObject *self, PyObject *args
         Py_DECREF(r);
         return PyErr_Format(CrError, "no state is consistent with P%d's observation", seat);
     }
+    r->rooted = 0;
     return (PyObject *)r;
 }
 
@@ -787,6 +791,7 @@ static PyObject *state_clone(StateObject *self, PyObject *unused)
     StateObject *c = state_new_for(self->game);
     if (c == NULL) return NULL;
     memcpy(c->st, self->st, self->game->g->state_size);
+    c->rooted = self->rooted;
     if (self->n_hist) {
         c->hist = cr_alloc((size_t)self->n_hist * sizeof *c->hist);
         if (c->hist == NULL) {
@@ -827,6 +832,9 @@ static PyObject *state_to_record(StateObject *self, PyObject *args, PyObject *kw
     PyObject *seats = Py_None, *seed = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:to_record", kwlist, &seats, &seed)) return NULL;
     const cr_game *g = self->game->g;
+    if (!self->rooted)
+        return PyErr_Format(CrError, "this state has no record: it was made from a position or "
+                                     "drawn from an observation (serialize() gives it)");
     cr_record r;
     cr_record_init(&r);
     cr_record_set_game(&r, g);
@@ -976,6 +984,7 @@ static PyObject *mod_load_record(PyObject *mod, PyObject *arg)
     s->st = st;
     s->hist = NULL;
     s->n_hist = s->cap_hist = 0;
+    s->rooted = 1;
     for (int i = 0; i < r.n_actions; i++)
         if (hist_push(s, r.actions[i]) < 0) {
             PyErr_NoMemory();

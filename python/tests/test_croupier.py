@@ -519,3 +519,13 @@ def test_a_bot_thinks_on_one_thread_at_a_time(dml):
         t.join()
     assert len(results) + len(errors) == 2 and results
     assert all("already choosing" in e for e in errors)
+
+
+def test_states_without_a_history_have_no_record(dml):
+    s = play_prefix(dml, 25)
+    for t in (dml.deserialize_state(s.serialize()), s.resample_from_infostate(0, 1)):
+        with pytest.raises(croupier.Error, match="no record"):
+            t.to_record()
+        with pytest.raises(croupier.Error, match="no record"):
+            t.clone().to_record()
+    assert s.clone().to_record() == s.to_record()
