@@ -34,6 +34,15 @@ static PyObject *CrError; /* croupier.Error */
 
 enum { ERR_CAP = 512, MAX_THREADS = 256 };
 
+/* Puts a new reference into slot i of a new list; -1 (error set) when v is
+ * NULL, so that no list ever holds a NULL. */
+static int list_put(PyObject *l, Py_ssize_t i, PyObject *v)
+{
+    if (v == NULL) return -1;
+    PyList_SET_ITEM(l, i, v);
+    return 0;
+}
+
 /* ---- Game ---------------------------------------------------------------- */
 
 typedef struct {
@@ -759,7 +768,7 @@ static PyObject *state_result(StateObject *self, PyObject *unused)
     PyObject *scores = PyList_New(g->num_players), *ranks = PyList_New(0), *winners = PyList_New(0);
     if (!scores || !ranks || !winners) goto fail;
     for (int i = 0; i < g->num_players; i++) {
-        PyList_SET_ITEM(scores, i, PyLong_FromLong(res.score[i]));
+        if (list_put(scores, i, PyLong_FromLong(res.score[i])) < 0) goto fail;
         if (term) {
             PyObject *v = PyLong_FromLong(res.rank[i]);
             if (v == NULL || PyList_Append(ranks, v) < 0) {
@@ -993,8 +1002,12 @@ static PyObject *mod_load_record(PyObject *mod, PyObject *arg)
     PyObject *seats = PyList_New(r.n_seats);
     if (seats == NULL) goto out;
     for (int i = 0; i < r.n_seats; i++)
-        PyList_SET_ITEM(
-            seats, i, PyUnicode_DecodeUTF8(r.seats[i], (Py_ssize_t)strlen(r.seats[i]), "replace"));
+        if (list_put(seats, i,
+                     PyUnicode_DecodeUTF8(r.seats[i], (Py_ssize_t)strlen(r.seats[i]), "replace")) <
+            0) {
+            Py_DECREF(seats);
+            goto out;
+        }
     PyObject *seed = r.has_seed ? PyLong_FromUnsignedLongLong(r.seed) : Py_NewRef(Py_None);
     res = Py_BuildValue("(ONN)", s, seats, seed);
 out:
@@ -1162,7 +1175,10 @@ static PyObject *game_info(const cr_game_def *d)
             choices = PyList_New(o->max + 1);
             if (choices == NULL) goto fail;
             for (int k = 0; k <= o->max; k++)
-                PyList_SET_ITEM(choices, k, PyUnicode_FromString(o->choices[k]));
+                if (list_put(choices, k, PyUnicode_FromString(o->choices[k])) < 0) {
+                    Py_DECREF(choices);
+                    goto fail;
+                }
         } else {
             choices = Py_NewRef(Py_None);
         }
