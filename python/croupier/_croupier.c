@@ -463,6 +463,30 @@ static PyObject *state_legal_actions(StateObject *self, PyObject *args)
     return action_list(G->legal, n);
 }
 
+/* legal_actions_mask(player=None): num_distinct_actions() ints, 1 where
+ * legal_actions(player) holds the action. */
+static PyObject *state_legal_actions_mask(StateObject *self, PyObject *args)
+{
+    PyObject *legal = state_legal_actions(self, args);
+    if (legal == NULL) return NULL;
+    const cr_game *g = self->game->g;
+    PyObject *mask = PyList_New(g->num_actions);
+    if (mask == NULL) {
+        Py_DECREF(legal);
+        return NULL;
+    }
+    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1); /* cached: never NULL */
+    for (Py_ssize_t i = 0; i < g->num_actions; i++) PyList_SET_ITEM(mask, i, Py_NewRef(zero));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(legal); i++) {
+        long a = PyLong_AsLong(PyList_GET_ITEM(legal, i));
+        if (PyList_SetItem(mask, a, Py_NewRef(one)) < 0) break; /* a < num_actions */
+    }
+    Py_DECREF(zero);
+    Py_DECREF(one);
+    Py_DECREF(legal);
+    return mask;
+}
+
 /* chance_outcomes(): [(action, probability), ...] at a chance node, else []. */
 static PyObject *state_chance_outcomes(StateObject *self, PyObject *unused)
 {
@@ -756,6 +780,17 @@ static PyObject *state_returns(StateObject *self, PyObject *unused)
     return l;
 }
 
+/* player_return(player): returns()[player]. */
+static PyObject *state_player_return(StateObject *self, PyObject *arg)
+{
+    const cr_game *g = self->game->g;
+    int seat;
+    if (seat_arg(g, arg, 0, &seat) < 0) return NULL;
+    double r[CR_MAX_PLAYERS] = {0};
+    if (cr_is_terminal(g, self->st)) g->def->returns(g, self->st, r);
+    return PyFloat_FromDouble(r[seat]);
+}
+
 /* result(): {"scores": [...], "ranks": [...] (terminal only), "winners": [...]}. */
 static PyObject *state_result(StateObject *self, PyObject *unused)
 {
@@ -915,6 +950,8 @@ static PyMethodDef state_methods[] = {
     {"is_chance_node", (PyCFunction)state_is_chance_node, METH_NOARGS, "Whether chance acts next."},
     {"legal_actions", (PyCFunction)state_legal_actions, METH_VARARGS,
      "legal_actions(player=None): the legal actions of the seat to act, ascending."},
+    {"legal_actions_mask", (PyCFunction)state_legal_actions_mask, METH_VARARGS,
+     "legal_actions_mask(player=None): 1 for each legal action id, 0 for the others."},
     {"chance_outcomes", (PyCFunction)state_chance_outcomes, METH_NOARGS,
      "[(outcome, probability)] at a chance node, else []."},
     {"apply_action", (PyCFunction)state_apply_action, METH_O,
@@ -938,6 +975,7 @@ static PyMethodDef state_methods[] = {
      "The decision the seat to act faces, in words."},
     {"returns", (PyCFunction)state_returns, METH_NOARGS,
      "Each seat's utility at the end (zeros before)."},
+    {"player_return", (PyCFunction)state_player_return, METH_O, "returns()[player]."},
     {"result", (PyCFunction)state_result, METH_NOARGS,
      "The game's scores, and at the end the ranks and the winners."},
     {"clone", (PyCFunction)state_clone, METH_NOARGS, "An independent copy."},

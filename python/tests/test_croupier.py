@@ -113,10 +113,15 @@ def test_random_game_to_the_end(dml):
             assert legal == sorted(set(legal)) and legal
             assert s.legal_actions(p) == legal
             assert s.legal_actions((p + 1) % 4) == []
+            mask = s.legal_actions_mask()
+            assert len(mask) == dml.num_distinct_actions()
+            assert [a for a, m in enumerate(mask) if m] == legal
+            assert not any(s.legal_actions_mask((p + 1) % 4))
             # prefer non-withdraw moves: the engine's random policy does too
             s.apply_action(croupier.make_bot(dml, "heuristic", p, 1).step(s))
     r = s.returns()
     assert len(r) == 4 and abs(sum(r) - 1.0) < 1e-9
+    assert [s.player_return(p) for p in range(4)] == r
     res = s.result()
     assert len(res["ranks"]) == 4 and res["winners"]
     assert s.current_player() == croupier.TERMINAL_PLAYER_ID
