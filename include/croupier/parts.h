@@ -155,6 +155,14 @@ typedef struct cr_game_parts {
      * the server serves it at GET /api/games/NAME/data with the data hash
      * (docs/protocol.md).  snprintf semantics. */
     size_t (*data_json)(const cr_game *g, char *buf, size_t cap);
+    /* An observation (obs: g->obs_size bytes, a seat's, CR_SEAT_PUBLIC's or
+     * the omniscient one) as a vector of floats of a fixed size, for
+     * learning code (the Python package's State.observation_tensor).  Built
+     * from the observation only, so a seat's vector holds nothing the seat
+     * may not see.  Returns the size; writes only when out is not NULL and
+     * cap is at least that size (call with NULL, 0 to ask the size).  The
+     * game documents its layout (docs/clients.md, "Observation tensors"). */
+    size_t (*obs_tensor)(const cr_game *g, const void *obs, float *out, size_t cap);
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

@@ -511,6 +511,7 @@ struct cr_lab_profile;
 extern DML_HIDDEN const struct cr_game_parts dml_parts;
 extern DML_HIDDEN const struct cr_lab_profile dml_lab;
 DML_HIDDEN void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed);
+DML_HIDDEN size_t dml_obs_tensor(const cr_game *g, const void *obs, float *out, size_t cap);
 DML_HIDDEN cr_action dml_heuristic(const cr_game *g, const void *view, int seat,
                                    const cr_action *legal, int n, cr_rng *rng);
 

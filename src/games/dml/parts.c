@@ -167,4 +167,5 @@ const cr_game_parts dml_parts = {
     .bench = dml_bench,    /* bench.c */
     .guide = cr_guide_dml, /* docs/play-dml.md, compiled in */
     .panels = dml_panels,  /* table.c */
+    .obs_tensor = dml_obs_tensor,
 };
