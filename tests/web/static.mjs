@@ -13,7 +13,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
@@ -66,7 +67,13 @@ for (const m of index.matchAll(/(?:src|href)="([^"#:]+)"/g)) {
   check(fs.existsSync(path.join(WEB, m[1])), `index.html names ${m[1]}, which exists`);
 }
 check(/Content-Security-Policy/.test(index) && /script-src 'self'/.test(index), 'index.html allows only its own scripts (CSP)');
-const actions = await import(path.join(WEB, 'js', 'actions.js'));
+// web/ has no package.json: Node before 20 reads its .js files as CommonJS,
+// so the modules are imported from a copy marked as ES modules.
+const esm = fs.mkdtempSync(path.join(os.tmpdir(), 'croupier-web-'));
+fs.writeFileSync(path.join(esm, 'package.json'), '{"type": "module"}\n');
+for (const f of ['actions.js', 'dom.js']) fs.copyFileSync(path.join(WEB, 'js', f), path.join(esm, f));
+const actions = await import(pathToFileURL(path.join(esm, 'actions.js')).href);
+fs.rmSync(esm, { recursive: true, force: true });
 const bid = { text: 'bid 10', amount: { min: 10, max: 50, step: 5 } };
 check(actions.amountProblem(bid, 15) === '' && actions.amountText(bid, 15) === 'bid 15',
   'an amount in range and on the step is taken');
