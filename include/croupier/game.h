@@ -80,6 +80,11 @@ typedef struct cr_option_def {
     int32_t min, max, def;      /* INT: the range and default; CHOICE: default index */
     const char *const *choices; /* CHOICE: max + 1 names */
     const char *help;           /* one line for `croupier games` and --help */
+    /* The one variant the option belongs to (its name), NULL for every
+     * variant.  Giving it to a table of another variant is an error that
+     * names this variant; records and positions write only the options of
+     * their own variant (cr_option_applies). */
+    const char *variant;
 } cr_option_def;
 
 enum { CR_MAX_OPTIONS = 16 };
@@ -346,6 +351,9 @@ int cr_option_index(const cr_game_def *def, const char *key);
 int32_t cr_game_option(const cr_game *g, const char *key);
 /* Canonical text of option i's value in g (what records write). */
 size_t cr_option_to_str(const cr_game *g, int i, char *buf, size_t cap);
+/* 1 if option i of def belongs to variant `variant` (cr_option_def.variant
+ * is NULL or names it). */
+int cr_option_applies(const cr_game_def *def, int i, const char *variant);
 
 /* 1 if bit s of e->seen_by, or a public/omniscient view, lets `seat` see e's card. */
 int cr_event_visible(const cr_game *g, const cr_event *e, int seat);

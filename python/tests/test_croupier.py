@@ -458,11 +458,11 @@ def test_observation_tensor_shape_and_cards(dml):
         t = s.observation_tensor(seat)
         assert t.dtype == np.float32 and t.shape == (size,)
         assert np.isfinite(t).all() and (t >= 0).all()
-        cards = t[:54 * 29].reshape(54, 29)  # docs/clients.md: each card's place, one-hot
+        cards = t[:54 * 30].reshape(54, 30)  # docs/clients.md: each card's place, one-hot
         assert (cards.sum(axis=1) == 1).all()
     # the omniscient view places every card; a seat does not
-    assert s.observation_tensor(croupier.OMNISCIENT_VIEW)[:54 * 29].reshape(54, 29)[:, 0].sum() == 0
-    assert s.observation_tensor(0)[:54 * 29].reshape(54, 29)[:, 0].sum() > 0
+    assert s.observation_tensor(croupier.OMNISCIENT_VIEW)[:54 * 30].reshape(54, 30)[:, 0].sum() == 0
+    assert s.observation_tensor(0)[:54 * 30].reshape(54, 30)[:, 0].sum() > 0
     with pytest.raises(croupier.Error, match="no seat"):
         s.observation_tensor(4)
 

@@ -83,6 +83,12 @@ int32_t cr_game_option(const cr_game *g, const char *key)
     return i >= 0 ? g->opt[i] : 0;
 }
 
+int cr_option_applies(const cr_game_def *def, int i, const char *variant)
+{
+    const char *v = def->options[i].variant;
+    return v == NULL || (variant != NULL && strcmp(v, variant) == 0);
+}
+
 size_t cr_option_to_str(const cr_game *g, int i, char *buf, size_t cap)
 {
     const cr_option_def *o = &g->def->options[i];
@@ -214,6 +220,11 @@ static cr_status set_options(cr_game *g, const cr_params *p, char *err, size_t e
             return CR_ERR_INVALID;
         }
         const cr_option_def *o = &def->options[i];
+        if (!cr_option_applies(def, i, g->variant->name)) {
+            cr_errf(err, errcap, "option %s belongs to variant %s, not %s", key, o->variant,
+                    g->variant->name);
+            return CR_ERR_INVALID;
+        }
         int ok = 0;
         switch (o->type) {
         case CR_OPT_INT: ok = parse_i32(val, o->min, o->max, &g->opt[i]); break;

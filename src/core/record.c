@@ -84,6 +84,7 @@ void cr_record_set_game(cr_record *r, const cr_game *g)
     r->n_options = 0;
     r->has_data_hash = 0;
     for (int i = 0; i < g->def->n_options && r->n_options < CR_MAX_OPTIONS; i++) {
+        if (!cr_option_applies(g->def, i, g->variant->name)) continue; /* another variant's */
         snprintf(r->opt_key[r->n_options], sizeof r->opt_key[0], "%s", g->def->options[i].key);
         cr_option_to_str(g, i, r->opt_val[r->n_options], sizeof r->opt_val[0]);
         r->n_options++;
@@ -160,6 +161,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
         char val[CR_RECORD_OPT_MAX];
         cr_option_to_str(g, i, val, sizeof val);
         if (g->def->options[i].type == CR_OPT_FILE && !g->opt[i]) continue; /* built-in data */
+        if (!cr_option_applies(g->def, i, g->variant->name)) continue;      /* another variant's */
         fprintf(f, "option %s %s\n", g->def->options[i].key, val);
     }
     if (r->has_data_hash) fprintf(f, "data-hash %016" PRIx64 "\n", r->data_hash);

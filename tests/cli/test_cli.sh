@@ -114,7 +114,11 @@ grep -q 'P1 heuristic, P2 random, P3 ismcts:iters=30' "$tmp/s2.out" ||
     fail "the resumed game does not seat the recorded bots: $(head -3 "$tmp/s2.out")"
 # unknown and bad options are refused with the reason
 if "$cr" play dml --option colour=red </dev/null 2>"$tmp/err"; then fail "unknown option accepted"; fi
-grep -q "dml has no option 'colour' (options: first-roller)" "$tmp/err" || fail "unknown option message"
+grep -q "dml has no option 'colour' (options: first-roller, bm-wager," "$tmp/err" || fail "unknown option message"
+# a switch of the 2015 edition names its variant when given to another (issue 16)
+if "$cr" play dml --option bm-wager=yes </dev/null 2>"$tmp/err"; then fail "a 2015 switch accepted by full"; fi
+grep -q "option bm-wager belongs to variant dml-2015, not full" "$tmp/err" ||
+    fail "the switch's variant is not named: $(cat "$tmp/err")"
 if "$cr" play dml --board "$tmp/none.board" </dev/null 2>"$tmp/err"; then fail "--board accepted for dml"; fi
 grep -q "no option 'board'" "$tmp/err" || fail "--board message: $(cat "$tmp/err")"
 if "$cr" play dml --option first-roller=7 </dev/null 2>"$tmp/err"; then fail "bad seat accepted"; fi

@@ -117,6 +117,7 @@ typedef struct table {
     const char *game, *variant;
     int np;
     int is_dml;
+    char label[96]; /* the variant, and the switch a table turns on ("dml-2015+bm-wager") */
 } table;
 
 static long n_failures;
@@ -204,6 +205,7 @@ static uint64_t dml_variant_deck(int variant)
 static int dml_is_hidden_zone(int z, int seat)
 {
     if (z == DML_Z_DECK || z == DML_Z_NEST || z == DML_Z_XKING) return 1;
+    if (z >= DML_Z_PILE && z < DML_Z_PILE + 4) return 1; /* DML-2015's face-down piles */
     if (z >= DML_Z_BM && z < DML_Z_BM + DML_MAX_BM) return 1;
     for (int base = DML_Z_HAND; base <= DML_Z_OFFER; base += 4) {
         if (base == DML_Z_FRONT) continue; /* Fronts are public */
@@ -313,6 +315,7 @@ typedef struct tracker {
     zset poss[4][DML_NCARDS];
     int count[DML_NZONES]; /* zone sizes (public, R47), kept from the moves */
     int np;
+    int wager; /* DML-2015's bm-wager: a lost wager puts unseen Hand cards, eggs too, in a BM */
 } tracker;
 
 static zset zs_one(int z)
@@ -333,6 +336,7 @@ static void tracker_init(tracker *k, const dml_state *s)
 {
     memset(k->poss, 0, sizeof k->poss);
     k->np = s->n < 4 ? s->n : 4;
+    k->wager = (s->sw & DML_SW_BM_WAGER) != 0;
     for (int z = 0; z < DML_NZONES; z++) k->count[z] = s->zone_count[z];
     for (int q = 0; q < k->np; q++) {
         zset hidden = {{0, 0}};
@@ -354,13 +358,16 @@ static void tracker_init(tracker *k, const dml_state *s)
 
 /* What everyone learns of an unseen card from the move itself (the rules
  * make it public): only eggs enter or leave the Nest, only Kings go among
- * the face-down exiled Kings, a deal from the setup pool deals a known
- * rank, and an unseen card put into a Black Market is not an egg. */
-static uint64_t public_hint(int card, int from, int to)
+ * the face-down exiled Kings, a deal from the setup pool (or a DML-2015
+ * pile, one 2 and one 3) moves a known rank, and an unseen card put into a
+ * Black Market is not an egg (bm-wager's lost wagers aside) nor a King. */
+static uint64_t public_hint(const tracker *k, int card, int from, int to)
 {
     if (to == DML_Z_NEST || from == DML_Z_NEST) return dml_rank_mask[DML_A];
     if (to == DML_Z_XKING) return dml_rank_mask[DML_K];
-    if (from == DML_Z_POOL) return dml_rank_mask[dml_rank(card)];
+    if (from == DML_Z_POOL || (from >= DML_Z_PILE && from < DML_Z_PILE + 4))
+        return dml_rank_mask[dml_rank(card)];
+    if (to >= DML_Z_BM && k->wager) return DML_ALL_CARDS & ~dml_rank_mask[DML_K];
     if (to >= DML_Z_BM) return DML_ALL_CARDS & ~dml_rank_mask[DML_A];
     return DML_ALL_CARDS;
 }
@@ -403,7 +410,7 @@ static void tracker_events(tracker *k, const cr_events *ev)
         if (e->kind == DML_E_MOVE) {
             k->count[e->from]--;
             k->count[e->to]++;
-            uint64_t hint = public_hint(c, e->from, e->to);
+            uint64_t hint = public_hint(k, c, e->from, e->to);
             for (int q = 0; q < k->np && q < 4; q++) {
                 if (e->seen_by & (1u << q)) {
                     k->poss[q][c] = zs_one(e->to);
@@ -735,21 +742,34 @@ static void test_every_game(void **unused)
             const cr_variant *var = &def->variants[v];
             assert_true(var->min_players >= 1 && var->min_players <= var->max_players &&
                         var->max_players <= CR_MAX_PLAYERS);
-            for (int np = var->min_players; np <= var->max_players; np++) {
-                cr_params p = {.num_players = np, .variant = var->name};
-                cr_game *g = cr_game_new(def, &p, err, sizeof err);
-                if (g == NULL) {
-                    fprintf(stderr,
-                            "conformance FAIL: game %s variant %s players %d: cr_game_new: %s\n",
-                            def->name, var->name, np, err);
-                    n_failures++;
+            /* the variant as it is, then once with each yes/no switch of its
+             * own turned on (DML-2015's historic switches) */
+            for (int o = -1; o < def->n_options; o++) {
+                const cr_option_def *od = o >= 0 ? &def->options[o] : NULL;
+                if (od && (od->type != CR_OPT_BOOL || od->variant == NULL ||
+                           strcmp(od->variant, var->name) != 0 || od->def))
                     continue;
+                for (int np = var->min_players; np <= var->max_players; np++) {
+                    cr_params p = {.num_players = np, .variant = var->name};
+                    if (od) cr_params_set(&p, od->key, "yes");
+                    cr_game *g = cr_game_new(def, &p, err, sizeof err);
+                    if (g == NULL) {
+                        fprintf(stderr,
+                                "conformance FAIL: game %s variant %s players %d: cr_game_new: "
+                                "%s\n",
+                                def->name, var->name, np, err);
+                        n_failures++;
+                        continue;
+                    }
+                    assert_true(nt < MAX_TABLES);
+                    table *t = &tables[nt++];
+                    *t = (table){g, def->name, t->label, np, strcmp(def->name, "dml") == 0, ""};
+                    snprintf(t->label, sizeof t->label, "%s%s%s", var->name, od ? "+" : "",
+                             od ? od->key : "");
+                    if (t->is_dml) assert_true(g->state_size == sizeof(dml_state));
+                    /* the buffer must outsize the bound, so an apply beyond it is seen */
+                    assert_true(g->max_events > 0 && g->max_events < EVENT_CAP);
                 }
-                assert_true(nt < MAX_TABLES);
-                tables[nt++] = (table){g, def->name, var->name, np, strcmp(def->name, "dml") == 0};
-                if (tables[nt - 1].is_dml) assert_true(g->state_size == sizeof(dml_state));
-                /* the buffer must outsize the bound, so an apply beyond it is seen */
-                assert_true(g->max_events > 0 && g->max_events < EVENT_CAP);
             }
         }
     }

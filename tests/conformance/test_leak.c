@@ -159,81 +159,95 @@ static void check_event(checker *c, const cr_event *e, int view)
     same(c, view, "event JSON");
 }
 
+/* Whether option o of def is a switch of variant v, off by default. */
+static int switch_of(const cr_game_def *def, int o, int v)
+{
+    const cr_option_def *od = &def->options[o];
+    return od->type == CR_OPT_BOOL && od->variant && !od->def &&
+           strcmp(od->variant, def->variants[v].name) == 0;
+}
+
 /* Plays `games` random games of every table of def; returns the leaks. */
 static long check_game(const cr_game_def *def, long games, answer_fn answer, long *checks)
 {
     long leaks = 0;
     int tables = 0;
+    /* each variant, then once with each yes/no switch of its own on (DML-2015's) */
     for (int v = 0; v < def->n_variants; v++)
-        tables += def->variants[v].max_players - def->variants[v].min_players + 1;
+        for (int o = -1; o < def->n_options; o++)
+            if (o < 0 || switch_of(def, o, v))
+                tables += def->variants[v].max_players - def->variants[v].min_players + 1;
     long per_table = (games + tables - 1) / tables;
     uint64_t seed = 1;
     for (int v = 0; v < def->n_variants; v++)
-        for (int np = def->variants[v].min_players; np <= def->variants[v].max_players; np++) {
-            char err[256];
-            cr_params p = {.num_players = np, .variant = def->variants[v].name};
-            cr_game *g = cr_game_new(def, &p, err, sizeof err);
-            assert_non_null(g);
-            checker c = {.g = g, .answer = answer};
-            c.a = malloc(TEXT);
-            c.b = malloc(TEXT);
-            c.obs = malloc(g->obs_size);
-            c.obs2 = malloc(g->obs_size);
-            c.st2 = malloc(g->state_size);
-            c.legal = malloc((size_t)g->max_legal * sizeof *c.legal);
-            c.legal2 = malloc((size_t)g->max_legal * sizeof *c.legal2);
-            void *st = malloc(g->state_size);
-            cr_event *evbuf = malloc(EVENTS * sizeof *evbuf);
-            cr_action *legal = malloc((size_t)g->max_legal * sizeof *legal);
-            for (long k = 0; k < per_table; k++, seed++) {
-                cr_rng rng;
-                cr_rng_seed(&rng, seed, 7);
-                g->def->init(g, st);
-                for (int steps = 0; steps < 100000; steps++) {
-                    int who = g->def->current_player(g, st);
-                    if (who == CR_TERMINAL) break;
-                    /* the seat to act, and one other seat in turn */
-                    int other = (steps + (int)k) % g->num_players;
-                    for (int s = 0; s < g->num_players; s++) {
-                        if (s != who && s != other) continue;
-                        g->def->observe(g, st, s, c.obs);
-                        if (g->def->sample(g, c.obs, &rng, c.st2, test_ctx(g)) != CR_OK) {
-                            fail_msg("%s: sample failed for seat %d", def->name, s);
+        for (int o = -1; o < def->n_options; o++)
+            for (int np = def->variants[v].min_players; np <= def->variants[v].max_players; np++) {
+                if (o >= 0 && !switch_of(def, o, v)) continue;
+                char err[256];
+                cr_params p = {.num_players = np, .variant = def->variants[v].name};
+                if (o >= 0) cr_params_set(&p, def->options[o].key, "yes");
+                cr_game *g = cr_game_new(def, &p, err, sizeof err);
+                assert_non_null(g);
+                checker c = {.g = g, .answer = answer};
+                c.a = malloc(TEXT);
+                c.b = malloc(TEXT);
+                c.obs = malloc(g->obs_size);
+                c.obs2 = malloc(g->obs_size);
+                c.st2 = malloc(g->state_size);
+                c.legal = malloc((size_t)g->max_legal * sizeof *c.legal);
+                c.legal2 = malloc((size_t)g->max_legal * sizeof *c.legal2);
+                void *st = malloc(g->state_size);
+                cr_event *evbuf = malloc(EVENTS * sizeof *evbuf);
+                cr_action *legal = malloc((size_t)g->max_legal * sizeof *legal);
+                for (long k = 0; k < per_table; k++, seed++) {
+                    cr_rng rng;
+                    cr_rng_seed(&rng, seed, 7);
+                    g->def->init(g, st);
+                    for (int steps = 0; steps < 100000; steps++) {
+                        int who = g->def->current_player(g, st);
+                        if (who == CR_TERMINAL) break;
+                        /* the seat to act, and one other seat in turn */
+                        int other = (steps + (int)k) % g->num_players;
+                        for (int s = 0; s < g->num_players; s++) {
+                            if (s != who && s != other) continue;
+                            g->def->observe(g, st, s, c.obs);
+                            if (g->def->sample(g, c.obs, &rng, c.st2, test_ctx(g)) != CR_OK) {
+                                fail_msg("%s: sample failed for seat %d", def->name, s);
+                            }
+                            compare_views(&c, st, c.st2, s, &rng);
                         }
-                        compare_views(&c, st, c.st2, s, &rng);
-                    }
-                    cr_action a;
-                    if (who == CR_CHANCE) {
-                        a = cr_sample_chance(g, st, &rng);
-                    } else {
-                        int n = g->def->legal_actions(g, st, legal, NULL);
-                        a = legal[cr_rng_below(&rng, (uint32_t)n)];
-                    }
-                    cr_events ev = {.buf = evbuf, .cap = EVENTS};
-                    cr_ctx *cx = test_ctx(g); /* the scratch too (18Dracula's rampage) */
-                    cx->ev = &ev;
-                    g->def->apply(g, st, a, cx);
-                    cx->ev = NULL;
-                    for (int i = 0; i < ev.len; i++) {
-                        for (int s = 0; s < g->num_players; s++) check_event(&c, &ev.buf[i], s);
-                        check_event(&c, &ev.buf[i], CR_SEAT_PUBLIC);
+                        cr_action a;
+                        if (who == CR_CHANCE) {
+                            a = cr_sample_chance(g, st, &rng);
+                        } else {
+                            int n = g->def->legal_actions(g, st, legal, NULL);
+                            a = legal[cr_rng_below(&rng, (uint32_t)n)];
+                        }
+                        cr_events ev = {.buf = evbuf, .cap = EVENTS};
+                        cr_ctx *cx = test_ctx(g); /* the scratch too (18Dracula's rampage) */
+                        cx->ev = &ev;
+                        g->def->apply(g, st, a, cx);
+                        cx->ev = NULL;
+                        for (int i = 0; i < ev.len; i++) {
+                            for (int s = 0; s < g->num_players; s++) check_event(&c, &ev.buf[i], s);
+                            check_event(&c, &ev.buf[i], CR_SEAT_PUBLIC);
+                        }
                     }
                 }
+                leaks += c.leaks;
+                *checks += c.checks;
+                free(c.a);
+                free(c.b);
+                free(c.obs);
+                free(c.obs2);
+                free(c.st2);
+                free(c.legal);
+                free(c.legal2);
+                free(st);
+                free(evbuf);
+                free(legal);
+                cr_game_free(g);
             }
-            leaks += c.leaks;
-            *checks += c.checks;
-            free(c.a);
-            free(c.b);
-            free(c.obs);
-            free(c.obs2);
-            free(c.st2);
-            free(c.legal);
-            free(c.legal2);
-            free(st);
-            free(evbuf);
-            free(legal);
-            cr_game_free(g);
-        }
     return leaks;
 }
 

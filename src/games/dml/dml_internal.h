@@ -94,14 +94,25 @@ enum {
     DML_Z_FRONT = DML_Z_HAND + 4, /* Emblems, + seat */
     DML_Z_KING = DML_Z_FRONT + 4, /* Merchant King, + seat */
     DML_Z_OFFER = DML_Z_KING + 4, /* face-down Seize offer, + seat */
-    DML_Z_BM = DML_Z_OFFER + 4,   /* Black Market slots */
+    DML_Z_PILE = DML_Z_OFFER + 4, /* DML-2015 Setup: face-down piles A-D (15.2, V8) */
+    DML_Z_BM = DML_Z_PILE + 4,    /* Black Market slots */
 };
 /* Black Markets at once: each holds >= 1 card and no King ever enters one,
  * so at most 54 - 4 = 50 exist together. */
 enum { DML_MAX_BM = 50, DML_NZONES = DML_Z_BM + DML_MAX_BM };
 
 /* ---- variants ---- */
-enum { DML_V_FULL = 0, DML_V_SMACKDOWN, DML_V_MAYHEM, DML_V_FIRE, DML_NVARIANTS };
+enum { DML_V_FULL = 0, DML_V_SMACKDOWN, DML_V_MAYHEM, DML_V_FIRE, DML_V_2015, DML_NVARIANTS };
+
+/* The historic switches of DML-2015 (15.9): dml_state.sw bits, one per
+ * table option of the dml-2015 variant (dml_options). */
+enum {
+    DML_SW_BM_WAGER = 1u << 0,    /* bm-wager: the Black Market wager (V-PD6, V14) */
+    DML_SW_TURN_0615 = 1u << 1,   /* turn-2015-06: two CPPs in each Turn (V11) */
+    DML_SW_EVENTS_0615 = 1u << 2, /* events-2015-06: the older event texts (V13) */
+    DML_SW_FRENZY = 1u << 3,      /* buying-frenzy: Buying Frenzy (V12) */
+    DML_SW_CARDS_0615 = 1u << 4,  /* cards-2015-06: the older card Powers (V17, V18) */
+};
 
 /* ---- event types (1.4) ---- */
 enum {
@@ -112,6 +123,8 @@ enum {
     DML_EV_UNION,    /* D 4-9 */
     DML_EV_CARNIVAL, /* J Q X1 X2 */
     DML_EV_OPENING,  /* T */
+    DML_EV_ALLBETS,  /* DML-2015 events-2015-06: All Bets Are Off (V13) */
+    DML_EV_FRENZY,   /* DML-2015 buying-frenzy: Buying Frenzy (V12) */
 };
 
 /* ---- actions ----
@@ -138,7 +151,11 @@ enum {
     DML_A_TAKE,
     DML_A_ROLL,                   /* chance: dice (a <= b): 21 outcomes */
     DML_A_DRAW = DML_A_ROLL + 21, /* chance: the card a draw or random pick produces */
-    DML_NUM_ACTIONS = DML_A_DRAW + DML_NCARDS,
+    /* DML-2015 only (appended: the ids above are those of older records) */
+    DML_A_PILE = DML_A_DRAW + DML_NCARDS, /* V-PD1: face-down pile A..D */
+    DML_A_WAGER = DML_A_PILE + 4,         /* V-PD6 (bm-wager): wager M = 0..50 */
+    DML_A_SUIT = DML_A_WAGER + 51,        /* V18 (cards-2015-06): name suit s */
+    DML_NUM_ACTIONS = DML_A_SUIT + 4,
 };
 /* Bound on one legal list.  Market (PD2): Buy, Play, Substitute, Nothing,
  * End + at most 12 Callbacks (4 T + 4 J + 4 Q Emblems) + at most 50 Visits
@@ -207,9 +224,16 @@ enum { DML_MAX_LEGAL = 67, DML_MAX_CHANCE = 54 };
  *                DECISION 33 (a play: 14 cards + Play; 2 episodes of 4
  *                forced passes; 8 Power choices; the Market or exchange
  *                answer 2)
- * = 348 + 55 + 204 + 101 = 708 >= 157.  Loose: random games stay under 120
- * (the conformance suite prints the largest per table). */
-enum { DML_MAX_EVENTS = 708 };
+ * = 348 + 55 + 204 + 101 = 708 >= 157.  DML-2015 adds at most: the
+ * Setup's 8 pile moves + 4 choices' 8 (not in a Round's R); bm-wager's 50
+ * cards left or lost + 1 DECISION; cards-2015-06's Blabbermouth (F3: once
+ * per R) drawing at most the Deck's 40 cards + 1 DECISION + the new Event
+ * (EVENT 1, the old card 1, 4 Marauders' picks) + 2 more Foreign Merchants
+ * (FOREIGN, BM_NEW, their Joker) gathering at most its 40 draws again: at
+ * most 8 + 8 + 51 + 41 + 6 + 6 + 40 = 160 more, so 868.  Loose: random
+ * games stay under 120 (the conformance suite prints the largest per
+ * table). */
+enum { DML_MAX_EVENTS = 868 };
 
 static inline int dml_roll_index(int a, int b) /* 1 <= a <= b <= 6 */
 {
@@ -290,6 +314,10 @@ enum {
     DML_D_THIEF_MODE,   /* PD13a */
     DML_D_THIEF_CARD,   /* PD13b: the card to give */
     DML_D_THIEF_PLAYER, /* PD13c: the other player */
+    DML_D_PILE,         /* V-PD1: DML-2015's blind choice of a starting pile */
+    DML_D_WAGER,        /* V-PD6 (bm-wager): the wager M of a Black Market attempt */
+    DML_D_LEAVE,        /* V-PD6 (bm-wager): composition, the M cards left behind */
+    DML_D_NAME_SUIT,    /* V18 (cards-2015-06): the Troublesome Blabbermouth's suit */
 };
 
 /* Chance kinds: the candidates of a uniform pick, or the dice. */
@@ -300,6 +328,7 @@ enum {
     DML_C_HAND, /* random card of a Hand: karg = seat */
     DML_C_BM,   /* random card of a Black Market: karg = slot */
     DML_C_NEST, /* egg from the unordered bottom of the Nest */
+    DML_C_PILE, /* DML-2015 Setup: a 2 or a 3 into pile karg & 3 (karg >> 2: 0 a 2, 1 a 3) */
 };
 
 /* End reasons */
@@ -330,10 +359,13 @@ typedef struct dml_state {
      * bm_next_label moved to the end, it fills padding: the state keeps its
      * size (6224 bytes, a multiple of 16) and clone its speed. */
     uint16_t feat[4];
-    uint64_t bm_live; /* bit k: slot k holds a market (derived from zone_count, kept by move) */
+    uint64_t bm_live;  /* bit k: slot k holds a market (derived from zone_count, kept by move) */
+    uint64_t bm_taken; /* bm-wager: the cards a successful attempt just took (V14), else 0 */
 
     /* table */
     uint8_t n, variant, first_roller;
+    uint8_t sw;        /* DML-2015 switches (DML_SW_*), 0 otherwise */
+    uint8_t wheel_rev; /* cards-2015-06's Greed Vizier reversed the Wheel this Round */
     uint8_t dealer, active;
     uint8_t alive;     /* bitmask of seats still in the game */
     uint8_t knowledge; /* 1: maintain pin/may (observations); 0: rollouts */
@@ -388,6 +420,15 @@ typedef struct dml_state {
     uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
     uint16_t bm_next_label;         /* last Black Market label used (here: padding, see feat) */
 } dml_state;
+
+/* The Wheel of Profit in force: the Primary suit of `suit`, reversed for
+ * the Round by cards-2015-06's Greed Vizier (15.9); the Secondary suit,
+ * opposite on the Wheel, is the same either way. */
+static inline int dml_prim_of(const dml_state *s, int suit)
+{
+    static const int rev[4] = {1, 2, 3, 0};
+    return s->wheel_rev ? rev[suit] : dml_prim(suit);
+}
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next
  * remaining seat strictly after p, counter-clockwise; an anchor is p itself
@@ -529,7 +570,9 @@ enum {
     DML_FEAT_FULL_HOUSE = 1u << 8,    /* Buying Bonus 5 or more in its Front */
     DML_FEAT_TEN_TAKEOVER = 1u << 9,  /* bought or seized another's Ten Emblem */
     DML_FEAT_REROLL_CURSE = 1u << 10, /* two Dabo! re-rolls in a Buying roll that failed (A3) */
-    DML_NFEATS = 11
+    DML_FEAT_END_THIEVING = 1u << 11, /* its Harlot Queen exiled two Thieves (DML-2015) */
+    DML_FEAT_JOKES_ON_YOU = 1u << 12, /* its Rogue Jester foiled another's Power (A1) */
+    DML_NFEATS = 13
 };
 
 /* The name of feat bit `bit` in positions (a seat's "feats"), "" if none. */
@@ -539,7 +582,15 @@ DML_HIDDEN const char *dml_feat_name(int bit);
 enum { DML_OBS_PUBLIC = 0xfe, DML_OBS_ALL = 0xfd };
 
 /* Table options, by index in dml_options. */
-enum { DML_OPT_FIRST_ROLLER = 0, DML_NOPTIONS };
+enum {
+    DML_OPT_FIRST_ROLLER = 0,
+    DML_OPT_BM_WAGER, /* the DML-2015 switches, in DML_SW_* bit order */
+    DML_OPT_TURN_0615,
+    DML_OPT_EVENTS_0615,
+    DML_OPT_FRENZY,
+    DML_OPT_CARDS_0615,
+    DML_NOPTIONS
+};
 extern DML_HIDDEN const cr_option_def dml_options[DML_NOPTIONS];
 /* Victory Points of a seat from its Hand and Front (11.2). */
 DML_HIDDEN int dml_vp(const dml_state *s, int seat);

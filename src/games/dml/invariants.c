@@ -90,7 +90,16 @@ static int check_table(const cr_game *g, const dml_state *s, char *err, size_t e
     if (s->knowledge > 1) BAD("knowledge_tracking: %d is not 0 or 1", s->knowledge);
     if (s->obs_seat != 0xff)
         BAD("obs_seat: %d in a state (0xff outside observations)", s->obs_seat);
-    if (s->event_type > DML_EV_OPENING) BAD("event.type: unknown type %d", s->event_type);
+    if (s->event_type > DML_EV_FRENZY) BAD("event.type: unknown type %d", s->event_type);
+    if (s->event_type == DML_EV_FRENZY && !(s->sw & DML_SW_FRENZY))
+        BAD("event.type: Buying Frenzy needs the buying-frenzy switch");
+    if (s->event_type == DML_EV_ALLBETS &&
+        (s->sw & (DML_SW_EVENTS_0615 | DML_SW_FRENZY)) != DML_SW_EVENTS_0615)
+        BAD("event.type: All Bets Are Off needs events-2015-06 without buying-frenzy");
+    if (s->sw && s->variant != DML_V_2015) BAD("options: the switches belong to dml-2015");
+    if (s->sw & ~0x1f) BAD("options: unknown switch bits %#x", s->sw);
+    if (s->wheel_rev > 1 || (s->wheel_rev && !(s->sw & DML_SW_CARDS_0615)))
+        BAD("wheel_reversed: only cards-2015-06's Greed Vizier reverses the Wheel");
     if (s->affected & ~seats) BAD("event.affected: a seat beyond the players");
     return 0;
 }
@@ -164,6 +173,15 @@ static int check_zones(const dml_state *s, char *err, size_t errcap)
         BAD("buying.targets: a target is a Commodity or an Emblem");
     if (s->zone[DML_Z_POOL] & ~(kings | dml_rank_mask[2] | dml_rank_mask[3]))
         BAD("pool: the pool holds only the Kings, 2s and 3s of the Setup deal");
+    for (int k = 0; k < 4; k++) {
+        if (s->zone[DML_Z_PILE + k] && s->variant != DML_V_2015)
+            BAD("piles: only DML-2015's Setup has piles");
+        if (s->zone[DML_Z_PILE + k] & ~(dml_rank_mask[2] | dml_rank_mask[3]))
+            BAD("piles[%d]: a pile holds a 2 and a 3 (15.2)", k);
+        if (popc(s->zone[DML_Z_PILE + k] & dml_rank_mask[2]) > 1 ||
+            popc(s->zone[DML_Z_PILE + k] & dml_rank_mask[3]) > 1)
+            BAD("piles[%d]: one 2 and one 3 at most", k);
+    }
     if (s->variant == DML_V_MAYHEM && (s->zone[DML_Z_DISCARD] | s->zone[DML_Z_STACK]))
         BAD("discard: Market Mayhem has no Discard Pile and no Stack");
 
@@ -388,12 +406,14 @@ static int check_knowledge(const dml_state *s, char *err, size_t errcap)
 /* Largest step of each procedure (a top frame of a finished game may rest
  * at any of them: the end stops a procedure where it is). */
 static const uint8_t max_step[DML_P_COUNT] = {
-    [DML_P_GAME] = 6,     [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,  [DML_P_CHECK] = 1,
-    [DML_P_ROUND] = 3,    [DML_P_EVENT] = 5,   [DML_P_TURN] = 3,  [DML_P_RESTOCK] = 0,
+    [DML_P_GAME] = 8,     [DML_P_ROLLOFF] = 3, [DML_P_DICE] = 2,  [DML_P_CHECK] = 1,
+    [DML_P_ROUND] = 3,    [DML_P_EVENT] = 6,   [DML_P_TURN] = 15, [DML_P_RESTOCK] = 0,
     [DML_P_SUPPLY] = 2,   [DML_P_MARKET] = 2,  [DML_P_BUY] = 9,   [DML_P_STACK] = 4,
-    [DML_P_POWER] = 8,    [DML_P_FM] = 2,      [DML_P_SIEGE] = 2, [DML_P_VISIT] = 6,
+    [DML_P_POWER] = 8,    [DML_P_FM] = 2,      [DML_P_SIEGE] = 2, [DML_P_VISIT] = 13,
     [DML_P_CALLBACK] = 2,
 };
+
+static int is_2015(const dml_state *s) { return s->variant == DML_V_2015; }
 
 static int is_power_card(int c)
 {
@@ -407,9 +427,11 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
     int n = s->n;
     switch (f->proc) {
     case DML_P_GAME:
-        if (f->a < 0 || f->a > n || f->x)
+        if (f->a < 0 || f->a > (f->step == 7 ? 3 : n) || f->x)
             BAD("procedure[%d]: seat offset %d out of range", i, f->a);
         if (f->b != 0 && f->b != 1) BAD("procedure[%d]: deal half %d is not 0 or 1", i, f->b);
+        if (!is_2015(s) && f->step >= 7)
+            BAD("procedure[%d]: step %d is DML-2015's Setup", i, f->step);
         break;
     case DML_P_ROLLOFF: /* rolls among the seats of rolloff.mask (none: no end) */
         if (f->a < 0 || f->a > n || !is_seat(s, f->b))
@@ -428,11 +450,18 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
     case DML_P_ROUND:
     case DML_P_EVENT:
         if (f->a < 0 || f->a > n) BAD("procedure[%d]: seat offset %d out of range", i, f->a);
+        if (f->proc == DML_P_ROUND && (f->b < 0 || f->b > is_2015(s)))
+            BAD("procedure[%d]: CPP mark %d out of range", i, f->b);
+        if (f->proc == DML_P_EVENT && is_2015(s) && f->b != -1 && f->b != 0 &&
+            !(is_card(f->b) && dml_is_joker(f->b)))
+            BAD("procedure[%d]: the Joker drawn (%d) is no Joker", i, f->b);
         break;
     case DML_P_TURN:
         if (!is_seat(s, f->a) || f->a != s->active)
             BAD("procedure[%d]: the Turn is P%d's but the active player is P%d", i, f->a,
                 s->active);
+        if ((f->step >= 4) != is_2015(s) && f->step != 0)
+            BAD("procedure[%d]: step %d is not a step of this edition's Turn", i, f->step);
         break;
     case DML_P_BUY:
         if (f->a < 0 || f->a > n || !is_seat(s, f->b))
@@ -441,7 +470,7 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
             BAD("procedure[%d]: a Buy past its Declaration needs a declared suit", i);
         break;
     case DML_P_STACK:
-        if ((f->a != 0 && f->a != 1) || !is_seat(s, f->b))
+        if (f->a < 0 || f->a > (is_2015(s) ? 2 : 1) || !is_seat(s, f->b))
             BAD("procedure[%d]: Stack arguments out of range", i);
         break;
     case DML_P_POWER:
@@ -459,8 +488,10 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
         break;
     case DML_P_VISIT:
         if (f->a < 0 || f->a >= DML_MAX_BM) BAD("procedure[%d]: no slot %d", i, f->a);
-        if (f->step < 3 && !((s->bm_live >> f->a) & 1))
+        if ((f->step < 3 || f->step == 10) && !((s->bm_live >> f->a) & 1))
             BAD("procedure[%d]: no Black Market in slot %d", i, f->a);
+        if (f->b < 0 || f->b > 50 || (f->b && !(s->sw & DML_SW_BM_WAGER)))
+            BAD("procedure[%d]: wager %d out of range", i, f->b);
         break;
     case DML_P_CALLBACK:
         if (!is_card(f->a) ||
@@ -503,15 +534,24 @@ static int holds(const dml_state *s, const dml_frame *p, const dml_frame *c)
     case DML_P_ROUND:
         if (st == 1 && c->proc == DML_P_EVENT) return p->a == 0;
         if (st == 1 && c->proc == DML_P_TURN)
-            return p->a >= 1 && c->a == (s->dealer + p->a - 1) % s->n;
-        return st == 3 && c->proc == DML_P_STACK && c->a == 0 && s->variant != DML_V_MAYHEM;
+            return p->a >= 1 && c->a == (s->dealer + p->a - 1) % s->n && p->b == 0;
+        if (st == 1 && c->proc == DML_P_STACK) /* DML-2015's CPP before a Turn */
+            return is_2015(s) && c->a == 0 && p->b == 1 && !(s->sw & DML_SW_TURN_0615);
+        return st == 3 && c->proc == DML_P_STACK && c->a == 0 && s->variant != DML_V_MAYHEM &&
+               !is_2015(s);
     case DML_P_EVENT: return st == 5 && is_drawn_fm(c);
     case DML_P_TURN:
+        if (is_2015(s)) { /* steps 10-14 (rules.c, turn_2015) */
+            int cpp = c->proc == DML_P_STACK && c->a == 2 && (s->sw & DML_SW_TURN_0615);
+            return ((st == 11 || st == 15) && cpp) || (st == 12 && c->proc == DML_P_SUPPLY) ||
+                   (st == 13 && c->proc == DML_P_MARKET) || (st == 14 && c->proc == DML_P_RESTOCK);
+        }
         return (st == 1 && c->proc == DML_P_RESTOCK) || (st == 2 && c->proc == DML_P_SUPPLY) ||
                (st == 3 && c->proc == DML_P_MARKET);
     case DML_P_RESTOCK: return is_drawn_fm(c);
     case DML_P_SUPPLY: return st == 2 && is_drawn_fm(c);
     case DML_P_MARKET:
+        if (is_2015(s)) return st == 1 && (c->proc == DML_P_BUY || c->proc == DML_P_VISIT);
         return st == 1 && (c->proc == DML_P_BUY || (c->proc == DML_P_STACK && c->a == 1) ||
                            c->proc == DML_P_VISIT || c->proc == DML_P_CALLBACK);
     case DML_P_BUY:
@@ -526,9 +566,13 @@ static int holds(const dml_state *s, const dml_frame *p, const dml_frame *c)
             return (st == 7 && is_check7(c, p->b)) || (st == 8 && is_followup(s, c));
         if (r == DML_J && su == DML_SUIT_S) return st == 1 && c->proc == DML_P_RESTOCK;
         if (r == DML_Q && su == DML_SUIT_S) return st == 1 && c->proc == DML_P_SIEGE;
+        if (r == DML_J && su == DML_SUIT_H && (s->sw & DML_SW_CARDS_0615)) /* Blabbermouth */
+            return (st == 2 && is_drawn_fm(c)) || (st == 4 && c->proc == DML_P_EVENT);
         return 0;
     }
-    case DML_P_VISIT: return (st == 1 && is_check7(c, act)) || (st == 6 && is_followup(s, c));
+    case DML_P_VISIT:
+        return (st == 1 && c->proc == DML_P_CHECK && c->a == act && c->x == 7 - p->b) ||
+               (st == 6 && is_followup(s, c));
     case DML_P_CALLBACK: return (st == 1 && is_check7(c, act)) || (st == 2 && is_followup(s, c));
     }
     return 0;
@@ -550,6 +594,8 @@ static int rests(const dml_state *s, const dml_frame *f, wait *w)
     case DML_P_GAME:
         if (st == 2 && f->a < n) CHANCE(DML_C_POOL, DML_K);
         if (st == 3 && f->a < n) CHANCE(DML_C_POOL, 2 + f->b);
+        if (st == 7 && f->a < 4) CHANCE(DML_C_PILE, f->a | f->b << 2);
+        if (st == 8 && f->a < n) DECIDE(DML_D_PILE, (s->dealer + f->a) % n);
         return 0;
     case DML_P_DICE:
         if (st == 1) CHANCE(DML_C_ROLL, 0);
@@ -587,14 +633,21 @@ static int rests(const dml_state *s, const dml_frame *f, wait *w)
             if (st == 5 && is_seat(s, f->x)) CHANCE(DML_C_HAND, f->x);
             return 0;
         }
-        if (st == 1 && r == DML_J && su == DML_SUIT_C) DECIDE(DML_D_VICE, p);
-        if (st == 1 && r == DML_J && su == DML_SUIT_H) DECIDE(DML_D_COUNSEL_BM, p);
-        if (st == 2 && r == DML_J && su == DML_SUIT_H && f->x >= 0 && f->x < DML_MAX_BM &&
-            s->karg == f->x)
+        int old = (s->sw & DML_SW_CARDS_0615) != 0;
+        int searcher = (r == DML_J && su == DML_SUIT_H && !old) || /* Counsellor, Swindler */
+                       (r == DML_J && su == DML_SUIT_D && old);
+        if (old && r == DML_J && su == DML_SUIT_H) { /* the Blabbermouth */
+            if (st == 1) DECIDE(DML_D_NAME_SUIT, p);
+            if (st == 3) CHANCE(DML_C_DECK, 0);
+            return 0;
+        }
+        if (st == 1 && r == DML_J && su == DML_SUIT_C && !is_2015(s)) DECIDE(DML_D_VICE, p);
+        if (st == 1 && searcher) DECIDE(DML_D_COUNSEL_BM, p);
+        if (st == 2 && searcher && f->x >= 0 && f->x < DML_MAX_BM && s->karg == f->x)
             DECIDE(DML_D_COUNSEL_CARD, p);
-        if (st == 1 && r == DML_J && su == DML_SUIT_D && f->x >= 1 && f->x < n)
+        if (st == 1 && r == DML_J && su == DML_SUIT_D && !old && f->x >= 1 && f->x < n)
             DECIDE(DML_D_TITHE, (p + f->x) % n);
-        if (st == 1 && r == DML_Q && su == DML_SUIT_C) DECIDE(DML_D_HARLOT, p);
+        if (st == 1 && r == DML_Q && su == DML_SUIT_C && !is_2015(s)) DECIDE(DML_D_HARLOT, p);
         if (st == 1 && r == DML_Q && su == DML_SUIT_H) CHANCE(DML_C_NEST, 0);
         if (st == 1 && r == DML_Q && su == DML_SUIT_D) DECIDE(DML_D_ARCHDUCHESS, p);
         return 0;
@@ -607,7 +660,9 @@ static int rests(const dml_state *s, const dml_frame *f, wait *w)
         return 0;
     case DML_P_VISIT:
         if (st == 3) CHANCE(DML_C_BM, f->a);
-        if (st == 4) CHANCE(DML_C_HAND, act);
+        if (st == 4 || st == 13) CHANCE(DML_C_HAND, act);
+        if (st == 10) DECIDE(DML_D_WAGER, act);
+        if (st == 12 && s->karg == f->b) DECIDE(DML_D_LEAVE, act);
         return 0;
     }
     return 0;
@@ -663,7 +718,7 @@ static int check_frames(const dml_state *s, char *err, size_t errcap)
         }
         if (s->sel_n &&
             !(w.kind == DML_D_DECLARE || w.kind == DML_D_OFFER || w.kind == DML_D_COMMIT_ACT ||
-              w.kind == DML_D_COMMIT_PAS || w.kind == DML_D_STACK) &&
+              w.kind == DML_D_COMMIT_PAS || w.kind == DML_D_STACK || w.kind == DML_D_LEAVE) &&
             w.need == DML_NEED_DECISION)
             BAD("sel: this decision chooses no cards");
         if (s->sel_n && w.need != DML_NEED_DECISION)
@@ -672,8 +727,20 @@ static int check_frames(const dml_state *s, char *err, size_t errcap)
     /* zones and fields that only some frames use */
     if ((s->zone[DML_Z_TARGET] | s->zone[DML_Z_COMMIT]) && !buy)
         BAD("buying: cards in the buying area, but no Buy is between Declaration and Outcome");
-    if (s->fr[0].step >= 5 && s->zone[DML_Z_POOL])
+    if (s->fr[0].step >= 5 && s->fr[0].step <= 6 && s->zone[DML_Z_POOL])
         BAD("pool: cards left in the pool after the Setup deal");
+    for (int k = 0; k < 4; k++)
+        if (s->fr[0].step >= 5 && s->fr[0].step <= 6 && s->zone[DML_Z_PILE + k])
+            BAD("piles[%d]: a pile left after the Setup", k);
+    if (s->bm_taken && (s->bm_taken & ~s->zone[DML_Z_HAND + s->active]))
+        BAD("bm_taken: the cards a visit took are in the Active Player's Hand");
+    if (s->bm_taken) { /* from the first card a wagered visit takes to its cards left */
+        int visit = 0;
+        for (int i = 0; i < n; i++)
+            visit |= s->fr[i].proc == DML_P_VISIT && s->fr[i].b > 0 &&
+                     (s->fr[i].step == 2 || s->fr[i].step == 3 || s->fr[i].step == 12);
+        if (!visit) BAD("bm_taken: kept only while a wagered visit takes and leaves cards (V14)");
+    }
     if ((s->resolving >= 0) != (stack4 >= 0))
         BAD("resolving: %s, but %s", s->resolving >= 0 ? "a card resolves" : "none",
             stack4 >= 0 ? "a Stack episode resolves a Power" : "no Stack episode resolves one");

@@ -185,6 +185,8 @@ const char *dml_event_type_name(int t)
     case DML_EV_UNION: return "Merchant Union";
     case DML_EV_CARNIVAL: return "Carnival of Coin";
     case DML_EV_OPENING: return "Grand Opening";
+    case DML_EV_ALLBETS: return "All Bets Are Off";
+    case DML_EV_FRENZY: return "Buying Frenzy";
     default: return "none";
     }
 }
@@ -223,7 +225,11 @@ const char *dml_zone_name(int z, char *buf, size_t cap)
 {
     if (z >= 0 && z < DML_Z_HAND) return fixed_zone_names[z];
     static const char *const seat_words[4] = {"hand", "front", "king", "offer"};
-    if (z >= DML_Z_HAND && z < DML_Z_BM) {
+    if (z >= DML_Z_PILE && z < DML_Z_BM) { /* DML-2015's Setup piles, A-D (V8) */
+        static const char *const piles[4] = {"pile A", "pile B", "pile C", "pile D"};
+        return piles[z - DML_Z_PILE];
+    }
+    if (z >= DML_Z_HAND && z < DML_Z_PILE) {
         int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
         if (!buf || cap == 0) return seat_words[kind];
         snprintf(buf, cap, "%s P%d", seat_words[kind], seat);
@@ -262,7 +268,8 @@ static const char *draw_word(const dml_state *st)
 {
     if (!st || st->need != DML_NEED_CHANCE) return "draw";
     switch (st->kind) {
-    case DML_C_POOL: return "deal";
+    case DML_C_POOL:
+    case DML_C_PILE: return "deal";
     case DML_C_HAND:
     case DML_C_BM: return "pick";
     case DML_C_NEST: return "egg";
@@ -315,6 +322,12 @@ size_t dml_action_to_str(const cr_game *g, const void *vst, cr_action a, char *b
         cr_tb_printf(&t, "roll %d %d", x, y);
     } else if (a >= DML_A_DRAW && a < DML_A_DRAW + DML_NCARDS) {
         cr_tb_printf(&t, "%s %s", draw_word(st), dml_card_code(a - DML_A_DRAW));
+    } else if (a >= DML_A_PILE && a < DML_A_PILE + 4) {
+        cr_tb_printf(&t, "pile %c", 'A' + (a - DML_A_PILE));
+    } else if (a >= DML_A_WAGER && a < DML_A_WAGER + 51) {
+        cr_tb_printf(&t, "wager %d", a - DML_A_WAGER);
+    } else if (a >= DML_A_SUIT && a < DML_A_SUIT + 4) {
+        cr_tb_printf(&t, "name %c", suit_letters[a - DML_A_SUIT]);
     } else {
         switch (a) {
         case DML_A_BUY: cr_tb_printf(&t, "buy"); break;
@@ -400,11 +413,11 @@ static const struct {
     const char *word;
     cr_action action;
 } single_words[] = {
-    {"buy", DML_A_BUY},         {"play", DML_A_PLAY}, {"substitute", DML_A_SUBSTITUTE},
-    {"nothing", DML_A_NOTHING}, {"end", DML_A_END},   {"done", DML_A_DONE},
-    {"pass", DML_A_DONE},       {"undo", DML_A_UNDO}, {"reroll", DML_A_REROLL},
-    {"re-roll", DML_A_REROLL},  {"keep", DML_A_KEEP}, {"give", DML_A_GIVE},
-    {"take", DML_A_TAKE},
+    {"buy", DML_A_BUY},         {"play", DML_A_PLAY},       {"substitute", DML_A_SUBSTITUTE},
+    {"nothing", DML_A_NOTHING}, {"end", DML_A_END},         {"done", DML_A_DONE},
+    {"pass", DML_A_DONE},       {"undo", DML_A_UNDO},       {"reroll", DML_A_REROLL},
+    {"re-roll", DML_A_REROLL},  {"keep", DML_A_KEEP},       {"give", DML_A_GIVE},
+    {"take", DML_A_TAKE},       {"forfeit", DML_A_NOTHING}, /* DML-2015's word */
 };
 
 cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr_action *out)
@@ -463,10 +476,22 @@ cr_status dml_str_to_action(const cr_game *g, const void *vst, const char *s, cr
             *out = (w[0][0] == 'v' ? DML_A_VISIT : DML_A_BMPICK) + k;
             return CR_OK;
         }
-        if (!strcmp(w[0], "stock")) {
+        if (!strcmp(w[0], "stock") || !strcmp(w[0], "name")) {
             int su = parse_suit_word(w[1]);
             if (su < 0) return CR_ERR_PARSE;
-            *out = DML_A_STOCK + su;
+            *out = (w[0][0] == 's' ? DML_A_STOCK : DML_A_SUIT) + su;
+            return CR_OK;
+        }
+        if (!strcmp(w[0], "pile")) { /* DML-2015's Setup: pile A..D (V-PD1) */
+            int k = w[1][0] >= 'a' && w[1][0] <= 'd' && !w[1][1] ? w[1][0] - 'a' : -1;
+            if (k < 0) return CR_ERR_PARSE;
+            *out = DML_A_PILE + k;
+            return CR_OK;
+        }
+        if (!strcmp(w[0], "wager")) { /* bm-wager (V-PD6) */
+            int m = parse_small_int(w[1], 0, 50);
+            if (m < 0) return CR_ERR_PARSE;
+            *out = DML_A_WAGER + m;
             return CR_OK;
         }
         return CR_ERR_PARSE;
@@ -831,7 +856,12 @@ static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
 static void tb_move_zone(cr_tbuf *t, const cr_event *e, int z, int card, int dest)
 {
     if (dest) cr_tb_printf(t, z == DML_Z_EVENT ? " as" : " to");
-    if (z >= DML_Z_HAND && z < DML_Z_BM) {
+    if (z >= DML_Z_PILE && z < DML_Z_BM) {
+        cr_tb_printf(t, " %s",
+                     (const char *const[]){"pile A", "pile B", "pile C", "pile D"}[z - DML_Z_PILE]);
+        return;
+    }
+    if (z >= DML_Z_HAND && z < DML_Z_PILE) {
         int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
         if (kind == 2 && dest)
             cr_tb_printf(t, " P%d as Merchant King", seat);

@@ -181,6 +181,36 @@ static void setup_redeal(const dml_state *o, matcher *m, const int *cards, int n
     }
 }
 
+/* DML-2015's Setup (15.2): the unknown Kings, 2s and 3s dealt again so
+ * that every King slot, pile and chosen Hand holds what its public count
+ * says (a pile of one card: its 2; of two: a 2 and a 3; a Hand of two: a 2
+ * and a 3), the rest staying in the pool. */
+static void setup_redeal_2015(const dml_state *o, matcher *m, const int *cards, int nc, cr_rng *rng)
+{
+    static const int ranks[3] = {DML_K, 2, 3};
+    for (int ri = 0; ri < 3; ri++) {
+        int r = ranks[ri];
+        int pick[DML_NCARDS], np = 0, k = 0;
+        for (int i = 0; i < nc; i++)
+            if (dml_rank(cards[i]) == r) pick[np++] = cards[i];
+        shuffle_ints(pick, np, rng);
+        for (int z = 0; z < DML_NZONES; z++) {
+            int holds;
+            if (z >= DML_Z_KING && z < DML_Z_KING + 4)
+                holds = r == DML_K ? o->zone_count[z] : 0;
+            else if (z >= DML_Z_HAND && z < DML_Z_HAND + 4)
+                holds = r != DML_K && o->zone_count[z] == 2;
+            else if (z >= DML_Z_PILE && z < DML_Z_PILE + 4)
+                holds = r == 2 ? o->zone_count[z] >= 1 : r == 3 && o->zone_count[z] == 2;
+            else
+                continue;
+            int need = holds - popc(o->zone[z] & dml_rank_mask[r]);
+            for (; need > 0 && k < np; need--) m->assign[pick[k++]] = (int8_t)z;
+        }
+        while (k < np) m->assign[pick[k++]] = DML_Z_POOL;
+    }
+}
+
 size_t dml_sample_scratch(void) { return sizeof(matcher); }
 
 /* The matching lives in the caller's context (cr_ctx.scratch, one per
@@ -224,7 +254,10 @@ cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_ou
         m->assign[a] = (int8_t)zb;
         m->assign[b] = (int8_t)za;
     }
-    if (o->nfr && o->fr[0].proc == DML_P_GAME && o->fr[0].step <= 3)
+    if (o->nfr && o->fr[0].proc == DML_P_GAME && o->variant == DML_V_2015 &&
+        (o->fr[0].step <= 2 || o->fr[0].step >= 7))
+        setup_redeal_2015(o, m, cards, nc, rng);
+    else if (o->nfr && o->fr[0].proc == DML_P_GAME && o->fr[0].step <= 3)
         setup_redeal(o, m, cards, nc, rng);
     for (int i = 0; i < nc; i++) {
         int c = cards[i], z = m->assign[c];

@@ -94,15 +94,17 @@ static int lowest_card(uint64_t m)
 
 /* dml_state.feat bits, by bit (the seats' "feats" key) */
 static const char *const feat_names[DML_NFEATS] = {
-    "woot-rolloff", "all-wyvern", "ashes",      "chickens",     "tithes",       "joker-thief",
-    "egg-siege",    "full-court", "full-house", "ten-takeover", "reroll-curse",
+    "woot-rolloff", "all-wyvern",      "ashes",        "chickens",   "tithes",
+    "joker-thief",  "egg-siege",       "full-court",   "full-house", "ten-takeover",
+    "reroll-curse", "end-of-thieving", "jokes-on-you",
 };
 
 const char *dml_feat_name(int bit) { return bit >= 0 && bit < DML_NFEATS ? feat_names[bit] : ""; }
 
-static const char *const variant_names[DML_NVARIANTS] = {"full", "smackdown", "mayhem", "fire"};
-static const int variant_min[DML_NVARIANTS] = {4, 3, 3, 3};
-static const int variant_max[DML_NVARIANTS] = {4, 3, 4, 4};
+static const char *const variant_names[DML_NVARIANTS] = {"full", "smackdown", "mayhem", "fire",
+                                                         "dml-2015"};
+static const int variant_min[DML_NVARIANTS] = {4, 3, 3, 3, 3};
+static const int variant_max[DML_NVARIANTS] = {4, 3, 4, 4, 4};
 
 static const char *const proc_names[DML_P_COUNT] = {
     [DML_P_GAME] = "game",         [DML_P_ROLLOFF] = "rolloff",
@@ -135,12 +137,16 @@ static const char *const decision_names[] = {
     [DML_D_THIEF_MODE] = "thief_mode",
     [DML_D_THIEF_CARD] = "thief_card",
     [DML_D_THIEF_PLAYER] = "thief_player",
+    [DML_D_PILE] = "pile",
+    [DML_D_WAGER] = "wager",
+    [DML_D_LEAVE] = "leave",
+    [DML_D_NAME_SUIT] = "name_suit",
 };
 enum { N_DECISION_NAMES = (int)(sizeof decision_names / sizeof decision_names[0]) };
 
 static const char *const chance_names[] = {
-    [DML_C_ROLL] = "roll", [DML_C_DECK] = "deck", [DML_C_POOL] = "pool",
-    [DML_C_HAND] = "hand", [DML_C_BM] = "bm",     [DML_C_NEST] = "nest",
+    [DML_C_ROLL] = "roll", [DML_C_DECK] = "deck", [DML_C_POOL] = "pool", [DML_C_HAND] = "hand",
+    [DML_C_BM] = "bm",     [DML_C_NEST] = "nest", [DML_C_PILE] = "pile",
 };
 enum { N_CHANCE_NAMES = (int)(sizeof chance_names / sizeof chance_names[0]) };
 
@@ -294,6 +300,32 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     if (st->zone[DML_Z_POOL]) {
         cr_tb_printf(t, ",\n  \"pool\": ");
         tb_json_cards(t, st->zone[DML_Z_POOL]);
+    }
+    /* DML-2015: the Setup's piles, its switches, the Wheel reversed, the
+     * cards a wagered visit took (only when there are any: older files and
+     * the 2016 edition have none) */
+    int piles = 0;
+    for (int k = 0; k < 4; k++) piles |= st->zone[DML_Z_PILE + k] != 0;
+    if (piles) {
+        cr_tb_printf(t, ",\n  \"piles\": [");
+        for (int k = 0; k < 4; k++) {
+            cr_tb_printf(t, "%s", k ? ", " : "");
+            tb_json_cards(t, st->zone[DML_Z_PILE + k]);
+        }
+        cr_tb_printf(t, "]");
+    }
+    if (st->sw) {
+        static const char *const keys[5] = {"bm-wager", "turn-2015-06", "events-2015-06",
+                                            "buying-frenzy", "cards-2015-06"};
+        cr_tb_printf(t, ",\n  \"options\": {");
+        for (int b = 0, k = 0; b < 5; b++)
+            if (st->sw >> b & 1) cr_tb_printf(t, "%s\"%s\": true", k++ ? ", " : "", keys[b]);
+        cr_tb_printf(t, "}");
+    }
+    if (st->wheel_rev) cr_tb_printf(t, ",\n  \"wheel_reversed\": true");
+    if (st->bm_taken) {
+        cr_tb_printf(t, ",\n  \"bm_taken\": ");
+        tb_json_cards(t, st->bm_taken);
     }
 
     /* seats */
@@ -648,6 +680,8 @@ static int parse_zone_key(const dml_state *st, int n, const char *s)
     char zb[32];
     for (int z = 0; z < DML_Z_HAND; z++)
         if (!strcasecmp(s, dml_zone_name(z, zb, sizeof zb))) return z;
+    for (int z = DML_Z_PILE; z < DML_Z_PILE + 4; z++)
+        if (!strcasecmp(s, dml_zone_name(z, zb, sizeof zb))) return z;
     static const char *const words[4] = {"hand", "front", "king", "offer"};
     for (int w = 0; w < 4; w++) {
         size_t len = strlen(words[w]);
@@ -719,8 +753,10 @@ static int load_event(loader *L, json_t *ev)
         if (!json_is_string(type)) return fail(L, "event.type: expected an event type name");
         const char *s = json_string_value(type);
         t = -1;
-        for (int i = DML_EV_FCCC; i <= DML_EV_OPENING; i++)
+        for (int i = DML_EV_FCCC; i <= DML_EV_FRENZY; i++)
             if (!strcasecmp(s, dml_event_type_name(i))) t = i;
+        if (!strcasecmp(s, "Contraband Crackdown")) t = DML_EV_FCCC; /* the 2015 names */
+        if (!strcasecmp(s, "Marauders")) t = DML_EV_HATED;
         if (!strcasecmp(s, "Decadence")) t = DML_EV_CUSTOMS;
         if (!strcasecmp(s, "Tax Relief")) t = DML_EV_UNION;
         if (!strcasecmp(s, "none")) t = DML_EV_NONE;
@@ -728,6 +764,10 @@ static int load_event(loader *L, json_t *ev)
     } else if (type) {
         t = DML_EV_NONE;
     }
+    if (t == DML_EV_FRENZY && !(st->sw & DML_SW_FRENZY))
+        return fail(L, "event.type: Buying Frenzy is the event of dml-2015's buying-frenzy");
+    if (t == DML_EV_ALLBETS && (!(st->sw & DML_SW_EVENTS_0615) || (st->sw & DML_SW_FRENZY)))
+        return fail(L, "event.type: All Bets Are Off is the event of dml-2015's events-2015-06");
     long long value = 0;
     int def_value = (c >= 0 && t >= DML_EV_FCCC && t <= DML_EV_OPENING && t != DML_EV_CARNIVAL)
                         ? dml_rank(c)
@@ -743,7 +783,7 @@ static int load_event(loader *L, json_t *ev)
 static unsigned default_affected(const dml_state *st)
 {
     if (st->variant == DML_V_MAYHEM || st->event_type == DML_EV_NONE) return 0;
-    if (st->event_type == DML_EV_CARNIVAL || st->event_type == DML_EV_OPENING) return st->alive;
+    if (st->event_type >= DML_EV_CARNIVAL) return st->alive; /* the special events */
     unsigned m = 0;
     for (int s = 0; s < st->n; s++)
         if ((st->alive & (1u << s)) && popcount64(st->zone[DML_Z_HAND + s]) >= st->ev) m |= 1u << s;
@@ -1019,9 +1059,9 @@ static int check_zones(loader *L)
             why = "only a King can be there";
         else if (z == DML_Z_STOCK && !dml_is_commodity(c))
             why = "a Stock holds only Commodities (2-10)";
-        else if (dml_is_egg(c) &&
-                 !(z == DML_Z_NEST || z == DML_Z_POOL || z >= DML_Z_BM ||
-                   (z >= DML_Z_HAND && z < DML_Z_FRONT) || (z >= DML_Z_OFFER && z < DML_Z_BM)))
+        else if (dml_is_egg(c) && !(z == DML_Z_NEST || z == DML_Z_POOL || z >= DML_Z_BM ||
+                                    (z >= DML_Z_HAND && z < DML_Z_FRONT) ||
+                                    (z >= DML_Z_OFFER && z < DML_Z_OFFER + 4)))
             why =
                 "a Dragon Egg lies only in a Hand, a Seize offer, the Nest or a Black Market (R5)";
         else if (z == DML_Z_NEST && !dml_is_egg(c))
@@ -1348,6 +1388,28 @@ static int load_result(loader *L, json_t *root)
     return 0;
 }
 
+/* DML-2015's Setup piles (15.2): four lists, each one 2 and one 3, or
+ * fewer while the piles are made or after one was chosen. */
+static int load_piles(loader *L, json_t *piles)
+{
+    if (!piles) return 0;
+    if (L->st->variant != DML_V_2015) return fail(L, "piles: only DML-2015's Setup has piles");
+    if (!json_is_array(piles) || json_array_size(piles) != 4)
+        return fail(L, "piles: expected a list of 4 piles (A-D)");
+    for (int k = 0; k < 4; k++) {
+        char p[16];
+        snprintf(p, sizeof p, "piles[%d]", k);
+        if (load_cards(L, json_array_get(piles, (size_t)k), DML_Z_PILE + k, p)) return -1;
+        uint64_t m = L->st->zone[DML_Z_PILE + k];
+        if ((m & ~(dml_rank_mask[2] | dml_rank_mask[3])) ||
+            __builtin_popcountll(m & dml_rank_mask[2]) > 1 ||
+            __builtin_popcountll(m & dml_rank_mask[3]) > 1 || (m && !(m & dml_rank_mask[2])))
+            return fail(L, "%s: a pile is one 2 and one 3 (its 2 alone while the piles are made)",
+                        p);
+    }
+    return 0;
+}
+
 static const char *const top_keys[] = {
     "game",
     "rules",   /* the generic header (cr_position_load) */
@@ -1371,6 +1433,9 @@ static const char *const top_keys[] = {
     "exile",
     "exiled_kings",
     "pool",
+    "piles",
+    "wheel_reversed",
+    "bm_taken",
     "seats",
     "black_markets",
     "bm_next_label",
@@ -1415,7 +1480,8 @@ static int load_root(loader *L, json_t *root)
         variant = json_is_string(vv)
                       ? parse_name(variant_names, DML_NVARIANTS, json_string_value(vv))
                       : -1;
-        if (variant < 0) return fail(L, "variant: expected full, smackdown, mayhem or fire");
+        if (variant < 0)
+            return fail(L, "variant: expected full, smackdown, mayhem, fire or dml-2015");
         if (variant != g->variant_index)
             return fail(L, "variant: the position is \"%s\" but the game was created as \"%s\"",
                         variant_names[variant], variant_names[g->variant_index]);
@@ -1444,6 +1510,16 @@ static int load_root(loader *L, json_t *root)
                 g->opt[DML_OPT_FIRST_ROLLER] < players ? g->opt[DML_OPT_FIRST_ROLLER] : 0, &x))
         return -1;
     st->first_roller = (uint8_t)x;
+    /* the DML-2015 switches are table options (cr_position_load gave them
+     * to the game); the state keeps them as bits */
+    st->sw = 0;
+    for (int i = 0; i < 5; i++)
+        if (g->opt[DML_OPT_BM_WAGER + i]) st->sw |= (uint8_t)(1u << i);
+    json_t *wr = json_object_get(root, "wheel_reversed");
+    if (wr && !json_is_boolean(wr)) return fail(L, "wheel_reversed: expected true or false");
+    if (wr && json_is_true(wr) && !(st->sw & DML_SW_CARDS_0615))
+        return fail(L, "wheel_reversed: only cards-2015-06's Greed Vizier reverses the Wheel");
+    st->wheel_rev = wr && json_is_true(wr);
     if (get_int(L, json_object_get(root, "round"), "round", 0, 65535, 1, &x)) return -1;
     st->round = (uint16_t)x;
     if (get_seat(L, json_object_get(root, "dealer"), "dealer", 0, 0, &seat)) return -1;
@@ -1528,6 +1604,7 @@ static int load_root(loader *L, json_t *root)
     if (load_cards(L, json_object_get(root, "exile"), DML_Z_EXILE, "exile") ||
         load_cards(L, json_object_get(root, "exiled_kings"), DML_Z_XKING, "exiled_kings") ||
         load_cards(L, json_object_get(root, "pool"), DML_Z_POOL, "pool") ||
+        load_piles(L, json_object_get(root, "piles")) ||
         load_seats(L, json_object_get(root, "seats")) ||
         load_black_markets(L, json_object_get(root, "black_markets"),
                            json_object_get(root, "bm_stale")) ||
@@ -1536,6 +1613,17 @@ static int load_root(loader *L, json_t *root)
         load_buying(L, json_object_get(root, "buying")))
         return -1;
     if (check_zones(L)) return -1;
+    json_t *taken = json_object_get(root, "bm_taken");
+    if (taken) {
+        if (!(st->sw & DML_SW_BM_WAGER)) return fail(L, "bm_taken: only bm-wager's visits take");
+        if (!json_is_array(taken)) return fail(L, "bm_taken: expected a list of cards");
+        for (size_t i = 0; i < json_array_size(taken); i++) {
+            int c = dml_parse_card(json_string_value(json_array_get(taken, i)));
+            if (c < 0 || st->loc[c] != DML_Z_HAND + st->active)
+                return fail(L, "bm_taken[%zu]: expected a card of the Active Player's Hand", i);
+            st->bm_taken |= dml_bit(c);
+        }
+    }
     if (st->variant == DML_V_MAYHEM) {
         if (st->stack_n || st->zone[DML_Z_STACK])
             return fail(L, "stack: Market Mayhem has no Stack");

@@ -49,6 +49,10 @@ static int lowest(uint64_t m) { return __builtin_ctzll(m); }
 
 static int is_mayhem(const dml_state *s) { return s->variant == DML_V_MAYHEM; }
 static int is_fire(const dml_state *s) { return s->variant == DML_V_FIRE; }
+/* DML-2015 (spec 15) and its switches (15.9): the rules below branch on
+ * these where the editions differ. */
+static int is_2015(const dml_state *s) { return s->variant == DML_V_2015; }
+static int sw(const dml_state *s, unsigned bit) { return (s->sw & bit) != 0; }
 static int n_alive(const dml_state *s) { return popc(s->alive); }
 
 static uint64_t hand(const dml_state *s, int p) { return s->zone[DML_Z_HAND + p]; }
@@ -183,6 +187,7 @@ static uint64_t zone_can_hold(int z)
     if (z == DML_Z_NEST) return eggs;
     if (z == DML_Z_XKING || (z >= DML_Z_KING && z < DML_Z_KING + 4)) return kings;
     if (z == DML_Z_POOL) return DML_ALL_CARDS;
+    if (z >= DML_Z_PILE && z < DML_Z_PILE + 4) return dml_rank_mask[2] | dml_rank_mask[3];
     return ~kings; /* Hands, offers, Black Markets */
 }
 
@@ -401,11 +406,15 @@ static uint64_t commit_filter(const dml_state *s, int suit)
      * value is bounded here, since a loaded position may give any 0..255 */
     uint32_t ok = 0x1ff;
     int ev = s->ev;
-    if (s->event_type == DML_EV_FCCC) /* values <= EV */
-        ok &= ev >= 10 ? 0x1ffu : ev < 2 ? 0u : (1u << (ev - 1)) - 1;
-    if (s->event_type == DML_EV_CUSTOMS) /* values >= EV */
-        ok &= ev <= 2 ? 0x1ffu : ev > 10 ? 0u : ~((1u << (ev - 2)) - 1);
-    return (uint64_t)ok << (suit * 13);
+    uint32_t below_eq = ev >= 10 ? 0x1ffu : ev < 2 ? 0u : (1u << (ev - 1)) - 1;    /* <= EV */
+    uint32_t above_eq = ev <= 2 ? 0x1ffu : ev > 10 ? 0u : ~((1u << (ev - 2)) - 1); /* >= EV */
+    if (!sw(s, DML_SW_EVENTS_0615)) {
+        if (s->event_type == DML_EV_FCCC) ok &= below_eq;
+        if (s->event_type == DML_EV_CUSTOMS) ok &= above_eq;
+    } else if (s->event_type == DML_EV_CUSTOMS) { /* 2015-06 Decadence: not >= EV (15.9) */
+        ok &= ~above_eq;
+    } /* 2015-06 Contraband Crackdown filters nothing: its bids go to the Hoard */
+    return (uint64_t)(ok & 0x1ff) << (suit * 13);
 }
 
 /* The cards of p's Hand that pass the commit filter for `suit`. */
@@ -427,7 +436,8 @@ static int target_value_from(const dml_state *s, int card, int from)
 {
     if (from != DML_Z_STOCK) return 10; /* an Emblem or the Grand Opening Ten */
     int v = dml_value(card);
-    if (s->event_type == DML_EV_HATED && v <= s->ev) v += 2;
+    if (s->event_type == DML_EV_HATED && (is_2015(s) ? v >= s->ev : v <= s->ev))
+        v += 2; /* Marauders (15.8) raise the values at or above EV */
     if (s->event_type == DML_EV_UNION && v >= s->ev) v -= 2;
     return v;
 }
@@ -452,11 +462,26 @@ static int count_vantage(const dml_state *s, int p, int suit)
 }
 
 /* Cards p may play on the Stack (R31), ignoring the ones already chosen. */
-static uint64_t playable(const dml_state *s, int p)
+/* The cards p may play as Powers: Characters of its Hand; in DML-2015 the
+ * Decadence it is affected by stops them (Emblems still allowed, 15.8), and
+ * cards-2015-06 lets it play the J and Q of its Court too (15.9). */
+static uint64_t playable_powers(const dml_state *s, int p)
 {
     if (is_mayhem(s) || affected(s, p, DML_EV_CUSTOMS)) return 0;
-    return hand(s, p) &
-           (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] | dml_rank_mask[0]);
+    uint64_t m = hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
+    if (sw(s, DML_SW_CARDS_0615)) m |= front(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q]);
+    return m;
+}
+
+static uint64_t playable_emblems(const dml_state *s, int p)
+{
+    if (is_mayhem(s) || (affected(s, p, DML_EV_CUSTOMS) && !is_2015(s))) return 0;
+    return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
+}
+
+static uint64_t playable(const dml_state *s, int p)
+{
+    return playable_powers(s, p) | playable_emblems(s, p);
 }
 
 static uint64_t sel_mask(const dml_state *s, int from, int to)
@@ -547,7 +572,7 @@ static int legal_declare(const dml_state *s, cr_action *out)
     }
     int suit = decl_suit(s), d = decl_value(s);
     uint64_t chosen = sel_mask(s, 0, s->sel_n);
-    uint64_t commits = commit_set(s, p, dml_prim(suit)) & ~chosen;
+    uint64_t commits = commit_set(s, p, dml_prim_of(s, suit)) & ~chosen;
     uint64_t cand = 0;
     int last = s->sel[s->sel_n - 1];
     if (s->sel_targets == s->sel_n && s->loc[s->sel[0]] == DML_Z_STOCK) {
@@ -586,9 +611,9 @@ static int legal_ascending(const dml_state *s, uint64_t pool, cr_action *out)
 static int legal_stack(const dml_state *s, cr_action *out)
 {
     int n = 0, p = s->actor;
-    uint64_t avail = playable(s, p) & ~sel_mask(s, 0, s->sel_n);
-    uint64_t powers = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
-    uint64_t emblems = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
+    uint64_t chosen = sel_mask(s, 0, s->sel_n);
+    uint64_t powers = playable_powers(s, p) & ~chosen;
+    uint64_t emblems = playable_emblems(s, p) & ~chosen;
     for (uint64_t m = powers; m; m &= m - 1) out[n++] = DML_A_POWER + lowest(m);
     for (uint64_t m = emblems; m; m &= m - 1) out[n++] = DML_A_EMBLEM + lowest(m);
     const dml_frame *f = find_frame(s, DML_P_STACK);
@@ -598,9 +623,23 @@ static int legal_stack(const dml_state *s, cr_action *out)
     return n;
 }
 
+/* DML-2015's Market Phase (15.4.2, V-PD2, V-PD3): each Market Action is a
+ * Buy or an attempt on a Black Market, then the Black Market Action is an
+ * attempt; any may be forfeited (Nothing), or all that remain (End). */
+static int legal_market_2015(const dml_state *s, cr_action *out)
+{
+    int n = 0;
+    for (uint64_t m = s->bm_live; m; m &= m - 1) out[n++] = DML_A_VISIT + lowest(m);
+    if (s->actions && can_buy(s)) out[n++] = DML_A_BUY;
+    out[n++] = DML_A_NOTHING;
+    if (s->actions + s->minors > 1) out[n++] = DML_A_END;
+    return n;
+}
+
 static int legal_market(const dml_state *s, cr_action *out)
 {
     int n = 0, p = s->active;
+    if (is_2015(s)) return legal_market_2015(s, out);
     if (s->actions) {
         for (uint64_t m = front(s, p); m; m &= m - 1) out[n++] = DML_A_CALLBACK + lowest(m);
     }
@@ -638,12 +677,20 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         return 2;
     case DML_D_MARKET: return legal_market(s, out);
     case DML_D_DECLARE: return legal_declare(s, out);
-    case DML_D_OFFER: return legal_ascending(s, hand(s, p), out);
+    case DML_D_OFFER:
+        if (is_2015(s) && s->sel_n) { /* one card at most (15.5.2, V-PD4) */
+            out[0] = DML_A_DONE;
+            out[1] = DML_A_UNDO;
+            return 2;
+        }
+        return legal_ascending(s, hand(s, p), out);
     case DML_D_COMMIT_ACT:
-        return legal_ascending(
-            s, commit_set(s, p, dml_prim(s->buy_suit)) | commit_set(s, p, dml_sec(s->buy_suit)),
-            out);
-    case DML_D_COMMIT_PAS: return legal_ascending(s, commit_set(s, p, dml_prim(s->buy_suit)), out);
+        return legal_ascending(s,
+                               commit_set(s, p, dml_prim_of(s, s->buy_suit)) |
+                                   commit_set(s, p, dml_sec(s->buy_suit)),
+                               out);
+    case DML_D_COMMIT_PAS:
+        return legal_ascending(s, commit_set(s, p, dml_prim_of(s, s->buy_suit)), out);
     case DML_D_STACK: return legal_stack(s, out);
     case DML_D_VICE: {
         uint64_t m = 0;
@@ -674,6 +721,29 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         for (int q = 0; q < s->n; q++)
             if (q != p && dml_is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
         return n;
+    case DML_D_PILE:
+        for (int k = 0; k < 4; k++)
+            if (s->zone[DML_Z_PILE + k]) out[n++] = DML_A_PILE + k;
+        return n;
+    case DML_D_WAGER: {
+        int most = s->zone_count[DML_Z_HAND + p] < 50 ? s->zone_count[DML_Z_HAND + p] : 50;
+        for (int m = 0; m <= most; m++) out[n++] = DML_A_WAGER + m;
+        return n;
+    }
+    case DML_D_LEAVE: { /* exactly karg cards, none of those just taken (V14) */
+        if (s->sel_n >= s->karg) {
+            out[n++] = DML_A_DONE;
+        } else {
+            int last = s->sel_n ? s->sel[s->sel_n - 1] : -1;
+            for (uint64_t m = hand(s, p) & ~s->bm_taken; m; m &= m - 1)
+                if (lowest(m) > last) out[n++] = DML_A_CARD + lowest(m);
+        }
+        if (s->sel_n) out[n++] = DML_A_UNDO;
+        return n;
+    }
+    case DML_D_NAME_SUIT:
+        for (int su = 0; su < 4; su++) out[n++] = DML_A_SUIT + su;
+        return n;
     }
     return 0;
 }
@@ -685,6 +755,7 @@ static uint64_t chance_pool(const dml_state *s)
     case DML_C_POOL: return s->zone[DML_Z_POOL] & dml_rank_mask[s->karg];
     case DML_C_HAND: return hand(s, s->karg);
     case DML_C_BM: return s->zone[DML_Z_BM + s->karg];
+    case DML_C_PILE: return s->zone[DML_Z_POOL] & dml_rank_mask[2 + (s->karg >> 2)];
     case DML_C_NEST: {
         uint64_t m = s->zone[DML_Z_NEST];
         for (int i = 0; i < s->nest_top_n; i++) m &= ~dml_bit(s->nest_top[i]);
@@ -1062,8 +1133,9 @@ DML_ALWAYS_INLINE int vp_parts(const dml_state *s, int p, dml_vp_parts *v)
     for (int su = 0; su < 4; su++) {
         uint64_t com = all & DML_SUIT_MASK(su) & dml_commodity_mask();
         int sum = sum_values(com), sub = su == v->desired ? 2 * sum : sum, guild = 0;
-        if (all & dml_bit(dml_card(su, DML_T)))
-            guild = 2 * popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
+        if (all & dml_bit(dml_card(su, DML_T))) /* 2 per card; cards-2015-06: 1 (15.9) */
+            guild = (sw(s, DML_SW_CARDS_0615) ? 1 : 2) *
+                    popc(h & DML_SUIT_MASK(su) & dml_commodity_mask() & ~dml_rank_mask[DML_T]);
         v->counted[su] = com;
         v->sum[su] = (int16_t)sum;
         v->guild[su] = (int16_t)guild;
@@ -1122,7 +1194,8 @@ int dml_vp_winner(const dml_state *s, const int *vp)
         if (dml_is_alive(s, p) && vp[p] > best) best = vp[p];
     for (int p = 0; p < s->n; p++) {
         if (!dml_is_alive(s, p) || vp[p] != best) continue;
-        int eggs = popc(hand(s, p) & dml_rank_mask[DML_A]);
+        /* DML-2015 breaks no tie (V4): every seat counts alike */
+        int eggs = is_2015(s) ? 0 : popc(hand(s, p) & dml_rank_mask[DML_A]);
         if (eggs > best_eggs) {
             best_eggs = eggs;
             winner = p;
@@ -1134,7 +1207,37 @@ int dml_vp_winner(const dml_state *s, const int *vp)
     return tie ? -1 : winner;
 }
 
-/* EVENT (5.1).  a: offset of the next player for The Hated People. */
+/* DML-2015's Event drawing (15.3.1, V1; the switches' V12, V13): a 2-9 or
+ * a Ten enters the Event zone; a Jack or Queen goes to the Hoard and a
+ * Joker brings the Foreign Merchant (f->b: the Joker, for EVENT's step 4),
+ * both making the Round a Carnival of Coin.  events-2015-06 keeps every
+ * drawn J, Q and T in the Event zone as All Bets Are Off; buying-frenzy
+ * makes every special event Buying Frenzy. */
+static void event_2015(ctx *c, dml_frame *f, int card)
+{
+    dml_state *s = c->s;
+    int r = dml_rank(card), type;
+    int keep = !dml_is_joker(card) && ((r >= 2 && r <= DML_T) ||
+                                       (sw(s, DML_SW_EVENTS_0615) && (r == DML_J || r == DML_Q)));
+    if (r >= 2 && r <= 9)
+        type = dml_event_type_of(card);
+    else if (sw(s, DML_SW_FRENZY))
+        type = DML_EV_FRENZY;
+    else if (sw(s, DML_SW_EVENTS_0615) && !dml_is_joker(card))
+        type = DML_EV_ALLBETS;
+    else
+        type = r == DML_T ? DML_EV_OPENING : DML_EV_CARNIVAL;
+    if (keep)
+        move(c, card, DML_Z_EVENT, ALL_SEEN);
+    else if (dml_is_joker(card))
+        f->b = (int8_t)card; /* it waits in the Deck's place until step 4 */
+    else
+        discard(c, card);
+    s->event_type = (uint8_t)type;
+}
+
+/* EVENT (5.1).  a: offset of the next player for The Hated People;
+ * b: DML-2015's Joker drawn, -1 none. */
 DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -1153,8 +1256,14 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
         }
         case 1: {
             int card = ans - DML_A_DRAW;
-            move(c, card, DML_Z_EVENT, ALL_SEEN);
-            s->event_type = (uint8_t)dml_event_type_of(card);
+            if (is_2015(s)) {
+                f->b = -1;
+                event_2015(c, f, card);
+                if (s->over) return;
+            } else {
+                move(c, card, DML_Z_EVENT, ALL_SEEN);
+                s->event_type = (uint8_t)dml_event_type_of(card);
+            }
             /* EV (table 1.2): the printed rank for the suit events and
              * Grand Opening (10); none (0) for Carnival of Coin */
             s->ev = suit_events(s) || s->event_type == DML_EV_OPENING ? (uint8_t)dml_rank(card) : 0;
@@ -1204,8 +1313,18 @@ DML_NOINLINE static void p_event(ctx *c, dml_frame *f, cr_action ans)
                 push(s, DML_P_FM, lowest(cur), 0, 0);
                 return;
             }
+            if (is_2015(s) &&
+                f->b >= 0) { /* DML-2015: the Joker drawn brings the Foreign Merchant (V1) */
+                push(s, DML_P_FM, f->b, 0, 0);
+                return;
+            }
             break;
         }
+        case 6: /* entered by the Blabbermouth (V18) with its stop card in x */
+            ans = DML_A_DRAW + f->x;
+            f->x = 0;
+            f->step = 1;
+            break;
         default: pop(s); return;
         }
     }
@@ -1218,9 +1337,18 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
     int p = s->active;
     if (f->step == 0) {
         int extra =
-            !is_mayhem(s) && (s->event_type == DML_EV_CARNIVAL || s->event_type == DML_EV_OPENING);
+            !is_mayhem(s) && (s->event_type == DML_EV_CARNIVAL || s->event_type == DML_EV_OPENING ||
+                              s->event_type == DML_EV_FRENZY);
         s->actions = (uint8_t)(1 + extra + count_vantage(s, p, DML_SUIT_D)); /* R56, R11 */
         s->minors = 1;
+        if (is_2015(s) && s->event_type == DML_EV_UNION) {
+            /* Tax Relief (15.8): no Black Market Action for the affected;
+             * 2015-06 (V13): +1 Market Action below the threshold instead */
+            if (!sw(s, DML_SW_EVENTS_0615))
+                s->minors = !affected(s, p, DML_EV_UNION);
+            else if (!((s->affected >> p) & 1))
+                s->actions++;
+        }
         emit(c, DML_E_BUDGET, p, -1, -1, -1, -1, s->actions, s->minors, ALL_SEEN);
         f->step = 1;
     }
@@ -1249,9 +1377,15 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
                 s->actions--;
                 s->minors++;
             } else if (ans == DML_A_NOTHING) {
-                s->minors--;
+                if (is_2015(s) && s->actions) /* forfeits the next action in the order */
+                    s->actions--;
+                else
+                    s->minors--;
             } else if (ans >= DML_A_VISIT && ans < DML_A_VISIT + DML_MAX_BM) {
-                s->minors--;
+                if (is_2015(s) && s->actions) /* a Market Action substituted (15.4.2) */
+                    s->actions--;
+                else
+                    s->minors--;
                 push(s, DML_P_VISIT, ans - DML_A_VISIT, 0, 0);
                 return;
             } else if (card >= 0) {
@@ -1296,6 +1430,16 @@ static void declare_add(dml_state *s, int card)
 {
     if (s->sel_targets == s->sel_n && s->loc[card] != DML_Z_HAND + s->active) s->sel_targets++;
     add_sel(s, card, 0);
+}
+
+/* Whether a bid card goes to the Hoard instead of its Stock after the
+ * Outcome: events-2015-06's Contraband Crackdown takes those of value >=
+ * EV, and its All Bets Are Off every Resource bid on an Emblem (V13). */
+static int bid_to_hoard(const dml_state *s, int card)
+{
+    if (!sw(s, DML_SW_EVENTS_0615)) return 0;
+    if (s->event_type == DML_EV_FCCC) return dml_value(card) >= s->ev;
+    return s->event_type == DML_EV_ALLBETS && s->target_owner >= 0;
 }
 
 /* BUY (7).  a: offset of the next Seize offer; b: the seat offering. */
@@ -1347,7 +1491,9 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 if (s->over) return;
                 emit(c, DML_E_DECLARE, p, -1, -1, -1, -1, s->D, s->buy_suit, ALL_SEEN);
                 f->a = 1;
-                f->step = 2;
+                /* DML-2015 (V9): an attempt on an Emblem has no Seize and no
+                 * Bidding; it goes to the roll */
+                f->step = is_2015(s) && s->target_owner >= 0 ? 7 : 2;
                 ans = -1;
             }
             break;
@@ -1392,7 +1538,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             f->step = 2;
             break;
         case 4: { /* reveal and award the Seize (7.2.2-7.2.6, R16, R63) */
-            int prim = dml_prim(s->buy_suit), best = 0, winner = -1, placed = 0;
+            int prim = dml_prim_of(s, s->buy_suit), best = 0, winner = -1, placed = 0;
             uint64_t win_cards = 0;
             for (int i = 1; i < s->n; i++) {
                 int q = (p + i) % s->n;
@@ -1450,7 +1596,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
             }
             if (!s->sel_n) { /* a pass ends the exchange */
                 if (c->ev) { /* forced when nothing could be committed (R78) */
-                    int forced = !commit_set(s, who, dml_prim(s->buy_suit)) &&
+                    int forced = !commit_set(s, who, dml_prim_of(s, s->buy_suit)) &&
                                  (s->xchg_turn || !commit_set(s, who, dml_sec(s->buy_suit)));
                     emit(c, DML_E_DECISION, who, -1, -1, -1, -1, DML_A_DONE,
                          DML_DONE_EXCHANGE | (forced ? DML_DONE_FORCED : 0), ALL_SEEN);
@@ -1458,7 +1604,7 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                 f->step = 7;
                 break;
             }
-            int prim = dml_prim(s->buy_suit), dp = 0, ds = 0;
+            int prim = dml_prim_of(s, s->buy_suit), dp = 0, ds = 0;
             for (int i = 0; i < s->sel_n; i++) {
                 int card = s->sel[i];
                 if (dml_suit(card) == prim)
@@ -1503,8 +1649,12 @@ DML_NOINLINE static void p_buy(ctx *c, dml_frame *f, cr_action ans)
                     s->feat[dest - DML_Z_HAND] |= DML_FEAT_TEN_TAKEOVER;
                 move(c, card, dest, ALL_SEEN);
             }
-            for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1)
-                move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
+            for (uint64_t m = s->zone[DML_Z_COMMIT]; m; m &= m - 1) {
+                if (bid_to_hoard(s, lowest(m)))
+                    discard(c, lowest(m));
+                else
+                    move(c, lowest(m), DML_Z_STOCK, ALL_SEEN);
+            }
             if (s->over) return;
             s->buy_suit = -1;
             s->seizer = -1;
@@ -1538,7 +1688,9 @@ static void emblem_feats(dml_state *s, int seat)
 }
 
 /* STACK episode (8.1, R29-R31, R71).  a: 1 for a Play Action (opened by the
- * Active Player, who must play), 0 for the Power Phase; b: seat holding
+ * Active Player, who must play), 0 for the Power Phase or a DML-2015
+ * Character Power Phase (opened by the Dealer), 2 for a CPP of
+ * turn-2015-06 (opened by the Active Player, V11); b: seat holding
  * priority; x: passes in a row | STK_PLAYED | STK_MUST. */
 static void stack_next_holder(dml_state *s, dml_frame *f)
 {
@@ -1551,11 +1703,12 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
     for (;;) {
         switch (f->step) {
         case 0:
-            if (f->a) {
+            if (f->a == 1) {
                 f->b = (int8_t)s->active;
                 f->x = STK_MUST;
-            } else {
-                f->b = (int8_t)dml_anchor(s, s->dealer);
+            } else { /* a Power Phase or a CPP; a = 2: turn-2015-06's, opened by the Active Player
+                      */
+                f->b = (int8_t)(f->a == 2 ? s->active : dml_anchor(s, s->dealer));
                 f->x = 0;
                 emit(c, DML_E_POWER_PHASE, f->b, -1, -1, -1, -1, 0, 0, ALL_SEEN);
             }
@@ -1738,7 +1891,7 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
                 if (s->over) return;
                 /* half the rest, rounded up, by random picks (R42, R73);
                  * the count rides in x's upper byte */
-                int k = (s->zone_count[DML_Z_HAND + p] + 1) / 2;
+                int k = is_2015(s) ? 0 : (s->zone_count[DML_Z_HAND + p] + 1) / 2; /* V3 */
                 f->b = (int8_t)p;
                 f->x = (int16_t)((f->x & 0xff) | (k << 8));
                 f->step = 2;
@@ -1769,6 +1922,120 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
         default: pop(s); return;
         }
     }
+}
+
+/* cards-2015-06's Troublesome Blabbermouth (V18): its player names a suit
+ * (x); cards are drawn until a Resource of it appears, the others going to
+ * the Hoard (a Joker to the Foreign Merchant at once); the old Event goes
+ * to the Hoard and the stop card becomes the Event at once (an EVENT frame
+ * entered at its step 6).  An empty Deck leaves the old Event in force. */
+static int blabbermouth(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    for (;;) {
+        switch (f->step) {
+        case 0:
+            f->step = 1;
+            ask(s, f->b, DML_D_NAME_SUIT);
+            return 1;
+        case 1:
+            emit(c, DML_E_DECISION, f->b, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+            f->x = (int16_t)(ans - DML_A_SUIT);
+            f->step = 2;
+            break;
+        case 2:
+            if (!s->zone[DML_Z_DECK]) {
+                pop(s);
+                return 1;
+            }
+            f->step = 3;
+            ask_chance(s, DML_C_DECK, 0);
+            return 1;
+        case 3: {
+            int card = ans - DML_A_DRAW;
+            if (dml_is_commodity(card) && dml_suit(card) == f->x) {
+                if (s->zone[DML_Z_EVENT]) discard(c, lowest(s->zone[DML_Z_EVENT]));
+                if (s->over) return 1;
+                f->step = 4;
+                push(s, DML_P_EVENT, 0, 0, card);
+                top(s)->step = 6;
+                return 1;
+            }
+            f->step = 2;
+            if (dml_is_joker(card)) {
+                push(s, DML_P_FM, card, 0, 0);
+                return 1;
+            }
+            discard(c, card);
+            if (s->over) return 1;
+            break;
+        }
+        default: pop(s); return 1;
+        }
+    }
+}
+
+/* The Powers DML-2015 words differently (15.6, 15.9); 0 for a card whose
+ * Power is the 2016 one (the Inquisitor, Confisfactor, Embezzeler, Empress,
+ * Heiress, Archduchess and Thief). */
+static int power_2015(ctx *c, dml_frame *f, cr_action ans)
+{
+    dml_state *s = c->s;
+    int card = f->a, p = f->b, rank = dml_rank(card), suit = dml_suit(card);
+    int old = sw(s, DML_SW_CARDS_0615);
+    if (rank == DML_J && suit == DML_SUIT_C && !old) { /* Rogue Jester: reverse the Stack */
+        int n = s->stack_n;
+        /* Joke's on you (A1): another's Harlot Queen, Grand Inquisitor or
+         * Dragon Empress, played as Power, with a card below it */
+        for (int i = 1; i < n; i++) {
+            int k = s->stack_card[i], fl = s->stack_flag[i];
+            if (!(fl & DML_SF_EMBLEM) && (fl & DML_SF_SEAT) != p &&
+                (k == dml_card(DML_SUIT_C, DML_Q) || k == dml_card(DML_SUIT_S, DML_J) ||
+                 k == dml_card(DML_SUIT_S, DML_Q)))
+                s->feat[p] |= DML_FEAT_JOKES_ON_YOU;
+        }
+        for (int i = 0; i < n / 2; i++) {
+            uint8_t tc = s->stack_card[i], tf = s->stack_flag[i];
+            s->stack_card[i] = s->stack_card[n - 1 - i];
+            s->stack_flag[i] = s->stack_flag[n - 1 - i];
+            s->stack_card[n - 1 - i] = tc;
+            s->stack_flag[n - 1 - i] = tf;
+        }
+        pop(s);
+        return 1;
+    }
+    if (rank == DML_J && suit == DML_SUIT_C) { /* Greed Vizier: the Wheel reversed (15.9) */
+        s->wheel_rev = 1;
+        pop(s);
+        return 1;
+    }
+    if (rank == DML_Q && suit == DML_SUIT_C) {
+        /* the Harlot Queen nullifies what lies below her, which is all the
+         * Stack still holds: Characters to Exile, Guild Houses to the Hoard
+         * (15.6); in 2015-06 the Characters only (V17) */
+        uint64_t chars = 0, guilds = 0;
+        int thieves = 0;
+        for (int i = 0; i < s->stack_n; i++) {
+            int k = s->stack_card[i], fl = s->stack_flag[i];
+            if (dml_rank(k) == DML_T) {
+                guilds |= dml_bit(k);
+                continue;
+            }
+            chars |= dml_bit(k);
+            thieves += dml_is_joker(k);
+            if (k == dml_card(DML_SUIT_D, DML_Q) && !(fl & DML_SF_EMBLEM) &&
+                (fl & DML_SF_SEAT) != p)
+                s->feat[p] |= DML_FEAT_CHICKENS;
+        }
+        if (thieves >= 2) s->feat[p] |= DML_FEAT_END_THIEVING;
+        for (uint64_t m = chars; m; m &= m - 1) move(c, lowest(m), DML_Z_EXILE, ALL_SEEN);
+        if (!old)
+            for (uint64_t m = guilds; m; m &= m - 1) discard(c, lowest(m));
+        pop(s);
+        return 1;
+    }
+    if (rank == DML_J && suit == DML_SUIT_H && old) return blabbermouth(c, f, ans);
+    return 0;
 }
 
 /* POWER (8.2, R32-R39, R74): a = card, b = its player; x: chosen things */
@@ -1831,7 +2098,13 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             return;
         default: pop(s); return;
         }
-        /* step 6: the check vs 7 (R74: even when nothing moved) */
+        /* step 6: the check vs 7 (R74: even when nothing moved); the
+         * cards-2015-06 Thief goes back to the Deck with no roll (15.9) */
+        if (sw(s, DML_SW_CARDS_0615)) {
+            move(c, card, DML_Z_DECK, ALL_SEEN);
+            f->step = 8;
+            return;
+        }
         f->step = 7;
         push(s, DML_P_CHECK, p, 0, 7);
         return;
@@ -1849,6 +2122,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         pop(s);
         return;
     }
+    if (is_2015(s) && power_2015(c, f, ans)) return;
     if (rank == DML_J && suit == DML_SUIT_C) { /* Vice Minister */
         if (f->step == 0) {
             uint64_t m = 0;
@@ -1868,7 +2142,10 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
         pop(s);
         return;
     }
-    if (rank == DML_J && suit == DML_SUIT_H) { /* Prime Counsellor (R35) */
+    /* the Prime Counsellor (R35), DML-2015's Supreme Confisfactor and the
+     * 2015-06 Goods Swindler (a Jack of Spice) search alike */
+    if ((rank == DML_J && suit == DML_SUIT_H) ||
+        (rank == DML_J && suit == DML_SUIT_D && sw(s, DML_SW_CARDS_0615))) {
         switch (f->step) {
         case 0: {
             if (!s->bm_live) {
@@ -1995,7 +2272,9 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
     pop(s); /* Tens are never Powers (R31); unreachable */
 }
 
-/* VISIT a Black Market (6, R41, R64, R75): a = slot; x = cards still to take */
+/* VISIT a Black Market (6, R41, R64, R75; DML-2015 15.5.5): a = slot;
+ * b = bm-wager's wager M (V-PD6, V14; 0 without it); x = cards still to
+ * take, or to lose.  Steps 10-13 are bm-wager's. */
 DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -2003,8 +2282,19 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
     for (;;) {
         switch (f->step) {
         case 0:
+            if (sw(s, DML_SW_BM_WAGER)) {
+                f->step = 10;
+                ask(s, p, DML_D_WAGER);
+                return;
+            }
             f->step = 1;
             push(s, DML_P_CHECK, p, 0, 7);
+            return;
+        case 10: /* the wager: the target is 7 - M (15.9) */
+            f->b = (int8_t)(ans - DML_A_WAGER);
+            emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, s->bm_label[k], ALL_SEEN);
+            f->step = 1;
+            push(s, DML_P_CHECK, p, 0, 7 - f->b);
             return;
         case 1:
             if (s->check_ok) {
@@ -2017,7 +2307,8 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
                 ask_chance(s, DML_C_HAND, p);
                 return;
             }
-            f->step = 5;
+            f->x = f->b; /* bm-wager: M random Treasury cards go into it */
+            f->step = 11;
             break;
         case 2:
             if (f->x > 0 && live_bm(s, k)) {
@@ -2025,12 +2316,14 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
                 ask_chance(s, DML_C_BM, k);
                 return;
             }
-            f->step = 5;
+            f->step = f->b > 0 ? 12 : 5;
             break;
         case 3:
+            if (f->b > 0) s->bm_taken |= dml_bit(ans - DML_A_DRAW);
             move(c, ans - DML_A_DRAW, DML_Z_HAND + p, SEEN(p));
             if (s->over) return;
             f->x--;
+            ans = -1;
             f->step = 2;
             break;
         case 4: {
@@ -2043,6 +2336,49 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
             f->step = 5;
             break;
         }
+        case 11: /* bm-wager's failure: x random cards of the Treasury into it */
+        case 13:
+            if (f->step == 13) {
+                move_hint(c, ans - DML_A_DRAW, DML_Z_BM + k, SEEN(p),
+                          DML_ALL_CARDS & ~dml_rank_mask[DML_K]);
+                f->x--;
+                ans = -1;
+            }
+            if (f->x > 0 && hand(s, p)) {
+                f->step = 13;
+                ask_chance(s, DML_C_HAND, p);
+                return;
+            }
+            f->step = 5;
+            break;
+        case 12: /* bm-wager's success: the M cards left behind (V14) */
+            if (ans < 0) {
+                sel_clear(s);
+                s->karg = f->b;
+                ask(s, p, DML_D_LEAVE);
+                return;
+            }
+            if (ans >= DML_A_CARD && ans < DML_A_CARD + DML_NCARDS) {
+                add_sel(s, ans - DML_A_CARD, 0);
+                ask(s, p, DML_D_LEAVE);
+                return;
+            }
+            if (ans == DML_A_UNDO) {
+                sel_undo(s);
+                ask(s, p, DML_D_LEAVE);
+                return;
+            }
+            {
+                uint64_t m = sel_mask(s, 0, s->sel_n);
+                sel_clear(s);
+                s->bm_taken = 0;
+                for (; m; m &= m - 1)
+                    move_hint(c, lowest(m), DML_Z_BM + k, SEEN(p),
+                              DML_ALL_CARDS & ~dml_rank_mask[DML_K]);
+                if (s->over) return;
+            }
+            f->step = 5;
+            break;
         case 5:
             f->step = 6;
             push_followup(s, p);
@@ -2072,13 +2408,55 @@ DML_NOINLINE static void p_callback(ctx *c, dml_frame *f)
     }
 }
 
+/* DML-2015's Turn (15.4): Supply, the Market Phase, Restock at the end;
+ * turn-2015-06 opens and closes it with a CPP of its own (V11).  Steps
+ * 10-14 (0 leads there). */
+static void turn_2015(ctx *c, dml_frame *f)
+{
+    dml_state *s = c->s;
+    int cpp = sw(s, DML_SW_TURN_0615);
+    switch (f->step) {
+    case 10:
+        f->step = 11;
+        if (cpp) push(s, DML_P_STACK, 2, 0, 0);
+        return;
+    case 11:
+        f->step = 12;
+        push(s, DML_P_SUPPLY, 0, 0, 0);
+        return;
+    case 12:
+        f->step = 13;
+        if (dml_is_alive(s, f->a)) push(s, DML_P_MARKET, 0, 0, 0);
+        return;
+    case 13:
+        f->step = 14;
+        push(s, DML_P_RESTOCK, 0, 0, 0);
+        return;
+    case 14:
+        f->step = 15;
+        if (cpp) push(s, DML_P_STACK, 2, 0, 0);
+        return;
+    default: pop(s); return;
+    }
+}
+
+/* TURN (5.2): a = the Active Player */
 DML_NOINLINE static void p_turn(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
+    if (f->step >= 10) {
+        turn_2015(c, f);
+        return;
+    }
     switch (f->step) {
     case 0:
         s->active = (uint8_t)f->a;
         emit(c, DML_E_TURN, f->a, -1, -1, -1, -1, 0, 0, ALL_SEEN);
+        if (is_2015(s)) {
+            f->step = 10;
+            turn_2015(c, f);
+            return;
+        }
         f->step = 1;
         push(s, DML_P_RESTOCK, 0, 0, 0);
         return;
@@ -2094,7 +2472,11 @@ DML_NOINLINE static void p_turn(ctx *c, dml_frame *f)
     }
 }
 
-/* ROUND (5): a = offset of the next Turn from the Dealer */
+/* ROUND (5): a = offset of the next Turn from the Dealer.  DML-2015
+ * (15.3): a Character Power Phase before the first Turn and after every
+ * Turn (b = 1 once the CPP before the next Turn has been held), none of its
+ * own with turn-2015-06 (V11); the End Phase puts the Event card in the
+ * Hoard and ends the Greed Vizier's reversal. */
 DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
@@ -2106,10 +2488,16 @@ DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
         push(s, DML_P_EVENT, 0, 0, 0);
         return;
     case 1:
+        if (is_2015(s) && !f->b && !sw(s, DML_SW_TURN_0615)) {
+            f->b = 1;
+            push(s, DML_P_STACK, 0, 0, 0); /* a CPP (15.3.2) */
+            return;
+        }
         while (f->a < s->n) { /* R69: the seats once each, ccw from the Dealer's seat */
             int p = (s->dealer + f->a) % s->n;
             f->a++;
             if (dml_is_alive(s, p)) {
+                f->b = 0;
                 push(s, DML_P_TURN, p, 0, 0);
                 return;
             }
@@ -2118,9 +2506,14 @@ DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
         return;
     case 2:
         f->step = 3;
-        if (!is_mayhem(s)) push(s, DML_P_STACK, 0, 0, 0); /* the Power Phase (5.5) */
+        if (!is_mayhem(s) && !is_2015(s)) push(s, DML_P_STACK, 0, 0, 0); /* the Power Phase (5.5) */
         return;
     default:
+        if (is_2015(s)) { /* the End Phase (15.3.3) */
+            if (s->zone[DML_Z_EVENT]) discard(c, lowest(s->zone[DML_Z_EVENT]));
+            if (s->over) return;
+            s->wheel_rev = 0;
+        }
         s->dealer = (uint8_t)dml_next_alive(s, s->dealer); /* Cleanup */
         pop(s);
         return;
@@ -2128,7 +2521,9 @@ DML_NOINLINE static void p_round(ctx *c, dml_frame *f)
 }
 
 /* GAME: setup (4), then Rounds until the end.  a: seat offset while dealing,
- * b: 0 dealing a 2, 1 dealing a 3. */
+ * b: 0 dealing a 2, 1 dealing a 3.  DML-2015 (15.2) goes 0, 1, 7 (the piles:
+ * a = pile, b = 0 for the 2s, 1 for the 3s), 2 (Kings), 8 (the choices:
+ * a = seat offset), then 4 on. */
 static void deal_to(ctx *c, int card, int seat, int zone)
 {
     move_hint(c, card, zone + seat, SEEN(seat), dml_rank_mask[dml_rank(card)]);
@@ -2150,8 +2545,40 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
                  s->die[0] == 6 && s->die[1] == 6 ? 12 : s->rolloff_total[s->dealer],
                  s->die[0] == 6 && s->die[1] == 6, ALL_SEEN);
             f->a = 0;
-            f->step = 2;
+            f->b = 0;
+            f->step = is_2015(s) ? 7 : 2;
             ans = -1;
+            break;
+        case 7: /* DML-2015: the piles, a 2 then a 3 into each (15.2, V8) */
+            if (ans >= 0) {
+                move_hint(c, ans - DML_A_DRAW, DML_Z_PILE + f->a, 0,
+                          dml_rank_mask[dml_rank(ans - DML_A_DRAW)]);
+                if (++f->a == 4) f->a = 0, f->b++;
+                ans = -1;
+            }
+            if (f->b < 2) {
+                ask_chance(s, DML_C_PILE, f->a | f->b << 2);
+                return;
+            }
+            f->a = 0;
+            f->b = 0;
+            f->step = 2;
+            break;
+        case 8: /* DML-2015: each chooses a pile, from the Dealer, ccw (V-PD1) */
+            if (ans >= 0) {
+                int seat = (s->dealer + f->a) % s->n, k = ans - DML_A_PILE;
+                emit(c, DML_E_DECISION, seat, -1, -1, -1, -1, ans, 0, ALL_SEEN);
+                for (uint64_t m = s->zone[DML_Z_PILE + k]; m; m &= m - 1)
+                    move_hint(c, lowest(m), DML_Z_HAND + seat, SEEN(seat),
+                              dml_rank_mask[dml_rank(lowest(m))]);
+                f->a++;
+                ans = -1;
+            }
+            if (f->a < s->n) {
+                ask(s, (s->dealer + f->a) % s->n, DML_D_PILE);
+                return;
+            }
+            f->step = 4;
             break;
         case 2: /* Kings, one each from the Dealer, ccw */
             if (ans >= 0) {
@@ -2165,7 +2592,7 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             }
             f->a = 0;
             f->b = 0;
-            f->step = 3;
+            f->step = is_2015(s) ? 8 : 3;
             break;
         case 3: /* a 2 and a 3 each, from the Dealer, ccw (R45) */
             if (ans >= 0) {
@@ -2185,11 +2612,15 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             for (; kings; kings &= kings - 1)
                 move_hint(c, lowest(kings), DML_Z_XKING, 0, dml_rank_mask[DML_K]);
             for (uint64_t m = s->zone[DML_Z_POOL]; m; m &= m - 1) discard(c, lowest(m));
+            /* DML-2015 with 3 players: the pile nobody chose, face up (V19) */
+            for (int k = 0; k < 4; k++)
+                for (uint64_t m = s->zone[DML_Z_PILE + k]; m; m &= m - 1) discard(c, lowest(m));
             f->step = 5;
             push(s, DML_P_RESTOCK, 0, 0, 0);
             return;
         }
         case 5: f->step = 6; break;
+        case 6:
         default: /* 6: the Rounds */
             s->round++;
             push(s, DML_P_ROUND, 0, 0, 0);
@@ -2241,9 +2672,9 @@ static int surely_open(const dml_state *s)
     case DML_D_DECLARE: return s->sel_n > 0 || can_buy(s); /* a target and Undo */
     case DML_D_OFFER: return s->sel_n > 0 || hand(s, p);   /* a card and Done */
     case DML_D_COMMIT_ACT:
-        return s->sel_n > 0 || commit_set(s, p, dml_prim(s->buy_suit)) ||
+        return s->sel_n > 0 || commit_set(s, p, dml_prim_of(s, s->buy_suit)) ||
                commit_set(s, p, dml_sec(s->buy_suit));
-    case DML_D_COMMIT_PAS: return s->sel_n > 0 || commit_set(s, p, dml_prim(s->buy_suit));
+    case DML_D_COMMIT_PAS: return s->sel_n > 0 || commit_set(s, p, dml_prim_of(s, s->buy_suit));
     case DML_D_STACK: return s->sel_n > 0 || playable(s, p); /* a card and Done or Undo */
     default: return 0;
     }
@@ -2305,6 +2736,8 @@ void dml_init(const cr_game *g, void *st)
     s->n = (uint8_t)g->num_players;
     s->variant = (uint8_t)g->variant_index;
     s->first_roller = (uint8_t)(g->opt[DML_OPT_FIRST_ROLLER] % g->num_players);
+    for (int i = 0; i < 5; i++)
+        if (g->opt[DML_OPT_BM_WAGER + i]) s->sw |= (uint8_t)(1u << i);
     s->alive = (uint8_t)((1u << s->n) - 1);
     s->knowledge = 1;
     s->discard_top = -1;
@@ -2379,9 +2812,34 @@ int dml_setup_dealt(const dml_state *s, int seat, int rank)
     return f->step == 3 && (off < f->a || (rank == 2 && off == f->a && f->b == 1));
 }
 
+/* DML-2015's Setup (steps 0, 1, 7, 2, 8 of the game frame): the pool
+ * holds a King for every seat still without one, each pile holds its 2 and
+ * then its 3 (its public count says which), and each seat that chose holds
+ * one of each. */
+static int setup_ok_2015(const dml_state *s)
+{
+    const dml_frame *f = &s->fr[0];
+    if (!s->nfr || f->proc != DML_P_GAME || (f->step > 2 && f->step < 7)) return 1;
+    int kings = 0;
+    for (int p = 0; p < s->n; p++) {
+        kings += !s->zone[DML_Z_KING + p];
+        uint64_t h = hand(s, p);
+        if (popc(h & dml_rank_mask[2]) != popc(h & dml_rank_mask[3])) return 0;
+    }
+    if (popc(s->zone[DML_Z_POOL] & dml_rank_mask[DML_K]) < kings) return 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t m = s->zone[DML_Z_PILE + k];
+        int n = s->zone_count[DML_Z_PILE + k];
+        if (popc(m & dml_rank_mask[2]) != (n >= 1) || popc(m & dml_rank_mask[3]) != (n == 2))
+            return 0;
+    }
+    return 1;
+}
+
 int dml_setup_pool_ok(const dml_state *s)
 {
     static const int ranks[3] = {DML_K, 2, 3};
+    if (is_2015(s)) return setup_ok_2015(s);
     for (int i = 0; i < 3; i++) {
         int need = 0;
         for (int p = 0; p < s->n; p++) need += 1 - dml_setup_dealt(s, p, ranks[i]);
@@ -2403,14 +2861,15 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
     if (s->over) return CR_OK;
     if (s->nfr < 1 || s->nfr > DML_MAX_FRAMES)
         FAIL("procedure: 1 to %d frames expected", DML_MAX_FRAMES);
-    if (s->fr[0].proc == DML_P_GAME && s->fr[0].step <= 3 && !dml_setup_pool_ok(s))
+    if (s->fr[0].proc == DML_P_GAME && (s->fr[0].step <= 3 || s->fr[0].step >= 7) &&
+        !dml_setup_pool_ok(s))
         FAIL("procedure: frame 0: the pool lacks cards for the rest of the Setup deal");
     if (s->need != DML_NEED_DECISION && s->sel_n)
         FAIL("selection: cards chosen with no decision waiting");
     if (s->need == DML_NEED_DECISION) {
         if (s->actor < 0 || s->actor >= s->n || !dml_is_alive(s, s->actor))
             FAIL("need: the deciding seat %d is not in the game", s->actor);
-        if (s->kind < DML_D_DABO || s->kind > DML_D_THIEF_PLAYER)
+        if (s->kind < DML_D_DABO || s->kind > DML_D_NAME_SUIT)
             FAIL("need: unknown decision %d", s->kind);
         if (s->sel_n > DML_NCARDS || s->sel_targets > s->sel_n) FAIL("selection: bad counts");
         for (int i = 0; i < s->sel_n; i++)
@@ -2425,7 +2884,7 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         if (s->sel_n) { /* the composition must be one the decision builds, card by card (C3) */
             int k = s->kind;
             if (k != DML_D_DECLARE && k != DML_D_OFFER && k != DML_D_COMMIT_ACT &&
-                k != DML_D_COMMIT_PAS && k != DML_D_STACK)
+                k != DML_D_COMMIT_PAS && k != DML_D_STACK && k != DML_D_LEAVE)
                 FAIL("selection: this decision chooses no cards");
             dml_state t = *s;
             sel_clear(&t);
@@ -2451,11 +2910,12 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
         }
         if (dml_legal(NULL, s, buf, NULL) < 1) FAIL("need: the decision has no legal option");
     } else if (s->need == DML_NEED_CHANCE) {
-        if (s->kind < DML_C_ROLL || s->kind > DML_C_NEST)
+        if (s->kind < DML_C_ROLL || s->kind > DML_C_PILE)
             FAIL("need: unknown chance kind %d", s->kind);
         if ((s->kind == DML_C_HAND && (s->karg < 0 || s->karg >= s->n)) ||
             (s->kind == DML_C_BM && (s->karg < 0 || s->karg >= DML_MAX_BM)) ||
-            (s->kind == DML_C_POOL && (s->karg < 0 || s->karg > 14)))
+            (s->kind == DML_C_POOL && (s->karg < 0 || s->karg > 14)) ||
+            (s->kind == DML_C_PILE && (s->karg < 0 || s->karg > 7)))
             FAIL("need: chance argument %d out of range", s->karg);
         cr_action buf[DML_MAX_CHANCE];
         if (s->kind != DML_C_ROLL && dml_chance(NULL, s, buf, NULL) < 1)
@@ -2507,6 +2967,7 @@ const cr_variant dml_variants[DML_NVARIANTS] = {
     [DML_V_SMACKDOWN] = {"smackdown", "3-Player Smackdown (spec 12.2)", 3, 3},
     [DML_V_MAYHEM] = {"mayhem", "Market Mayhem quickstart: Commodities only (spec 12.3)", 3, 4},
     [DML_V_FIRE] = {"fire", "I See Fire: Hustled! and elimination by Siege (spec 12.4)", 3, 4},
+    [DML_V_2015] = {"dml-2015", "the 2015 website edition, its own rule set (spec 15)", 3, 4},
 };
 
 const cr_option_def dml_options[DML_NOPTIONS] = {
@@ -2514,6 +2975,28 @@ const cr_option_def dml_options[DML_NOPTIONS] = {
                               .type = CR_OPT_SEAT,
                               .def = 0,
                               .help = "the seat that rolls first in the setup roll-off (R46)"},
+    [DML_OPT_BM_WAGER] = {.key = "bm-wager",
+                          .type = CR_OPT_BOOL,
+                          .help = "2015-06: a Black Market attempt wagers M cards for 7 - M (15.9)",
+                          .variant = "dml-2015"},
+    [DML_OPT_TURN_0615] = {.key = "turn-2015-06",
+                           .type = CR_OPT_BOOL,
+                           .help =
+                               "2015-06: a CPP opens and closes each Turn, none per Round (V11)",
+                           .variant = "dml-2015"},
+    [DML_OPT_EVENTS_0615] = {.key = "events-2015-06",
+                             .type = CR_OPT_BOOL,
+                             .help = "2015-06 events: All Bets Are Off and the older texts (V13)",
+                             .variant = "dml-2015"},
+    [DML_OPT_FRENZY] = {.key = "buying-frenzy",
+                        .type = CR_OPT_BOOL,
+                        .help = "2015-08: every special event is Buying Frenzy (V12)",
+                        .variant = "dml-2015"},
+    [DML_OPT_CARDS_0615] = {.key = "cards-2015-06",
+                            .type = CR_OPT_BOOL,
+                            .help =
+                                "2015-06 cards: Blabbermouth, Greed Vizier, ... (15.9, V17, V18)",
+                            .variant = "dml-2015"},
 };
 
 static cr_status dml_create(cr_game *g, char *err, size_t errcap)

@@ -36,28 +36,30 @@ enum {
     TC_KING = TC_FRONT + 4, /* + relative seat */
     TC_OFFER = TC_KING + 4, /* + relative seat */
     TC_BM = TC_OFFER + 4,   /* any Black Market */
-    DML_TC_N,               /* 29 */
+    TC_PILE,                /* a face-down pile of DML-2015's Setup */
+    DML_TC_N,               /* 30 */
 };
 _Static_assert(DML_Z_DECK == 0 && DML_Z_POOL == 10 && TC_POOL == 11, "zones 0..10 map to 1..11");
 
 enum {
-    T_CARDS = 0,                                  /* 54 x 29: each card's place, one-hot */
+    T_CARDS = 0,                                  /* 54 x 30: each card's place, one-hot */
     T_SELECTED = T_CARDS + DML_NCARDS * DML_TC_N, /* 54: in the observer's choice in progress */
     T_DISCARD_TOP = T_SELECTED + DML_NCARDS,      /* 54: the Discard Pile's top card */
     T_SEATS = T_DISCARD_TOP + DML_NCARDS,         /* 4 x 10 per relative seat */
     T_SEAT_W = 10,
     T_TABLE = T_SEATS + 4 * T_SEAT_W, /* the table's scalars */
-    T_EVENT_TYPE = T_TABLE + 12,      /* 7: one-hot DML_EV_* */
-    T_NEED = T_EVENT_TYPE + 7,        /* 4: one-hot DML_NEED_* */
-    T_KIND = T_NEED + 4,              /* 17: decision kind, one-hot (0: not a decision) */
-    T_BUY_SUIT = T_KIND + 17,         /* 5: the Buy's suit, one-hot, [4] none */
+    T_EVENT_TYPE = T_TABLE + 12,      /* 9: one-hot DML_EV_* */
+    T_NEED = T_EVENT_TYPE + 9,        /* 4: one-hot DML_NEED_* */
+    T_KIND = T_NEED + 4,              /* 21: decision kind, one-hot (0: not a decision) */
+    T_BUY_SUIT = T_KIND + 21,         /* 5: the Buy's suit, one-hot, [4] none */
     T_END = T_BUY_SUIT + 5,           /* 5: end reason, one-hot DML_END_* */
-    T_VARIANT = T_END + 5,            /* 4: one-hot DML_V_* */
-    DML_TENSOR_SIZE = T_VARIANT + 4,
+    T_VARIANT = T_END + 5,            /* 5: one-hot DML_V_* */
+    T_SWITCH = T_VARIANT + 5,         /* 6: DML-2015's switches (DML_SW_* bits), Wheel reversed */
+    DML_TENSOR_SIZE = T_SWITCH + 6,
 };
-_Static_assert(DML_TENSOR_SIZE == 1768, "docs/clients.md gives the layout: change both together");
-_Static_assert(DML_D_THIEF_PLAYER < 17 && DML_EV_OPENING < 7 && DML_END_LAST < 5 &&
-                   DML_NVARIANTS == 4,
+_Static_assert(DML_TENSOR_SIZE == 1835, "docs/clients.md gives the layout: change both together");
+_Static_assert(DML_D_NAME_SUIT < 21 && DML_EV_FRENZY < 9 && DML_END_LAST < 5 &&
+                   DML_NVARIANTS == 5 && DML_SW_CARDS_0615 == 1 << 4,
                "the one-hot blocks hold every value");
 
 static int rel_seat(const dml_state *o, int q)
@@ -71,6 +73,7 @@ static int card_category(const dml_state *o, int c)
     int z = o->loc[c];
     if (z >= DML_NZONES || !(o->zone[z] & dml_bit(c))) return TC_UNKNOWN;
     if (z >= DML_Z_BM) return TC_BM;
+    if (z >= DML_Z_PILE) return TC_PILE;
     if (z >= DML_Z_OFFER) return TC_OFFER + rel_seat(o, z - DML_Z_OFFER);
     if (z >= DML_Z_KING) return TC_KING + rel_seat(o, z - DML_Z_KING);
     if (z >= DML_Z_FRONT) return TC_FRONT + rel_seat(o, z - DML_Z_FRONT);
@@ -121,11 +124,13 @@ size_t dml_obs_tensor(const cr_game *g, const void *obs, float *out, size_t cap)
     t[9] = (float)o->zone_count[DML_Z_DISCARD] / 54.0f;
     t[10] = (float)o->zone_count[DML_Z_NEST] / 8.0f;
     t[11] = (float)o->over;
-    one_hot(out, T_EVENT_TYPE, 7, o->event_type);
+    one_hot(out, T_EVENT_TYPE, 9, o->event_type);
     one_hot(out, T_NEED, 4, o->need);
-    if (o->need == DML_NEED_DECISION) one_hot(out, T_KIND, 17, o->kind);
+    if (o->need == DML_NEED_DECISION) one_hot(out, T_KIND, 21, o->kind);
     one_hot(out, T_BUY_SUIT, 5, o->buy_suit >= 0 && o->buy_suit < 4 ? o->buy_suit : 4);
     one_hot(out, T_END, 5, o->end_reason);
-    one_hot(out, T_VARIANT, 4, o->variant);
+    one_hot(out, T_VARIANT, 5, o->variant);
+    for (int b = 0; b < 5; b++) out[T_SWITCH + b] = (float)((o->sw >> b) & 1);
+    out[T_SWITCH + 5] = (float)(o->wheel_rev != 0);
     return DML_TENSOR_SIZE;
 }

@@ -48,6 +48,7 @@
 #include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "croupier/parts.h"
+#include "croupier/record.h"
 #include "games/dml/dml_internal.h"
 
 #ifndef CR_TEST_FIXTURES_DIR
@@ -282,8 +283,8 @@ static int expect(const cr_game *g, dml_state *s, char *e, const char *file, int
         return 1;
     }
     if (!strcmp(word, "event")) {
-        static const char *words[] = {"none",  "fccc",     "hated",  "customs",
-                                      "union", "carnival", "opening"};
+        static const char *words[] = {"none",     "fccc",    "hated",   "customs", "union",
+                                      "carnival", "opening", "allbets", "frenzy"};
         if (strcmp(words[s->event_type], a1) || s->ev != atoi(a2))
             return ffail(file, line, "event is %s %d", words[s->event_type], s->ev);
         return 1;
@@ -354,8 +355,7 @@ static void run_fixture(void **state)
     static char json[1 << 16];
     size_t jn = 0;
     char line[1024];
-    int ln = 0, in_pos = 0, ok = 1, variant_players = 4;
-    char variant[32] = "full";
+    int ln = 0, in_pos = 0, ok = 1;
     cr_game *g = NULL;
     dml_state *s = NULL;
     failure[0] = 0;
@@ -366,23 +366,15 @@ static void run_fixture(void **state)
             if (!strcmp(t, "end")) {
                 in_pos = 0;
                 json[jn] = 0;
-                /* the variant and player count come from the JSON itself */
-                const char *v = strstr(json, "\"variant\"");
-                if (v && sscanf(v, "\"variant\" : \"%31[a-z]\"", variant) != 1)
-                    sscanf(v, "\"variant\":\"%31[a-z]\"", variant);
-                const char *pl = strstr(json, "\"players\"");
-                if (pl && sscanf(pl, "\"players\" : %d", &variant_players) != 1)
-                    sscanf(pl, "\"players\":%d", &variant_players);
-                cr_params p = {.num_players = variant_players, .variant = variant};
+                /* the table (variant, players, the 2015 switches) comes from
+                 * the position's header, as `croupier play --position` reads it */
                 char err[512];
-                g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
-                if (!g) {
-                    ok = ffail(fx->path, ln, "game: %s", err);
+                void *st = NULL;
+                if (cr_position_load(json, jn, "dml", NULL, &g, &st, err, sizeof err) != CR_OK) {
+                    ok = ffail(fx->path, ln, "position: %s", err);
                     break;
                 }
-                s = cr_alloc(g->state_size);
-                if (g->def->deserialize(g, s, json, jn, err, sizeof err) != CR_OK)
-                    ok = ffail(fx->path, ln, "position: %s", err);
+                s = st;
                 continue;
             }
             size_t len = strlen(t);
