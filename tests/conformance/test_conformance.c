@@ -205,7 +205,7 @@ static uint64_t dml_variant_deck(int variant)
 static int dml_is_hidden_zone(int z, int seat)
 {
     if (z == DML_Z_DECK || z == DML_Z_NEST || z == DML_Z_XKING) return 1;
-    if (z >= DML_Z_PILE && z < DML_Z_PILE + 4) return 1; /* DML-2015's face-down piles */
+    if (z == DML_Z_PILES) return 1; /* DML-2015's face-down piles */
     if (z >= DML_Z_BM && z < DML_Z_BM + DML_MAX_BM) return 1;
     for (int base = DML_Z_HAND; base <= DML_Z_OFFER; base += 4) {
         if (base == DML_Z_FRONT) continue; /* Fronts are public */
@@ -365,7 +365,7 @@ static uint64_t public_hint(const tracker *k, int card, int from, int to)
 {
     if (to == DML_Z_NEST || from == DML_Z_NEST) return dml_rank_mask[DML_A];
     if (to == DML_Z_XKING) return dml_rank_mask[DML_K];
-    if (from == DML_Z_POOL || (from >= DML_Z_PILE && from < DML_Z_PILE + 4))
+    if (from == DML_Z_POOL || from == DML_Z_PILES)
         return dml_rank_mask[dml_rank(card)];
     if (to >= DML_Z_BM && k->wager) return DML_ALL_CARDS & ~dml_rank_mask[DML_K];
     if (to >= DML_Z_BM) return DML_ALL_CARDS & ~dml_rank_mask[DML_A];

@@ -87,15 +87,16 @@ enum {
     DML_Z_EXILE, /* face-up-on-entry exile */
     DML_Z_XKING, /* face-down Kings in Exile (Hidden, 3-Player Smackdown / I See Fire) */
     DML_Z_STACK,
-    DML_Z_TARGET,                 /* buying area: declared targets */
-    DML_Z_COMMIT,                 /* buying area: committed cards */
-    DML_Z_POOL,                   /* setup only: Kings/2s/3s not yet dealt */
-    DML_Z_HAND,                   /* + seat */
-    DML_Z_FRONT = DML_Z_HAND + 4, /* Emblems, + seat */
-    DML_Z_KING = DML_Z_FRONT + 4, /* Merchant King, + seat */
-    DML_Z_OFFER = DML_Z_KING + 4, /* face-down Seize offer, + seat */
-    DML_Z_PILE = DML_Z_OFFER + 4, /* DML-2015 Setup: face-down piles A-D (15.2, V8) */
-    DML_Z_BM = DML_Z_PILE + 4,    /* Black Market slots */
+    DML_Z_TARGET,                  /* buying area: declared targets */
+    DML_Z_COMMIT,                  /* buying area: committed cards */
+    DML_Z_POOL,                    /* setup only: Kings/2s/3s not yet dealt */
+    DML_Z_HAND,                    /* + seat */
+    DML_Z_FRONT = DML_Z_HAND + 4,  /* Emblems, + seat */
+    DML_Z_KING = DML_Z_FRONT + 4,  /* Merchant King, + seat */
+    DML_Z_OFFER = DML_Z_KING + 4,  /* face-down Seize offer, + seat */
+    DML_Z_PILES = DML_Z_OFFER + 4, /* DML-2015 Setup: the face-down piles (15.2, V8);
+                                    * dml_state.pile says which card is in which */
+    DML_Z_BM,                      /* Black Market slots */
 };
 /* Black Markets at once: each holds >= 1 card and no King ever enters one,
  * so at most 54 - 4 = 50 exist together. */
@@ -340,6 +341,10 @@ enum {
     DML_END_LAST,   /* I See Fire: last merchant standing / nobody left */
 };
 
+/* The Stack holds only J, Q, T and Jokers: 14 cards. */
+enum { DML_MAX_STACK = 16 };
+enum { DML_HIDDEN_PILE_CARD = 0xff };
+
 /* Stack entry flags */
 enum { DML_SF_EMBLEM = 0x10, DML_SF_SEAT = 0x0f };
 
@@ -349,7 +354,7 @@ typedef struct dml_state {
     uint8_t loc[DML_NCARDS];
     int8_t discard_top;              /* -1 when empty */
     uint8_t nest_top[4], nest_top_n; /* eggs put on the Nest, bottom..top, above the base */
-    uint8_t stack_card[DML_NCARDS], stack_flag[DML_NCARDS], stack_n;
+    uint8_t stack_card[DML_MAX_STACK], stack_flag[DML_MAX_STACK], stack_n;
     int8_t resolving; /* card whose Power is resolving, -1 none */
     int8_t resolving_seat;
     uint16_t bm_label[DML_MAX_BM]; /* label of a live slot (zone non-empty) */
@@ -359,13 +364,10 @@ typedef struct dml_state {
      * bm_next_label moved to the end, it fills padding: the state keeps its
      * size (6224 bytes, a multiple of 16) and clone its speed. */
     uint16_t feat[4];
-    uint64_t bm_live;  /* bit k: slot k holds a market (derived from zone_count, kept by move) */
-    uint64_t bm_taken; /* bm-wager: the cards a successful attempt just took (V14), else 0 */
+    uint64_t bm_live; /* bit k: slot k holds a market (derived from zone_count, kept by move) */
 
     /* table */
     uint8_t n, variant, first_roller;
-    uint8_t sw;        /* DML-2015 switches (DML_SW_*), 0 otherwise */
-    uint8_t wheel_rev; /* cards-2015-06's Greed Vizier reversed the Wheel this Round */
     uint8_t dealer, active;
     uint8_t alive;     /* bitmask of seats still in the game */
     uint8_t knowledge; /* 1: maintain pin/may (observations); 0: rollouts */
@@ -419,6 +421,17 @@ typedef struct dml_state {
     uint8_t zone_count[DML_NZONES]; /* kept in observations where masks are erased */
     uint8_t obs_seat;               /* 0xff in a real state; the seat in an observation */
     uint16_t bm_next_label;         /* last Black Market label used (here: padding, see feat) */
+
+    /* DML-2015 (spec 15), at the end, where the 2016 edition's hot fields
+     * keep their places: the switches (DML_SW_*, 0 otherwise), the Wheel
+     * reversed by cards-2015-06's Greed Vizier this Round, the cards a
+     * bm-wager attempt just took (V14), and the Setup piles A-D: [k][0] its
+     * 2, [k][1] its 3, each as card + 1, 0 when absent (DML_Z_PILES holds
+     * them; an observation shows DML_HIDDEN_PILE_CARD for a card the seat
+     * cannot name) */
+    uint8_t sw, wheel_rev;
+    uint8_t pile[4][2];
+    uint64_t bm_taken;
 } dml_state;
 
 /* The Wheel of Profit in force: the Primary suit of `suit`, reversed for
@@ -426,8 +439,8 @@ typedef struct dml_state {
  * opposite on the Wheel, is the same either way. */
 static inline int dml_prim_of(const dml_state *s, int suit)
 {
-    static const int rev[4] = {1, 2, 3, 0};
-    return s->wheel_rev ? rev[suit] : dml_prim(suit);
+    static const int8_t prim[2][4] = {{3, 0, 1, 2}, {1, 2, 3, 0}}; /* dml_prim, reversed */
+    return prim[s->wheel_rev & 1][suit];
 }
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next

@@ -173,15 +173,20 @@ static int check_zones(const dml_state *s, char *err, size_t errcap)
         BAD("buying.targets: a target is a Commodity or an Emblem");
     if (s->zone[DML_Z_POOL] & ~(kings | dml_rank_mask[2] | dml_rank_mask[3]))
         BAD("pool: the pool holds only the Kings, 2s and 3s of the Setup deal");
-    for (int k = 0; k < 4; k++) {
-        if (s->zone[DML_Z_PILE + k] && s->variant != DML_V_2015)
-            BAD("piles: only DML-2015's Setup has piles");
-        if (s->zone[DML_Z_PILE + k] & ~(dml_rank_mask[2] | dml_rank_mask[3]))
-            BAD("piles[%d]: a pile holds a 2 and a 3 (15.2)", k);
-        if (popc(s->zone[DML_Z_PILE + k] & dml_rank_mask[2]) > 1 ||
-            popc(s->zone[DML_Z_PILE + k] & dml_rank_mask[3]) > 1)
-            BAD("piles[%d]: one 2 and one 3 at most", k);
-    }
+    /* DML-2015's piles: pile k lists its 2, then its 3, and they are the
+     * cards of the piles' zone */
+    uint64_t in_piles = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 2; i++) {
+            int v = s->pile[k][i];
+            if (!v) continue;
+            if (v > DML_NCARDS || dml_rank(v - 1) != 2 + i || (in_piles & dml_bit(v - 1)))
+                BAD("piles[%d]: a pile is a 2 and a 3, each card once (15.2)", k);
+            if (i == 1 && !s->pile[k][0]) BAD("piles[%d]: a pile's 3 comes with its 2", k);
+            in_piles |= dml_bit(v - 1);
+        }
+    if (in_piles != s->zone[DML_Z_PILES]) BAD("piles: the piles and their zone disagree");
+    if (in_piles && s->variant != DML_V_2015) BAD("piles: only DML-2015's Setup has piles");
     if (s->variant == DML_V_MAYHEM && (s->zone[DML_Z_DISCARD] | s->zone[DML_Z_STACK]))
         BAD("discard: Market Mayhem has no Discard Pile and no Stack");
 
@@ -237,7 +242,7 @@ static int check_piles(const dml_state *s, char *err, size_t errcap)
     if (!all_zero(s->nest_top + s->nest_top_n, 4 - (size_t)s->nest_top_n))
         BAD("nest.top: bytes past its count are not zero");
 
-    if (s->stack_n > DML_NCARDS) BAD("stack: %d entries", s->stack_n);
+    if (s->stack_n > DML_MAX_STACK) BAD("stack: %d entries", s->stack_n);
     uint64_t listed = 0;
     for (int i = 0; i < s->stack_n; i++) {
         int c = s->stack_card[i], f = s->stack_flag[i];
@@ -250,7 +255,7 @@ static int check_piles(const dml_state *s, char *err, size_t errcap)
                 (f & DML_SF_EMBLEM) ? "an Emblem" : "a Power");
         listed |= dml_bit(c);
     }
-    size_t past = DML_NCARDS - (size_t)s->stack_n;
+    size_t past = DML_MAX_STACK - (size_t)s->stack_n;
     if (!all_zero(s->stack_card + s->stack_n, past) || !all_zero(s->stack_flag + s->stack_n, past))
         BAD("stack: bytes past its count are not zero");
     if ((s->resolving == -1) != (s->resolving_seat == -1))
@@ -729,9 +734,8 @@ static int check_frames(const dml_state *s, char *err, size_t errcap)
         BAD("buying: cards in the buying area, but no Buy is between Declaration and Outcome");
     if (s->fr[0].step >= 5 && s->fr[0].step <= 6 && s->zone[DML_Z_POOL])
         BAD("pool: cards left in the pool after the Setup deal");
-    for (int k = 0; k < 4; k++)
-        if (s->fr[0].step >= 5 && s->fr[0].step <= 6 && s->zone[DML_Z_PILE + k])
-            BAD("piles[%d]: a pile left after the Setup", k);
+    if (s->fr[0].step >= 5 && s->fr[0].step <= 6 && s->zone[DML_Z_PILES])
+        BAD("piles: a pile left after the Setup");
     if (s->bm_taken && (s->bm_taken & ~s->zone[DML_Z_HAND + s->active]))
         BAD("bm_taken: the cards a visit took are in the Active Player's Hand");
     if (s->bm_taken) { /* from the first card a wagered visit takes to its cards left */

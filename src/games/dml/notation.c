@@ -225,11 +225,8 @@ const char *dml_zone_name(int z, char *buf, size_t cap)
 {
     if (z >= 0 && z < DML_Z_HAND) return fixed_zone_names[z];
     static const char *const seat_words[4] = {"hand", "front", "king", "offer"};
-    if (z >= DML_Z_PILE && z < DML_Z_BM) { /* DML-2015's Setup piles, A-D (V8) */
-        static const char *const piles[4] = {"pile A", "pile B", "pile C", "pile D"};
-        return piles[z - DML_Z_PILE];
-    }
-    if (z >= DML_Z_HAND && z < DML_Z_PILE) {
+    if (z == DML_Z_PILES) return "piles"; /* DML-2015's Setup (V8) */
+    if (z >= DML_Z_HAND && z < DML_Z_PILES) {
         int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
         if (!buf || cap == 0) return seat_words[kind];
         snprintf(buf, cap, "%s P%d", seat_words[kind], seat);
@@ -856,12 +853,11 @@ static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
 static void tb_move_zone(cr_tbuf *t, const cr_event *e, int z, int card, int dest)
 {
     if (dest) cr_tb_printf(t, z == DML_Z_EVENT ? " as" : " to");
-    if (z >= DML_Z_PILE && z < DML_Z_BM) {
-        cr_tb_printf(t, " %s",
-                     (const char *const[]){"pile A", "pile B", "pile C", "pile D"}[z - DML_Z_PILE]);
+    if (z == DML_Z_PILES) {
+        cr_tb_printf(t, " the piles");
         return;
     }
-    if (z >= DML_Z_HAND && z < DML_Z_PILE) {
+    if (z >= DML_Z_HAND && z < DML_Z_PILES) {
         int kind = (z - DML_Z_HAND) / 4, seat = (z - DML_Z_HAND) % 4;
         if (kind == 2 && dest)
             cr_tb_printf(t, " P%d as Merchant King", seat);

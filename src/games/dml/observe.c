@@ -25,6 +25,15 @@ enum { UNKNOWN_LOC = 0xfe };
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
 
+/* DML-2015's piles are face down to everyone: which card lies in which
+ * pile is erased (their counts stay). */
+static void hide_piles(dml_state *o)
+{
+    for (int p = 0; p < 4; p++)
+        for (int i = 0; i < 2; i++)
+            if (o->pile[p][i]) o->pile[p][i] = DML_HIDDEN_PILE_CARD;
+}
+
 /* The public view (CR_SEAT_PUBLIC): what every seat knows, i.e. each zone
  * keeps the cards all seats have pinned there; nobody's memory, choice in
  * progress or hidden Victory Points. */
@@ -44,6 +53,7 @@ static void observe_public(const dml_state *s, dml_state *o)
     memset(o->pin, 0, sizeof o->pin);
     memset(o->may, 0, sizeof o->may);
     for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
+    hide_piles(o);
     o->n_applied = 0;
     /* which card a Thief took is seen by its two players only */
     for (int q = 0; q < 4; q++) o->feat[q] &= (uint16_t)~DML_FEAT_JOKER_THIEF;
@@ -88,6 +98,7 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
     /* The Nest is face-down: its count is open, its order is not shown
      * (every egg plays alike; docs/rulings.md C7). */
     for (int i = 0; i < o->nest_top_n; i++) o->nest_top[i] = UNKNOWN_LOC;
+    hide_piles(o);
     /* The count of applied actions includes the other seats' one-card steps
      * and withdrawals while composing (C8): not part of what a seat sees. */
     o->n_applied = 0;
@@ -195,13 +206,13 @@ static void setup_redeal_2015(const dml_state *o, matcher *m, const int *cards, 
             if (dml_rank(cards[i]) == r) pick[np++] = cards[i];
         shuffle_ints(pick, np, rng);
         for (int z = 0; z < DML_NZONES; z++) {
-            int holds;
+            int holds = 0;
             if (z >= DML_Z_KING && z < DML_Z_KING + 4)
                 holds = r == DML_K ? o->zone_count[z] : 0;
             else if (z >= DML_Z_HAND && z < DML_Z_HAND + 4)
                 holds = r != DML_K && o->zone_count[z] == 2;
-            else if (z >= DML_Z_PILE && z < DML_Z_PILE + 4)
-                holds = r == 2 ? o->zone_count[z] >= 1 : r == 3 && o->zone_count[z] == 2;
+            else if (z == DML_Z_PILES) /* as many as the piles list (their cards are hidden) */
+                for (int p = 0; p < 4; p++) holds += r != DML_K && o->pile[p][r - 2] != 0;
             else
                 continue;
             int need = holds - popc(o->zone[z] & dml_rank_mask[r]);
@@ -266,6 +277,20 @@ cr_status dml_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st_ou
     }
     for (int z = 0; z < DML_NZONES; z++)
         if (popc(s->zone[z]) != s->zone_count[z]) return CR_ERR_INVALID;
+    /* DML-2015's piles: the hidden 2s and 3s of the piles' zone, in a random
+     * order, into the piles that list one (every order is equally likely) */
+    for (int r = 0; r < 2; r++) {
+        int pick[4], np = 0;
+        for (uint64_t left = s->zone[DML_Z_PILES] & dml_rank_mask[2 + r]; left && np < 4;
+             left &= left - 1)
+            pick[np++] = __builtin_ctzll(left);
+        shuffle_ints(pick, np, rng);
+        for (int p = 0, k = 0; p < 4; p++)
+            if (s->pile[p][r]) {
+                if (k >= np) return CR_ERR_INVALID;
+                s->pile[p][r] = (uint8_t)(pick[k++] + 1);
+            }
+    }
     /* During Setup the pool must still serve every deal to come.  The
      * seats' masks cannot say "P0 holds exactly one 2 and one 3", and an
      * observation of a search state has no memory at all, so a draw may

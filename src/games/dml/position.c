@@ -304,13 +304,14 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     /* DML-2015: the Setup's piles, its switches, the Wheel reversed, the
      * cards a wagered visit took (only when there are any: older files and
      * the 2016 edition have none) */
-    int piles = 0;
-    for (int k = 0; k < 4; k++) piles |= st->zone[DML_Z_PILE + k] != 0;
-    if (piles) {
+    if (st->zone[DML_Z_PILES]) { /* each pile: its 2, then its 3 */
         cr_tb_printf(t, ",\n  \"piles\": [");
         for (int k = 0; k < 4; k++) {
-            cr_tb_printf(t, "%s", k ? ", " : "");
-            tb_json_cards(t, st->zone[DML_Z_PILE + k]);
+            cr_tb_printf(t, "%s[", k ? ", " : "");
+            for (int i = 0; i < 2; i++)
+                if (st->pile[k][i] && st->pile[k][i] <= DML_NCARDS)
+                    cr_tb_printf(t, "%s\"%s\"", i ? ", " : "", dml_card_code(st->pile[k][i] - 1));
+            cr_tb_printf(t, "]");
         }
         cr_tb_printf(t, "]");
     }
@@ -377,7 +378,7 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     /* stack */
     uint64_t listed = 0;
     cr_tb_printf(t, ",\n  \"stack\": [");
-    for (int i = 0; i < st->stack_n && i < DML_NCARDS; i++) {
+    for (int i = 0; i < st->stack_n && i < DML_MAX_STACK; i++) {
         int c = st->stack_card[i], f = st->stack_flag[i];
         cr_tb_printf(t, "%s{\"card\": \"%s\", \"seat\": %d, \"as\": \"%s\"}", i ? ", " : "",
                      dml_card_code(c), f & DML_SF_SEAT, f & DML_SF_EMBLEM ? "emblem" : "power");
@@ -680,8 +681,7 @@ static int parse_zone_key(const dml_state *st, int n, const char *s)
     char zb[32];
     for (int z = 0; z < DML_Z_HAND; z++)
         if (!strcasecmp(s, dml_zone_name(z, zb, sizeof zb))) return z;
-    for (int z = DML_Z_PILE; z < DML_Z_PILE + 4; z++)
-        if (!strcasecmp(s, dml_zone_name(z, zb, sizeof zb))) return z;
+    if (!strcasecmp(s, "piles")) return DML_Z_PILES;
     static const char *const words[4] = {"hand", "front", "king", "offer"};
     for (int w = 0; w < 4; w++) {
         size_t len = strlen(words[w]);
@@ -1399,13 +1399,18 @@ static int load_piles(loader *L, json_t *piles)
     for (int k = 0; k < 4; k++) {
         char p[16];
         snprintf(p, sizeof p, "piles[%d]", k);
-        if (load_cards(L, json_array_get(piles, (size_t)k), DML_Z_PILE + k, p)) return -1;
-        uint64_t m = L->st->zone[DML_Z_PILE + k];
+        uint64_t before = L->st->zone[DML_Z_PILES];
+        if (load_cards(L, json_array_get(piles, (size_t)k), DML_Z_PILES, p)) return -1;
+        uint64_t m = L->st->zone[DML_Z_PILES] & ~before;
         if ((m & ~(dml_rank_mask[2] | dml_rank_mask[3])) ||
             __builtin_popcountll(m & dml_rank_mask[2]) > 1 ||
             __builtin_popcountll(m & dml_rank_mask[3]) > 1 || (m && !(m & dml_rank_mask[2])))
             return fail(L, "%s: a pile is one 2 and one 3 (its 2 alone while the piles are made)",
                         p);
+        for (int i = 0; i < 2; i++) {
+            uint64_t r = m & dml_rank_mask[2 + i];
+            L->st->pile[k][i] = (uint8_t)(r ? __builtin_ctzll(r) + 1 : 0);
+        }
     }
     return 0;
 }
@@ -1883,7 +1888,7 @@ size_t dml_obs_to_json(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "},\"exiled_kings\":{\"count\":%d,\"known\":", o->zone_count[DML_Z_XKING]);
     tb_json_cards(t, o->zone[DML_Z_XKING]);
     cr_tb_printf(t, "},\"stack\":[");
-    for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
+    for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++)
         cr_tb_printf(t, "%s{\"card\":\"%s\",\"seat\":\"P%d\",\"as\":\"%s\"}", i ? "," : "",
                      dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
                      o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
@@ -2020,7 +2025,7 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "\n");
     if (o->stack_n) {
         cr_tb_printf(t, "Stack (bottom to top):");
-        for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++)
+        for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++)
             cr_tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]),
                          o->stack_flag[i] & DML_SF_SEAT,
                          o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");

@@ -92,8 +92,13 @@ static void know_settle(dml_state *s, int q, int z)
          * (know_forget), so only the fixed zones and the live Black Market
          * slots are scanned. */
         uint64_t once = 0, twice = 0;
-        for (int y = 0; y < DML_Z_BM; y++) {
+        for (int y = 0; y < DML_Z_PILES; y++) {
             uint64_t m = may[y] & freed;
+            twice |= once & m;
+            once |= m;
+        }
+        if (s->variant == DML_V_2015) { /* the Setup's piles (the 2016 edition has none) */
+            uint64_t m = may[DML_Z_PILES] & freed;
             twice |= once & m;
             once |= m;
         }
@@ -119,7 +124,8 @@ static void know_settle(dml_state *s, int q, int z)
  * are sound, nor "maybe", which settles when it empties). */
 static void know_forget(const dml_state *s, uint64_t *mask, uint64_t b)
 {
-    for (int y = 0; y < DML_Z_BM; y++) mask[y] &= ~b;
+    for (int y = 0; y < DML_Z_PILES; y++) mask[y] &= ~b;
+    if (s->variant == DML_V_2015) mask[DML_Z_PILES] &= ~b;
     for (uint64_t live = s->bm_live; live; live &= live - 1)
         mask[DML_Z_BM + __builtin_ctzll(live)] &= ~b;
 }
@@ -187,7 +193,7 @@ static uint64_t zone_can_hold(int z)
     if (z == DML_Z_NEST) return eggs;
     if (z == DML_Z_XKING || (z >= DML_Z_KING && z < DML_Z_KING + 4)) return kings;
     if (z == DML_Z_POOL) return DML_ALL_CARDS;
-    if (z >= DML_Z_PILE && z < DML_Z_PILE + 4) return dml_rank_mask[2] | dml_rank_mask[3];
+    if (z == DML_Z_PILES) return dml_rank_mask[2] | dml_rank_mask[3];
     return ~kings; /* Hands, offers, Black Markets */
 }
 
@@ -340,7 +346,7 @@ static void move(ctx *c, int card, int to, uint32_t seen)
 /* "goes to the Discard Pile", with the redirects of spec 2: an egg goes on
  * top of the Nest (R5), a Joker into the Deck (R4), and in Market Mayhem
  * everything goes out of the game to Exile (R51). */
-static void discard(ctx *c, int card)
+DML_ALWAYS_INLINE void discard(ctx *c, int card)
 {
     dml_state *s = c->s;
     int to = DML_Z_DISCARD;
@@ -399,8 +405,9 @@ static int affected(const dml_state *s, int p, int type)
     return s->event_type == type && ((s->affected >> p) & 1);
 }
 
-/* Commit filter (7.5): the Commodities of `suit` that pass FCCC/Customs. */
-static uint64_t commit_filter(const dml_state *s, int suit)
+/* Commit filter (7.5) under an event that filters: the Commodities of
+ * `suit` that pass FCCC/Customs (their 2015 texts, V13's too). */
+static inline uint64_t commit_filter_event(const dml_state *s, int suit)
 {
     /* a suit's Commodities 2..10 are bits 0..8 of its 13-bit lane; the event
      * value is bounded here, since a loaded position may give any 0..255 */
@@ -417,8 +424,16 @@ static uint64_t commit_filter(const dml_state *s, int suit)
     return (uint64_t)(ok & 0x1ff) << (suit * 13);
 }
 
+/* Commit filter (7.5): the Commodities of `suit` that pass the event. */
+DML_ALWAYS_INLINE uint64_t commit_filter(const dml_state *s, int suit)
+{
+    if (s->event_type != DML_EV_FCCC && s->event_type != DML_EV_CUSTOMS)
+        return (uint64_t)0x1ff << (suit * 13); /* no event filters (the usual case) */
+    return commit_filter_event(s, suit);
+}
+
 /* The cards of p's Hand that pass the commit filter for `suit`. */
-static uint64_t commit_set(const dml_state *s, int p, int suit)
+DML_ALWAYS_INLINE uint64_t commit_set(const dml_state *s, int p, int suit)
 {
     return hand(s, p) & commit_filter(s, suit);
 }
@@ -465,7 +480,7 @@ static int count_vantage(const dml_state *s, int p, int suit)
 /* The cards p may play as Powers: Characters of its Hand; in DML-2015 the
  * Decadence it is affected by stops them (Emblems still allowed, 15.8), and
  * cards-2015-06 lets it play the J and Q of its Court too (15.9). */
-static uint64_t playable_powers(const dml_state *s, int p)
+DML_NOINLINE static uint64_t playable_powers(const dml_state *s, int p)
 {
     if (is_mayhem(s) || affected(s, p, DML_EV_CUSTOMS)) return 0;
     uint64_t m = hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
@@ -473,14 +488,18 @@ static uint64_t playable_powers(const dml_state *s, int p)
     return m;
 }
 
-static uint64_t playable_emblems(const dml_state *s, int p)
+DML_NOINLINE static uint64_t playable_emblems(const dml_state *s, int p)
 {
     if (is_mayhem(s) || (affected(s, p, DML_EV_CUSTOMS) && !is_2015(s))) return 0;
     return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
 }
 
-static uint64_t playable(const dml_state *s, int p)
+DML_ALWAYS_INLINE uint64_t playable(const dml_state *s, int p)
 {
+    /* the usual case first: every Character and Ten of the Hand */
+    if (!(s->sw & DML_SW_CARDS_0615) && !is_mayhem(s) && !affected(s, p, DML_EV_CUSTOMS))
+        return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] |
+                             dml_rank_mask[0]);
     return playable_powers(s, p) | playable_emblems(s, p);
 }
 
@@ -608,12 +627,24 @@ static int legal_ascending(const dml_state *s, uint64_t pool, cr_action *out)
     return n;
 }
 
+DML_NOINLINE static void stack_options_2015(const dml_state *s, int p, uint64_t chosen,
+                                            uint64_t *powers, uint64_t *emblems)
+{
+    *powers = playable_powers(s, p) & ~chosen;
+    *emblems = playable_emblems(s, p) & ~chosen;
+}
+
 static int legal_stack(const dml_state *s, cr_action *out)
 {
     int n = 0, p = s->actor;
-    uint64_t chosen = sel_mask(s, 0, s->sel_n);
-    uint64_t powers = playable_powers(s, p) & ~chosen;
-    uint64_t emblems = playable_emblems(s, p) & ~chosen;
+    uint64_t chosen = sel_mask(s, 0, s->sel_n), powers, emblems;
+    if (is_2015(s)) {
+        stack_options_2015(s, p, chosen, &powers, &emblems);
+    } else {
+        uint64_t avail = playable(s, p) & ~chosen;
+        powers = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
+        emblems = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
+    }
     for (uint64_t m = powers; m; m &= m - 1) out[n++] = DML_A_POWER + lowest(m);
     for (uint64_t m = emblems; m; m &= m - 1) out[n++] = DML_A_EMBLEM + lowest(m);
     const dml_frame *f = find_frame(s, DML_P_STACK);
@@ -626,7 +657,7 @@ static int legal_stack(const dml_state *s, cr_action *out)
 /* DML-2015's Market Phase (15.4.2, V-PD2, V-PD3): each Market Action is a
  * Buy or an attempt on a Black Market, then the Black Market Action is an
  * attempt; any may be forfeited (Nothing), or all that remain (End). */
-static int legal_market_2015(const dml_state *s, cr_action *out)
+DML_NOINLINE static int legal_market_2015(const dml_state *s, cr_action *out)
 {
     int n = 0;
     for (uint64_t m = s->bm_live; m; m &= m - 1) out[n++] = DML_A_VISIT + lowest(m);
@@ -663,6 +694,39 @@ static int legal_cards(uint64_t m, int base, cr_action *out)
     return n;
 }
 
+/* The decisions only DML-2015 and its switches ask (V-PD1, V-PD6, V18);
+ * out of line, so the 2016 decisions' code stays as compact as it was. */
+DML_NOINLINE static int legal_2015(const dml_state *s, cr_action *out)
+{
+    int n = 0, p = s->actor;
+    switch (s->kind) {
+    case DML_D_PILE:
+        for (int k = 0; k < 4; k++)
+            if (s->pile[k][0]) out[n++] = DML_A_PILE + k;
+        return n;
+    case DML_D_WAGER: {
+        int most = s->zone_count[DML_Z_HAND + p] < 50 ? s->zone_count[DML_Z_HAND + p] : 50;
+        for (int m = 0; m <= most; m++) out[n++] = DML_A_WAGER + m;
+        return n;
+    }
+    case DML_D_LEAVE: { /* exactly karg cards, none of those just taken (V14) */
+        if (s->sel_n >= s->karg) {
+            out[n++] = DML_A_DONE;
+        } else {
+            int last = s->sel_n ? s->sel[s->sel_n - 1] : -1;
+            for (uint64_t m = hand(s, p) & ~s->bm_taken; m; m &= m - 1)
+                if (lowest(m) > last) out[n++] = DML_A_CARD + lowest(m);
+        }
+        if (s->sel_n) out[n++] = DML_A_UNDO;
+        return n;
+    }
+    case DML_D_NAME_SUIT:
+        for (int su = 0; su < 4; su++) out[n++] = DML_A_SUIT + su;
+        return n;
+    }
+    return 0;
+}
+
 int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
 {
     (void)g;
@@ -678,7 +742,7 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
     case DML_D_MARKET: return legal_market(s, out);
     case DML_D_DECLARE: return legal_declare(s, out);
     case DML_D_OFFER:
-        if (is_2015(s) && s->sel_n) { /* one card at most (15.5.2, V-PD4) */
+        if (s->sel_n && is_2015(s)) { /* one card at most (15.5.2, V-PD4) */
             out[0] = DML_A_DONE;
             out[1] = DML_A_UNDO;
             return 2;
@@ -722,33 +786,14 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
             if (q != p && dml_is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
         return n;
     case DML_D_PILE:
-        for (int k = 0; k < 4; k++)
-            if (s->zone[DML_Z_PILE + k]) out[n++] = DML_A_PILE + k;
-        return n;
-    case DML_D_WAGER: {
-        int most = s->zone_count[DML_Z_HAND + p] < 50 ? s->zone_count[DML_Z_HAND + p] : 50;
-        for (int m = 0; m <= most; m++) out[n++] = DML_A_WAGER + m;
-        return n;
-    }
-    case DML_D_LEAVE: { /* exactly karg cards, none of those just taken (V14) */
-        if (s->sel_n >= s->karg) {
-            out[n++] = DML_A_DONE;
-        } else {
-            int last = s->sel_n ? s->sel[s->sel_n - 1] : -1;
-            for (uint64_t m = hand(s, p) & ~s->bm_taken; m; m &= m - 1)
-                if (lowest(m) > last) out[n++] = DML_A_CARD + lowest(m);
-        }
-        if (s->sel_n) out[n++] = DML_A_UNDO;
-        return n;
-    }
-    case DML_D_NAME_SUIT:
-        for (int su = 0; su < 4; su++) out[n++] = DML_A_SUIT + su;
-        return n;
+    case DML_D_WAGER:
+    case DML_D_LEAVE:
+    case DML_D_NAME_SUIT: return legal_2015(s, out);
     }
     return 0;
 }
 
-static uint64_t chance_pool(const dml_state *s)
+DML_ALWAYS_INLINE uint64_t chance_pool(const dml_state *s)
 {
     switch (s->kind) {
     case DML_C_DECK: return s->zone[DML_Z_DECK];
@@ -1213,7 +1258,7 @@ int dml_vp_winner(const dml_state *s, const int *vp)
  * both making the Round a Carnival of Coin.  events-2015-06 keeps every
  * drawn J, Q and T in the Event zone as All Bets Are Off; buying-frenzy
  * makes every special event Buying Frenzy. */
-static void event_2015(ctx *c, dml_frame *f, int card)
+DML_NOINLINE static void event_2015(ctx *c, dml_frame *f, int card)
 {
     dml_state *s = c->s;
     int r = dml_rank(card), type;
@@ -1929,7 +1974,7 @@ DML_NOINLINE static void p_siege(ctx *c, dml_frame *f, cr_action ans)
  * the Hoard (a Joker to the Foreign Merchant at once); the old Event goes
  * to the Hoard and the stop card becomes the Event at once (an EVENT frame
  * entered at its step 6).  An empty Deck leaves the old Event in force. */
-static int blabbermouth(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static int blabbermouth(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     for (;;) {
@@ -1978,7 +2023,7 @@ static int blabbermouth(ctx *c, dml_frame *f, cr_action ans)
 /* The Powers DML-2015 words differently (15.6, 15.9); 0 for a card whose
  * Power is the 2016 one (the Inquisitor, Confisfactor, Embezzeler, Empress,
  * Heiress, Archduchess and Thief). */
-static int power_2015(ctx *c, dml_frame *f, cr_action ans)
+DML_NOINLINE static int power_2015(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
     int card = f->a, p = f->b, rank = dml_rank(card), suit = dml_suit(card);
@@ -2411,7 +2456,7 @@ DML_NOINLINE static void p_callback(ctx *c, dml_frame *f)
 /* DML-2015's Turn (15.4): Supply, the Market Phase, Restock at the end;
  * turn-2015-06 opens and closes it with a CPP of its own (V11).  Steps
  * 10-14 (0 leads there). */
-static void turn_2015(ctx *c, dml_frame *f)
+DML_NOINLINE static void turn_2015(ctx *c, dml_frame *f)
 {
     dml_state *s = c->s;
     int cpp = sw(s, DML_SW_TURN_0615);
@@ -2551,7 +2596,8 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             break;
         case 7: /* DML-2015: the piles, a 2 then a 3 into each (15.2, V8) */
             if (ans >= 0) {
-                move_hint(c, ans - DML_A_DRAW, DML_Z_PILE + f->a, 0,
+                s->pile[f->a][f->b] = (uint8_t)(ans - DML_A_DRAW + 1);
+                move_hint(c, ans - DML_A_DRAW, DML_Z_PILES, 0,
                           dml_rank_mask[dml_rank(ans - DML_A_DRAW)]);
                 if (++f->a == 4) f->a = 0, f->b++;
                 ans = -1;
@@ -2568,9 +2614,12 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
             if (ans >= 0) {
                 int seat = (s->dealer + f->a) % s->n, k = ans - DML_A_PILE;
                 emit(c, DML_E_DECISION, seat, -1, -1, -1, -1, ans, 0, ALL_SEEN);
-                for (uint64_t m = s->zone[DML_Z_PILE + k]; m; m &= m - 1)
-                    move_hint(c, lowest(m), DML_Z_HAND + seat, SEEN(seat),
-                              dml_rank_mask[dml_rank(lowest(m))]);
+                for (int i = 0; i < 2; i++) { /* its 2, then its 3 */
+                    int card = s->pile[k][i] - 1;
+                    s->pile[k][i] = 0;
+                    move_hint(c, card, DML_Z_HAND + seat, SEEN(seat),
+                              dml_rank_mask[dml_rank(card)]);
+                }
                 f->a++;
                 ans = -1;
             }
@@ -2613,8 +2662,8 @@ DML_NOINLINE static void p_game(ctx *c, dml_frame *f, cr_action ans)
                 move_hint(c, lowest(kings), DML_Z_XKING, 0, dml_rank_mask[DML_K]);
             for (uint64_t m = s->zone[DML_Z_POOL]; m; m &= m - 1) discard(c, lowest(m));
             /* DML-2015 with 3 players: the pile nobody chose, face up (V19) */
-            for (int k = 0; k < 4; k++)
-                for (uint64_t m = s->zone[DML_Z_PILE + k]; m; m &= m - 1) discard(c, lowest(m));
+            memset(s->pile, 0, sizeof s->pile);
+            for (uint64_t m = s->zone[DML_Z_PILES]; m; m &= m - 1) discard(c, lowest(m));
             f->step = 5;
             push(s, DML_P_RESTOCK, 0, 0, 0);
             return;
@@ -2827,13 +2876,15 @@ static int setup_ok_2015(const dml_state *s)
         if (popc(h & dml_rank_mask[2]) != popc(h & dml_rank_mask[3])) return 0;
     }
     if (popc(s->zone[DML_Z_POOL] & dml_rank_mask[DML_K]) < kings) return 0;
-    for (int k = 0; k < 4; k++) {
-        uint64_t m = s->zone[DML_Z_PILE + k];
-        int n = s->zone_count[DML_Z_PILE + k];
-        if (popc(m & dml_rank_mask[2]) != (n >= 1) || popc(m & dml_rank_mask[3]) != (n == 2))
-            return 0;
-    }
-    return 1;
+    uint64_t in_piles = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 2; i++) {
+            int v = s->pile[k][i];
+            if (!v) continue;
+            if (v > DML_NCARDS || dml_rank(v - 1) != 2 + i || (in_piles & dml_bit(v - 1))) return 0;
+            in_piles |= dml_bit(v - 1);
+        }
+    return in_piles == s->zone[DML_Z_PILES];
 }
 
 int dml_setup_pool_ok(const dml_state *s)

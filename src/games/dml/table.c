@@ -350,7 +350,7 @@ static void panel_stack(pctx *p)
     const dml_state *o = p->o;
     if (o->stack_n == 0) return;
     title(p, "%s", "Stack (bottom to top)");
-    for (int i = 0; i < o->stack_n && i < DML_NCARDS; i++) {
+    for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++) {
         if (i) cr_tb_printf(p->t, " %s ", p->dot);
         card(p, o->stack_card[i]);
         cr_tb_printf(p->t, " P%d %s", o->stack_flag[i] & DML_SF_SEAT,

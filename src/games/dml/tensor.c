@@ -73,7 +73,7 @@ static int card_category(const dml_state *o, int c)
     int z = o->loc[c];
     if (z >= DML_NZONES || !(o->zone[z] & dml_bit(c))) return TC_UNKNOWN;
     if (z >= DML_Z_BM) return TC_BM;
-    if (z >= DML_Z_PILE) return TC_PILE;
+    if (z == DML_Z_PILES) return TC_PILE;
     if (z >= DML_Z_OFFER) return TC_OFFER + rel_seat(o, z - DML_Z_OFFER);
     if (z >= DML_Z_KING) return TC_KING + rel_seat(o, z - DML_Z_KING);
     if (z >= DML_Z_FRONT) return TC_FRONT + rel_seat(o, z - DML_Z_FRONT);
