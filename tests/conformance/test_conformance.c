@@ -365,8 +365,7 @@ static uint64_t public_hint(const tracker *k, int card, int from, int to)
 {
     if (to == DML_Z_NEST || from == DML_Z_NEST) return dml_rank_mask[DML_A];
     if (to == DML_Z_XKING) return dml_rank_mask[DML_K];
-    if (from == DML_Z_POOL || from == DML_Z_PILES)
-        return dml_rank_mask[dml_rank(card)];
+    if (from == DML_Z_POOL || from == DML_Z_PILES) return dml_rank_mask[dml_rank(card)];
     if (to >= DML_Z_BM && k->wager) return DML_ALL_CARDS & ~dml_rank_mask[DML_K];
     if (to >= DML_Z_BM) return DML_ALL_CARDS & ~dml_rank_mask[DML_A];
     return DML_ALL_CARDS;
