@@ -658,7 +658,8 @@ DML_HIDDEN int dml_setup_pool_ok(const dml_state *s);
 /* Sets the frame stack for a position that starts at a named phase:
  * "event" (start of a Round), "turn" (start of the Active Player's Turn),
  * "market" (the Active Player's Market options, budget as in the state),
- * "power" (start of the Power Phase).  CR_ERR_INVALID for other names. */
+ * "power" (start of the Power Phase; in DML-2015 the Character Power Phase
+ * after the Active Player's Turn).  CR_ERR_INVALID for other names. */
 DML_HIDDEN cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase);
 
 /* invariants.c: every structural invariant a state reached by play keeps

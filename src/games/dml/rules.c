@@ -2995,9 +2995,23 @@ cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
         s->fr[1].step = 1;
         push(s, DML_P_TURN, s->active, 0, 0);
         if (!strcmp(phase, "market")) {
-            s->fr[2].step = 3;
+            s->fr[2].step = is_2015(s) ? 13 : 3; /* waiting for its Market Phase */
             push(s, DML_P_MARKET, 0, 0, 0);
             s->fr[3].step = 1;
+        }
+    } else if (!strcmp(phase, "power") && is_2015(s)) {
+        /* DML-2015: the CPP after the Active Player's Turn (15.3.2), or
+         * turn-2015-06's closing one inside it (V11) */
+        if (!dml_is_alive(s, s->active)) return CR_ERR_INVALID;
+        push(s, DML_P_ROUND, turn_offset + 1, 0, 0);
+        s->fr[1].step = 1;
+        if (sw(s, DML_SW_TURN_0615)) {
+            push(s, DML_P_TURN, s->active, 0, 0);
+            s->fr[2].step = 15;
+            push(s, DML_P_STACK, 2, 0, 0);
+        } else {
+            s->fr[1].b = 1;
+            push(s, DML_P_STACK, 0, 0, 0);
         }
     } else if (!strcmp(phase, "power")) {
         push(s, DML_P_ROUND, s->n, 0, 0);

@@ -146,8 +146,16 @@ static const char *decision_names[] = {
     "thief_mode",
     "thief_card",
     "thief_player",
+    "pile",
+    "wager",
+    "leave",
+    "name_suit",
 };
-static const char *chance_names[] = {"", "roll", "deck", "pool", "hand", "bm", "nest"};
+_Static_assert(sizeof decision_names / sizeof decision_names[0] == DML_D_NAME_SUIT + 1,
+               "a name for every decision kind");
+static const char *chance_names[] = {"", "roll", "deck", "pool", "hand", "bm", "nest", "pile"};
+_Static_assert(sizeof chance_names / sizeof chance_names[0] == DML_C_PILE + 1,
+               "a name for every chance kind");
 
 /* The legal actions' texts, '|'-separated in `list`, against the state's list. */
 static int check_legal(const cr_game *g, const dml_state *s, char *list, int mode, const char *file,
@@ -166,7 +174,14 @@ static int check_legal(const cr_game *g, const dml_state *s, char *list, int mod
         int found = 0;
         for (int i = 0; i < n; i++)
             if (!strcmp(names[i], w)) found = 1;
-        if (mode >= 0 && !found) return ffail(file, line, "'%s' is not legal", w);
+        if (mode >= 0 && !found) {
+            char all[1024] = "";
+            for (int i = 0; i < n; i++) {
+                strncat(all, names[i], sizeof all - strlen(all) - 4);
+                strncat(all, i + 1 < n ? " | " : "", sizeof all - strlen(all) - 1);
+            }
+            return ffail(file, line, "'%s' is not legal (legal: %s)", w, all);
+        }
         if (mode < 0 && found) return ffail(file, line, "'%s' is legal", w);
     }
     if (mode == 0 && want != n) {
