@@ -5,10 +5,15 @@
  * Achievements (spec Appendix A, notes A1-A6, and a few of our own): half of
  * them are read from the final state (how the game ended, what the Hands
  * hold), the other half from dml_state.feat, the bits the rules set as the
- * deeds happen (rules.c).  The 2015 edition's Joke's on you and End of
- * thieving cannot happen under the 2016 rules and are not in this list
- * (docs/play-dml.md, "Achievements").  3-Player Smackdown awards none (12.2,
- * R52), nor does a 3-player I See Fire game, which is Smackdown plus fire. */
+ * deeds happen (rules.c).  Both editions share the list; what an edition
+ * cannot reach (docs/play-dml.md, "Achievements"): Joke's on you and End of
+ * thieving need the 2015 Rogue Jester and Harlot Queen (A1), so only
+ * dml-2015 without cards-2015-06 can earn Joke's on you, and dml-2015 End of
+ * thieving; One man's scrapings needs the Jack of Spice's tithe, which
+ * cards-2015-06's Goods Swindler does not collect; Last merchant standing
+ * and Survived the fire are I See Fire's.  3-Player Smackdown awards none
+ * (12.2, R52), nor does a 3-player I See Fire game, which is Smackdown plus
+ * fire; a 3-player DML-2015 game is a Full Game and awards them (A2, V19). */
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 
@@ -36,6 +41,8 @@ enum {
     ACH_ETERNAL,
     ACH_POCKET,
     ACH_WIND,
+    ACH_END_THIEVING, /* DML-2015 only */
+    ACH_JOKES,        /* DML-2015 only (A1) */
     ACH_COUNT
 };
 
@@ -60,7 +67,8 @@ static const cr_achievement dml_achievement_list[ACH_COUNT] = {
                       "Your Harlot Queen exiles another player's Archduchess before she takes a "
                       "Stock."},
     [ACH_SCRAPINGS] = {"one-mans-scrapings", "One man's scrapings",
-                       "Win a game in which your Supreme Secretary of Tithes collected."},
+                       "Win a game in which your Jack of Spice collected its tithe (the Supreme "
+                       "Secretary of Tithes; in 2015 the Tithe Embezzeler)."},
     [ACH_THIEVES] = {"no-honor-among-thieves", "No honour among thieves",
                      "Your Thief pulls a Joker out of another player's Hand."},
     [ACH_RUINS] = {"kingdom-in-ruins", "Kingdom in ruins",
@@ -73,7 +81,8 @@ static const cr_achievement dml_achievement_list[ACH_COUNT] = {
     [ACH_TAKEOVER] = {"hostile-takeover", "Hostile takeover",
                       "Buy or seize a Ten that another player shows as an Emblem."},
     [ACH_CURSE] = {"re-roll-curse", "Re-roll curse",
-                   "Re-roll one Buying roll twice or more on Dabo! and fail it all the same."},
+                   "Re-roll one Buying roll (in 2015 also a Black Market attempt) twice or more "
+                   "on Dabo! and fail it all the same."},
     [ACH_MOUNTAIN] = {"mountain-of-gold", "Mountain of gold",
                       "Score more than 150 Victory Points in a four-player game."},
     [ACH_MANIPULATOR] = {"market-manipulator", "Market manipulator",
@@ -86,6 +95,11 @@ static const cr_achievement dml_achievement_list[ACH_COUNT] = {
                     "End the game with cards in Hand, every one of them a 2 or a 3."},
     [ACH_WIND] = {"wind-rinsed-arse", "Wind-rinsed",
                   "Lose with an empty Hand and no Emblem in your Front."},
+    [ACH_END_THIEVING] = {"end-of-thieving", "End of thieving",
+                          "Your Harlot Queen sends two Thieves into Exile at once (2015 edition)."},
+    [ACH_JOKES] = {"jokes-on-you", "Joke's on you",
+                   "Your Rogue Jester turns the Stack so that another player's Harlot Queen, "
+                   "Grand Inquisitor or Dragon Empress no longer comes first (2015 edition)."},
 };
 
 /* Does this table award achievements?  Not in 3-Player Smackdown (12.2),
@@ -150,6 +164,8 @@ static int dml_achievements(const cr_game *g, const void *st, int seat, const ch
     }
     got[ACH_POCKET] = alive && h && !(h & ~(dml_rank_mask[2] | dml_rank_mask[3]));
     got[ACH_WIND] = !won && !h && !s->zone[DML_Z_FRONT + seat];
+    got[ACH_END_THIEVING] = (feat & DML_FEAT_END_THIEVING) != 0;
+    got[ACH_JOKES] = (feat & DML_FEAT_JOKES_ON_YOU) != 0;
     int n = 0;
     for (int i = 0; i < ACH_COUNT && n < max; i++)
         if (got[i]) out[n++] = dml_achievement_list[i].key;

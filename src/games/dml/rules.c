@@ -991,8 +991,10 @@ DML_NOINLINE static void p_check(ctx *c, dml_frame *f)
     s->check_ok = (uint8_t)ok;
     s->check_special = (uint8_t)special;
     /* the re-roll curse (A3): two Dabo! re-rolls or more in a Buying roll
-     * that still fails; b: the re-rolls (p_dice) */
-    if (!ok && f->b >= 2 && f > s->fr && f[-1].proc == DML_P_BUY)
+     * (in DML-2015 a Black Market attempt too) that still fails; b: the
+     * re-rolls (p_dice) */
+    if (!ok && f->b >= 2 && f > s->fr &&
+        (f[-1].proc == DML_P_BUY || (is_2015(s) && f[-1].proc == DML_P_VISIT)))
         s->feat[f->a] |= DML_FEAT_REROLL_CURSE;
     if (c->ev) {
         int from, to, card;
