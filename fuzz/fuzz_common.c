@@ -23,6 +23,7 @@ void fuzz_fail(const char *file, int line, const char *fmt, ...)
 typedef struct table {
     const cr_game_def *def;
     int variant, players;
+    int option;    /* a yes/no switch of the variant turned on, -1 none */
     cr_game *game; /* created on first use */
 } table;
 
@@ -39,7 +40,22 @@ static void list_tables(void)
         for (int v = 0; v < def->n_variants; v++)
             for (int n = def->variants[v].min_players;
                  n <= def->variants[v].max_players && n_tables < MAX_TABLES; n++)
-                tables[n_tables++] = (table){def, v, n, NULL};
+                tables[n_tables++] = (table){def, v, n, -1, NULL};
+    }
+    /* then each variant's own yes/no switches, one at a time (DML-2015's),
+     * after every plain table so that the plain tables keep their numbers */
+    for (int gi = 0; gi < cr_registry_count(); gi++) {
+        const cr_game_def *def = cr_registry_get(gi);
+        for (int o = 0; o < def->n_options; o++) {
+            const cr_option_def *od = &def->options[o];
+            if (od->type != CR_OPT_BOOL || od->variant == NULL || od->def) continue;
+            for (int v = 0; v < def->n_variants; v++) {
+                if (strcmp(def->variants[v].name, od->variant) != 0) continue;
+                for (int n = def->variants[v].min_players;
+                     n <= def->variants[v].max_players && n_tables < MAX_TABLES; n++)
+                    tables[n_tables++] = (table){def, v, n, o, NULL};
+            }
+        }
     }
 }
 
@@ -57,6 +73,7 @@ const cr_game *fuzz_table(int i)
     if (t->game == NULL) {
         char err[256] = "";
         cr_params p = {.num_players = t->players, .variant = t->def->variants[t->variant].name};
+        if (t->option >= 0) cr_params_set(&p, t->def->options[t->option].key, "yes");
         t->game = cr_game_new(t->def, &p, err, sizeof err);
         FUZZ_CHECK(t->game != NULL, "%s %s %d players: %s", t->def->name, p.variant, t->players,
                    err);
@@ -71,6 +88,10 @@ cr_game *fuzz_game_for_position(const uint8_t *data, size_t size)
     const cr_game_def *def = tables[0].def;
     char variant[64] = "";
     int players = 0;
+    /* the header's options that name a yes/no value (DML-2015's switches) */
+    char opt_key[CR_MAX_OPTIONS][48];
+    int n_opt = 0;
+    const char *opt_val[CR_MAX_OPTIONS];
 
     json_t *root = json_loadb((const char *)data, size, 0, NULL);
     if (json_is_object(root)) {
@@ -85,13 +106,26 @@ cr_game *fuzz_game_for_position(const uint8_t *data, size_t size)
             players = (int)json_integer_value(v);
         else if (json_is_array(v) && json_array_size(v) <= CR_MAX_PLAYERS)
             players = (int)json_array_size(v);
+        json_t *opts = json_object_get(root, "options"), *ov;
+        const char *key;
+        if (json_is_object(opts)) json_object_foreach(opts, key, ov)
+            {
+                if (n_opt >= CR_MAX_OPTIONS || !json_is_boolean(ov)) continue;
+                snprintf(opt_key[n_opt], sizeof opt_key[0], "%s", key);
+                opt_val[n_opt++] = json_is_true(ov) ? "yes" : "no";
+            }
     }
     json_decref(root);
 
     /* The header may name a table that does not exist: the position then
      * goes to the loader of the closest table, which must refuse it. */
     cr_params p = {.num_players = players, .variant = variant[0] ? variant : NULL};
+    for (int i = 0; i < n_opt; i++) cr_params_set(&p, opt_key[i], opt_val[i]);
     cr_game *g = cr_game_new(def, &p, NULL, 0);
+    if (g == NULL) {
+        p.n_options = 0;
+        g = cr_game_new(def, &p, NULL, 0);
+    }
     if (g == NULL) {
         p.variant = NULL;
         g = cr_game_new(def, &p, NULL, 0);
