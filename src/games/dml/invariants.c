@@ -451,6 +451,9 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
     case DML_P_DICE:
     case DML_P_CHECK:
         if (!is_seat(s, f->a)) BAD("procedure[%d]: seat %d out of range", i, f->a);
+        if (f->proc == DML_P_DICE &&
+            (f->x < 0 || f->x > 1 || (f->x && !(s->sw & DML_SW_EVENTS_0615))))
+            BAD("procedure[%d]: the All Bets Are Off mark %d", i, f->x);
         break;
     case DML_P_ROUND:
     case DML_P_EVENT:
@@ -493,7 +496,9 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
         break;
     case DML_P_VISIT:
         if (f->a < 0 || f->a >= DML_MAX_BM) BAD("procedure[%d]: no slot %d", i, f->a);
-        if ((f->step < 3 || f->step == 10) && !((s->bm_live >> f->a) & 1))
+        /* (a Power triggered on a Dabo! of its roll may sweep it away: 15.9) */
+        if ((f->step == 0 || f->step == 10 || (f->step < 3 && !(s->sw & DML_SW_EVENTS_0615))) &&
+            !((s->bm_live >> f->a) & 1))
             BAD("procedure[%d]: no Black Market in slot %d", i, f->a);
         if (f->b < 0 || f->b > 50 || (f->b && !(s->sw & DML_SW_BM_WAGER)))
             BAD("procedure[%d]: wager %d out of range", i, f->b);
@@ -536,6 +541,11 @@ static int holds(const dml_state *s, const dml_frame *p, const dml_frame *c)
                (st == 6 && c->proc == DML_P_ROUND);
     case DML_P_ROLLOFF: return st == 2 && c->proc == DML_P_DICE && c->a == p->b;
     case DML_P_CHECK: return st == 1 && c->proc == DML_P_DICE && c->a == p->a;
+    case DML_P_DICE: /* events-2015-06: the Event card's Power, triggered on a Dabo! */
+        /* its card lies in the Event zone, or in the Hoard once a
+         * Blabbermouth has replaced the Event */
+        return st == 2 && p->x == 1 && c->proc == DML_P_POWER && c->b == p->a && is_card(c->a) &&
+               s->loc[c->a] != DML_Z_STACK;
     case DML_P_ROUND:
         if (st == 1 && c->proc == DML_P_EVENT) return p->a == 0;
         if (st == 1 && c->proc == DML_P_TURN)

@@ -654,6 +654,19 @@ static int legal_stack(const dml_state *s, cr_action *out)
     return n;
 }
 
+/* events-2015-06's All Bets Are Off (15.9): on a Dabo! the roller may
+ * trigger the Power of the Jack or Queen lying in the Event zone, once per
+ * Dabo! roll (the DICE frame's x marks it; docs/rulings.md C17).  The card,
+ * or -1 when there is none to trigger now. */
+static int allbets_trigger(const dml_state *s)
+{
+    if (s->event_type != DML_EV_ALLBETS || !s->nfr || s->fr[s->nfr - 1].proc != DML_P_DICE ||
+        s->fr[s->nfr - 1].x)
+        return -1;
+    uint64_t chars = s->zone[DML_Z_EVENT] & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q]);
+    return chars ? lowest(chars) : -1;
+}
+
 /* DML-2015's Market Phase (15.4.2, V-PD2, V-PD3): each Market Action is a
  * Buy or an attempt on a Black Market, then the Black Market Action is an
  * attempt; any may be forfeited (Nothing), or all that remain (End). */
@@ -736,9 +749,10 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
     int p = s->actor, n = 0;
     switch (s->kind) {
     case DML_D_DABO:
-        out[0] = DML_A_REROLL;
-        out[1] = DML_A_KEEP;
-        return 2;
+        if (allbets_trigger(s) >= 0) out[n++] = DML_A_PLAY; /* events-2015-06 (15.9) */
+        out[n++] = DML_A_REROLL;
+        out[n++] = DML_A_KEEP;
+        return n;
     case DML_D_MARKET: return legal_market(s, out);
     case DML_D_DECLARE: return legal_declare(s, out);
     case DML_D_OFFER:
@@ -936,7 +950,8 @@ static void dice_done(dml_state *s, const dml_frame *f)
 }
 
 /* DICE (seat = a): one roll with Dabo! re-rolls (3.1 steps 1-2, R21).
- * b: the re-rolls so far. */
+ * b: the re-rolls so far; x: 1 once this roll triggered All Bets Are Off's
+ * Event Power (events-2015-06). */
 DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -947,6 +962,7 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
         return;
     case 1:
         take_roll(s, ans);
+        f->x = 0; /* a new roll: All Bets Are Off may trigger again on a Dabo! */
         emit(c, DML_E_ROLL, f->a, -1, -1, -1, -1, s->die[0], s->die[1], ALL_SEEN);
         if (dml_dabo_roll(s->die[0], s->die[1])) {
             f->step = 2;
@@ -956,6 +972,17 @@ DML_NOINLINE static void p_dice(ctx *c, dml_frame *f, cr_action ans)
         dice_done(s, f);
         return;
     case 2: {
+        if (ans == DML_A_PLAY) { /* All Bets Are Off: the Event's Power, then the Dabo! again */
+            int card = allbets_trigger(s);
+            emit(c, DML_E_DECISION, f->a, -1, card, -1, -1, ans, 0, ALL_SEEN);
+            f->x = 1;
+            push(s, DML_P_POWER, card, f->a, 0);
+            return;
+        }
+        if (ans < 0) { /* back from the triggered Power */
+            ask(s, f->a, DML_D_DABO);
+            return;
+        }
         /* b: the target of the check the roll is for (DML_NO_TARGET in the
          * Dealer roll-off); other: the double, 10 * die + die */
         if (c->ev) {
@@ -2059,7 +2086,13 @@ DML_NOINLINE static int power_2015(ctx *c, dml_frame *f, cr_action ans)
     if (rank == DML_Q && suit == DML_SUIT_C) {
         /* the Harlot Queen nullifies what lies below her, which is all the
          * Stack still holds: Characters to Exile, Guild Houses to the Hoard
-         * (15.6); in 2015-06 the Characters only (V17) */
+         * (15.6); in 2015-06 the Characters only (V17).  Triggered from the
+         * Event zone (All Bets Are Off), she is on no Stack: nothing lies
+         * below her (C17). */
+        if (s->loc[card] != DML_Z_STACK) {
+            pop(s);
+            return 1;
+        }
         uint64_t chars = 0, guilds = 0;
         int thieves = 0;
         for (int i = 0; i < s->stack_n; i++) {
@@ -2320,8 +2353,9 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
 }
 
 /* VISIT a Black Market (6, R41, R64, R75; DML-2015 15.5.5): a = slot;
- * b = bm-wager's wager M (V-PD6, V14; 0 without it); x = cards still to
- * take, or to lose.  Steps 10-13 are bm-wager's. */
+ * b = bm-wager's wager M (V-PD6, V14; 0 without it); x = the market's label
+ * until the check, then the cards still to take, or to lose.  Steps 10-13
+ * are bm-wager's. */
 DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
 {
     dml_state *s = c->s;
@@ -2335,15 +2369,28 @@ DML_NOINLINE static void p_visit(ctx *c, dml_frame *f, cr_action ans)
                 return;
             }
             f->step = 1;
+            f->x = (int16_t)s->bm_label[k];
             push(s, DML_P_CHECK, p, 0, 7);
             return;
         case 10: /* the wager: the target is 7 - M (15.9) */
             f->b = (int8_t)(ans - DML_A_WAGER);
             emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, s->bm_label[k], ALL_SEEN);
             f->step = 1;
+            f->x = (int16_t)s->bm_label[k];
             push(s, DML_P_CHECK, p, 0, 7 - f->b);
             return;
         case 1:
+            /* a Power triggered on a Dabo! of this roll (events-2015-06's All
+             * Bets Are Off) may have swept this Black Market away, and a new
+             * one may sit in its slot: the attempt then takes, leaves and
+             * loses nothing (docs/rulings.md C17) */
+            if (!live_bm(s, k) || s->bm_label[k] != (uint16_t)f->x) {
+                f->b = 0;
+                if (s->check_ok) {
+                    f->step = 5;
+                    break;
+                }
+            }
             if (s->check_ok) {
                 f->x = (int16_t)(1 + count_vantage(s, p, DML_SUIT_H));
                 f->step = 2;
