@@ -436,6 +436,52 @@ static void mutated_positions_keep_the_invariants(void **unused)
     cr_free(s);
 }
 
+/* DML-2015 (issue 16): a Setup position with its piles loads and round-trips;
+ * a pile that is not one 2 and one 3, the piles in another variant, a
+ * switch of another variant and a reversed Wheel without its switch are
+ * refused with the key. */
+static void dml_2015_positions(void **unused)
+{
+    (void)unused;
+    char err[256];
+    cr_params p = {.num_players = 4, .variant = "dml-2015"};
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    assert_non_null(g);
+    size_t len;
+    char *text =
+        dml_test_read(CR_TEST_FIXTURES_DIR "/dml-positions/dml2015_setup_piles.json", &len);
+    static dml_state s, again;
+    load_ok(g, &s, text);
+    assert_int_equal(s.kind, DML_D_PILE);
+    assert_int_equal(s.pile[1][0], dml_card(DML_SUIT_S, 2) + 1);
+    assert_int_equal(s.pile[1][1], dml_card(DML_SUIT_S, 3) + 1);
+    static char out[TEXT_CAP];
+    size_t n = g->def->serialize(g, &s, out, sizeof out);
+    assert_true(n > 0 && n < sizeof out);
+    load_ok(g, &again, out);
+    assert_memory_equal(&s, &again, sizeof s);
+    expect_refused(
+        g,
+        edited(text, "[[\"2C\", \"3H\"], [\"2S\", \"3S\"]", "[[\"2C\", \"2S\"], [\"3H\", \"3S\"]"),
+        "piles[0]: a pile is one 2 and one 3");
+    expect_refused(g, edited(text, "[\"2H\", \"3D\"]", "[\"2H\", \"3H\"]"), "appears twice");
+    expect_refused(g, edited(text, "\"round\"", "\"wheel_reversed\": true, \"round\""),
+                   "wheel_reversed: only cards-2015-06's Greed Vizier");
+    cr_game_free(g);
+
+    /* piles, wheel and switches belong to dml-2015 */
+    cr_params full = {.num_players = 4, .variant = "full"};
+    cr_game *g16 = cr_game_new(cr_registry_find("dml"), &full, err, sizeof err);
+    assert_non_null(g16);
+    text = dml_test_read(CR_TEST_FIXTURES_DIR "/dml-positions/dml2015_setup_piles.json", &len);
+    expect_refused(g16, edited(text, "\"dml-2015\"", "\"full\""), "piles: only DML-2015");
+    cr_game_free(g16);
+    cr_params sw = {.num_players = 4, .variant = "full"};
+    cr_params_set(&sw, "bm-wager", "yes");
+    assert_null(cr_game_new(cr_registry_find("dml"), &sw, err, sizeof err));
+    assert_non_null(strstr(err, "option bm-wager belongs to variant dml-2015, not full"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +495,7 @@ int main(void)
         cmocka_unit_test(played_states_load_and_round_trip),
         cmocka_unit_test(contradicting_results_are_refused),
         cmocka_unit_test(mutated_positions_keep_the_invariants),
+        cmocka_unit_test(dml_2015_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
