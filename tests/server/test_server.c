@@ -1830,6 +1830,54 @@ static int http_get(int port, const char *path, char *body, size_t cap)
     return status;
 }
 
+/* DML-2015 (issue 16): `create` takes the 2015 variant and its switches,
+ * which the record carries; a switch given to the 2016 edition is refused
+ * with the variant it belongs to, and makes no game. */
+static void test_create_dml_2015(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "dml2015.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+    json_t *o = json_pack("{s:s,s:s,s:s,s:[s,s,s,s],s:{s:s}}", "type", "create", "game", "dml",
+                          "variant", "dml-2015", "seats", "random", "random", "random", "random",
+                          "options", "bm-wager", "yes");
+    json_t *r = cl_reply(c, cl_send(c, o));
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    /* four bots play it to the end; its record names the variant and switch */
+    json_t *rec = NULL;
+    for (int tries = 0; tries < 400; tries++) {
+        r = cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id)));
+        const char *text = json_string_value(json_object_get(r, "record"));
+        if (text && strstr(text, "# game over")) {
+            rec = r;
+            break;
+        }
+        json_decref(r);
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    assert_non_null(rec);
+    const char *text = json_string_value(json_object_get(rec, "record"));
+    assert_non_null(strstr(text, "\nvariant dml-2015\n"));
+    assert_non_null(strstr(text, "\noption bm-wager yes\n"));
+    json_decref(rec);
+    o = json_pack("{s:s,s:s,s:s,s:[s,s,s,s],s:{s:s}}", "type", "create", "game", "dml", "variant",
+                  "full", "seats", "random", "random", "random", "random", "options", "bm-wager",
+                  "yes");
+    r = cl_reply(c, cl_send(c, o));
+    assert_string_equal(jtype(r), "error");
+    assert_non_null(strstr(json_string_value(json_object_get(r, "message")), "dml-2015"));
+    json_decref(r);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+}
+
 /* A file option (18Dracula's `board`) names a path on the server's disk:
  * a client can never make the server open one.  The answer is the same
  * whether the file exists, is a board or is missing, and names no path. */
@@ -2176,6 +2224,7 @@ int main(void)
         cmocka_unit_test_teardown(test_replay, kill_live),
         cmocka_unit_test_teardown(test_replay_take_limited, kill_live),
         cmocka_unit_test_teardown(test_file_option_refused, kill_live),
+        cmocka_unit_test_teardown(test_create_dml_2015, kill_live),
         cmocka_unit_test_teardown(test_finished_loads_limited, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),
