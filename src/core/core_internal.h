@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "croupier/game.h"
+#include "croupier/record.h"
 
 #if defined(__GNUC__)
 #define CR_INTERNAL     __attribute__((visibility("hidden")))
@@ -38,6 +39,25 @@ CR_INTERNAL void cr_errf(char *err, size_t cap, const char *fmt, ...) CR_PRINTF(
  * "unknown action 'x'", "'x' is not legal now (...)", "the game is over". */
 CR_INTERNAL cr_status cr_core_parse_action(const cr_game *g, const void *st, const char *text,
                                            cr_action *out, cr_ctx *cx, char *err, size_t errcap);
+
+/* Where cr_core_record_load reads the actions into: begin() gets the game
+ * made from the header (and the header read into r) and returns the state
+ * to read on, which it owns, its init done (NULL: out of memory); apply()
+ * applies action i, already pushed to r, to that state.  A loader that
+ * keeps more than the state (the match's log) builds it as the actions are
+ * read, so each action is applied once. */
+typedef struct cr_record_sink {
+    void *ud;
+    void *(*begin)(void *ud, cr_game *g, const cr_record *r);
+    cr_status (*apply)(void *ud, int i, cr_action a);
+} cr_record_sink;
+
+/* cr_record_load, reading the actions into `sink` (NULL: its own state,
+ * returned in *st_out).  With a sink *st_out is NULL, and on failure g is
+ * freed here even after begin() (the sink must forget it). */
+CR_INTERNAL cr_status cr_core_record_load(const char *text, size_t len, const cr_params *overrides,
+                                          const cr_record_sink *sink, cr_record *r, cr_game **g_out,
+                                          void **st_out, char *err, size_t errcap);
 
 /* 1 if a is a legal action (or a possible chance outcome) of st now. */
 CR_INTERNAL int cr_core_is_legal(const cr_game *g, const void *st, cr_action a, cr_ctx *cx);

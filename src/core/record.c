@@ -481,6 +481,13 @@ static cr_status read_mark(cr_record *r, const cr_game *g, char *line, char *err
 cr_status cr_record_load(const char *text, size_t len, const cr_params *overrides, cr_record *r,
                          cr_game **g_out, void **st_out, char *err, size_t errcap)
 {
+    return cr_core_record_load(text, len, overrides, NULL, r, g_out, st_out, err, errcap);
+}
+
+cr_status cr_core_record_load(const char *text, size_t len, const cr_params *overrides,
+                              const cr_record_sink *sink, cr_record *r, cr_game **g_out,
+                              void **st_out, char *err, size_t errcap)
+{
     *g_out = NULL;
     *st_out = NULL;
     cr_record_init(r);
@@ -565,17 +572,18 @@ cr_status cr_record_load(const char *text, size_t len, const cr_params *override
         }
     }
 
-    void *st = cr_alloc(g->state_size);
+    /* the state the actions are read on: ours, or the sink's */
+    void *st = sink ? sink->begin(sink->ud, g, r) : cr_alloc(g->state_size);
     cr_ctx *cx = cr_ctx_new(g);
     if (st == NULL || cx == NULL) {
         cr_errf(err, errcap, "out of memory");
-        cr_free(st);
+        if (!sink) cr_free(st);
         cr_ctx_free(cx);
         cr_game_free(g);
         cr_record_fini(r);
         return CR_ERR_NOMEM;
     }
-    g->def->init(g, st);
+    if (!sink) g->def->init(g, st);
 
     int got;
     while ((got = next_line(&rd, err, errcap)) == 1) {
@@ -601,17 +609,26 @@ cr_status cr_record_load(const char *text, size_t len, const cr_params *override
                     rc == CR_ERR_NOMEM ? "out of memory" : why);
             break;
         }
-        g->def->apply(g, st, a, cx);
+        if (sink) {
+            rc = sink->apply(sink->ud, r->n_actions - 1, a);
+            if (rc != CR_OK) {
+                cr_errf(err, errcap, "line %d: %s", rd.line,
+                        rc == CR_ERR_NOMEM ? "out of memory" : "the action does not apply");
+                break;
+            }
+        } else {
+            g->def->apply(g, st, a, cx);
+        }
     }
     cr_ctx_free(cx);
     if (got < 0) rc = CR_ERR_PARSE;
     if (rc != CR_OK) {
-        cr_free(st);
+        if (!sink) cr_free(st);
         cr_game_free(g);
         cr_record_fini(r);
         return rc;
     }
     *g_out = g;
-    *st_out = st;
+    *st_out = sink ? NULL : st;
     return CR_OK;
 }

@@ -17,6 +17,7 @@
 #include "croupier/bot.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
+#include "core/core_internal.h"
 
 enum { MATCH_TEXT = 256 };
 
@@ -152,24 +153,25 @@ static cr_status log_events(cr_match *m, int32_t index)
     return CR_OK; /* ev keeps the last apply's events (cr_match_last_events) */
 }
 
-static cr_status push_who(cr_match *m, int who)
+static cr_status push_who(cr_match *m, int i, int who)
 {
-    if (m->rec.n_actions >= m->who_cap) {
+    if (i >= m->who_cap) {
         int cap = m->who_cap ? m->who_cap * 2 : 256;
+        while (cap <= i) cap *= 2;
         int8_t *p = cr_realloc(m->who, (size_t)cap);
         if (p == NULL) return CR_ERR_NOMEM;
         m->who = p;
         m->who_cap = cap;
     }
-    m->who[m->rec.n_actions] = (int8_t)who;
+    m->who[i] = (int8_t)who;
     return CR_OK;
 }
 
-/* Applies a (checked) action of the player `who`, recording and logging it. */
-static cr_status do_apply(cr_match *m, int who, cr_action a)
+/* Applies action i (a checked action of the player `who`, already in the
+ * record) to the state: who[i], the counts the seeds come from, the log. */
+static cr_status apply_at(cr_match *m, int i, int who, cr_action a)
 {
-    cr_status rc = push_who(m, who);
-    if (rc == CR_OK) rc = cr_record_push(&m->rec, a);
+    cr_status rc = push_who(m, i, who);
     if (rc != CR_OK) return rc;
     if (who == CR_CHANCE)
         m->n_chance++;
@@ -183,7 +185,15 @@ static cr_status do_apply(cr_match *m, int who, cr_action a)
     }
     memcpy(m->prev, m->st, m->g->state_size);
     m->g->def->apply(m->g, m->st, a, m->cx);
-    return log_events(m, m->rec.n_actions - 1);
+    return log_events(m, i);
+}
+
+/* Applies a (checked) action of the player `who`, recording and logging it. */
+static cr_status do_apply(cr_match *m, int who, cr_action a)
+{
+    cr_status rc = cr_record_push(&m->rec, a);
+    if (rc != CR_OK) return rc;
+    return apply_at(m, m->rec.n_actions - 1, who, a);
 }
 
 /* Replays actions[0..n) from the start: state, who[] and the log. */
@@ -252,34 +262,51 @@ cr_match *cr_match_new(const cr_game_def *def, const cr_params *p, const char *c
     return m;
 }
 
+/* Loading reads each action into the match as the record is parsed
+ * (cr_core_record_load's sink): the state, who[], the counts and the log
+ * are built as the actions are read, each applied once. */
+typedef struct match_loader {
+    cr_match *m;
+    uint64_t seed_if_none;
+} match_loader;
+
+static void *loader_begin(void *ud, cr_game *g, const cr_record *r)
+{
+    match_loader *L = ud;
+    L->m = match_alloc(g, r->has_seed ? r->seed : L->seed_if_none); /* runs init */
+    return L->m ? L->m->st : NULL;
+}
+
+static cr_status loader_apply(void *ud, int i, cr_action a)
+{
+    cr_match *m = ((match_loader *)ud)->m;
+    int who = m->g->def->current_player(m->g, m->st); /* the text was read as legal here */
+    if (who == CR_TERMINAL) return CR_ERR_INVALID;
+    return apply_at(m, i, who, a);
+}
+
 cr_match *cr_match_load(const char *text, size_t len, const cr_params *overrides,
                         uint64_t seed_if_none, char *err, size_t errcap)
 {
     cr_record rec;
     cr_game *g = NULL;
     void *st = NULL;
-    if (cr_record_load(text, len, overrides, &rec, &g, &st, err, errcap) != CR_OK) return NULL;
-    cr_free(st);
-    uint64_t seed = rec.has_seed ? rec.seed : seed_if_none;
-    cr_match *m = match_alloc(g, seed);
-    if (m == NULL) {
-        cr_game_free(g);
-        cr_record_fini(&rec);
-        set_err(err, errcap, "out of memory");
+    match_loader L = {NULL, seed_if_none};
+    cr_record_sink sink = {&L, loader_begin, loader_apply};
+    if (cr_core_record_load(text, len, overrides, &sink, &rec, &g, &st, err, errcap) != CR_OK) {
+        if (L.m) { /* the loader freed the game */
+            L.m->g = NULL;
+            cr_match_free(L.m);
+        }
         return NULL;
     }
-    m->rec = rec;
-    m->rec.seed = seed;
+    cr_match *m = L.m;
+    m->rec = rec; /* its actions are the ones applied */
+    m->rec.seed = m->seed;
     m->rec.has_seed = 1;
     if (m->rec.n_seats == 0) { /* an old record: every seat human */
         m->rec.n_seats = g->num_players;
         for (int s = 0; s < g->num_players; s++) strcpy(m->rec.seats[s], "human");
-    }
-    cr_status rc = rebuild(m, rec.n_actions);
-    if (rc != CR_OK) {
-        set_err(err, errcap, "the record does not replay (%s)", cr_status_str(rc));
-        cr_match_free(m);
-        return NULL;
     }
     replay_marks(m, m->rec.seats);
     for (int s = 0; s < g->num_players; s++) {
