@@ -59,7 +59,9 @@ same() {
         { fail "$name: the one-process run failed: $(cat "$one.err")"; return; }
     "$mpirun" --oversubscribe -n "$np" "$croupier" sim "$@" --json "$many.json" --csv "$many.csv" \
         >"$many.txt" 2>"$many.err" || { fail "$name: mpirun -n $np failed: $(cat "$many.err")"; return; }
-    [ -s "$one.txt" ] && [ -s "$one.json" ] && [ -s "$one.csv" ] || fail "$name: an empty report"
+    if ! [ -s "$one.txt" ] || ! [ -s "$one.json" ] || ! [ -s "$one.csv" ]; then
+        fail "$name: an empty report"
+    fi
     # three processes each playing the whole run on its own would print three reports
     if ! diff <(untimed_text "$one.txt") <(untimed_text "$many.txt") >"$tmp/$name.diff"; then
         fail "$name: the report on $np processes differs:"
