@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config libcmocka-dev libjansson-dev gnuplot-nox
           clang-format git ca-certificates libncurses-dev tmux
           libcivetweb-dev libsodium-dev libsqlite3-dev libpq-dev groff-base
-          python3-dev python3-numpy python3-pytest python3-pip python3-setuptools)
+          python3-dev python3-numpy python3-pytest python3-pip python3-setuptools
+          libopenmpi-dev openmpi-bin) # the lab on MPI: mpirun -n N croupier sim (docs/lab.md)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -87,7 +87,8 @@ typedef struct cr_sim_result {
     /* configuration, as run */
     char game[32], variant[32];
     int num_players, threads;
-    long games;
+    long games;      /* games in per_game[] (a part's count: cr_sim_run_part) */
+    long first_game; /* per_game[k] is game first_game + k of the run; 0 for a whole run */
     uint64_t seed;
     char seat_spec[CR_MAX_PLAYERS][128];
 
@@ -135,6 +136,29 @@ uint64_t cr_sim_game_seed(uint64_t seed, long i);
 cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err,
                      size_t errcap) CR_MUST_CHECK;
 void cr_sim_result_fini(cr_sim_result *r);
+
+/* Plays only games first .. first+count-1 of the run cfg describes (of
+ * cfg->games games, each seeded by its index in that run, as cr_sim_run
+ * plays it); 0 <= first, 0 <= count, first + count <= cfg->games.  *out
+ * then holds those games alone: games = count, first_game = first,
+ * per_game[k] is game first+k, and its figures are theirs.  count = 0
+ * checks the configuration and fills in everything but the games
+ * (threads = 0).  This is how a run is spread over processes (croupier sim
+ * under mpirun, docs/lab.md): put the parts' per_game back together in
+ * index order into one cr_alloc'd array, add up their counters and
+ * total_actions, set games and first_game, and cr_sim_summarize() gives
+ * exactly the figures cr_sim_run gives.  Errors as cr_sim_run; free *out
+ * with cr_sim_result_fini. */
+cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_sim_result *out,
+                          char *err, size_t errcap) CR_MUST_CHECK;
+
+/* (Re)computes every summary figure of r (seat, bot, label rates and
+ * intervals, ends, no_winner, rounds and actions, achievements) from
+ * r->per_game[0 .. r->games-1] in index order, as cr_sim_run does at its
+ * end; counters, total_actions, threads and seconds are left as they are.
+ * CR_ERR_NOMEM when the scratch for the length percentiles (4 bytes a game)
+ * cannot be allocated (r is then left half-summarized). */
+cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
 
 /* Whether a progress mode draws the bar: AUTO draws iff stderr is a terminal. */
 int cr_sim_progress_enabled(int mode);

@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "sim_mpi.h"
 #include "croupier/alloc.h"
 #include "croupier/sim.h"
 
@@ -18,6 +19,8 @@ const char cmd_sim_usage[] =
     "\n"
     "Plays many games between bots and reports win rates with 95% intervals, win rates\n"
     "by Merchant King, how games end, game length and rule-level counts (docs/lab.md).\n"
+    "Built with Open MPI, `mpirun -n N croupier sim ...` shares the games among N\n"
+    "processes and prints the same report (docs/lab.md, \"The lab on MPI\").\n"
     "\n"
     "options:\n"
     "  --games N            games to play (default 1000)\n"
@@ -28,7 +31,8 @@ const char cmd_sim_usage[] =
     "  --variant V          game variant (default: the game's own)\n"
     "  --option KEY=VALUE   a table option (croupier games lists them); repeatable\n"
     "  --board FILE         the game's board file, for games that have one\n"
-    "  --threads T          worker threads (default: every CPU); results do not depend on T\n"
+    "  --threads T          worker threads (default: every CPU; under MPI, per process,\n"
+    "                       the CPUs it is bound to); results do not depend on T\n"
     "  --seed S             game i uses (S, i); the bot of seat s uses (S, i, s) (default 1)\n"
     "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
     "  --json FILE          every summary figure as JSON\n"
@@ -40,7 +44,11 @@ const char cmd_sim_usage[] =
 
 enum { MAX_VARY = 64 };
 
-int cmd_sim(int argc, char **argv)
+/* The command, once sim_mpi_start has joined the MPI job if there is one
+ * (ranks processes; 1 without).  Every process parses the same arguments
+ * and so takes the same way until the games; then rank 0 alone checks the
+ * output paths (all stop if it fails), prints and writes. */
+static int sim_command(int argc, char **argv, int ranks)
 {
     cr_sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -163,36 +171,56 @@ int cmd_sim(int argc, char **argv)
      * typo fails at once; on failure, what this run created is removed. */
     char err[512];
     int json_new = 0, csv_new = 0, plots_new = 0, status = 0, done = 0;
+    int rank0 = sim_mpi_rank() == 0;
+    if (!rank0) json = csv = plots = NULL;
     if (plots) { /* first: --json and --csv may name files inside it */
         cr_status ps = cr_sim_plot_prepare(plots, &plots_new, err, sizeof err);
         if (ps == CR_ERR_UNSUPPORTED) {
             fprintf(stderr, "croupier: warning: %s\n", err);
             plots = NULL;
         } else if (ps != CR_OK) {
-            return cli_error("%s", err);
+            status = cli_error("%s", err);
         }
     }
-    if (json && cli_out_check(json, &json_new, err, sizeof err) != 0) status = cli_error("%s", err);
+    if (status == 0 && json && cli_out_check(json, &json_new, err, sizeof err) != 0)
+        status = cli_error("%s", err);
     if (status == 0 && csv && cli_out_check(csv, &csv_new, err, sizeof err) != 0)
         status = cli_error("%s", err);
+    if (!sim_mpi_all(status == 0) && status == 0) status = 1; /* rank 0 said why */
 
     int n_runs = vary ? n_vary : 1;
+    cr_sim_config *runs = status == 0 ? cr_calloc((size_t)n_runs, sizeof *runs) : NULL;
     cr_sim_result *res = status == 0 ? cr_calloc((size_t)n_runs, sizeof *res) : NULL;
-    if (status == 0 && !res) status = cli_error("out of memory");
+    if (!sim_mpi_all(status != 0 || (runs && res)) && status == 0)
+        status = cli_error("out of memory");
     for (int i = 0; status == 0 && i < n_runs; i++) {
-        cr_sim_config c = cfg;
+        runs[i] = cfg;
         if (vary_seat >= 0)
-            c.seats[vary_seat] = vary_list[i];
+            runs[i].seats[vary_seat] = vary_list[i];
         else if (vary)
-            c.variant = vary_list[i];
+            runs[i].variant = vary_list[i];
+    }
+    if (status == 0 && ranks > 1) { /* every configuration at once, over the processes */
+        if (sim_mpi_run(runs, n_runs, res, err, sizeof err) == CR_OK)
+            done = n_runs;
+        else
+            status = rank0 ? cli_error("%s", err) : 1;
+    }
+    for (int i = 0; status == 0 && ranks == 1 && i < n_runs; i++) {
         if (vary) cli_say(stderr, "%s=%s", vary_key, vary_list[i]);
-        if (cr_sim_run(&c, &res[i], err, sizeof err) != CR_OK) {
+        if (cr_sim_run(&runs[i], &res[i], err, sizeof err) != CR_OK) {
             status = cli_error("%s", err);
             break;
         }
         done++;
-        if (!vary) cr_sim_print(&res[i], stdout);
     }
+    if (!rank0) { /* the report is rank 0's */
+        for (int i = 0; i < done; i++) cr_sim_result_fini(&res[i]);
+        cr_free(res);
+        cr_free(runs);
+        return status;
+    }
+    if (status == 0 && !vary) cr_sim_print(&res[0], stdout);
     if (status == 0 && vary) {
         for (int i = 0; i < n_runs; i++) {
             putchar('\n');
@@ -223,5 +251,14 @@ int cmd_sim(int argc, char **argv)
     }
     for (int i = 0; i < done; i++) cr_sim_result_fini(&res[i]);
     cr_free(res);
+    cr_free(runs);
+    return status;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    int ranks = sim_mpi_start();
+    int status = sim_command(argc, argv, ranks);
+    sim_mpi_stop();
     return status;
 }

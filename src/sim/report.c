@@ -245,8 +245,9 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
             const cr_sim_game *gm = &r[i].per_game[k];
             /* game_seed: `croupier play --seed` with it and the same seats
              * plays this game again, move for move */
-            fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", cfgname, k,
-                    (unsigned long long)cr_sim_game_seed(r[i].seed, k), gm->winner,
+            long game = r[i].first_game + k; /* its index in the whole run */
+            fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", cfgname, game,
+                    (unsigned long long)cr_sim_game_seed(r[i].seed, game), gm->winner,
                     r[i].end_names[gm->end], gm->rounds, gm->actions);
             for (int s = 0; s < r[i].num_players; s++)
                 fprintf(f, ",%g,%d,%d,%s", (double)gm->returns[s], gm->score[s], gm->rank[s],

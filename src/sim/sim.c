@@ -9,6 +9,12 @@
  * computed from per_game[] in index order, so a run gives the same figures
  * with 1 or 16 threads.
  *
+ * A run can also be played in parts (cr_sim_run_part: games first ..
+ * first+count-1, each still seeded by its index in the whole run).  Parts
+ * put back together in index order, their integer counters added, and
+ * summarized again (cr_sim_summarize) give the whole run's figures exactly:
+ * that is how the lab spreads one run over MPI processes (docs/lab.md).
+ *
  * Progress: the calling thread draws the bar on stderr while the workers
  * run, only when cr_sim_progress_enabled() says so (stderr is a terminal,
  * unless forced on or off).
@@ -106,6 +112,7 @@ typedef struct sim_shared {
     const char *specs[CR_MAX_PLAYERS];
     cr_params params; /* the table, for each worker's match */
     long max_actions;
+    long first, end; /* the part played: games first .. end-1 */
     atomic_long next, done;
     atomic_int failed;
     char err[256];
@@ -140,7 +147,7 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
     sim_shared *sh = w->sh;
     const cr_game *g = cr_match_game(m);
     const cr_lab_profile *prof = sh->prof;
-    cr_sim_game *out = &sh->res->per_game[i];
+    cr_sim_game *out = &sh->res->per_game[i - sh->first];
     cr_match_reset(m, cr_sim_game_seed(sh->cfg->seed, i));
     long actions = 0;
     int aborted = 0;
@@ -235,7 +242,7 @@ static void *worker_main(void *arg)
     for (;;) {
         if (atomic_load(&sh->failed)) break;
         long i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->cfg->games) break;
+        if (i >= sh->end) break;
         if (play_one(w, i, m, err, sizeof err) != 0) {
             sim_fail(sh, err);
             break;
@@ -306,10 +313,20 @@ static void finish_rate(cr_sim_rate *r, double score_sum)
     r->mean_score = r->games ? score_sum / (double)r->games : 0;
 }
 
-static int summarize(cr_sim_result *r, const cr_lab_profile *prof)
+cr_status cr_sim_summarize(cr_sim_result *r)
 {
     long n = r->games;
     int np = r->num_players;
+    /* start from nothing: a result summarized once may be summarized again */
+    memset(r->seat, 0, sizeof r->seat);
+    memset(r->bot, 0, sizeof r->bot);
+    memset(r->bot_spec, 0, sizeof r->bot_spec);
+    memset(r->label, 0, sizeof r->label);
+    memset(r->ends, 0, sizeof r->ends);
+    memset(r->achievement_seat, 0, sizeof r->achievement_seat);
+    memset(r->achievement_total, 0, sizeof r->achievement_total);
+    memset(r->achievement_games, 0, sizeof r->achievement_games);
+    r->no_winner = 0;
     double seat_score[CR_MAX_PLAYERS] = {0}, bot_score[CR_MAX_PLAYERS] = {0};
     double label_score[CR_SIM_MAX_LABELS] = {0};
     /* distinct bot specs, in seat order */
@@ -360,11 +377,65 @@ static int summarize(cr_sim_result *r, const cr_lab_profile *prof)
     for (int s = 0; s < np; s++) finish_rate(&r->seat[s], seat_score[s]);
     for (int k = 0; k < r->n_bots; k++) finish_rate(&r->bot[k], bot_score[k]);
     for (int l = 0; l < r->n_labels; l++) finish_rate(&r->label[l], label_score[l]);
-    (void)prof;
-    return dist_of(r->per_game, n, 1, &r->rounds) && dist_of(r->per_game, n, 0, &r->actions);
+    if (!dist_of(r->per_game, n, 1, &r->rounds) || !dist_of(r->per_game, n, 0, &r->actions))
+        return CR_ERR_NOMEM;
+    return CR_OK;
+}
+
+/* Plays the part sh describes (sh->end > sh->first) on nthreads workers
+ * into sh->res: per_game, the counters and the actions, the wall time. */
+static cr_status play_part(sim_shared *sh, long nthreads, char *err, size_t errcap)
+{
+    cr_sim_result *out = sh->res;
+    long count = sh->end - sh->first;
+    out->per_game = cr_calloc((size_t)count, sizeof *out->per_game);
+    sim_worker *workers = cr_calloc((size_t)nthreads, sizeof *workers);
+    pthread_t *tid = cr_calloc((size_t)nthreads, sizeof *tid);
+    if (!out->per_game || !workers || !tid) {
+        cr_free(workers);
+        cr_free(tid);
+        return CR_ERR_NOMEM;
+    }
+    int show = cr_sim_progress_enabled(sh->cfg->progress);
+    double t0 = sim_now();
+    int started = 0;
+    for (long t = 0; t < nthreads; t++) {
+        workers[t].sh = sh;
+        if (pthread_create(&tid[t], NULL, worker_main, &workers[t]) != 0) break;
+        started++;
+    }
+    if (started == 0) worker_main(&workers[0]);
+    if (show) {
+        while (atomic_load(&sh->done) < count && !atomic_load(&sh->failed)) {
+            long d = atomic_load(&sh->done);
+            draw_progress(d, count, sim_now() - t0, 0);
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    out->seconds = sim_now() - t0;
+    if (show) draw_progress(atomic_load(&sh->done), count, out->seconds, 1);
+    for (long t = 0; t < nthreads; t++) {
+        out->total_actions += workers[t].actions;
+        for (int k = 0; k < out->n_counters; k++) out->counters[k] += workers[t].counters[k];
+    }
+    cr_free(workers);
+    cr_free(tid);
+    if (atomic_load(&sh->failed)) {
+        snprintf(err, errcap, "%s", sh->err);
+        return CR_ERR_INVALID;
+    }
+    return CR_OK;
 }
 
 cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, size_t errcap)
+{
+    return cr_sim_run_part(cfg, 0, cfg->games, out, err, errcap);
+}
+
+cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_sim_result *out,
+                          char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     const cr_game_def *def = cfg->def ? cfg->def : cr_registry_find(cfg->game);
@@ -378,6 +449,11 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     }
     if (cfg->games < 1) {
         snprintf(err, errcap, "the number of games must be at least 1");
+        return CR_ERR_INVALID;
+    }
+    if (first < 0 || count < 0 || first > cfg->games || count > cfg->games - first) {
+        snprintf(err, errcap, "games %ld..%ld are not part of a run of %ld games", first,
+                 first + count - 1, cfg->games);
         return CR_ERR_INVALID;
     }
     int np = cfg->num_players ? cfg->num_players : cfg->n_seats;
@@ -411,12 +487,13 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     snprintf(out->game, sizeof out->game, "%s", def->name);
     snprintf(out->variant, sizeof out->variant, "%s", g->variant ? g->variant->name : "");
     out->num_players = np;
-    out->games = cfg->games;
+    out->games = count;
+    out->first_game = first;
     out->seed = cfg->seed;
     long nthreads = cfg->threads > 0 ? cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (nthreads < 1) nthreads = 1;
     if (nthreads > SIM_MAX_THREADS) nthreads = SIM_MAX_THREADS;
-    if (nthreads > cfg->games) nthreads = cfg->games;
+    if (nthreads > count) nthreads = count; /* 0 for an empty part: nothing runs */
     out->threads = (int)nthreads;
     sim_shared sh;
     memset(&sh, 0, sizeof sh);
@@ -428,8 +505,10 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
     sh.max_actions = cfg->max_actions > 0            ? cfg->max_actions
                      : prof && prof->max_actions > 0 ? prof->max_actions
                                                      : 10000000L;
+    sh.first = first;
+    sh.end = first + count;
     pthread_mutex_init(&sh.err_lock, NULL);
-    atomic_init(&sh.next, 0);
+    atomic_init(&sh.next, first);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.failed, 0);
     for (int s = 0; s < np; s++) {
@@ -460,56 +539,13 @@ cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, si
         }
     }
 
-    out->per_game = cr_calloc((size_t)cfg->games, sizeof *out->per_game);
-    sim_worker *workers = cr_calloc((size_t)nthreads, sizeof *workers);
-    pthread_t *tid = cr_calloc((size_t)nthreads, sizeof *tid);
-    if (!out->per_game || !workers || !tid) {
-        cr_free(workers);
-        cr_free(tid);
-        cr_game_free(g);
-        cr_sim_result_fini(out);
-        snprintf(err, errcap, "out of memory for %ld games", cfg->games);
-        return CR_ERR_NOMEM;
-    }
-    int show = cr_sim_progress_enabled(cfg->progress);
-    double t0 = sim_now();
-    int started = 0;
-    for (long t = 0; t < nthreads; t++) {
-        workers[t].sh = &sh;
-        if (pthread_create(&tid[t], NULL, worker_main, &workers[t]) != 0) break;
-        started++;
-    }
-    if (started == 0) worker_main(&workers[0]);
-    if (show) {
-        while (atomic_load(&sh.done) < cfg->games && !atomic_load(&sh.failed)) {
-            long d = atomic_load(&sh.done);
-            draw_progress(d, cfg->games, sim_now() - t0, 0);
-            struct timespec ts = {0, 100 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    out->seconds = sim_now() - t0;
-    if (show) draw_progress(atomic_load(&sh.done), cfg->games, out->seconds, 1);
-    for (long t = 0; t < nthreads; t++) {
-        out->total_actions += workers[t].actions;
-        for (int k = 0; k < out->n_counters; k++) out->counters[k] += workers[t].counters[k];
-    }
-    cr_free(workers);
-    cr_free(tid);
+    cr_status rc = count > 0 ? play_part(&sh, nthreads, err, errcap) : CR_OK;
     cr_game_free(g);
     pthread_mutex_destroy(&sh.err_lock);
-    if (atomic_load(&sh.failed)) {
-        snprintf(err, errcap, "%s", sh.err);
-        cr_sim_result_fini(out);
-        return CR_ERR_INVALID;
-    }
-    if (!summarize(out, prof)) {
-        cr_sim_result_fini(out);
-        snprintf(err, errcap, "out of memory");
-        return CR_ERR_NOMEM;
-    }
-    return CR_OK;
+    if (rc == CR_OK) rc = cr_sim_summarize(out);
+    if (rc == CR_ERR_NOMEM) snprintf(err, errcap, "out of memory for %ld games", count);
+    if (rc != CR_OK) cr_sim_result_fini(out);
+    return rc;
 }
 
 void cr_sim_result_fini(cr_sim_result *r)

@@ -1,8 +1,9 @@
 /* test_sim.c — the lab (src/sim) through sim.h: figures identical for a
  * fixed seed with 1 and 2 threads, the progress bar off when stderr is not
  * a terminal, spec lists split as documented, Wilson intervals, a run
- * that fails loudly when an apply overflows its event buffer, and the
- * achievements counted as each game earned them. */
+ * that fails loudly when an apply overflows its event buffer, the
+ * achievements counted as each game earned them, and a run played in parts
+ * (as MPI processes play it) put back together into the very same figures. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "croupier/alloc.h"
 #include "croupier/game.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
@@ -278,6 +280,86 @@ static void test_wilson(void **state)
     assert_true(lo == 0 && hi > 0.27 && hi < 0.28);
 }
 
+/* A run played in three parts (one of them empty), as `croupier sim` under
+ * mpirun plays it: the parts' games are the whole run's games of the same
+ * indices, and put back together (per_game in order, counters and actions
+ * added) and summarized, they give every figure of the whole run, bit for
+ * bit.  A range outside the run is refused. */
+static void test_parts_make_the_whole_run(void **state)
+{
+    (void)state;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.seats[0] = "heuristic";
+    c.seats[1] = "random";
+    c.seats[2] = "random";
+    c.seats[3] = "random";
+    c.n_seats = 4;
+    c.games = 61;
+    c.threads = 2;
+    c.seed = 2024;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    char err[256];
+    cr_sim_result whole, part[3];
+    assert_int_equal(cr_sim_run(&c, &whole, err, sizeof err), CR_OK);
+    const long first[3] = {0, 17, 17}, count[3] = {17, 0, 44};
+    for (int p = 0; p < 3; p++) {
+        assert_int_equal(cr_sim_run_part(&c, first[p], count[p], &part[p], err, sizeof err), CR_OK);
+        assert_int_equal(part[p].games, count[p]);
+        assert_int_equal(part[p].first_game, first[p]);
+        assert_int_equal(part[p].threads, count[p] < 2 ? count[p] : 2);
+        if (count[p])
+            assert_memory_equal(part[p].per_game, whole.per_game + first[p],
+                                (size_t)count[p] * sizeof *whole.per_game);
+    }
+    assert_null(part[1].per_game);
+    assert_string_equal(part[1].end_names[0], whole.end_names[0]);
+
+    cr_sim_result r = part[0]; /* the configuration, as part 0 filled it in */
+    r.games = c.games;
+    r.first_game = 0;
+    r.per_game = cr_calloc((size_t)c.games, sizeof *r.per_game);
+    assert_non_null(r.per_game);
+    r.total_actions = 0;
+    memset(r.counters, 0, sizeof r.counters);
+    for (int p = 0; p < 3; p++) {
+        if (count[p])
+            memcpy(r.per_game + first[p], part[p].per_game, (size_t)count[p] * sizeof *r.per_game);
+        r.total_actions += part[p].total_actions;
+        for (int k = 0; k < r.n_counters; k++) r.counters[k] += part[p].counters[k];
+        cr_sim_result_fini(&part[p]);
+    }
+    for (int again = 0; again < 2; again++) { /* summarizing twice changes nothing */
+        assert_int_equal(cr_sim_summarize(&r), CR_OK);
+        assert_memory_equal(r.seat, whole.seat, sizeof r.seat);
+        assert_int_equal(r.n_bots, whole.n_bots);
+        assert_memory_equal(r.bot_spec, whole.bot_spec, sizeof r.bot_spec);
+        assert_memory_equal(r.bot, whole.bot, sizeof r.bot);
+        assert_memory_equal(r.label, whole.label, sizeof r.label);
+        assert_memory_equal(r.ends, whole.ends, sizeof r.ends);
+        assert_int_equal(r.no_winner, whole.no_winner);
+        assert_memory_equal(&r.rounds, &whole.rounds, sizeof r.rounds);
+        assert_memory_equal(&r.actions, &whole.actions, sizeof r.actions);
+        assert_memory_equal(r.counters, whole.counters, sizeof r.counters);
+        assert_memory_equal(r.achievement_seat, whole.achievement_seat, sizeof r.achievement_seat);
+        assert_memory_equal(r.achievement_total, whole.achievement_total,
+                            sizeof r.achievement_total);
+        assert_memory_equal(r.achievement_games, whole.achievement_games,
+                            sizeof r.achievement_games);
+        assert_int_equal(r.total_actions, whole.total_actions);
+    }
+    assert_true(whole.counters[0] > 0 || whole.n_counters == 0);
+    cr_sim_result_fini(&r);
+    cr_sim_result_fini(&whole);
+
+    cr_sim_result bad;
+    assert_int_equal(cr_sim_run_part(&c, 60, 2, &bad, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, "not part of a run of 61 games"));
+    assert_int_equal(cr_sim_run_part(&c, -1, 1, &bad, err, sizeof err), CR_ERR_INVALID);
+    assert_null(bad.per_game);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_lab_games_replay_as_matches),
         cmocka_unit_test(test_achievements_counted),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),
+        cmocka_unit_test(test_parts_make_the_whole_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
