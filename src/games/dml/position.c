@@ -1780,7 +1780,7 @@ static void obs_event_text(cr_tbuf *t, const dml_state *o)
         cr_tb_printf(t, "none");
         return;
     }
-    cr_tb_printf(t, "%s", dml_event_type_name(o->event_type));
+    cr_tb_printf(t, "%s", dml_event_type_name_ed(dml_edition(o), o->event_type));
     if (o->ev) cr_tb_printf(t, " %d", o->ev);
     cr_tb_printf(t, " (affects ");
     int first = 1;
@@ -1953,9 +1953,14 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round,
                  o->dealer, o->active);
     obs_event_text(t, o);
-    cr_tb_printf(t, "\nP%d has %d %s, %d %s left\n", o->active, o->actions,
-                 o->actions == 1 ? "Action" : "Actions", o->minors,
-                 o->minors == 1 ? "Minor Action" : "Minor Actions");
+    if (o->variant == DML_V_2015) /* 15.4.2's words */
+        cr_tb_printf(t, "\nP%d has %d Market %s, %d Black Market %s left\n", o->active, o->actions,
+                     o->actions == 1 ? "Action" : "Actions", o->minors,
+                     o->minors == 1 ? "Action" : "Actions");
+    else
+        cr_tb_printf(t, "\nP%d has %d %s, %d %s left\n", o->active, o->actions,
+                     o->actions == 1 ? "Action" : "Actions", o->minors,
+                     o->minors == 1 ? "Minor Action" : "Minor Actions");
     cr_tb_printf(t, "Stocks (card=Value now)");
     for (int s = 0; s < 4; s++) {
         cr_tb_printf(t, " %s: ", dml_suit_name(s));

@@ -167,7 +167,10 @@ static void panel_table(pctx *p)
         style(p, '0');
         /* the budget is the active player's: shown while it is theirs to
          * spend, not beside another seat's decision */
-        if (!deciding || o->actor == o->active)
+        if ((!deciding || o->actor == o->active) && o->variant == DML_V_2015)
+            cr_tb_printf(p->t, " %s %d Market, %d Black Market %s left", p->dot, o->actions,
+                         o->minors, o->actions + o->minors == 1 ? "Action" : "Actions");
+        else if (!deciding || o->actor == o->active)
             cr_tb_printf(p->t, " %s %d %s, %d %s left", p->dot, o->actions,
                          o->actions == 1 ? "Action" : "Actions", o->minors,
                          o->minors == 1 ? "Minor Action" : "Minor Actions");
@@ -183,7 +186,8 @@ static void panel_table(pctx *p)
         cr_tb_printf(p->t, " ");
     }
     style(p, 'e');
-    cr_tb_printf(p->t, "%s", o->event_type ? dml_event_type_name(o->event_type) : "none");
+    cr_tb_printf(p->t, "%s",
+                 o->event_type ? dml_event_type_name_ed(dml_edition(o), o->event_type) : "none");
     style(p, '0');
     if (o->ev) cr_tb_printf(p->t, " (value %d)", o->ev);
     if (o->event_type && o->affected) {
