@@ -800,6 +800,13 @@ static void help_stack_2015(cr_tbuf *t, const dml_state *o)
                          dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
                          o->stack_flag[i] & DML_SF_EMBLEM ? "Emblem" : "Power");
         cr_tb_printf(t, ".");
+        int top = o->stack_n - 1;
+        if (top >= 1 && o->stack_card[top] == dml_card(DML_SUIT_C, DML_J) &&
+            !(o->stack_flag[top] & DML_SF_EMBLEM) && !(o->sw & DML_SW_CARDS_0615))
+            cr_tb_printf(t,
+                         " If nobody plays on it, the Rogue Jester resolves first and turns the "
+                         "rest over: %s, at the bottom now, comes to the top and resolves next.",
+                         dml_card_code(o->stack_card[0]));
     }
 }
 
