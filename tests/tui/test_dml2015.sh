@@ -3,7 +3,7 @@
 # in the full-screen client, driven in tmux at 80x24 as test_tui.sh does:
 #
 #  1. a Character Power Phase with the Rogue Jester on the Stack (the record
-#     tests/fixtures/dml/dml2015_jester_cpp.txt, a seeded random game cut
+#     tests/tui/dml2015_jester_cpp.txt, a seeded random game cut
 #     after the Jester's play, seat P1 made human): the Stack one card a
 #     line, top first, with the 2015 names (Rogue Jester, Harlot Queen of
 #     Smorgon), the step named a Character Power Phase, the menu's card
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
-FIXTURE=$(readlink -f "$(dirname "$0")/../fixtures/dml/dml2015_jester_cpp.txt")
+FIXTURE=$(readlink -f "$(dirname "$0")/dml2015_jester_cpp.txt")
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
 TMP=$(mktemp -d)
 SOCK="croupier-tui15-$$"

@@ -379,6 +379,9 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         obj_add(&ob, "stock %c", suit_letters[su]);
         snprintf(label, sizeof label, "Name %s: draw until a %s Commodity comes up", suit_word(su),
                  suit_word(su));
+    } else if (s->variant == DML_V_2015 && a == DML_A_BUY) {
+        group = "buy";
+        snprintf(label, sizeof label, "Buy: declare a target (a Market Action)");
     } else if (s->variant == DML_V_2015 && (a == DML_A_NOTHING || a == DML_A_END)) {
         /* DML-2015's forfeits (15.4.2): the next action in the order, or all */
         group = a == DML_A_NOTHING ? "nothing" : "end";
@@ -1200,6 +1203,35 @@ static void event_words(const dml_state *o, const char **player, const char **ma
     }
 }
 
+/* DML-2015's words for a client (docs/clients.md, "display"): the edition,
+ * the names of its Tens, Jacks and Queens, the budget's two kinds of
+ * action, the Setup piles left, and whether a Character Power Phase is
+ * under way. */
+static void display_json_2015(cr_tbuf *t, const dml_state *o)
+{
+    int ed = dml_edition(o);
+    cr_tb_printf(t, ",\"edition\":\"%s\",\"names\":{", ed == DML_ED_2015_06 ? "2015-06" : "2015");
+    int first = 1;
+    for (int c = 0; c < DML_NCARDS; c++) {
+        int r = dml_rank(c);
+        if (r != DML_T && r != DML_J && r != DML_Q) continue;
+        cr_tb_printf(t, "%s\"%s\":", first ? "" : ",", dml_card_code(c));
+        cr_tb_json_str(t, dml_card_name_in(o, c));
+        first = 0;
+    }
+    cr_tb_printf(t, "},\"budget_names\":[\"Market Action\",\"Black Market Action\"],\"piles\":[");
+    first = 1;
+    for (int k = 0; k < 4; k++)
+        if (o->pile[k][0]) {
+            cr_tb_printf(t, "%s\"%c\"", first ? "" : ",", 'A' + k);
+            first = 0;
+        }
+    int cpp = 0; /* a Stack episode that no Play Action opened (15.3.2, V11) */
+    for (int i = 0; i < o->nfr && i < DML_MAX_FRAMES; i++)
+        if (o->fr[i].proc == DML_P_STACK && o->fr[i].a != 1) cpp = 1;
+    cr_tb_printf(t, "],\"cpp\":%s", cpp ? "true" : "false");
+}
+
 void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
 {
     char mbuf[160];
@@ -1224,6 +1256,7 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
     else
         cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"extra_actions\":%d}", extra);
+    if (o->variant == DML_V_2015) display_json_2015(t, o);
 
     /* every card this view can place that has a Value */
     uint64_t visible = 0;
