@@ -377,8 +377,8 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         int su = a - DML_A_SUIT;
         group = "suit";
         obj_add(&ob, "stock %c", suit_letters[su]);
-        snprintf(label, sizeof label, "Name %s: draw until a %s Commodity comes up", suit_word(su),
-                 suit_word(su));
+        snprintf(label, sizeof label, "Name %s: draw until a Commodity of %s comes up",
+                 suit_word(su), suit_word(su));
     } else if (s->variant == DML_V_2015 && a == DML_A_BUY) {
         group = "buy";
         snprintf(label, sizeof label, "Buy: declare a target (a Market Action)");
