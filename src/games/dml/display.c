@@ -899,7 +899,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
             int su = o->sel_n ? dml_suit(o->sel[0]) : -1;
             cr_tb_printf(t, " So far: %s, Value %d.", suit_word(su), target);
             if (su >= 0 && su < 4) { /* what buys it: the cards that matter now */
-                int prim = dml_prim(su);
+                int prim = dml_prim_of(o, su);
                 uint64_t mine = o->zone[DML_Z_HAND + o->actor] & DML_SUIT_MASK(prim) &
                                 dml_commodity_mask() & dml_commit_filter(o, prim);
                 for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++) mine &= ~dml_bit(o->sel[i]);
@@ -941,7 +941,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "wins (a tie goes to whoever acted first). The winner's counting cards are "
                      "committed and raise the Value the buyer must roll; if the roll fails, the "
                      "winner takes the targets. Every other card goes back to its Hand.",
-                     o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim(x)) : "none");
+                     o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim_of(o, x)) : "none");
         if (x >= 0) help_offer_count(t, o, x);
         if (x >= 0) {
             cr_tb_printf(t, " If nobody seizes, P%d rolls against %d: ", o->active, o->D);

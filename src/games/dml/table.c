@@ -293,7 +293,7 @@ static int panel_buying(pctx *p)
         if (o->kind == DML_D_OFFER && o->buy_suit >= 0 && o->buy_suit < 4) {
             /* What the offer would count: the buyer's Primary's cards the
              * Event lets one commit (display.c's help says why). */
-            int prim = dml_prim(o->buy_suit), total = 0;
+            int prim = dml_prim_of(o, o->buy_suit), total = 0;
             uint64_t ok = dml_commit_filter(o, prim);
             for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++)
                 if (dml_suit(o->sel[i]) == prim && (ok >> o->sel[i] & 1))
