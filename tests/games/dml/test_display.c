@@ -104,6 +104,28 @@ static size_t help_of(const cr_game *g, const dml_state *s, int seat, dml_state 
     return cr_parts(g)->help(g, obs, buf, cap);
 }
 
+/* What the help of each DML-2015 decision must explain (its own words). */
+static void help_2015_says(const dml_state *s, const char *help)
+{
+    static const struct {
+        int kind;
+        const char *words;
+    } says[] = {
+        {DML_D_PILE, "takes a pile without seeing it"},
+        {DML_D_PILE, "Piles left:"},
+        {DML_D_MARKET, "Forfeit (nothing): give up the next action in the order"},
+        {DML_D_MARKET, "Black Market Action, one attempt on a Black Market"},
+        {DML_D_OFFER, "Place one card of your Hand face-down, or pass"},
+        {DML_D_STACK, "Character Power Phase (DML-2015)"},
+        {DML_D_WAGER, "The roll is against 7 - M"},
+        {DML_D_LEAVE, "the cards you just took may not be among them"},
+        {DML_D_NAME_SUIT, "until a Commodity of that suit"},
+    };
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (says[i].kind == s->kind && !strstr(help, says[i].words))
+            fail_msg("dml-2015 help of decision %d lacks '%s': %s", s->kind, says[i].words, help);
+}
+
 /* A table of `variant` with the DML-2015 switches of `switches` (comma-
  * separated, "" none) set to yes. */
 static cr_game *game_with(const char *variant, int players, const char *switches)
@@ -148,6 +170,7 @@ static unsigned random_games_with(const char *variant, int players, const char *
             size_t len = help_of(g, s, p, obs, help, sizeof help);
             if (len == 0) fail_msg("no help for P%d at decision %d", p, s->kind);
             assert_true(len < sizeof help);
+            if (s->variant == DML_V_2015) help_2015_says(s, help);
             if (s->variant == DML_V_2015)
                 for (size_t w = 0; w < sizeof words_2016 / sizeof words_2016[0]; w++)
                     if (strstr(help, words_2016[w]))
