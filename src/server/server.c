@@ -1740,7 +1740,8 @@ static json_t *sv_welcome(void)
                           "max", od->max, "default", od->def, "help", od->help ? od->help : "");
             /* the one variant the option belongs to (null: every variant);
              * create refuses it with another variant */
-            json_object_set_new(oj, "variant", od->variant ? json_string(od->variant) : json_null());
+            json_object_set_new(oj, "variant",
+                                od->variant ? json_string(od->variant) : json_null());
             if (od->type == CR_OPT_CHOICE && od->choices) {
                 json_t *cs = json_array();
                 for (int c = 0; c <= od->max; c++)
