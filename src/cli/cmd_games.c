@@ -42,7 +42,11 @@ int cmd_games(int argc, char **argv)
                 break;
             case CR_OPT_FILE: snprintf(range, sizeof range, "a file, default built-in"); break;
             }
-            printf("    %-14s %s (%s)\n", o->key, o->help ? o->help : "", range);
+            if (o->variant != NULL) /* given to another variant, it is refused */
+                printf("    %-14s %s (%s; %s only)\n", o->key, o->help ? o->help : "", range,
+                       o->variant);
+            else
+                printf("    %-14s %s (%s)\n", o->key, o->help ? o->help : "", range);
         }
     }
     return 0;

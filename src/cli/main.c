@@ -41,6 +41,8 @@ static const cli_command commands[] = {
      "  --seed N             seed of the dice, draws and bots (default: from the clock,\n"
      "                       printed)\n"
      "  --first-roller N     the seat that rolls first at setup (default 0)\n"
+     "  --option KEY=VALUE   a table option ('croupier games' lists them; dml-2015's\n"
+     "                       switches: --variant dml-2015 --option bm-wager=yes)\n"
      "  --save FILE          write the game record to FILE as the game starts (a path that\n"
      "                       cannot be written fails at once), after every human decision\n"
      "                       and at the end (also when the game is stopped)\n"

@@ -1738,6 +1738,10 @@ static json_t *sv_welcome(void)
                 json_pack("{s:s,s:s,s:i,s:i,s:i,s:s}", "key", od->key, "type",
                           od->type >= 1 && od->type <= 5 ? types[od->type] : "", "min", od->min,
                           "max", od->max, "default", od->def, "help", od->help ? od->help : "");
+            /* the one variant the option belongs to (null: every variant);
+             * create refuses it with another variant */
+            json_object_set_new(oj, "variant",
+                                od->variant ? json_string(od->variant) : json_null());
             if (od->type == CR_OPT_CHOICE && od->choices) {
                 json_t *cs = json_array();
                 for (int c = 0; c <= od->max; c++)

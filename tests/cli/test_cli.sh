@@ -41,6 +41,21 @@ grep -q '^croupier: error: .*need: "run" is not a resting state' "$tmp/err" ||
 
 # --- games ---
 grep -q '^dml' <<<"$("$cr" games)" || fail "games lists no dml"
+grep -q '^    bm-wager .*dml-2015 only)$' <<<"$("$cr" games)" || fail "games does not say bm-wager is dml-2015's"
+
+# --- DML-2015 in line mode: a human answering 1 every time, to the end, and
+# its record replayed; the words are the 2015 edition's ---
+"$cr" play dml --variant dml-2015 --option cards-2015-06=yes --seats human,random,random,random \
+    --seed 5 --plain --save "$tmp/y15.rec" < <(yes 1) >"$tmp/y15.out" 2>&1 ||
+    fail "a dml-2015 game in line mode failed: $(tail -3 "$tmp/y15.out")"
+grep -q '^game over' "$tmp/y15.out" || fail "the dml-2015 game did not end: $(tail -3 "$tmp/y15.out")"
+grep -q 'Setup .* choose a face-down pile' "$tmp/y15.out" || fail "no pile choice in dml-2015"
+grep -q 'Character Power Phase' "$tmp/y15.out" || fail "no Character Power Phase in dml-2015"
+grep -q 'Market Action' "$tmp/y15.out" || fail "no Market Action in dml-2015's words"
+grep -q 'Minor Action\|Vice Minister' "$tmp/y15.out" && fail "2016 words in a dml-2015 game"
+"$cr" replay "$tmp/y15.rec" --log >"$tmp/y15.log" || fail "the dml-2015 record does not replay"
+grep -q 'Character Power Phase' "$tmp/y15.log" || fail "the dml-2015 replay log lacks the CPP"
+grep -q "^## The 2015 edition (dml-2015)" <<<"$("$cr" guide dml)" || fail "the guide has no 2015 section"
 
 # --- bots only: a whole game, twice with the same seed ---
 "$cr" play dml --seats random,random,random,random --seed 7 --save "$tmp/a.rec" >"$tmp/a.out"

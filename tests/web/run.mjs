@@ -710,6 +710,66 @@ async function playDracula(page, count, { seed = 3, mapClicks = 1, amountOnce = 
   return did;
 }
 
+// DML-2015 (variant dml-2015): its switches are offered only with it, the
+// server's listing says whose they are, and a game with one of them shows
+// the Setup's piles, the 2015 budget and the 2015 names, and plays on.
+async function testDml2015(browser, base) {
+  console.log('# DML-2015: its switches only with its variant; piles, 2015 words');
+  const info = await (await fetch(`${base}/api/info`)).json();
+  const dml = (info.games || []).find((g) => g.name === 'dml') || {};
+  const sw = (dml.options || []).find((o) => o.key === 'bm-wager');
+  check(sw && sw.variant === 'dml-2015', `/api/info names the variant of bm-wager (${sw && sw.variant})`);
+  const fr = (dml.options || []).find((o) => o.key === 'first-roller');
+  check(fr && fr.variant === null, 'an option of every variant has variant null');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  await page.selectOption('#c-game', 'dml');
+  await page.selectOption('#c-variant', 'full');
+  check(!(await page.$('#c-opt-bm-wager')), 'the full game does not offer the 2015 switches');
+  await page.selectOption('#c-variant', 'dml-2015');
+  check(!!(await page.$('#c-opt-cards-2015-06')) && !!(await page.$('#c-opt-bm-wager')), 'dml-2015 offers its switches');
+  check(!!(await page.$('#c-opt-first-roller')), 'dml-2015 keeps the options of every variant');
+  await page.selectOption('#c-variant', 'full');
+  check(!(await page.$('#c-opt-turn-2015-06')), 'switching back to the full game hides the switches again');
+  await createGame(page, base, ['me', 'random', 'random', 'random'], { variant: 'dml-2015', options: { 'cards-2015-06': 'yes' } });
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  // P0 may first have a Dabo! in the roll-off (kept here); the last to
+  // choose a pile has one left, which the server takes for it
+  let sawPile = false;
+  for (let i = 0; i < 10; i++) {
+    const h = await page.waitForFunction(() => document.querySelector('.move fieldset[data-group="pile"] button.action') ? 'pile'
+      : document.querySelector('.move fieldset[data-group="dabo"] button.action:not([aria-disabled])') ? 'dabo'
+        : document.querySelector('.move button.action:not([aria-disabled])') ? 'other' : false,
+    null, { timeout: 30000, polling: 50 }).catch(async (e) => {
+      console.log(`the move pane: ${await page.textContent('.move')}`);
+      throw e;
+    });
+    const what = await h.jsonValue();
+    if (what === 'other') break;
+    if (what === 'pile') {
+      sawPile = true;
+      check(/Setup piles/.test(await page.textContent('.dml-piles')), 'the piles left are shown at the Setup');
+      const pileLabel = await page.textContent('.move fieldset[data-group="pile"] button.action');
+      check(/face-down pile [A-D]/.test(pileLabel), `a pile is offered face down (${pileLabel.trim()})`);
+      await page.locator('.move fieldset[data-group="pile"] button.action').first().click();
+      break;
+    }
+    await page.locator('.move fieldset[data-group="dabo"] button.action', { hasText: 'Keep' }).click();
+    await page.waitForTimeout(200);
+  }
+  await page.waitForFunction(() => /P0: pile [A-D]/.test(document.querySelector('.log-lines') ? document.querySelector('.log-lines').textContent : ''),
+    null, { timeout: 30000, polling: 50 }).then(() => check(true, `the log says which pile P0 took${sawPile ? ' (chosen here)' : ' (the last one, taken for P0)'}`),
+    async () => check(false, `the log says which pile P0 took: ${(await page.textContent('.log')).match(/.{0,80}P0: pile.{0,40}/)}`));
+  check(await playGeneric(page, 12) > 0, 'a dml-2015 game plays on from the pile choice');
+  const budget = await page.textContent('.dml-top');
+  check(/Market Action/.test(budget) && !/Minor left/.test(budget), 'the 2015 budget counts Market Actions');
+  const names = await page.evaluate(async () => (await import('/games/dml.js')).cardName('JC'));
+  check(names === 'Greed Vizier', `cards-2015-06 names JC the Greed Vizier (${names})`);
+  await context.close();
+}
+
 async function testDracula(browser, base) {
   console.log('# 18Dracula: one human, two bots; the map and the table, actions by clicking');
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
@@ -841,9 +901,9 @@ let browser;
 try {
   server = await startServer();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015 };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }

@@ -53,8 +53,16 @@ const END_REASON = {
 
 const CODE_RE = /^([2-9TJQKA][SCHD]|X[12])$/;
 
+// The names of the game's edition (DML-2015: display.names, "JC": "Rogue
+// Jester"), set by the table each time it draws; null: the 2016 names.
+let editionNames = null;
+export function setEditionNames(names) {
+  editionNames = names && typeof names === 'object' ? names : null;
+}
+
 export function cardName(code) {
   if (!CODE_RE.test(code)) return String(code);
+  if (editionNames && typeof editionNames[code] === 'string') return editionNames[code];
   if (COURT[code]) return COURT[code];
   return `${SUITS[code[1]].name} ${code[0]}`;
 }
@@ -74,6 +82,9 @@ const TITLES = {
   undo: 'Take back',
   dabo: 'Dabo!',
   thief: 'Thief',
+  pile: 'Choose a face-down pile (a 2 and a 3)',
+  wager: 'Wager cards on the Black Market attempt',
+  suit: 'Name a suit for the Troublesome Blabbermouth',
 };
 const SECTION = {
   buy: 'market', play: 'market', substitute: 'market', nothing: 'market', end: 'market',
@@ -200,7 +211,7 @@ export function createView(root, ctx) {
       el('div', { class: 'round' },
         el('strong', { text: `Round ${o.round}` }),
         el('span', { text: ` · Dealer ${seatLabel(o.dealer)} · Active Player ${seatLabel(o.active)}` }),
-        o.budget ? el('span', { class: 'budget', text: ` · ${o.budget.actions} Action${o.budget.actions === 1 ? '' : 's'}, ${o.budget.minors} Minor left` }) : null),
+        o.budget ? el('span', { class: 'budget', text: budgetText(o) }) : null),
       el('div', { class: 'event' },
         el('h2', { text: 'Event' }),
         ev.card ? card(ev.card, { actionable: false }) : null,
@@ -212,7 +223,18 @@ export function createView(root, ctx) {
             ? el('p', { text: `Affects ${ev.affected.map(seatLabel).join(', ')}` }) : null,
           d.player_effect ? el('p', { text: d.player_effect }) : null,
           d.market_effect ? el('p', { text: d.market_effect }) : null,
-          d.extra_actions ? el('p', { text: `Every player has ${d.extra_actions} extra Action this Round.` }) : null)));
+          d.extra_actions ? el('p', { text: `Every player has ${d.extra_actions} extra ${o.display && o.display.budget_names ? o.display.budget_names[0] : 'Action'} this Round.` }) : null)));
+  }
+
+  // " · 1 Action, 1 Minor left"; DML-2015 counts Market Actions and the
+  // Black Market Action (display.budget_names).
+  function budgetText(o) {
+    const b = o.budget;
+    const names = o.display && Array.isArray(o.display.budget_names) ? o.display.budget_names : null;
+    if (names) {
+      return ` · ${b.actions} ${names[0]}${b.actions === 1 ? '' : 's'}, ${b.minors} ${names[1]}${b.minors === 1 ? '' : 's'} left`;
+    }
+    return ` · ${b.actions} Action${b.actions === 1 ? '' : 's'}, ${b.minors} Minor left`;
   }
 
   function drawSeats(o) {
@@ -272,13 +294,16 @@ export function createView(root, ctx) {
 
   function drawPiles(o) {
     const d = o.discard || {};
+    const piles = (o.display && Array.isArray(o.display.piles)) ? o.display.piles : [];
     fill(panes.piles, el('h2', { text: 'Deck, Discard, Nest' }),
       el('dl', { class: 'piles' },
         el('dt', { text: 'Deck' }), el('dd', { text: `${o.deck_count} cards` }),
         el('dt', { text: 'Discard' }), el('dd', {}, `${d.count || 0} cards`, d.top ? [' · top ', card(d.top, { actionable: false })] : null),
         el('dt', { text: 'Nest' }), el('dd', {}, `${(o.nest && o.nest.count) || 0} cards`,
           o.nest && o.nest.known && o.nest.known.length ? cards(o.nest.known, { actionable: false }) : null),
-        el('dt', { text: 'Exile' }), el('dd', { text: `${(o.exile && o.exile.count) || 0} cards${o.exiled_kings && o.exiled_kings.count ? `, ${o.exiled_kings.count} Kings` : ''}` })));
+        el('dt', { text: 'Exile' }), el('dd', { text: `${(o.exile && o.exile.count) || 0} cards${o.exiled_kings && o.exiled_kings.count ? `, ${o.exiled_kings.count} Kings` : ''}` }),
+        piles.length ? [el('dt', { text: 'Setup piles' }),
+          el('dd', { class: 'setup-piles', text: `${piles.join(' ')} (face down, a 2 and a 3 each)` })] : null));
   }
 
   function drawStack(o) {
@@ -287,7 +312,9 @@ export function createView(root, ctx) {
       list.appendChild(el('li', {}, card(s.card, { actionable: false }),
         el('span', { text: ` ${seatLabel(s.seat)} as ${s.as === 'emblem' ? 'an Emblem' : 'a Power'}` })));
     }
-    fill(panes.stack, el('h2', { text: 'Stack' }),
+    // DML-2015: every Stack episode is a Character Power Phase (display.cpp)
+    const cpp = o.display && o.display.cpp;
+    fill(panes.stack, el('h2', { text: cpp ? 'Stack · Character Power Phase' : 'Stack' }),
       list.childNodes.length ? list : el('p', { class: 'empty', text: 'The Stack is empty.' }));
   }
 
@@ -366,7 +393,9 @@ export function createView(root, ctx) {
     // The help stays open on a wide screen; on a phone it is one tap away.
     const wide = typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 761px)').matches;
     if (s.help) body.push(el('details', { class: 'help', open: wide || helpOpen }, el('summary', { text: 'Help', onclick: () => { helpOpen = !helpOpen; } }), el('p', { text: s.help })));
-    body.push(actionControls(grouped, (a, amount) => ctx.submit((s.actions || []).find((x) => x.id === a.id) || a, amount), { keys, titles: TITLES }));
+    const y2015 = s.obs && s.obs.display && s.obs.display.edition;
+    const titles = y2015 ? { ...TITLES, visit: 'Attempt a Black Market', market: 'Market options (or forfeit)' } : TITLES;
+    body.push(actionControls(grouped, (a, amount) => ctx.submit((s.actions || []).find((x) => x.id === a.id) || a, amount), { keys, titles }));
     fill(panes.move, el('h2', { text: s.toAct ? 'Your move' : 'Not your turn' }), body);
   }
 
@@ -391,6 +420,7 @@ export function createView(root, ctx) {
     focus.save();
     snap = s;
     const o = s.obs || {};
+    setEditionNames(o.display && o.display.names);
     marks = chosenCards(o, s.prompt);
     if (chosen && !cardActions(chosen).length) chosen = null;
     drawTop(o);

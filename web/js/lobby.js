@@ -84,10 +84,14 @@ function drawCreate(box, invitesBox, app, welcome) {
   }
   // One control per table option, by its type (int, bool, choice, seat; a
   // `file` option names data on the server and keeps its built-in default).
+  // An option that belongs to one variant (its `variant`, e.g. dml-2015's
+  // historic switches) is offered only with that variant: the server
+  // refuses it with another.
   function drawOptions() {
     const g = game();
     fill(optionsBox);
     for (const o of (g && g.options) || []) {
+      if (o.variant && o.variant !== variantSel.value) continue;
       const id = `c-opt-${o.key}`;
       const def = String(o.default === undefined ? '' : o.default);
       let input;
@@ -146,7 +150,7 @@ function drawCreate(box, invitesBox, app, welcome) {
   }
   const syncClock = () => { clockRow.hidden = clockMode.value === ''; };
   gameSel.addEventListener('change', drawVariants);
-  variantSel.addEventListener('change', drawPlayers);
+  variantSel.addEventListener('change', () => { drawPlayers(); drawOptions(); });
   playersSel.addEventListener('change', drawSeats);
   clockMode.addEventListener('change', syncClock);
 

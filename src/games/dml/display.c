@@ -214,9 +214,15 @@ static void card_label(const act_ctx *x, int card, char *label, size_t cap, cons
             snprintf(label, cap, "Declare %s as a target (Value %d)", code,
                      dml_target_value(s, card));
         return;
-    case DML_D_OFFER: snprintf(label, cap, "Place %s face-down in your Seize offer", code); return;
+    case DML_D_OFFER:
+        if (s->variant == DML_V_2015) /* one card at most (15.5.2) */
+            snprintf(label, cap, "Place %s face-down as your one Seize card", code);
+        else
+            snprintf(label, cap, "Place %s face-down in your Seize offer", code);
+        return;
+    case DML_D_LEAVE: snprintf(label, cap, "Leave %s in the Black Market", code); return;
     case DML_D_COMMIT_ACT:
-        if (s->buy_suit >= 0 && s->buy_suit < 4 && dml_suit(card) == dml_prim(s->buy_suit))
+        if (s->buy_suit >= 0 && s->buy_suit < 4 && dml_suit(card) == dml_prim_of(s, s->buy_suit))
             snprintf(label, cap, "Commit %s (Primary: D -%d)", code, dml_value(card));
         else
             snprintf(label, cap, "Commit %s (Secondary: P -%d, not below 0)", code,
@@ -268,7 +274,11 @@ static const char *done_label(const dml_state *s)
     int none = s->sel_n == 0;
     switch (s->kind) {
     case DML_D_DECLARE: return "Declare the chosen cards";
-    case DML_D_OFFER: return none ? "Pass: make no Seize offer" : "Place the chosen cards";
+    case DML_D_OFFER:
+        return none                       ? "Pass: make no Seize offer"
+               : s->variant == DML_V_2015 ? "Place the chosen card"
+                                          : "Place the chosen cards";
+    case DML_D_LEAVE: return "Leave the chosen cards in the Black Market";
     case DML_D_COMMIT_ACT:
     case DML_D_COMMIT_PAS:
         return none ? "Pass: commit nothing (the exchange ends)" : "Commit the chosen cards";
@@ -302,7 +312,8 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         obj_card(&ob, c);
         if (c >= 0)
             snprintf(label, sizeof label, "Play %s (%s) as %s", dml_card_code(c),
-                     dml_is_joker(c) ? "Thief" : dml_card_name(c), power ? "a Power" : "an Emblem");
+                     dml_is_joker(c) ? "Thief" : dml_card_name_in(s, c),
+                     power ? "a Power" : "an Emblem");
         else
             snprintf(label, sizeof label, "Play a card as %s", power ? "a Power" : "an Emblem");
     } else if (a >= DML_A_CALLBACK && a < DML_A_CALLBACK + DML_NCARDS) {
@@ -317,7 +328,12 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         int count = s->zone_count[DML_Z_BM + k];
         group = visit ? "visit" : "counsel-market";
         obj_add(&ob, "BM%d", l);
-        if (visit)
+        if (visit && s->variant == DML_V_2015) /* 15.4.2: which action it uses */
+            snprintf(label, sizeof label, "Attempt BM%d (%d %s) with %s: roll against %s", l, count,
+                     count == 1 ? "card" : "cards",
+                     s->actions ? "a Market Action" : "the Black Market Action",
+                     (s->sw & DML_SW_BM_WAGER) ? "7 - your wager" : "7");
+        else if (visit)
             snprintf(label, sizeof label, "Visit BM%d (%d %s): roll against 7", l, count,
                      count == 1 ? "card" : "cards");
         else
@@ -346,6 +362,35 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         group = "draw";
         obj_card(&ob, a - DML_A_DRAW);
         snprintf(label, sizeof label, "Chance: %s", text);
+    } else if (a >= DML_A_PILE && a < DML_A_PILE + 4) {
+        group = "pile";
+        obj_add(&ob, "pile %c", 'A' + (a - DML_A_PILE));
+        snprintf(label, sizeof label, "Take face-down pile %c (a 2 and a 3) into your Hand",
+                 'A' + (a - DML_A_PILE));
+    } else if (a >= DML_A_WAGER && a < DML_A_WAGER + 51) {
+        int m = a - DML_A_WAGER;
+        roll_odds r = odds(7 - m);
+        group = "wager";
+        snprintf(label, sizeof label, "Wager %d %s: roll against %d (%.1f%%)", m,
+                 m == 1 ? "card" : "cards", 7 - m, pct(r.succ, 36));
+    } else if (a >= DML_A_SUIT && a < DML_A_SUIT + 4) {
+        int su = a - DML_A_SUIT;
+        group = "suit";
+        obj_add(&ob, "stock %c", suit_letters[su]);
+        snprintf(label, sizeof label, "Name %s: draw until a Commodity of %s comes up",
+                 suit_word(su), suit_word(su));
+    } else if (s->variant == DML_V_2015 && a == DML_A_BUY) {
+        group = "buy";
+        snprintf(label, sizeof label, "Buy: declare a target (a Market Action)");
+    } else if (s->variant == DML_V_2015 && (a == DML_A_NOTHING || a == DML_A_END)) {
+        /* DML-2015's forfeits (15.4.2): the next action in the order, or all */
+        group = a == DML_A_NOTHING ? "nothing" : "end";
+        if (a == DML_A_END)
+            snprintf(label, sizeof label, "Forfeit every action left and end your Market Phase");
+        else if (s->actions)
+            snprintf(label, sizeof label, "Forfeit the next Market Action");
+        else
+            snprintf(label, sizeof label, "Forfeit the Black Market Action");
     } else {
         /* The options that carry no object: a fixed group and label. */
         static const struct {
@@ -415,7 +460,8 @@ size_t dml_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
         {"play", 'p'},           {"callback", 'r'}, {"visit", 'i'}, {"substitute", 'x'},
         {"nothing", 'o'},        {"end", 'e'},      {"power", 'p'}, {"emblem", 'm'},
         {"counsel-market", 'j'}, {"player", 'y'},   {"give", 'g'},  {"take", 'k'},
-        {"stock", 'h'},          {"reroll", 'r'},   {"keep", 'k'},
+        {"stock", 'h'},          {"reroll", 'r'},   {"keep", 'k'},  {"pile", 'f'},
+        {"wager", 'a'},          {"suit", 'z'},
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (strcmp(group, keys[k].group) == 0) cr_tb_printf(&t, ",\"key\":\"%c\"", keys[k].key);
@@ -437,10 +483,81 @@ static void help_rolls(cr_tbuf *t, const dml_state *o, int target, int roller, c
     tb_specials_words(t, o);
 }
 
+/* What the seat knows of each Black Market it may visit (both editions). */
+static void help_markets_known(cr_tbuf *t, const dml_state *o, const cr_action *legal, int n)
+{
+    uint64_t known = 0;
+    for (int z = 0; z < DML_NZONES; z++) known |= o->zone[z];
+    for (int i = 0; i < n; i++) {
+        cr_action a = legal[i];
+        if (a < DML_A_VISIT || a >= DML_A_VISIT + DML_MAX_BM) continue;
+        int k = a - DML_A_VISIT, z = DML_Z_BM + k, cnt = o->zone_count[z];
+        cr_tb_printf(t, " BM%d holds %d card%s", bm_label(o, k), cnt, cnt == 1 ? "" : "s");
+        if (o->zone[z]) {
+            cr_tb_printf(t, "; you know");
+            for (uint64_t m = o->zone[z]; m; m &= m - 1)
+                cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
+        } else {
+            cr_tb_printf(t, "; you know none of them");
+        }
+        int nm = __builtin_popcountll(o->may[o->actor][z] & ~known);
+        if (nm > 0)
+            cr_tb_printf(t, "; %d card%s you know of may be among them", nm, nm == 1 ? "" : "s");
+        cr_tb_printf(t, ".");
+    }
+}
+
+/* DML-2015's Market Phase (15.4.2, V-PD2, V-PD3): the Market Actions in
+ * order, then the Black Market Action; any may be forfeited. */
+static void help_market_2015(cr_tbuf *t, const dml_state *o, const cr_action *legal, int n)
+{
+    int visit = 0, buy = 0, wager = (o->sw & DML_SW_BM_WAGER) != 0;
+    for (int i = 0; i < n; i++) {
+        visit |= legal[i] >= DML_A_VISIT && legal[i] < DML_A_VISIT + DML_MAX_BM;
+        buy |= legal[i] == DML_A_BUY;
+    }
+    cr_tb_printf(t,
+                 "Your Market Phase (DML-2015): %d Market Action%s, then %d Black Market "
+                 "Action%s, taken in that order.",
+                 o->actions, o->actions == 1 ? "" : "s", o->minors, o->minors == 1 ? "" : "s");
+    if (o->actions)
+        cr_tb_printf(t, " A Market Action is a Buy, or an attempt on a Black Market instead; "
+                        "after the Market Actions comes the Black Market Action, one attempt on "
+                        "a Black Market.");
+    else
+        cr_tb_printf(t, " Your Market Actions are spent: what is left is the Black Market "
+                        "Action, one attempt on a Black Market.");
+    if (buy)
+        cr_tb_printf(t, " Buy: name target cards of one Stock, one Emblem of another player, or "
+                        "the Grand Opening Ten; bring the Value to 12 or less with your own "
+                        "Emblems and commits, let the others each offer one card to seize it "
+                        "(only a Buy from a Stock can be seized), then roll against the final "
+                        "Value.");
+    if (visit) {
+        cr_tb_printf(t, " Black Market attempt: ");
+        if (wager)
+            cr_tb_printf(t, "wager M cards first (bm-wager), then roll against 7 - M; success "
+                            "takes one random card, plus one per Slaves Emblem in your Front, "
+                            "and you leave M cards of your Hand in that Black Market; failure "
+                            "puts M random cards of your Hand into it.");
+        else
+            cr_tb_printf(t, "roll against 7 (nothing changes that target); success takes one "
+                            "random card, plus one per Slaves Emblem in your Front.");
+    }
+    cr_tb_printf(t, " Forfeit (nothing): give up the next action in the order. End: forfeit "
+                    "all that is left.");
+    if (visit && !wager) help_rolls(t, o, 7, o->actor, "a Black Market roll");
+    if (visit) help_markets_known(t, o, legal, n);
+}
+
 static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
 {
     cr_action legal[DML_MAX_LEGAL];
     int n = dml_legal(g, o, legal, NULL);
+    if (o->variant == DML_V_2015) {
+        help_market_2015(t, o, legal, n);
+        return;
+    }
     int callback = 0, visit = 0, buy = 0, play = 0, sub = 0, nothing = 0;
     for (int i = 0; i < n; i++) {
         cr_action a = legal[i];
@@ -480,28 +597,7 @@ static void help_market(cr_tbuf *t, const cr_game *g, const dml_state *o)
                    callback && visit ? "a Visit or Callback roll"
                    : visit           ? "a Visit roll"
                                      : "a Callback roll");
-    if (visit) { /* what the seat knows of each market it may visit */
-        uint64_t known = 0;
-        for (int z = 0; z < DML_NZONES; z++) known |= o->zone[z];
-        for (int i = 0; i < n; i++) {
-            cr_action a = legal[i];
-            if (a < DML_A_VISIT || a >= DML_A_VISIT + DML_MAX_BM) continue;
-            int k = a - DML_A_VISIT, z = DML_Z_BM + k, cnt = o->zone_count[z];
-            cr_tb_printf(t, " BM%d holds %d card%s", bm_label(o, k), cnt, cnt == 1 ? "" : "s");
-            if (o->zone[z]) {
-                cr_tb_printf(t, "; you know");
-                for (uint64_t m = o->zone[z]; m; m &= m - 1)
-                    cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
-            } else {
-                cr_tb_printf(t, "; you know none of them");
-            }
-            int nm = __builtin_popcountll(o->may[o->actor][z] & ~known);
-            if (nm > 0)
-                cr_tb_printf(t, "; %d card%s you know of may be among them", nm,
-                             nm == 1 ? "" : "s");
-            cr_tb_printf(t, ".");
-        }
-    }
+    if (visit) help_markets_known(t, o, legal, n); /* what the seat knows of each */
 }
 
 /* The seat's own cards that would count in its Seize offer now, and why
@@ -512,9 +608,10 @@ static const char *pronoun_for(uint64_t m) { return (m & (m - 1)) ? "they" : "it
 
 static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
 {
-    int me = o->actor, prim = dml_prim(x);
+    int me = o->actor, prim = dml_prim_of(o, x);
     if (o->event_type == DML_EV_FCCC && (o->affected >> me & 1)) {
-        cr_tb_printf(t, " FCCC Regulations affect you this Round: you must pass.");
+        cr_tb_printf(t, " %s affects you this Round: you must pass.",
+                     dml_event_type_name_ed(dml_edition(o), DML_EV_FCCC));
         return;
     }
     uint64_t hand = o->zone[DML_Z_HAND + me];
@@ -532,12 +629,24 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
     }
     int total = 0;
     for (uint64_t m = counting; m; m &= m - 1) total += dml_value(lowest_card(m));
+    if (counting && o->variant == DML_V_2015) {    /* one card: the best alone (15.5.2) */
+        int best = 63 - __builtin_clzll(counting); /* ids ascend with value within a suit */
+        total = dml_value(best);
+        cr_tb_printf(t,
+                     " Your best card for it is %s (%d): if it is the highest %s Commodity "
+                     "placed, the Value becomes %d + %d = %d and P%d rolls against that: ",
+                     dml_card_code(best), total, suit_word(prim), o->D, total, o->D + total,
+                     o->active);
+        tb_roll_words(t, o->D + total, o->active, me);
+        cr_tb_printf(t, "; when it fails, the targets are yours.");
+        return;
+    }
     if (!counting) {
         cr_tb_printf(t, " None of your cards would count: you hold no %s Commodity",
                      suit_word(prim));
         if (of_suit)
             cr_tb_printf(t, " that the Event (%s) lets you commit",
-                         dml_event_type_name(o->event_type));
+                         dml_event_type_name_ed(dml_edition(o), o->event_type));
         cr_tb_printf(t, ". Cards that do not count still go back to your Hand.");
         return;
     }
@@ -551,29 +660,34 @@ static void help_offer_count(cr_tbuf *t, const dml_state *o, int x)
     tb_roll_words(t, o->D + total, o->active, me);
     cr_tb_printf(t, "; when it fails, the targets are yours.");
     if (of_suit & ~counting) {
-        cr_tb_printf(t, " The Event (%s) forbids", dml_event_type_name(o->event_type));
+        cr_tb_printf(t, " The Event (%s) forbids",
+                     dml_event_type_name_ed(dml_edition(o), o->event_type));
         for (uint64_t m = of_suit & ~counting; m; m &= m - 1)
             cr_tb_printf(t, " %s", dml_card_code(lowest_card(m)));
         cr_tb_printf(t, ": they would count 0.");
     }
 }
 
-/* What a card does as a Power (8.3), in the help's words: written to t
- * (when not NULL) as said to the seat that plays it (seat -1: "you", "your
+/* What a card does as a Power (8.3; DML-2015: 15.6, and 15.9 with
+ * cards-2015-06) in edition ed, in the help's words: written to t (when
+ * not NULL) as said to the seat that plays it (seat -1: "you", "your
  * Hand") or of seat ("P2", "P2's Hand"), as the log says it.  Returns 0,
  * writing nothing, for a card without a Power. */
-int dml_power_words(cr_tbuf *t, int c, int seat)
+int dml_power_words(cr_tbuf *t, int ed, int c, int seat)
 {
     char you[8], your[8];
     snprintf(you, sizeof you, seat >= 0 && seat < 4 ? "P%d" : "you", seat);
     snprintf(your, sizeof your, seat >= 0 && seat < 4 ? "P%d's" : "your", seat);
     /* the words, the seat where it is named (else NULL), the words after it */
     const char *w = NULL, *who = NULL, *rest = "";
+    int y2015 = ed != DML_ED_2016, y0615 = ed == DML_ED_2015_06;
     if (dml_is_joker(c)) {
         w = "Thief: give a card of ";
         who = your;
-        rest = " Hand to another player or take a random card from one; then roll against 7 "
-               "to keep the Joker in play";
+        rest = y0615 ? " Hand to another player or take a random card from one; then the Joker "
+                       "goes back into the Deck, with no roll"
+                     : " Hand to another player or take a random card from one; then roll "
+                       "against 7 to keep the Joker in play";
     } else {
         switch (dml_rank(c) * 4 + dml_suit(c)) {
         case DML_J * 4 + DML_SUIT_S:
@@ -581,22 +695,46 @@ int dml_power_words(cr_tbuf *t, int c, int seat)
                 "Discard Pile, then the Stocks are refilled";
             break;
         case DML_J * 4 + DML_SUIT_C:
-            w = "Vice Minister: an Emblem of any Front goes back to its owner's Hand";
+            w = y0615   ? "Greed Vizier: the Wheel of Profit turns the other way until the Round "
+                          "ends (each suit is bought with its other neighbour)"
+                : y2015 ? "Rogue Jester: the cards still on the Stack are turned over, so the "
+                          "lowest resolves next and the highest last"
+                        : "Vice Minister: an Emblem of any Front goes back to its owner's Hand";
             break;
         case DML_J * 4 + DML_SUIT_H:
-            w = "Prime Counsellor: look at a Black Market privately and take one of its cards";
+            w = y0615   ? "Troublesome Blabbermouth: name a suit; cards are drawn until a "
+                          "Commodity of it comes up (the others go to the Discard Pile) and it "
+                          "becomes the Event at once"
+                : y2015 ? "Supreme Confisfactor: look at a Black Market privately and take one "
+                          "of its cards"
+                        : "Prime Counsellor: look at a Black Market privately and take one of "
+                          "its cards";
             break;
         case DML_J * 4 + DML_SUIT_D:
-            w = "Supreme Secretary of Tithes: each other player gives ";
+            if (y0615) {
+                w = "Goods Swindler: look at a Black Market privately and take one of its cards";
+                break;
+            }
+            w = y2015 ? "Tithe Embezzeler: each other player gives "
+                      : "Supreme Secretary of Tithes: each other player gives ";
             who = you;
             rest = " a card of their choice";
             break;
-        case DML_Q * 4 + DML_SUIT_S: w = "Dragon Empress: a Dragon Siege"; break;
+        case DML_Q * 4 + DML_SUIT_S:
+            w = y2015 ? "Dragon Empress: a Dragon Siege (only the Dragon Eggs are lost)"
+                      : "Dragon Empress: a Dragon Siege";
+            break;
         case DML_Q * 4 + DML_SUIT_C:
-            w = "Harlot Queen: a card below her on the Stack leaves without resolving";
+            w = y0615   ? "Harlot Queen: every Jack, Queen and Joker below her on the Stack goes "
+                          "to Exile without resolving (a Ten below her stays and resolves)"
+                : y2015 ? "Harlot Queen: every card below her on the Stack leaves without "
+                          "resolving (Jacks, Queens and Jokers to Exile, Tens to the Discard "
+                          "Pile)"
+                        : "Harlot Queen: a card below her on the Stack leaves without resolving";
             break;
         case DML_Q * 4 + DML_SUIT_H:
-            w = "Pampered Heiress: take the top Dragon Egg of the Nest";
+            w = y0615 ? "Mother of Dragons: take the top Dragon Egg of the Nest"
+                      : "Pampered Heiress: take the top Dragon Egg of the Nest";
             break;
         case DML_Q * 4 + DML_SUIT_D:
             w = "Archduchess: take a whole Stock into ";
@@ -616,13 +754,13 @@ static void help_stack_cards(cr_tbuf *t, const dml_state *o)
     int any = 0;
     for (uint64_t m = hand; m; m &= m - 1) {
         int c = lowest_card(m), r = dml_rank(c);
-        int pw = dml_power_words(NULL, c, -1);
+        int pw = dml_power_words(NULL, dml_edition(o), c, -1);
         int emblem = !dml_is_joker(c) && (r == DML_T || r == DML_J || r == DML_Q);
         if (!pw && !emblem) continue;
         cr_tb_printf(t, "%s %s:", any ? ";" : " Your playable cards:", dml_card_code(c));
         if (pw) {
             cr_tb_printf(t, " as a Power, ");
-            dml_power_words(t, c, -1);
+            dml_power_words(t, dml_edition(o), c, -1);
         }
         if (emblem)
             cr_tb_printf(
@@ -632,6 +770,92 @@ static void help_stack_cards(cr_tbuf *t, const dml_state *o)
         any = 1;
     }
     cr_tb_printf(t, any ? "." : " You hold no card that can be played.");
+}
+
+/* The name of the Power resolving now (the Jack of Slaves searches in
+ * 2016 and 2015, the Jack of Spice as cards-2015-06's Goods Swindler), or
+ * card's name in the observation's edition when none resolves. */
+static const char *power_name(const dml_state *o, int card)
+{
+    if (o->resolving >= 0 && o->resolving < DML_NCARDS) return dml_card_name_in(o, o->resolving);
+    return dml_card_name_in(o, card);
+}
+
+/* DML-2015's Character Power Phase (15.3.2, V-PD5): a Stack episode. */
+static void help_stack_2015(cr_tbuf *t, const dml_state *o)
+{
+    cr_tb_printf(t, "Character Power Phase (DML-2015): you have priority on the Stack. Play "
+                    "cards of your Hand, each as a Power (a Jack, Queen or Joker) or an Emblem "
+                    "(a Jack, Queen or Ten); plays cost nothing, and the last card played "
+                    "resolves first. Or pass: the Stack resolves once everyone else has passed "
+                    "in a row. A Rogue Jester turns over what is still on the Stack when it "
+                    "resolves; the Harlot Queen stops everything below her.");
+    if (o->sw & DML_SW_CARDS_0615)
+        cr_tb_printf(t, " (cards-2015-06: the Jacks and Queens of your Front may be played as "
+                        "Powers too.)");
+    if (o->event_type == DML_EV_CUSTOMS && (o->affected >> o->actor & 1))
+        cr_tb_printf(t, " Decadence affects you this Round: no Powers, but Emblems are allowed.");
+    help_stack_cards(t, o);
+    if (o->stack_n > 0) {
+        cr_tb_printf(t, " On the Stack now, the top first:");
+        for (int i = o->stack_n - 1; i >= 0 && i < DML_MAX_STACK; i--)
+            cr_tb_printf(t, "%s %s (P%d's %s)", i == o->stack_n - 1 ? "" : ",",
+                         dml_card_code(o->stack_card[i]), o->stack_flag[i] & DML_SF_SEAT,
+                         o->stack_flag[i] & DML_SF_EMBLEM ? "Emblem" : "Power");
+        cr_tb_printf(t, ".");
+        int top = o->stack_n - 1;
+        if (top >= 1 && o->stack_card[top] == dml_card(DML_SUIT_C, DML_J) &&
+            !(o->stack_flag[top] & DML_SF_EMBLEM) && !(o->sw & DML_SW_CARDS_0615))
+            cr_tb_printf(t,
+                         " If nobody plays on it, the Rogue Jester resolves first and turns the "
+                         "rest over: %s, at the bottom now, comes to the top and resolves next.",
+                         dml_card_code(o->stack_card[0]));
+    }
+}
+
+/* V-PD1: the blind choice of a starting pile. */
+static void help_pile(cr_tbuf *t, const dml_state *o)
+{
+    cr_tb_printf(t, "Setup (DML-2015): the four 2s and the four 3s lie face-down in four piles, "
+                    "each one 2 and one 3. From the Dealer on, each player takes a pile without "
+                    "seeing it; its two cards go to the Hand. Nobody can tell the piles apart, "
+                    "so no choice is better than another. Piles left:");
+    for (int k = 0; k < 4; k++)
+        if (o->pile[k][0]) cr_tb_printf(t, " %c", 'A' + k);
+    cr_tb_printf(t, ".");
+}
+
+/* V-PD6 (bm-wager): the wager M and its chance, for the wagers that matter. */
+static void help_wager(cr_tbuf *t, const dml_state *o)
+{
+    int hand = o->zone_count[DML_Z_HAND + o->actor];
+    cr_tb_printf(t,
+                 "Black Market attempt with a wager (bm-wager): choose M, from 0 to the %d "
+                 "card%s of your Hand. The roll is against 7 - M. Success: you take one random "
+                 "card of it (plus one per Slaves Emblem in your Front), then leave M cards of "
+                 "your Hand of your choice in it. Failure: M random cards of your Hand go into "
+                 "it.",
+                 hand, hand == 1 ? "" : "s");
+    cr_tb_printf(t, " Chances:");
+    for (int m = 0; m <= hand && m <= 5; m++) {
+        roll_odds r = odds(7 - m);
+        cr_tb_printf(t, "%s M %d: %.1f%%", m ? "," : "", m, pct(r.succ, 36));
+    }
+    cr_tb_printf(t, " (a wager above 5 cannot do better: (1,1) always fails).");
+}
+
+/* V18: what the seat knows of the Deck, suit by suit. */
+static void help_name_suit(cr_tbuf *t, const dml_state *o)
+{
+    uint64_t known = 0;
+    for (int z = 0; z < DML_NZONES; z++)
+        if (z != DML_Z_DECK) known |= o->zone[z];
+    cr_tb_printf(t, " The Deck holds %d card%s; Commodities you have not seen elsewhere:",
+                 o->zone_count[DML_Z_DECK], o->zone_count[DML_Z_DECK] == 1 ? "" : "s");
+    for (int su = 0; su < 4; su++)
+        cr_tb_printf(t, "%s %s %d", su ? "," : "", suit_word(su),
+                     popc(DML_SUIT_MASK(su) & dml_commodity_mask() & ~known));
+    cr_tb_printf(t, ".");
 }
 
 size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
@@ -675,7 +899,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
             int su = o->sel_n ? dml_suit(o->sel[0]) : -1;
             cr_tb_printf(t, " So far: %s, Value %d.", suit_word(su), target);
             if (su >= 0 && su < 4) { /* what buys it: the cards that matter now */
-                int prim = dml_prim(su);
+                int prim = dml_prim_of(o, su);
                 uint64_t mine = o->zone[DML_Z_HAND + o->actor] & DML_SUIT_MASK(prim) &
                                 dml_commodity_mask() & dml_commit_filter(o, prim);
                 for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++) mine &= ~dml_bit(o->sel[i]);
@@ -697,6 +921,19 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
         }
         break;
     case DML_D_OFFER:
+        if (o->variant == DML_V_2015) {
+            cr_tb_printf(t,
+                         "Seize (DML-2015): P%d is buying %s at Value %d. Place one card of your "
+                         "Hand face-down, or pass. The cards are shown together: the highest %s "
+                         "Commodity that the Event lets one commit wins (no tie is possible, "
+                         "they are all of one suit); its card is committed at once and raises "
+                         "the Value. Any other card, a bluff too, goes back to its Hand. If the "
+                         "buying roll fails, the winner takes the targets.",
+                         o->active, suit_word(x), o->D,
+                         x >= 0 ? suit_word(dml_prim_of(o, x)) : "none");
+            if (x >= 0) help_offer_count(t, o, x);
+            break;
+        }
         cr_tb_printf(t,
                      "Seize: P%d is buying %s at Value %d. Place any cards of your Hand face-down, "
                      "or pass. When everyone has acted the offers are shown; only %s Commodities "
@@ -704,7 +941,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "wins (a tie goes to whoever acted first). The winner's counting cards are "
                      "committed and raise the Value the buyer must roll; if the roll fails, the "
                      "winner takes the targets. Every other card goes back to its Hand.",
-                     o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim(x)) : "none");
+                     o->active, suit_word(x), o->D, x >= 0 ? suit_word(dml_prim_of(o, x)) : "none");
         if (x >= 0) help_offer_count(t, o, x);
         if (x >= 0) {
             cr_tb_printf(t, " If nobody seizes, P%d rolls against %d: ", o->active, o->D);
@@ -718,7 +955,7 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "their printed values, and/or %s cards to cut P (never below 0). Committed "
                      "cards go to the Stocks. Committing nothing ends the exchange and you roll "
                      "against the Value.",
-                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none",
+                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim_of(o, x)) : "none",
                      x >= 0 ? suit_word(dml_sec(x)) : "none");
         help_rolls(t, o, o->D + o->P, o->actor, "your buying roll");
         break;
@@ -727,7 +964,8 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                      "Resolution: you won the Seize. The Value is D %d + P %d = %d. Commit %s "
                      "cards to raise P by their printed values, or commit nothing and P%d rolls "
                      "against the Value; if that roll fails, the targets come to you.",
-                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim(x)) : "none", o->active);
+                     o->D, o->P, o->D + o->P, x >= 0 ? suit_word(dml_prim_of(o, x)) : "none",
+                     o->active);
         {
             char who[32];
             snprintf(who, sizeof who, "P%d's buying roll", o->active);
@@ -735,6 +973,10 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
         }
         break;
     case DML_D_STACK:
+        if (o->variant == DML_V_2015) {
+            help_stack_2015(t, o);
+            break;
+        }
         cr_tb_printf(t, "Stack: you have priority. Play cards of your Hand, each as a Power (a "
                         "Jack, Queen or Joker) or an Emblem (a Jack, Queen or Ten); the last card "
                         "played resolves first. Or pass: the Stack resolves once everyone else "
@@ -749,20 +991,36 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
                         "owner's Hand.");
         break;
     case DML_D_COUNSEL_BM:
-        cr_tb_printf(t, "Prime Counsellor: choose a Black Market; you will see all of its cards "
-                        "and take one of them into your Hand.");
+        cr_tb_printf(t,
+                     "%s: choose a Black Market; you will see all of its cards and take one of "
+                     "them into your Hand.",
+                     power_name(o, dml_card(DML_SUIT_H, DML_J)));
         break;
     case DML_D_COUNSEL_CARD:
-        cr_tb_printf(t,
-                     "Prime Counsellor: you see the cards of BM%d; take one into your "
-                     "Hand.",
-                     bm_label(o, o->karg));
+        cr_tb_printf(t, "%s: you see the cards of BM%d; take one into your Hand.",
+                     power_name(o, dml_card(DML_SUIT_H, DML_J)), bm_label(o, o->karg));
         break;
     case DML_D_TITHE:
-        cr_tb_printf(t,
-                     "Supreme Secretary of Tithes: give one card of your Hand, of your choice, "
-                     "to P%d.",
+        cr_tb_printf(t, "%s: give one card of your Hand, of your choice, to P%d.",
+                     dml_card_name_in(o, dml_card(DML_SUIT_D, DML_J)),
                      o->nfr ? o->fr[o->nfr - 1].b : -1);
+        break;
+    case DML_D_PILE: help_pile(t, o); break;
+    case DML_D_WAGER: help_wager(t, o); break;
+    case DML_D_LEAVE:
+        cr_tb_printf(t,
+                     "Your Black Market attempt succeeded (bm-wager): now leave the %d card%s "
+                     "you wagered in that Black Market, chosen from your Hand; the cards you "
+                     "just took may not be among them. Take back removes the last card chosen.",
+                     o->karg, o->karg == 1 ? "" : "s");
+        break;
+    case DML_D_NAME_SUIT:
+        cr_tb_printf(t, "Troublesome Blabbermouth: name a suit. Cards are drawn from the Deck one "
+                        "at a time until a Commodity of that suit (a Ten too) comes up; the "
+                        "others go to the Discard Pile (a Joker brings the Foreign Merchant). "
+                        "That card becomes the Event at once, in place of the old one, for the "
+                        "rest of the Round. If the Deck runs out first, the old Event stays.");
+        help_name_suit(t, o);
         break;
     case DML_D_HARLOT:
         cr_tb_printf(t, "Harlot Queen: choose a card still on the Stack; it leaves without "
@@ -775,6 +1033,17 @@ size_t dml_help(const cr_game *g, const void *vobs, char *buf, size_t cap)
     case DML_D_THIEF_MODE:
     case DML_D_THIEF_CARD:
     case DML_D_THIEF_PLAYER:
+        if (o->sw & DML_SW_CARDS_0615) { /* cards-2015-06: no roll (15.9) */
+            cr_tb_printf(t, "Thief: %s Then the Joker goes back into the Deck, with no roll.",
+                         o->kind == DML_D_THIEF_MODE
+                             ? "either give a card of your choice from your Hand to another "
+                               "player, or take a random card from another player's Hand."
+                         : o->kind == DML_D_THIEF_CARD ? "choose the card of your Hand to give."
+                         : o->nfr && o->fr[o->nfr - 1].step == 2
+                             ? "choose the player to give a card to."
+                             : "choose the player to take a random card from.");
+            break;
+        }
         if (o->kind == DML_D_THIEF_MODE)
             cr_tb_printf(t, "Thief: either give a card of your choice from your Hand to another "
                             "player, or take a random card from another player's Hand.");
@@ -809,11 +1078,82 @@ static int market_rolls(const cr_game *g, const dml_state *o)
     return 0;
 }
 
+/* DML-2015's events (15.8) and the texts of events-2015-06 and
+ * buying-frenzy (V12, V13), in the same words. */
+static void event_words_2015(const dml_state *o, const char **player, const char **market,
+                             char *mbuf, size_t mcap)
+{
+    int ev = o->ev, old = (o->sw & DML_SW_EVENTS_0615) != 0;
+    switch (o->event_type) {
+    case DML_EV_FCCC:
+        *player = "Affected players must pass every Seize.";
+        if (old)
+            snprintf(mbuf, mcap,
+                     "Commodities of printed value %d or more committed in a Buy go to the "
+                     "Discard Pile, not to their Stock.",
+                     ev);
+        else
+            snprintf(mbuf, mcap,
+                     "Only Commodities of printed value %d or less may be committed or count in "
+                     "a Seize.",
+                     ev);
+        *market = mbuf;
+        break;
+    case DML_EV_HATED:
+        *player = "Each affected player discarded a random card of their Hand when the Event "
+                  "came.";
+        snprintf(mbuf, mcap,
+                 "Stock Commodities of printed value %d or more are worth 2 more as targets.", ev);
+        *market = mbuf;
+        break;
+    case DML_EV_CUSTOMS:
+        *player = "Affected players may not play Powers (Emblems are still allowed).";
+        if (old)
+            snprintf(mbuf, mcap, "Commodities of printed value %d or more may not be committed.",
+                     ev);
+        else
+            snprintf(mbuf, mcap,
+                     "Only Commodities of printed value %d or more may be committed or count in "
+                     "a Seize.",
+                     ev);
+        *market = mbuf;
+        break;
+    case DML_EV_UNION:
+        *player = old ? "Players whose Hand was below the Event's value have one more Market "
+                        "Action; nobody loses the Black Market Action."
+                      : "Affected players have no Black Market Action (a Market Action may "
+                        "still be an attempt on a Black Market).";
+        snprintf(mbuf, mcap,
+                 "Stock Commodities of printed value %d or more are worth 2 less as targets.", ev);
+        *market = mbuf;
+        break;
+    case DML_EV_CARNIVAL:
+        *player = "Every player has one more Market Action in their Market Phase.";
+        break;
+    case DML_EV_OPENING:
+        *player = "Every player has one more Market Action in their Market Phase.";
+        *market = "The Ten of the Event may be bought as a target of Value 10.";
+        break;
+    case DML_EV_ALLBETS:
+        *market = "Commodities committed in a Buy of another player's Emblem go to the Discard "
+                  "Pile, not to their Stock.";
+        break;
+    case DML_EV_FRENZY:
+        *player = "Every player has one more Market Action in their Market Phase.";
+        break;
+    default: break;
+    }
+}
+
 static void event_words(const dml_state *o, const char **player, const char **market, char *mbuf,
                         size_t mcap)
 {
     int mayhem = o->variant == DML_V_MAYHEM, ev = o->ev;
     *player = *market = NULL;
+    if (o->variant == DML_V_2015) {
+        event_words_2015(o, player, market, mbuf, mcap);
+        return;
+    }
     switch (o->event_type) {
     case DML_EV_FCCC:
         *player = "Affected players must pass every Seize.";
@@ -863,16 +1203,46 @@ static void event_words(const dml_state *o, const char **player, const char **ma
     }
 }
 
+/* DML-2015's words for a client (docs/clients.md, "display"): the edition,
+ * the names of its Tens, Jacks and Queens, the budget's two kinds of
+ * action, the Setup piles left, and whether a Character Power Phase is
+ * under way. */
+static void display_json_2015(cr_tbuf *t, const dml_state *o)
+{
+    int ed = dml_edition(o);
+    cr_tb_printf(t, ",\"edition\":\"%s\",\"names\":{", ed == DML_ED_2015_06 ? "2015-06" : "2015");
+    int first = 1;
+    for (int c = 0; c < DML_NCARDS; c++) {
+        int r = dml_rank(c);
+        if (r != DML_T && r != DML_J && r != DML_Q) continue;
+        cr_tb_printf(t, "%s\"%s\":", first ? "" : ",", dml_card_code(c));
+        cr_tb_json_str(t, dml_card_name_in(o, c));
+        first = 0;
+    }
+    cr_tb_printf(t, "},\"budget_names\":[\"Market Action\",\"Black Market Action\"],\"piles\":[");
+    first = 1;
+    for (int k = 0; k < 4; k++)
+        if (o->pile[k][0]) {
+            cr_tb_printf(t, "%s\"%c\"", first ? "" : ",", 'A' + k);
+            first = 0;
+        }
+    int cpp = 0; /* a Stack episode that no Play Action opened (15.3.2, V11) */
+    for (int i = 0; i < o->nfr && i < DML_MAX_FRAMES; i++)
+        if (o->fr[i].proc == DML_P_STACK && o->fr[i].a != 1) cpp = 1;
+    cr_tb_printf(t, "],\"cpp\":%s", cpp ? "true" : "false");
+}
+
 void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
 {
     char mbuf[160];
     const char *player, *market;
     event_words(o, &player, &market, mbuf, sizeof mbuf);
     int extra = o->variant != DML_V_MAYHEM &&
-                (o->event_type == DML_EV_CARNIVAL || o->event_type == DML_EV_OPENING);
+                (o->event_type == DML_EV_CARNIVAL || o->event_type == DML_EV_OPENING ||
+                 o->event_type == DML_EV_FRENZY);
     cr_tb_printf(t, ",\"display\":{\"event\":{\"name\":");
     if (o->event_type)
-        cr_tb_json_str(t, dml_event_type_name(o->event_type));
+        cr_tb_json_str(t, dml_event_type_name_ed(dml_edition(o), o->event_type));
     else
         cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"player_effect\":");
@@ -886,6 +1256,7 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
     else
         cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"extra_actions\":%d}", extra);
+    if (o->variant == DML_V_2015) display_json_2015(t, o);
 
     /* every card this view can place that has a Value */
     uint64_t visible = 0;
@@ -928,9 +1299,12 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
         cr_tb_printf(t, "}");
         first = 0;
     }
-    if (o->need == DML_NEED_DECISION && o->kind == DML_D_MARKET && market_rolls(g, o)) {
-        cr_tb_printf(t, "%s{\"what\":\"callback or visit\",\"pending\":false,\"roller\":\"P%d\",",
-                     first ? "" : ",", o->actor);
+    /* bm-wager's attempts roll against 7 - the wager, not yet chosen here */
+    if (o->need == DML_NEED_DECISION && o->kind == DML_D_MARKET && market_rolls(g, o) &&
+        !(o->sw & DML_SW_BM_WAGER)) {
+        cr_tb_printf(
+            t, "%s{\"what\":\"%s\",\"pending\":false,\"roller\":\"P%d\",", first ? "" : ",",
+            o->variant == DML_V_2015 ? "black market attempt" : "callback or visit", o->actor);
         tb_roll_json(t, 7);
         cr_tb_printf(t, "}");
         first = 0;

@@ -629,8 +629,21 @@ DML_HIDDEN void dml_run(const cr_game *g, dml_state *s, cr_events *ev);
 DML_HIDDEN const char *dml_card_code(int c);  /* "7S", "X1" */
 DML_HIDDEN int dml_parse_card(const char *s); /* -1 if not a card code */
 DML_HIDDEN const char *dml_card_name(int c);  /* "Iron 7", "Harlot Queen of Port Smårgon" */
+/* Whose words name the cards and Powers: the 2016 edition, DML-2015 (15.6),
+ * or DML-2015 with cards-2015-06 (15.9).  From a state (an observation
+ * too; NULL: 2016) or from the game's variant and options (g NULL: 2016). */
+enum { DML_ED_2016 = 0, DML_ED_2015, DML_ED_2015_06 };
+DML_HIDDEN int dml_edition(const dml_state *s);
+DML_HIDDEN int dml_edition_of_game(const cr_game *g);
+/* A card's name in edition ed: "Rogue Jester", "Iron Guild House" in
+ * DML-2015; dml_card_name's otherwise.  dml_card_name_in: in s's edition. */
+DML_HIDDEN const char *dml_card_name_ed(int ed, int c);
+DML_HIDDEN const char *dml_card_name_in(const dml_state *s, int c);
 DML_HIDDEN const char *dml_zone_name(int z, char *buf, size_t cap); /* "hand P1", "BM3" */
 DML_HIDDEN const char *dml_event_type_name(int t);
+/* An event type's name in edition ed: DML-2015 names the suit events
+ * Contraband Crackdown, Marauders, Decadence and Tax Relief (15.8). */
+DML_HIDDEN const char *dml_event_type_name_ed(int ed, int t);
 DML_HIDDEN int dml_event_type_of(int card);
 DML_HIDDEN const char *dml_suit_name(int s); /* Iron Wood Slaves Spice */
 
@@ -678,11 +691,12 @@ DML_HIDDEN size_t dml_action_to_str(const cr_game *g, const void *st, cr_action 
                                     size_t cap);
 DML_HIDDEN cr_status dml_str_to_action(const cr_game *g, const void *st, const char *s,
                                        cr_action *out);
-/* What card does as a Power, in the help's words, said to the seat that
- * plays it (seat -1: "you") or of seat (the log): display.c.  Returns 0,
+/* What card does as a Power in edition ed (DML_ED_*), in the help's words,
+ * said to the seat that plays it (seat -1: "you") or of seat (the log):
+ * display.c.  Returns 0,
  * writing nothing, for a card without a Power; t may be NULL. */
 struct cr_tbuf;
-DML_HIDDEN int dml_power_words(struct cr_tbuf *t, int card, int seat);
+DML_HIDDEN int dml_power_words(struct cr_tbuf *t, int ed, int card, int seat);
 DML_HIDDEN size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf,
                                    size_t cap);
 DML_HIDDEN size_t dml_event_to_json(const cr_game *g, const cr_event *e, int seat, char *buf,

@@ -133,6 +133,48 @@ const char *dml_card_name(int c)
     return c >= 0 && c < DML_NCARDS ? card_names[c] : "unknown card";
 }
 
+/* The edition's words (15.1, 15.6, 15.9, Appendix B): the Characters and
+ * Guilds DML-2015 names otherwise; every other card keeps its 2016 name. */
+int dml_edition(const dml_state *s)
+{
+    if (!s || s->variant != DML_V_2015) return DML_ED_2016;
+    return (s->sw & DML_SW_CARDS_0615) ? DML_ED_2015_06 : DML_ED_2015;
+}
+
+int dml_edition_of_game(const cr_game *g)
+{
+    if (!g || g->variant_index != DML_V_2015) return DML_ED_2016;
+    return g->opt[DML_OPT_CARDS_0615] ? DML_ED_2015_06 : DML_ED_2015;
+}
+
+const char *dml_card_name_ed(int ed, int c)
+{
+    if (ed == DML_ED_2016 || c < 0 || c >= DML_NCARDS) return dml_card_name(c);
+    int r = dml_rank(c), su = dml_suit(c);
+    if (r == DML_T) {
+        static const char *const guild[4] = {"Iron Guild House", "Wood Guild House",
+                                             "Slave Guild House", "Spice Guild House"};
+        return guild[su];
+    }
+    if (r != DML_J && r != DML_Q) return dml_card_name(c);
+    if (ed == DML_ED_2015_06) { /* cards-2015-06 (15.9) */
+        static const char *const j06[4] = {"Grand Inquisitor", "Greed Vizier",
+                                           "Troublesome Blabbermouth", "Goods Swindler"};
+        if (r == DML_J) return j06[su];
+        if (su == DML_SUIT_H) return "Mother of Dragons";
+    }
+    static const char *const j15[4] = {"Grand Inquisitor", "Rogue Jester", "Supreme Confisfactor",
+                                       "Tithe Embezzeler"};
+    static const char *const q15[4] = {"Dragon Empress of Khitamar", "Harlot Queen of Smorgon",
+                                       "Pampered Heiress", "Archduchess of Avarice"};
+    return r == DML_J ? j15[su] : q15[su];
+}
+
+const char *dml_card_name_in(const dml_state *s, int c)
+{
+    return dml_card_name_ed(dml_edition(s), c);
+}
+
 static int suit_of_char(int ch)
 {
     switch (toupper(ch)) {
@@ -189,6 +231,18 @@ const char *dml_event_type_name(int t)
     case DML_EV_FRENZY: return "Buying Frenzy";
     default: return "none";
     }
+}
+
+const char *dml_event_type_name_ed(int ed, int t)
+{
+    static const char *const y2015[] = {
+        [DML_EV_FCCC] = "Contraband Crackdown",
+        [DML_EV_HATED] = "Marauders",
+        [DML_EV_CUSTOMS] = "Decadence",
+        [DML_EV_UNION] = "Tax Relief",
+    };
+    if (ed != DML_ED_2016 && t >= DML_EV_FCCC && t <= DML_EV_UNION) return y2015[t];
+    return dml_event_type_name(t);
 }
 
 int dml_event_type_of(int card)
@@ -520,35 +574,16 @@ static void tb_cards_seq(cr_tbuf *t, const dml_state *st, int from, int to, int 
 
 static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-/* The Declaration value of the targets chosen so far, following 7.1. */
+/* The Declaration value of the targets chosen so far (7.1): the rules'
+ * own computation (each edition's events included). */
 static int declaration_value(const dml_state *st, int *suit_out)
 {
-    int n_targets = st->sel_targets <= st->sel_n ? st->sel_targets : st->sel_n;
-    if (n_targets == 0) {
+    if (st->sel_targets == 0 || st->sel_n == 0) {
         *suit_out = -1;
         return 0;
     }
-    int x = dml_suit(st->sel[0]);
-    int sum = 0;
-    for (int i = 0; i < n_targets; i++) {
-        int c = st->sel[i];
-        if (st->loc[c] == DML_Z_STOCK && dml_is_commodity(c)) {
-            int v = dml_value(c);
-            if (st->event_type == DML_EV_HATED && v <= st->ev) v += 2;
-            if (st->event_type == DML_EV_UNION && v >= st->ev) v -= 2;
-            sum += v;
-        } else {
-            sum += 10;
-        }
-    }
-    if (x >= 0 && st->active < 4) {
-        uint64_t front = st->zone[DML_Z_FRONT + st->active] & DML_SUIT_MASK(x);
-        for (int c = 0; c < DML_NCARDS; c++)
-            if (front & dml_bit(c)) sum -= dml_rank(c) == DML_Q ? 2 : 1;
-    }
-    for (int i = n_targets; i < st->sel_n; i++) sum -= dml_value(st->sel[i]);
-    *suit_out = x;
-    return sum;
+    *suit_out = dml_suit(st->sel[0]);
+    return dml_declaration_value(st);
 }
 
 /* "Dabo! — (3,3) against 8 fails; keep it, or re-roll: 41.7% to succeed" */
@@ -580,6 +615,14 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
     switch (st->kind) {
     case DML_D_DABO: prompt_dabo(t, st); break;
     case DML_D_MARKET:
+        if (st->variant == DML_V_2015) { /* 15.4.2: the Market Actions, then the BM Action */
+            cr_tb_printf(t,
+                         "Market Phase \xe2\x80\x94 %d Market %s, then %d Black Market %s "
+                         "left; the next one to use or forfeit",
+                         st->actions, plural(st->actions, "Action", "Actions"), st->minors,
+                         plural(st->minors, "Action", "Actions"));
+            break;
+        }
         cr_tb_printf(t, "Market Phase \xe2\x80\x94 %d %s, %d %s left", st->actions,
                      plural(st->actions, "Action", "Actions"), st->minors,
                      plural(st->minors, "Minor Action", "Minor Actions"));
@@ -601,9 +644,10 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
     }
     case DML_D_OFFER:
         cr_tb_printf(t,
-                     "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place cards "
+                     "Seize offer on the Declaration (%s, value %d) \xe2\x80\x94 place %s "
                      "face-down or pass",
-                     dml_suit_name(st->buy_suit), st->D);
+                     dml_suit_name(st->buy_suit), st->D,
+                     st->variant == DML_V_2015 ? "one card" : "cards");
         if (st->sel_n > 0) {
             cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 0);
@@ -612,7 +656,7 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
     case DML_D_COMMIT_ACT:
     case DML_D_COMMIT_PAS: {
         int x = st->buy_suit;
-        int prim = x >= 0 && x < 4 ? dml_prim(x) : -1;
+        int prim = x >= 0 && x < 4 ? dml_prim_of(st, x) : -1;
         if (st->kind == DML_D_COMMIT_ACT)
             cr_tb_printf(
                 t, "Resolution \xe2\x80\x94 commit %s (primary) or %s (secondary) cards, or pass",
@@ -629,8 +673,10 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         break;
     }
     case DML_D_STACK:
-        cr_tb_printf(
-            t, "Stack priority \xe2\x80\x94 play cards as Power or Emblem, then done; or pass");
+        cr_tb_printf(t,
+                     "%sStack priority \xe2\x80\x94 play cards as Power or Emblem, then done; "
+                     "or pass",
+                     st->variant == DML_V_2015 ? "Character Power Phase: " : "");
         if (st->sel_n > 0) {
             cr_tb_printf(t, "; so far: ");
             tb_cards_seq(t, st, 0, st->sel_n, 1);
@@ -672,6 +718,25 @@ static void prompt_decision(cr_tbuf *t, const dml_state *st)
         cr_tb_printf(t, "Thief \xe2\x80\x94 choose the player %s",
                      st->nfr && st->fr[st->nfr - 1].step == 2 ? "to give a card to"
                                                               : "to take a random card from");
+        break;
+    case DML_D_PILE:
+        cr_tb_printf(t, "Setup \xe2\x80\x94 choose a face-down pile (each holds a 2 and a 3)");
+        break;
+    case DML_D_WAGER:
+        cr_tb_printf(t, "Black Market attempt \xe2\x80\x94 wager M cards: the roll is against "
+                        "7 - M");
+        break;
+    case DML_D_LEAVE:
+        cr_tb_printf(t, "Black Market \xe2\x80\x94 choose the %d %s you wagered to leave in it",
+                     st->karg, plural(st->karg, "card", "cards"));
+        if (st->sel_n > 0) {
+            cr_tb_printf(t, "; so far: ");
+            tb_cards_seq(t, st, 0, st->sel_n, 0);
+        }
+        break;
+    case DML_D_NAME_SUIT:
+        cr_tb_printf(t, "Troublesome Blabbermouth \xe2\x80\x94 name a suit: cards are drawn "
+                        "until a Commodity of it comes up");
         break;
     default: cr_tb_printf(t, "decision %d", st->kind); break;
     }
@@ -725,6 +790,10 @@ size_t dml_prompt(const cr_game *g, const void *vst, char *buf, size_t cap)
             break;
         }
         case DML_C_NEST: cr_tb_printf(&t, "Chance: take an egg from the Nest"); break;
+        case DML_C_PILE:
+            cr_tb_printf(&t, "Chance: deal a %d face-down into pile %c", (st->karg >> 2) ? 3 : 2,
+                         'A' + (st->karg & 3));
+            break;
         default: cr_tb_printf(&t, "Chance"); break;
         }
         return t.len;
@@ -822,8 +891,9 @@ static void decision_action_text(const cr_game *g, const cr_event *e, char *buf,
         dml_action_to_str(g, NULL, a, buf, cap);
 }
 
-/* "P1 holds 2 Dragon Eggs and 1 Shield: ..." (DML_E_SIEGE_SEAT) */
-static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
+/* "P1 holds 2 Dragon Eggs and 1 Shield: ..." (DML_E_SIEGE_SEAT); ed: the
+ * edition (DML-2015's Siege takes the eggs only, V3) */
+static void tb_siege_seat(cr_tbuf *t, const cr_event *e, int ed)
 {
     if (e->seat < 0) {
         cr_tb_printf(t, "Nobody holds a Dragon Egg: the Siege takes nothing");
@@ -837,6 +907,9 @@ static void tb_siege_seat(cr_tbuf *t, const cr_event *e)
         cr_tb_printf(t, ": enough Shields, the Siege takes nothing");
     else if (fire)
         cr_tb_printf(t, ": too few Shields, so I See Fire eliminates P%d", e->seat);
+    else if (ed != DML_ED_2016)
+        cr_tb_printf(t, ": too few Shields, so the %s to the Nest; the rest of the Hand stays",
+                     plural(eggs, "Egg goes", "Eggs go"));
     else
         cr_tb_printf(t,
                      ": too few Shields, so the %s to the Nest and %d of the %d other %s "
@@ -919,7 +992,8 @@ static void tb_move(cr_tbuf *t, const cr_event *e, int card)
     tb_move_zone(t, e, e->to, card, 1);
 }
 
-/* Why an Event affects the seats it does (DML_E_EVENT; 5.1, R7, R10). */
+/* Why an Event affects the seats it does (DML_E_EVENT; 5.1, R7, R10;
+ * DML-2015's 15.8 and its switches' special events). */
 static void tb_event_why(cr_tbuf *t, const cr_event *e)
 {
     int suit_event = e->a >= DML_EV_FCCC && e->a <= DML_EV_UNION;
@@ -929,16 +1003,39 @@ static void tb_event_why(cr_tbuf *t, const cr_event *e)
         cr_tb_printf(t, ": a Hand of %d or more cards at the Event Phase", (int)e->b);
     else if (suit_event)
         cr_tb_printf(t, ": no Hand holds %d or more cards at the Event Phase", (int)e->b);
-    else if (e->a == DML_EV_CARNIVAL || e->a == DML_EV_OPENING)
+    else if (e->a == DML_EV_CARNIVAL || e->a == DML_EV_OPENING || e->a == DML_EV_ALLBETS ||
+             e->a == DML_EV_FRENZY)
         cr_tb_printf(t, ": every player, whatever the size of the Hand");
 }
 
 /* What a decision the notation alone leaves unsaid does (DML_E_DECISION),
- * after "P0: nothing". */
-static void tb_decision_words(cr_tbuf *t, const cr_event *e)
+ * after "P0: nothing"; ed: the edition (DML-2015 forfeits, piles, wagers,
+ * suits named). */
+static void tb_decision_words(cr_tbuf *t, const cr_event *e, int ed)
 {
     int a = e->a, p = e->seat;
-    if (a == DML_A_NOTHING) {
+    if (a == DML_A_NOTHING && ed != DML_ED_2016) {
+        cr_tb_printf(t, " (forfeits the next action of the Market Phase: a Market Action while "
+                        "one is left, else the Black Market Action)");
+    } else if (a == DML_A_END && ed != DML_ED_2016) {
+        cr_tb_printf(t, " (forfeits every action left: the Market Phase ends)");
+    } else if (a >= DML_A_VISIT && a < DML_A_VISIT + DML_MAX_BM && ed != DML_ED_2016) {
+        cr_tb_printf(t, " (a Black Market attempt: a Market Action used this way while one is "
+                        "left, else the Black Market Action)");
+    } else if (a >= DML_A_PILE && a < DML_A_PILE + 4) {
+        cr_tb_printf(t, " (the face-down pile's 2 and 3 go to P%d's Hand)", p);
+    } else if (a >= DML_A_WAGER && a < DML_A_WAGER + 51) {
+        int m = a - DML_A_WAGER;
+        cr_tb_printf(t,
+                     " (the roll is against 7 - %d = %d; success: P%d leaves %d %s of the Hand "
+                     "there; failure: %d random %s of the Hand go into it)",
+                     m, 7 - m, p, m, plural(m, "card", "cards"), m, plural(m, "card", "cards"));
+    } else if (a >= DML_A_SUIT && a < DML_A_SUIT + 4) {
+        cr_tb_printf(t,
+                     " (the Troublesome Blabbermouth: cards are drawn until a %s Commodity comes "
+                     "up, and it becomes the Event at once)",
+                     dml_suit_name(a - DML_A_SUIT));
+    } else if (a == DML_A_NOTHING) {
         cr_tb_printf(t, " (Do Nothing: spends a Minor Action and nothing else happens)");
     } else if (a == DML_A_SUBSTITUTE) {
         cr_tb_printf(t, " (trades an Action for a Minor Action)");
@@ -985,10 +1082,11 @@ static void tb_value(cr_tbuf *t, const cr_event *e)
     cr_tb_printf(t, ": D %d, P %d, Value %d", e->a, e->b, e->a + e->b);
 }
 
-/* One suit of a Victory Point total (DML_E_VP_SUIT, 11.2): "P1: Spice
+/* One suit of a Victory Point total (DML_E_VP_SUIT, 11.2; cards-2015-06's
+ * Guild gives 1 per card, 15.9): "P1: Spice
  * 2+5+10 = 17, doubled for the Merchant King KD = 34, Guild bonus (TD held:
  * 2 per other Spice Commodity in Hand) +4 = 38".  card: the King as seen. */
-static void tb_vp_suit(cr_tbuf *t, const cr_event *e, int card)
+static void tb_vp_suit(cr_tbuf *t, const cr_event *e, int card, int ed)
 {
     int su = e->a & 3, sum = 0, n = 0;
     cr_tb_printf(t, "P%d: %s ", e->seat, dml_suit_name(su));
@@ -1004,8 +1102,9 @@ static void tb_vp_suit(cr_tbuf *t, const cr_event *e, int card)
         cr_tb_printf(t, " = %d", 2 * sum);
     }
     if (e->to > 0)
-        cr_tb_printf(t, ", Guild bonus (%s held: 2 per other %s Commodity in Hand) +%d = %d",
-                     dml_card_code(dml_card(su, DML_T)), dml_suit_name(su), (int)e->to, (int)e->b);
+        cr_tb_printf(t, ", Guild bonus (%s held: %d per other %s Commodity in Hand) +%d = %d",
+                     dml_card_code(dml_card(su, DML_T)), ed == DML_ED_2015_06 ? 1 : 2,
+                     dml_suit_name(su), (int)e->to, (int)e->b);
 }
 
 static const char *special_word(int sp)
@@ -1090,16 +1189,22 @@ static void tb_check_consequence(cr_tbuf *t, const cr_event *e, const char *code
         cr_tb_printf(t, "; Wyvern Eyes bring a Dragon Siege");
 }
 
-/* Why the game ended (DML_E_END), after the reason's name. */
-static void tb_end_cause(cr_tbuf *t, int reason, int winner)
+/* Why the game ended (DML_E_END), after the reason's name; ed: the
+ * edition (DML-2015's VP ties have no winner, V4). */
+static void tb_end_cause(cr_tbuf *t, int reason, int winner, int ed)
 {
     switch (reason) {
     case DML_END_VP:
-        if (winner >= 0)
+        if (winner >= 0 && ed != DML_ED_2016)
+            cr_tb_printf(t, ": the Deck ran out at the Event Phase and P%d has the most", winner);
+        else if (winner >= 0)
             cr_tb_printf(t,
                          ": the Deck ran out at the Event Phase and P%d has the most (a tie "
                          "goes to more Dragon Eggs in Hand)",
                          winner);
+        else if (ed != DML_ED_2016)
+            cr_tb_printf(t, ": the Deck ran out at the Event Phase and the best scores tie: "
+                            "nobody wins (DML-2015)");
         else
             cr_tb_printf(t, ": the Deck ran out at the Event Phase and the best scores tie, "
                             "Dragon Eggs included");
@@ -1126,6 +1231,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     cr_tb_init(&t, buf, cap);
     char z1[32];
     int card = visible_card(g, e, seat);
+    int ed = dml_edition_of_game(g);
     const char *code = card >= 0 ? dml_card_code(card) : "a card";
     switch (e->kind) {
     case DML_E_MOVE: tb_move(&t, e, card); break;
@@ -1133,7 +1239,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_EVENT:
         cr_tb_printf(&t, "Event");
         if (card >= 0) cr_tb_printf(&t, " %s", dml_card_code(card));
-        cr_tb_printf(&t, ": %s", dml_event_type_name(e->a));
+        cr_tb_printf(&t, ": %s", dml_event_type_name_ed(ed, e->a));
         if (e->b > 0) cr_tb_printf(&t, " %d", e->b);
         cr_tb_printf(&t, " (affects ");
         tb_seat_list(&t, (unsigned)(uint8_t)e->other);
@@ -1142,11 +1248,22 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         break;
     case DML_E_TURN: cr_tb_printf(&t, "P%d's Turn", e->seat); break;
     case DML_E_BUDGET:
+        if (ed != DML_ED_2016) { /* 15.4.2 */
+            cr_tb_printf(&t, "P%d has %d Market %s and %d Black Market %s", e->seat, e->a,
+                         plural(e->a, "Action", "Actions"), e->b,
+                         plural(e->b, "Action", "Actions"));
+            break;
+        }
         cr_tb_printf(&t, "P%d has %d %s and %d %s", e->seat, e->a,
                      plural(e->a, "Action", "Actions"), e->b,
                      plural(e->b, "Minor Action", "Minor Actions"));
         break;
-    case DML_E_POWER_PHASE: cr_tb_printf(&t, "Power Phase"); break;
+    case DML_E_POWER_PHASE:
+        if (ed != DML_ED_2016 && e->seat >= 0)
+            cr_tb_printf(&t, "Character Power Phase: a Stack opens, P%d first", e->seat);
+        else
+            cr_tb_printf(&t, "Power Phase");
+        break;
     case DML_E_ROLL: cr_tb_printf(&t, "P%d rolls (%d,%d)", e->seat, e->a, e->b); break;
     case DML_E_DABO: {
         int d0 = e->other / 10, d1 = e->other % 10;
@@ -1203,7 +1320,7 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             break;
         }
         cr_tb_printf(&t, "P%d: %s", e->seat, act);
-        tb_decision_words(&t, e);
+        tb_decision_words(&t, e, ed);
         break;
     }
     case DML_E_DECLARE:
@@ -1215,9 +1332,9 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
                          e->seat);
         else if (e->a == 0 && e->b == DML_PASS_FCCC)
             cr_tb_printf(&t,
-                         "P%d passes the Seize (FCCC Regulations: an affected player may not "
-                         "make a Seize offer)",
-                         e->seat);
+                         "P%d passes the Seize (%s: an affected player may not make a Seize "
+                         "offer)",
+                         e->seat, dml_event_type_name_ed(ed, DML_EV_FCCC));
         else if (e->a == 0)
             cr_tb_printf(&t, "P%d passes the Seize", e->seat);
         else
@@ -1253,11 +1370,13 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
         else if (e->a == DML_SIEGE_EMPRESS)
             cr_tb_printf(&t, " (the Dragon Empress's Power)");
         cr_tb_printf(&t, ": every Hand is shown; whoever holds more Dragon Eggs than Shields %s",
-                     e->b ? "is eliminated (I See Fire)"
-                          : "loses the Eggs to the Nest and half the other cards of the Hand, "
-                            "rounded up, to the Discard Pile");
+                     e->b                ? "is eliminated (I See Fire)"
+                     : ed != DML_ED_2016 ? "returns the Eggs to the Nest (DML-2015: nothing else "
+                                           "is lost)"
+                                         : "loses the Eggs to the Nest and half the other cards "
+                                           "of the Hand, rounded up, to the Discard Pile");
         break;
-    case DML_E_SIEGE_SEAT: tb_siege_seat(&t, e); break;
+    case DML_E_SIEGE_SEAT: tb_siege_seat(&t, e, ed); break;
     case DML_E_REVEAL:
         if (e->from >= DML_Z_BM && e->from < DML_NZONES)
             cr_tb_printf(&t, "P%d looks privately at %s in %s", e->seat, code,
@@ -1279,9 +1398,9 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
     case DML_E_RESOLVE:
         cr_tb_printf(&t, "%s (played by P%d) resolves as %s", code, e->seat,
                      e->a ? "Emblem" : "Power");
-        if (!e->a && card >= 0 && dml_power_words(NULL, card, e->seat)) {
+        if (!e->a && card >= 0 && dml_power_words(NULL, ed, card, e->seat)) {
             cr_tb_printf(&t, " \xe2\x80\x94 ");
-            dml_power_words(&t, card, e->seat);
+            dml_power_words(&t, ed, card, e->seat);
         }
         break;
     case DML_E_VP:
@@ -1290,13 +1409,13 @@ size_t dml_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf
             cr_tb_printf(&t, ": %d from the suits, +%d for %d Dragon %s", e->a - 20 * e->b,
                          20 * e->b, e->b, plural(e->b, "Egg", "Eggs"));
         break;
-    case DML_E_VP_SUIT: tb_vp_suit(&t, e, card); break;
+    case DML_E_VP_SUIT: tb_vp_suit(&t, e, card, ed); break;
     case DML_E_END:
         if (e->seat >= 0)
             cr_tb_printf(&t, "Game over: P%d wins (%s", e->seat, end_reason_word(e->a));
         else
             cr_tb_printf(&t, "Game over: no winner (%s", end_reason_word(e->a));
-        tb_end_cause(&t, e->a, e->seat);
+        tb_end_cause(&t, e->a, e->seat, ed);
         cr_tb_printf(&t, ")");
         break;
     case DML_E_SETUP:

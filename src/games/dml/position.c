@@ -1780,7 +1780,7 @@ static void obs_event_text(cr_tbuf *t, const dml_state *o)
         cr_tb_printf(t, "none");
         return;
     }
-    cr_tb_printf(t, "%s", dml_event_type_name(o->event_type));
+    cr_tb_printf(t, "%s", dml_event_type_name_ed(dml_edition(o), o->event_type));
     if (o->ev) cr_tb_printf(t, " %d", o->ev);
     cr_tb_printf(t, " (affects ");
     int first = 1;
@@ -1953,9 +1953,14 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, "Round %d \xc2\xb7 Dealer P%d \xc2\xb7 Active P%d \xc2\xb7 ", o->round,
                  o->dealer, o->active);
     obs_event_text(t, o);
-    cr_tb_printf(t, "\nP%d has %d %s, %d %s left\n", o->active, o->actions,
-                 o->actions == 1 ? "Action" : "Actions", o->minors,
-                 o->minors == 1 ? "Minor Action" : "Minor Actions");
+    if (o->variant == DML_V_2015) /* 15.4.2's words */
+        cr_tb_printf(t, "\nP%d has %d Market %s, %d Black Market %s left\n", o->active, o->actions,
+                     o->actions == 1 ? "Action" : "Actions", o->minors,
+                     o->minors == 1 ? "Action" : "Actions");
+    else
+        cr_tb_printf(t, "\nP%d has %d %s, %d %s left\n", o->active, o->actions,
+                     o->actions == 1 ? "Action" : "Actions", o->minors,
+                     o->minors == 1 ? "Minor Action" : "Minor Actions");
     cr_tb_printf(t, "Stocks (card=Value now)");
     for (int s = 0; s < 4; s++) {
         cr_tb_printf(t, " %s: ", dml_suit_name(s));
@@ -2023,12 +2028,22 @@ size_t dml_obs_to_text(const cr_game *g, const void *vobs, char *buf, size_t cap
     cr_tb_printf(t, " \xc2\xb7 Nest %d \xc2\xb7 Exile %d", o->zone_count[DML_Z_NEST],
                  o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING]);
     cr_tb_printf(t, "\n");
+    if (o->zone_count[DML_Z_PILES]) { /* DML-2015's Setup (V-PD1) */
+        cr_tb_printf(t, "Setup piles left (face down, a 2 and a 3 each):");
+        for (int k = 0; k < 4; k++)
+            if (o->pile[k][0]) cr_tb_printf(t, " %c", 'A' + k);
+        cr_tb_printf(t, "\n");
+    }
     if (o->stack_n) {
         cr_tb_printf(t, "Stack (bottom to top):");
-        for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++)
-            cr_tb_printf(t, " %s (P%d, %s)", dml_card_code(o->stack_card[i]),
-                         o->stack_flag[i] & DML_SF_SEAT,
-                         o->stack_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+        for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++) {
+            int c = o->stack_card[i], emblem = o->stack_flag[i] & DML_SF_EMBLEM;
+            cr_tb_printf(t, " %s (P%d, %s", dml_card_code(c), o->stack_flag[i] & DML_SF_SEAT,
+                         emblem ? "emblem" : "power");
+            if (o->variant == DML_V_2015 && !emblem) /* the 2015 names (15.6) */
+                cr_tb_printf(t, ": %s", dml_is_joker(c) ? "Thief" : dml_card_name_in(o, c));
+            cr_tb_printf(t, ")");
+        }
         cr_tb_printf(t, "\n");
     }
     if (o->zone[DML_Z_TARGET] || o->zone[DML_Z_COMMIT]) {

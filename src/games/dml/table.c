@@ -143,6 +143,12 @@ static void piles(pctx *p)
     cr_tb_printf(p->t, " %s Nest %d", p->dot, o->zone_count[DML_Z_NEST]);
     int exiled = o->zone_count[DML_Z_EXILE] + o->zone_count[DML_Z_XKING];
     if (exiled) cr_tb_printf(p->t, " %s Exile %d", p->dot, exiled); /* rare: said when it happens */
+    if (o->zone_count[DML_Z_PILES]) { /* DML-2015's Setup: the piles left to choose (V-PD1) */
+        cr_tb_printf(p->t, " %s Piles", p->dot);
+        for (int k = 0; k < 4; k++)
+            if (o->pile[k][0]) cr_tb_printf(p->t, " %c", 'A' + k);
+        cr_tb_printf(p->t, " (face down, a 2 and a 3 each)");
+    }
     cr_tb_printf(p->t, "\n");
 }
 
@@ -160,14 +166,19 @@ static void panel_table(pctx *p)
     if (!o->over) {
         style(p, 'e');
         int deciding = o->need == DML_NEED_DECISION && o->actor >= 0;
-        if (deciding)
+        if (deciding && o->variant == DML_V_2015 && o->kind == DML_D_STACK)
+            cr_tb_printf(p->t, "P%d decides: stack, Character Power Phase", o->actor);
+        else if (deciding)
             cr_tb_printf(p->t, "P%d decides: %s", o->actor, dml_kind_name(o->need, o->kind));
         else
             cr_tb_printf(p->t, "Step: %s", dml_kind_name(o->need, o->kind));
         style(p, '0');
         /* the budget is the active player's: shown while it is theirs to
          * spend, not beside another seat's decision */
-        if (!deciding || o->actor == o->active)
+        if ((!deciding || o->actor == o->active) && o->variant == DML_V_2015)
+            cr_tb_printf(p->t, " %s %d Market, %d Black Market %s left", p->dot, o->actions,
+                         o->minors, o->actions + o->minors == 1 ? "Action" : "Actions");
+        else if (!deciding || o->actor == o->active)
             cr_tb_printf(p->t, " %s %d %s, %d %s left", p->dot, o->actions,
                          o->actions == 1 ? "Action" : "Actions", o->minors,
                          o->minors == 1 ? "Minor Action" : "Minor Actions");
@@ -183,7 +194,8 @@ static void panel_table(pctx *p)
         cr_tb_printf(p->t, " ");
     }
     style(p, 'e');
-    cr_tb_printf(p->t, "%s", o->event_type ? dml_event_type_name(o->event_type) : "none");
+    cr_tb_printf(p->t, "%s",
+                 o->event_type ? dml_event_type_name_ed(dml_edition(o), o->event_type) : "none");
     style(p, '0');
     if (o->ev) cr_tb_printf(p->t, " (value %d)", o->ev);
     if (o->event_type && o->affected) {
@@ -281,7 +293,7 @@ static int panel_buying(pctx *p)
         if (o->kind == DML_D_OFFER && o->buy_suit >= 0 && o->buy_suit < 4) {
             /* What the offer would count: the buyer's Primary's cards the
              * Event lets one commit (display.c's help says why). */
-            int prim = dml_prim(o->buy_suit), total = 0;
+            int prim = dml_prim_of(o, o->buy_suit), total = 0;
             uint64_t ok = dml_commit_filter(o, prim);
             for (int i = 0; i < o->sel_n && i < DML_NCARDS; i++)
                 if (dml_suit(o->sel[i]) == prim && (ok >> o->sel[i] & 1))
@@ -345,10 +357,31 @@ static void panel_players(pctx *p)
     }
 }
 
+/* DML-2015: one entry a line, the top first (it resolves first), with the
+ * Power's name in the game's edition: the Rogue Jester and the Harlot Queen
+ * act on what lies below them. */
+static void panel_stack_2015(pctx *p)
+{
+    const dml_state *o = p->o;
+    title(p, "%s", "Stack (top resolves first)");
+    for (int i = o->stack_n - 1; i >= 0 && i < DML_MAX_STACK; i--) {
+        int c = o->stack_card[i], emblem = o->stack_flag[i] & DML_SF_EMBLEM;
+        cr_tb_printf(p->t, "%s ", i == o->stack_n - 1 ? "top" : "   ");
+        card(p, c);
+        cr_tb_printf(p->t, " P%d %s", o->stack_flag[i] & DML_SF_SEAT, emblem ? "Emblem" : "Power");
+        if (!emblem) cr_tb_printf(p->t, ": %s", dml_is_joker(c) ? "Thief" : dml_card_name_in(o, c));
+        cr_tb_printf(p->t, "\n");
+    }
+}
+
 static void panel_stack(pctx *p)
 {
     const dml_state *o = p->o;
     if (o->stack_n == 0) return;
+    if (o->variant == DML_V_2015) {
+        panel_stack_2015(p);
+        return;
+    }
     title(p, "%s", "Stack (bottom to top)");
     for (int i = 0; i < o->stack_n && i < DML_MAX_STACK; i++) {
         if (i) cr_tb_printf(p->t, " %s ", p->dot);

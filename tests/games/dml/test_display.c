@@ -27,7 +27,7 @@
 static const char *const groups[] = {
     "card", "power", "emblem",     "callback", "visit", "counsel-market", "player", "stock",
     "buy",  "play",  "substitute", "nothing",  "end",   "done",           "undo",   "reroll",
-    "keep", "give",  "take",
+    "keep", "give",  "take",       "pile",     "wager", "suit",
 };
 
 static int known_group(const char *gname)
@@ -36,6 +36,11 @@ static int known_group(const char *gname)
         if (!strcmp(gname, groups[i])) return 1;
     return 0;
 }
+
+/* Words of the 2016 edition that a DML-2015 label or help never says. */
+static const char *const words_2016[] = {
+    "Vice Minister", "Prime Counsellor", "Supreme Secretary", "Port Sm", "Minor Action", "Callback",
+};
 
 /* The action JSON of a for the acting seat of s, checked field by field. */
 static void check_action_json(const cr_game *g, const dml_state *s, cr_action a)
@@ -56,6 +61,11 @@ static void check_action_json(const cr_game *g, const dml_state *s, cr_action a)
     assert_non_null(group);
     if (!known_group(group)) fail_msg("action %s: unknown group %s", text, group);
     assert_null(json_object_get(root, "amount")); /* DML has no amounts */
+    /* DML-2015 names its cards its own way, and has no Minor Action */
+    if (s->variant == DML_V_2015)
+        for (size_t w = 0; w < sizeof words_2016 / sizeof words_2016[0]; w++)
+            if (strstr(label, words_2016[w]))
+                fail_msg("dml-2015 label '%s' says '%s'", label, words_2016[w]);
     json_t *objects = json_object_get(root, "objects");
     assert_true(json_is_array(objects));
     int seat = s->actor, n_cards = 0;
@@ -69,7 +79,7 @@ static void check_action_json(const cr_game *g, const dml_state *s, cr_action a)
         if (c < 0) {
             int k;
             assert_true(sscanf(o, "P%d", &k) == 1 || sscanf(o, "BM%d", &k) == 1 ||
-                        !strncmp(o, "stock ", 6));
+                        !strncmp(o, "stock ", 6) || !strncmp(o, "pile ", 5));
             continue;
         }
         n_cards++;
@@ -94,10 +104,49 @@ static size_t help_of(const cr_game *g, const dml_state *s, int seat, dml_state 
     return cr_parts(g)->help(g, obs, buf, cap);
 }
 
-/* Plays random games; returns the decision kinds whose help was checked. */
-static unsigned random_games(const char *variant, int players, int games, uint64_t seed)
+/* What the help of each DML-2015 decision must explain (its own words). */
+static void help_2015_says(const dml_state *s, const char *help)
 {
-    cr_game *g = dml_test_game(variant, players);
+    static const struct {
+        int kind;
+        const char *words;
+    } says[] = {
+        {DML_D_PILE, "takes a pile without seeing it"},
+        {DML_D_PILE, "Piles left:"},
+        {DML_D_MARKET, "Forfeit (nothing): give up the next action in the order"},
+        {DML_D_MARKET, "Black Market Action, one attempt on a Black Market"},
+        {DML_D_OFFER, "Place one card of your Hand face-down, or pass"},
+        {DML_D_STACK, "Character Power Phase (DML-2015)"},
+        {DML_D_WAGER, "The roll is against 7 - M"},
+        {DML_D_LEAVE, "the cards you just took may not be among them"},
+        {DML_D_NAME_SUIT, "until a Commodity of that suit"},
+    };
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (says[i].kind == s->kind && !strstr(help, says[i].words))
+            fail_msg("dml-2015 help of decision %d lacks '%s': %s", s->kind, says[i].words, help);
+}
+
+/* A table of `variant` with the DML-2015 switches of `switches` (comma-
+ * separated, "" none) set to yes. */
+static cr_game *game_with(const char *variant, int players, const char *switches)
+{
+    if (!*switches) return dml_test_game(variant, players);
+    cr_params p = {.num_players = players, .variant = variant};
+    static char keys[128];
+    snprintf(keys, sizeof keys, "%s", switches);
+    for (char *k = strtok(keys, ","); k != NULL; k = strtok(NULL, ","))
+        assert_int_equal(cr_params_set(&p, k, "yes"), CR_OK);
+    char err[256];
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    if (g == NULL) fail_msg("dml %s %s: %s", variant, switches, err);
+    return g;
+}
+
+/* Plays random games; returns the decision kinds whose help was checked. */
+static unsigned random_games_with(const char *variant, int players, const char *switches, int games,
+                                  uint64_t seed)
+{
+    cr_game *g = game_with(variant, players, switches);
     dml_state *s = cr_alloc(sizeof *s), *obs = cr_alloc(sizeof *obs);
     static char json[1 << 17];
     char help[4096];
@@ -121,6 +170,12 @@ static unsigned random_games(const char *variant, int players, int games, uint64
             size_t len = help_of(g, s, p, obs, help, sizeof help);
             if (len == 0) fail_msg("no help for P%d at decision %d", p, s->kind);
             assert_true(len < sizeof help);
+            if (s->variant == DML_V_2015) help_2015_says(s, help);
+            if (s->variant == DML_V_2015)
+                for (size_t w = 0; w < sizeof words_2016 / sizeof words_2016[0]; w++)
+                    if (strstr(help, words_2016[w]))
+                        fail_msg("dml-2015 help of decision %d says '%s': %s", s->kind,
+                                 words_2016[w], help);
             kinds |= 1u << s->kind;
             for (int q = 0; q < players; q++)
                 if (q != p) assert_int_equal(help_of(g, s, q, obs, help, sizeof help), 0);
@@ -143,6 +198,29 @@ static unsigned random_games(const char *variant, int players, int games, uint64
     cr_free(obs);
     cr_game_free(g);
     return kinds;
+}
+
+static unsigned random_games(const char *variant, int players, int games, uint64_t seed)
+{
+    return random_games_with(variant, players, "", games, seed);
+}
+
+/* DML-2015 and its switches: every decision of the edition is reached, its
+ * controls are well formed and its help speaks the 2015 words. */
+static void random_games_2015_controls_and_help(void **unused)
+{
+    (void)unused;
+    unsigned kinds = 0;
+    kinds |= random_games_with("dml-2015", 4, "", 60, 11);
+    kinds |= random_games_with("dml-2015", 3, "", 20, 12);
+    kinds |= random_games_with("dml-2015", 4, "bm-wager", 40, 13);
+    kinds |= random_games_with("dml-2015", 4, "cards-2015-06,events-2015-06", 40, 14);
+    kinds |= random_games_with("dml-2015", 4, "buying-frenzy,turn-2015-06", 30, 15);
+    const int want[] = {DML_D_PILE,  DML_D_MARKET, DML_D_DECLARE, DML_D_OFFER,
+                        DML_D_STACK, DML_D_WAGER,  DML_D_LEAVE,   DML_D_NAME_SUIT};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!(kinds & (1u << want[i])))
+            fail_msg("dml-2015: decision kind %d never reached", want[i]);
 }
 
 static void random_games_controls_and_help(void **unused)
@@ -440,6 +518,7 @@ int main(void)
         cmocka_unit_test(roll_chances_exact),
         cmocka_unit_test(market_rolls_and_controls),
         cmocka_unit_test(random_games_controls_and_help),
+        cmocka_unit_test(random_games_2015_controls_and_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

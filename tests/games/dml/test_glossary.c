@@ -19,6 +19,10 @@
  * case.  A term missing from the glossary fails the test, named with a text
  * that used it.
  *
+ * The games include DML-2015 and its switches.  A second test checks that
+ * each 2015 term of the rules' 15.1 has a Glossary entry giving ours beside
+ * it.
+ *
  * The guide is read at test time from CR_DOCS_DIR (CMakeLists.txt), the
  * file the program compiles in.  CR_GLOSSARY_GAMES=N sets the number of
  * games (default 200).
@@ -58,7 +62,7 @@ static const char *const plain[] = {
     "you",    "your",   "game",  "over",   "chance",  "far",    "commit",  "exile",  "rolls",
     "reroll", "begins", "open",  "call",   "back",    "pay",    "hold",    "there",  "they",
     "what",   "which",  "after", "before", "another", "other",  "same",    "no",     "re",
-    "card",   "cards",
+    "card",   "cards",  "that",  "name",
 };
 
 static int is_plain(const char *low)
@@ -134,10 +138,15 @@ static long n_games(void)
     return n > 0 ? n : 200;
 }
 
-static void play_and_scan(const cr_game_def *def, const char *variant, int players, uint64_t seed,
-                          scan *sc)
+/* switches: DML-2015's table options set to yes, comma-separated ("" none) */
+static void play_and_scan(const cr_game_def *def, const char *variant, int players,
+                          const char *switches, uint64_t seed, scan *sc)
 {
     cr_params p = {.num_players = players, .variant = variant};
+    char keys[128];
+    snprintf(keys, sizeof keys, "%s", switches);
+    for (char *k = strtok(keys, ","); k != NULL; k = strtok(NULL, ","))
+        assert_int_equal(cr_params_set(&p, k, "yes"), CR_OK);
     char err[256];
     cr_match *m = cr_match_new(def, &p, NULL, seed, err, sizeof err);
     if (m == NULL) fail_msg("cr_match_new %s/%d: %s", variant, players, err);
@@ -213,14 +222,32 @@ static void every_term_is_in_the_glossary(void **unused)
     sc.glossary = &glossary;
     const cr_game_def *def = cr_registry_find("dml");
     assert_non_null(def);
+    /* DML-2015 alone, with 3 players, and with its switches (buying-frenzy
+     * replaces events-2015-06's All Bets Are Off: apart).  WARNING: not
+     * bm-wager: its cards to leave may offer a card after which too few
+     * higher cards remain, so that Undo is the only option and the engine
+     * takes it as forced; the random policy, which shuns Undo, then picks
+     * that card again forever (a rules bug, reported, not fixed here). */
     static const struct {
         const char *variant;
         int players;
-    } tables[] = {{"full", 4}, {"smackdown", 3}, {"mayhem", 4}, {"mayhem", 3}, {"fire", 4}};
+        const char *switches;
+    } tables[] = {
+        {"full", 4, ""},
+        {"smackdown", 3, ""},
+        {"mayhem", 4, ""},
+        {"mayhem", 3, ""},
+        {"fire", 4, ""},
+        {"dml-2015", 4, ""},
+        {"dml-2015", 3, ""},
+        {"dml-2015", 4, "cards-2015-06,events-2015-06"},
+        {"dml-2015", 4, "buying-frenzy,turn-2015-06"},
+    };
     long games = n_games();
     for (long i = 0; i < games; i++) {
         size_t t = (size_t)i % (sizeof tables / sizeof tables[0]);
-        play_and_scan(def, tables[t].variant, tables[t].players, 1000 + (uint64_t)i, &sc);
+        play_and_scan(def, tables[t].variant, tables[t].players, tables[t].switches,
+                      1000 + (uint64_t)i, &sc);
     }
     report(&sc);
     print_message("%ld games, %ld texts, %d glossary words, longest help %zu bytes\n", games,
@@ -246,10 +273,72 @@ static void the_rule_catches_an_undefined_term(void **unused)
     assert_string_equal(sc.missing.w[1], "kaboom!");
 }
 
+/* The 2015 terms of the rules' 15.1 each have a Glossary entry that gives
+ * ours beside them (the entry's line names our term). */
+static void the_2015_terms_stand_beside_ours(void **unused)
+{
+    (void)unused;
+    static const char *const pairs[][2] = {
+        {"Treasury", "Hand"},
+        {"Court", "Front"},
+        {"Emblem Zone", "Front"},
+        {"Merchant King Zone", "King"},
+        {"Resource", "Commodity"},
+        {"Resource Type", "suit"},
+        {"Face Value", "printed value"},
+        {"Guild House", "Guild"},
+        {"Global Event Deck", "Deck"},
+        {"Active Event", "Event"},
+        {"Dragon's Hoard", "Discard Pile"},
+        {"Initiative Badge", "Dealer"},
+        {"Acquisition Attempt", "Buy"},
+        {"bid", "commit"},
+        {"Seize Attempt", "Seize"},
+        {"Emblem Static Bonus", "Buys"},
+        {"Emblem Power Bonus", "Shield"},
+        {"Character Ultimate Power", "Power"},
+        {"Character Power Stack", "Stack"},
+        {"Secret Desired Resource", "Desired Commodity"},
+        {"Ultimate Victory", "Father of Dragons"},
+        {"Market Action", "Action"},
+        {"Black Market Action", "Minor Action"},
+        {"Rogue Jester", "Stack"},
+        {"Harlot Queen of Smorgon", "below her"},
+        {"Contraband Crackdown", "FCCC Regulations"},
+        {"Marauders", "The Hated People"},
+        {"Decadence", "Customs Crackdown"},
+        {"Tax Relief", "Merchant Union"},
+        {"Character Power Phase", "Stack"},
+    };
+    FILE *f = fopen(CR_DOCS_DIR "/play-dml.md", "r");
+    assert_non_null(f);
+    static char line[1024];
+    int found[sizeof pairs / sizeof pairs[0]] = {0}, in_glossary = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3)) in_glossary = !strncmp(line, "## Glossary", 11);
+        if (!in_glossary || strncmp(line, "- **", 4) != 0) continue;
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+            char bold[96];
+            snprintf(bold, sizeof bold, "**%s**", pairs[i][0]);
+            const char *b = strstr(line, bold), *colon = strstr(line, "**: ");
+            if (b && strstr(colon ? colon : line, pairs[i][1])) found[i] = 1;
+        }
+    }
+    fclose(f);
+    int missing = 0;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!found[i]) {
+            print_error("the Glossary has no entry for %s naming %s\n", pairs[i][0], pairs[i][1]);
+            missing++;
+        }
+    assert_int_equal(missing, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_rule_catches_an_undefined_term),
+        cmocka_unit_test(the_2015_terms_stand_beside_ours),
         cmocka_unit_test(every_term_is_in_the_glossary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* test_notation.c — DML card codes and the action/event notation
- * (src/games/dml/notation.c, docs/notation.md).
+ * (src/games/dml/notation.c, docs/notation.md), in both editions' words.
  *
  * Needs only notation.c: the functions tested take the game pointer but do
  * not use it, so the tests pass NULL and hand-built states. */
@@ -339,6 +339,161 @@ static void test_prompts(void **unused)
     assert_non_null(strstr(buf, "so far: 3D"));
 }
 
+/* DML-2015's words (15.1, 15.6, 15.8, 15.9): names by edition, the log of
+ * its decisions and events, the prompts of its decisions.  A table of the
+ * variant is a cr_game with its variant index and options set (the words
+ * read nothing else of it). */
+static void test_2015_names(void **unused)
+{
+    (void)unused;
+    int jc = dml_card(DML_SUIT_C, DML_J), jh = dml_card(DML_SUIT_H, DML_J);
+    int qc = dml_card(DML_SUIT_C, DML_Q), qh = dml_card(DML_SUIT_H, DML_Q);
+    int td = dml_card(DML_SUIT_D, DML_T), seven = dml_card(DML_SUIT_S, 7);
+    assert_string_equal(dml_card_name_ed(DML_ED_2016, jc), "Vice Minister of Reclamations");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015, jc), "Rogue Jester");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015_06, jc), "Greed Vizier");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015, jh), "Supreme Confisfactor");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015_06, jh), "Troublesome Blabbermouth");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015, qc), "Harlot Queen of Smorgon");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015_06, qh), "Mother of Dragons");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015, td), "Spice Guild House");
+    assert_string_equal(dml_card_name_ed(DML_ED_2015, seven), dml_card_name(seven));
+    assert_string_equal(dml_card_name(jc), "Vice Minister of Reclamations"); /* 2016 kept */
+    dml_state st;
+    all_markets(&st);
+    assert_int_equal(dml_edition(&st), DML_ED_2016);
+    st.variant = DML_V_2015;
+    assert_string_equal(dml_card_name_in(&st, jc), "Rogue Jester");
+    st.sw = DML_SW_CARDS_0615;
+    assert_string_equal(dml_card_name_in(&st, jc), "Greed Vizier");
+    assert_string_equal(dml_event_type_name_ed(DML_ED_2015, DML_EV_HATED), "Marauders");
+    assert_string_equal(dml_event_type_name_ed(DML_ED_2015, DML_EV_UNION), "Tax Relief");
+    assert_string_equal(dml_event_type_name_ed(DML_ED_2016, DML_EV_HATED), "The Hated People");
+    assert_string_equal(dml_event_type_name_ed(DML_ED_2015, DML_EV_FRENZY), "Buying Frenzy");
+}
+
+static void test_2015_log(void **unused)
+{
+    (void)unused;
+    cr_game y2015, y0615;
+    memset(&y2015, 0, sizeof y2015);
+    y2015.variant_index = DML_V_2015;
+    y2015.num_players = 4;
+    y0615 = y2015;
+    y0615.opt[DML_OPT_CARDS_0615] = 1;
+    char buf[512];
+    cr_event e = {.kind = DML_E_DECISION, .seat = 2, .card = -1, .a = DML_A_PILE + 1};
+    dml_event_to_str(&y2015, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "P2: pile B"));
+    assert_non_null(strstr(buf, "2 and 3 go to P2's Hand"));
+    e.a = DML_A_NOTHING; /* a forfeit in 2015, Do Nothing in 2016 */
+    dml_event_to_str(&y2015, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "forfeits the next action"));
+    dml_event_to_str(NULL, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Do Nothing"));
+    e.a = DML_A_WAGER + 3;
+    dml_event_to_str(&y2015, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "P2: wager 3 (the roll is against 7 - 3 = 4"));
+    e.a = DML_A_SUIT + DML_SUIT_H;
+    dml_event_to_str(&y0615, &e, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "P2: name H (the Troublesome Blabbermouth"));
+    assert_non_null(strstr(buf, "Slaves Commodity"));
+    /* the Rogue Jester's and the Harlot Queen's Powers, as they resolve */
+    cr_event r = {
+        .kind = DML_E_RESOLVE, .seat = 1, .card = dml_card(DML_SUIT_C, DML_J), .seen_by = 0xf};
+    dml_event_to_str(&y2015, &r, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Rogue Jester: the cards still on the Stack are turned over"));
+    dml_event_to_str(&y0615, &r, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Greed Vizier"));
+    dml_event_to_str(NULL, &r, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Vice Minister"));
+    r.card = dml_card(DML_SUIT_C, DML_Q);
+    dml_event_to_str(&y2015, &r, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "every card below her on the Stack leaves without resolving"));
+    dml_event_to_str(NULL, &r, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "a card below her"));
+    /* the 2015 events: their names; All Bets Are Off and Buying Frenzy
+     * affect every player */
+    cr_event ev = {.kind = DML_E_EVENT,
+                   .seat = -1,
+                   .card = dml_card(DML_SUIT_C, 6),
+                   .seen_by = 0xf,
+                   .a = DML_EV_HATED,
+                   .b = 6,
+                   .other = 0x3};
+    dml_event_to_str(&y2015, &ev, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Event 6C: Marauders 6 (affects P0, P1"));
+    ev.a = DML_EV_ALLBETS;
+    ev.b = 0;
+    ev.other = 0xf;
+    ev.card = dml_card(DML_SUIT_S, DML_J);
+    dml_event_to_str(&y2015, &ev, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "All Bets Are Off (affects P0, P1, P2, P3: every player"));
+    /* the CPP, the budget, the Siege and a tie at the end */
+    cr_event pp = {.kind = DML_E_POWER_PHASE, .seat = 3, .card = -1};
+    dml_event_to_str(&y2015, &pp, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_string_equal(buf, "Character Power Phase: a Stack opens, P3 first");
+    dml_event_to_str(NULL, &pp, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_string_equal(buf, "Power Phase");
+    cr_event bu = {.kind = DML_E_BUDGET, .seat = 0, .card = -1, .a = 2, .b = 1};
+    dml_event_to_str(&y2015, &bu, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_string_equal(buf, "P0 has 2 Market Actions and 1 Black Market Action");
+    cr_event ss = {.kind = DML_E_SIEGE_SEAT, .seat = 1, .card = -1, .a = 2, .b = 0, .other = 5};
+    dml_event_to_str(&y2015, &ss, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "the rest of the Hand stays"));
+    dml_event_to_str(NULL, &ss, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "to the Discard Pile"));
+    cr_event end = {.kind = DML_E_END, .seat = -1, .card = -1, .a = DML_END_VP};
+    dml_event_to_str(&y2015, &end, CR_SEAT_PUBLIC, buf, sizeof buf);
+    assert_non_null(strstr(buf, "nobody wins (DML-2015)"));
+    assert_null(strstr(buf, "Dragon Eggs included"));
+}
+
+static void test_2015_prompts(void **unused)
+{
+    (void)unused;
+    dml_state st;
+    all_markets(&st);
+    st.variant = DML_V_2015;
+    char buf[256];
+    st.need = DML_NEED_DECISION;
+    st.actor = 1;
+    st.kind = DML_D_PILE;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_string_equal(buf, "P1: Setup \xe2\x80\x94 choose a face-down pile (each holds a 2 and a "
+                             "3)");
+    st.kind = DML_D_MARKET;
+    st.actions = 2;
+    st.minors = 1;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "2 Market Actions, then 1 Black Market Action left"));
+    st.kind = DML_D_OFFER;
+    st.buy_suit = DML_SUIT_S;
+    st.D = 7;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "place one card face-down or pass"));
+    st.kind = DML_D_STACK;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "P1: Character Power Phase: Stack priority"));
+    st.kind = DML_D_WAGER;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "7 - M"));
+    st.kind = DML_D_LEAVE;
+    st.karg = 2;
+    st.sel[0] = (uint8_t)dml_card(DML_SUIT_D, 4);
+    st.sel_n = 1;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "choose the 2 cards you wagered to leave in it; so far: 4D"));
+    st.kind = DML_D_NAME_SUIT;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Troublesome Blabbermouth"));
+    st.need = DML_NEED_CHANCE;
+    st.kind = DML_C_PILE;
+    st.karg = 2 | 1 << 2;
+    dml_prompt(NULL, &st, buf, sizeof buf);
+    assert_string_equal(buf, "Chance: deal a 3 face-down into pile C");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +510,9 @@ int main(void)
         cmocka_unit_test(test_snprintf_semantics),
         cmocka_unit_test(test_event_visibility),
         cmocka_unit_test(test_prompts),
+        cmocka_unit_test(test_2015_names),
+        cmocka_unit_test(test_2015_log),
+        cmocka_unit_test(test_2015_prompts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

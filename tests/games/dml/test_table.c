@@ -131,7 +131,10 @@ static void check_stock_values(const dml_state *obs, const char *p)
         int c = __builtin_ctzll(m), v = obs->target_from == DML_Z_STOCK ? -1 : 10;
         if (v < 0) {
             v = dml_value(c);
-            if (obs->event_type == DML_EV_HATED && v <= obs->ev) v += 2;
+            /* The Hated People: at most EV; DML-2015's Marauders: at least */
+            if (obs->event_type == DML_EV_HATED &&
+                (obs->variant == DML_V_2015 ? v >= obs->ev : v <= obs->ev))
+                v += 2;
             if (obs->event_type == DML_EV_UNION && v >= obs->ev) v -= 2;
         }
         char want[32];
@@ -234,15 +237,79 @@ static void panels_of_random_games(void **unused)
 {
     (void)unused;
     int checked = random_games("full", 4, 12, 1) + random_games("smackdown", 3, 6, 2) +
-                  random_games("mayhem", 4, 6, 3) + random_games("fire", 4, 6, 4);
+                  random_games("mayhem", 4, 6, 3) + random_games("fire", 4, 6, 4) +
+                  random_games("dml-2015", 4, 8, 5) + random_games("dml-2015", 3, 4, 6);
     print_message("panels checked at %d decisions, every view\n", checked);
     assert_true(checked > 500);
+}
+
+/* DML-2015: a Character Power Phase with the Rogue Jester (played as a
+ * Power) on top of at least one more card, found in seeded random games.
+ * The acting seat's table names the step a CPP, lists the Stack top first
+ * with the 2015 names, and the help says which card the Jester will bring
+ * to the top; the 2016 names appear nowhere. */
+static void jester_on_the_stack_2015(void **unused)
+{
+    (void)unused;
+    cr_game *g = dml_test_game("dml-2015", 4);
+    dml_state *s = cr_alloc(sizeof *s), *obs = cr_alloc(sizeof *obs);
+    cr_action legal[DML_MAX_LEGAL];
+    cr_rng rng;
+    cr_rng_seed(&rng, 2015, 11);
+    int jc = dml_card(DML_SUIT_C, DML_J), found = 0;
+    for (int game = 0; game < 400 && !found; game++) {
+        g->def->init(g, s);
+        for (int step = 0; step < 4000 && !found; step++) {
+            int p = g->def->current_player(g, s);
+            if (p == CR_TERMINAL) break;
+            if (p == CR_CHANCE) {
+                g->def->apply(g, s, cr_sample_chance(g, s, &rng), NULL);
+                continue;
+            }
+            int top = s->stack_n - 1;
+            if (s->kind == DML_D_STACK && top >= 1 && s->stack_card[top] == jc &&
+                !(s->stack_flag[top] & DML_SF_EMBLEM)) {
+                found = 1;
+                break;
+            }
+            int k = g->def->legal_actions(g, s, legal, NULL);
+            g->def->apply(g, s, legal[cr_rng_below(&rng, (uint32_t)k)], NULL);
+        }
+    }
+    assert_true(found);
+    int me = s->actor, bottom = s->stack_card[0];
+    g->def->observe(g, s, me, obs);
+    size_t n = cr_parts(g)->panels(g, obs, 0, text, sizeof text);
+    check_format(text, n, 1);
+    char want[64];
+    snprintf(want, sizeof want, "P%d decides: stack, Character Power Phase", me);
+    assert_non_null(strstr(plain, want));
+    assert_non_null(strstr(plain, "Stack (top resolves first)\ntop JC P"));
+    assert_non_null(strstr(plain, "Power: Rogue Jester\n"));
+    assert_null(strstr(plain, "Vice Minister"));
+    char help[4096];
+    cr_parts(g)->help(g, obs, help, sizeof help);
+    assert_non_null(strstr(help, "Character Power Phase (DML-2015)"));
+    snprintf(want, sizeof want, "turns the rest over: %s, at the bottom now",
+             dml_card_code(bottom));
+    assert_non_null(strstr(help, want));
+    /* the 2016 table of the same cards says Power Phase words, not these */
+    s->variant = DML_V_FULL;
+    g->def->observe(g, s, me, obs);
+    n = cr_parts(g)->panels(g, obs, 0, text, sizeof text);
+    check_format(text, n, 1);
+    assert_null(strstr(plain, "Rogue Jester"));
+    assert_null(strstr(plain, "Character Power Phase"));
+    cr_free(s);
+    cr_free(obs);
+    cr_game_free(g);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(panels_of_random_games),
+        cmocka_unit_test(jester_on_the_stack_2015),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
