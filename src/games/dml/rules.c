@@ -726,9 +726,15 @@ DML_NOINLINE static int legal_2015(const dml_state *s, cr_action *out)
         if (s->sel_n >= s->karg) {
             out[n++] = DML_A_DONE;
         } else {
-            int last = s->sel_n ? s->sel[s->sel_n - 1] : -1;
-            for (uint64_t m = hand(s, p) & ~s->bm_taken; m; m &= m - 1)
-                if (lowest(m) > last) out[n++] = DML_A_CARD + lowest(m);
+            /* ascending (C3), and only a card that leaves enough cards above
+             * it to reach exactly karg: every choice offered can be completed */
+            int last = s->sel_n ? s->sel[s->sel_n - 1] : -1, more = s->karg - s->sel_n - 1;
+            uint64_t pool = hand(s, p) & ~s->bm_taken;
+            for (uint64_t m = pool; m; m &= m - 1) {
+                int c = lowest(m);
+                if (c > last && popc(pool & ~((dml_bit(c) << 1) - 1)) >= more)
+                    out[n++] = DML_A_CARD + c;
+            }
         }
         if (s->sel_n) out[n++] = DML_A_UNDO;
         return n;
