@@ -785,8 +785,32 @@ static void test_every_game(void **unused)
     int n_plain = 0;
     for (int ti = 0; ti < nt; ti++) n_plain += cr_parts(tables[ti].g)->test_cost <= 1;
     if (n_plain == 0) n_plain = nt;
+    /* CR_CONFORMANCE_REPLAY=TABLE:SEED:K plays just the failing game a
+     * failure line names (TABLE as printed, e.g. "18dracula/medieval/4p";
+     * K its number in the table's run), to debug it alone */
+    char replay_table[96] = "";
+    unsigned long long replay_seed = 0;
+    long replay_k = 0;
+    const char *rep = getenv("CR_CONFORMANCE_REPLAY");
+    if (rep && sscanf(rep, "%95[^:]:%llu:%ld", replay_table, &replay_seed, &replay_k) != 3) {
+        fprintf(stderr, "conformance: ignoring CR_CONFORMANCE_REPLAY=%s (TABLE:SEED:K)\n", rep);
+        replay_table[0] = '\0';
+    }
     for (int ti = 0; ti < nt; ti++) {
         const table *t = &tables[ti];
+        if (replay_table[0]) {
+            char label[160];
+            snprintf(label, sizeof label, "%s/%s/%dp", t->game, t->variant, t->np);
+            if (strcmp(label, replay_table) != 0) continue;
+            bufs b;
+            bufs_init(&b, t->g);
+            game_result r = play_checked(t, replay_seed, replay_k, &b);
+            printf("conformance: replayed %s seed %llu k %ld: %s, %ld actions\n", label,
+                   replay_seed, replay_k, r.ok ? "ok" : "FAILED", (long)r.steps);
+            games++;
+            bufs_free(&b);
+            continue;
+        }
         long share = want / n_plain + (ti < want % n_plain ? 1 : 0);
         int cost = cr_parts(t->g)->test_cost;
         if (cost > 1) share = share / cost > 0 ? share / cost : 1;
