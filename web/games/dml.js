@@ -237,6 +237,14 @@ export function createView(root, ctx) {
     return ` · ${b.actions} Action${b.actions === 1 ? '' : 's'}, ${b.minors} Minor left`;
   }
 
+  // Victory Points: a seat's own as things stand (display.my_vp), the others'
+  // only once the end has revealed them (a total would tell their hidden cards).
+  function vpText(o, s, i, me) {
+    if (o.over && o.end_reason === 'vp' && o.vp && i >= 0) return ` · ${o.vp[i]} VP`;
+    if (me && o.display && typeof o.display.my_vp === 'number') return ` · ${o.display.my_vp} VP`;
+    return '';
+  }
+
   function drawSeats(o) {
     const list = el('div', { class: 'seat-list' });
     for (const s of o.seats || []) {
@@ -251,7 +259,7 @@ export function createView(root, ctx) {
       el('h3', {}, el('span', { text: seatLabel(s.seat) }), me ? el('span', { class: 'you', text: ' (you)' }) : null,
         acting ? el('span', { class: 'to-act', text: ' · to act' }) : null,
         s.alive ? null : el('span', { text: ' · out' })),
-      el('p', { class: 'counts', text: `Hand ${s.hand_count}${s.offer_count ? ` · offer ${s.offer_count}` : ''} · ${o.vp && i >= 0 ? o.vp[i] : 0} VP` }),
+      el('p', { class: 'counts', text: `Hand ${s.hand_count}${s.offer_count ? ` · offer ${s.offer_count}` : ''}${vpText(o, s, i, me)}` }),
       me ? null : el('div', { class: 'known' },
         s.king ? el('div', {}, el('span', { class: 'small', text: 'Merchant King ' }), card(s.king, { actionable: false })) : null,
         s.hand_known && s.hand_known.length

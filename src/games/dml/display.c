@@ -1257,6 +1257,11 @@ void dml_display_json(const cr_game *g, cr_tbuf *t, const dml_state *o)
         cr_tb_printf(t, "null");
     cr_tb_printf(t, ",\"extra_actions\":%d}", extra);
     if (o->variant == DML_V_2015) display_json_2015(t, o);
+    /* the observing seat's Victory Points as things stand (its Hand and King
+     * are its own, its Front public); the others' stay hidden until the
+     * end reveals them ("vp") */
+    if (o->obs_seat < o->n && dml_is_alive(o, o->obs_seat))
+        cr_tb_printf(t, ",\"my_vp\":%d", dml_vp(o, o->obs_seat));
 
     /* every card this view can place that has a Value */
     uint64_t visible = 0;
