@@ -22,11 +22,14 @@ int d18_slot_colour(int slot)
     return slot < 2 ? D18_YELLOW : slot == 2 ? D18_GREEN : slot == 3 ? D18_BLUE : D18_RED;
 }
 
+/* The lowest open slot of colour min_colour or higher: slots of colour C
+ * and higher start at slot 0, 2, 3, 4 for yellow, green, blue, red. */
 static int lowest_open(uint32_t filled, int min_colour)
 {
-    for (int i = 0; i < 32; i++)
-        if (!(filled >> i & 1) && d18_slot_colour(i) >= min_colour) return i;
-    return 31; /* unreachable: at most 12 slots are filled */
+    if (min_colour > D18_RED) return 31; /* no such slot (not asked) */
+    int first = min_colour <= D18_YELLOW ? 0 : min_colour + 1;
+    uint32_t open = ~filled & (0xffffffffu << first);
+    return open ? __builtin_ctz(open) : 31; /* 31 unreachable: at most 12 slots are filled */
 }
 
 int d18_demand(const d18_state *s, int loc)
@@ -174,9 +177,9 @@ static int build_allowed(const cr_game *g, const d18_state *s, int e, int r, int
 {
     const d18_board *b = d18_brd(g);
     if (r < 0 || r >= b->n_routes || used >= 2 || s->cube[r] != D18_CUBE_NONE) return 0;
+    if (b->route[r].cost > d18_ent_cash_of(s, e)) return 0;
     int c = d18_required_colour(g, s, r);
-    if ((used == 1 && c != D18_YELLOW) || s->supply[c] <= 0) return 0;
-    return b->route[r].cost <= d18_ent_cash_of(s, e);
+    return !(used == 1 && c != D18_YELLOW) && s->supply[c] > 0;
 }
 
 /* Whether e may build on r now (8.6, R51, R55): `used` is the allowance

@@ -160,10 +160,21 @@ static int any_offer(const cr_game *g, const d18_state *s, int f)
 
 /* An emergency sale of k shares of g2 by f's president (items 4-5): normal
  * sale rules, not changing f's presidency, no larger than needed. */
+static int em_sell_ok(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check,
+                      int b);
+
 static int can_em_sell(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check)
 {
     if (!must_buy(g, s, f)) return 0;
-    int p = s->pres[f], b = d18_cheapest_offer(g, s, f);
+    return em_sell_ok(g, s, f, g2, k, need_check, d18_cheapest_offer(g, s, f));
+}
+
+/* can_em_sell once must_buy(g, s, f) holds and b = d18_cheapest_offer(g,
+ * s, f): the menu's loop over fronts and share counts asks those once. */
+static int em_sell_ok(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check,
+                      int b)
+{
+    int p = s->pres[f];
     if (!short_of(s, f, b)) return 0;
     if (g2 < 0 || g2 >= D18_NFRONTS || !d18_sell_ok(g, s, p, g2, k)) return 0;
     if (g2 == f) { /* the helped front keeps its president */
@@ -176,11 +187,18 @@ static int can_em_sell(const cr_game *g, const d18_state *s, int f, int g2, int 
     return 1;
 }
 
+static int em_buy_ok(const cr_game *g, const d18_state *s, int f, int t, int bb);
+
 static int can_em_buy(const cr_game *g, const d18_state *s, int f, int t)
 {
-    const d18_board *b = d18_brd(g);
     if (!must_buy(g, s, f)) return 0;
-    int bb = d18_cheapest_offer(g, s, f);
+    return em_buy_ok(g, s, f, t, d18_cheapest_offer(g, s, f));
+}
+
+/* can_em_buy once must_buy(g, s, f) holds, bb = d18_cheapest_offer(g, s, f). */
+static int em_buy_ok(const cr_game *g, const d18_state *s, int f, int t, int bb)
+{
+    const d18_board *b = d18_brd(g);
     if (bb < 0 || s->treasury[f] >= bb) return 0;
     if (t < 0 || t >= b->n_monsters || !d18_bank_offers(g, s, f, t)) return 0;
     return b->monster[t].price <= s->treasury[f] + s->cash[s->pres[f]];
@@ -612,13 +630,14 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
     }
     x.kind = D18_K_BUY_DONE;
     if (d18_or_is_legal(g, s, &x)) out[n++] = d18_encode(D18_K_BUY_DONE, 0, 0, 0);
-    if (e < D18_NFRONTS) {
+    if (e < D18_NFRONTS && must_buy(g, s, e)) { /* emergency money (8.11.7) */
+        int bb = d18_cheapest_offer(g, s, e);
         for (int g2 = 0; g2 < D18_NFRONTS; g2++)
             for (int k = 1; k <= D18_MARKET_LIMIT; k++)
-                if (can_em_sell(g, s, e, g2, k, 1))
+                if (em_sell_ok(g, s, e, g2, k, 1, bb))
                     out[n++] = d18_encode(D18_K_EM_SELL, g2, k - 1, 0);
         for (int t = 0; t < b->n_monsters; t++)
-            if (can_em_buy(g, s, e, t)) out[n++] = d18_encode(D18_K_EM_BUY, t, 0, 0);
+            if (em_buy_ok(g, s, e, t, bb)) out[n++] = d18_encode(D18_K_EM_BUY, t, 0, 0);
     }
     return n;
 }

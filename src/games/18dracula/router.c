@@ -16,6 +16,7 @@
 #include "games/18dracula/router.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 enum {
@@ -153,7 +154,12 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     size_t head = ALIGN8(sizeof(struct d18_route_ws));
     if (!mem || bytes < d18_route_ws_size(1)) return NULL;
     d18_route_ws *ws = mem;
-    memset(ws, 0, sizeof *ws);
+    /* Zeroed but for the byte tables of the Lagrangian prices (24 KB of the
+     * fixed part, cleared on every rampage for nothing): set_w writes every
+     * entry lam_of reads before any is read. */
+    size_t wb = offsetof(struct d18_route_ws, wbyte), we = wb + sizeof ws->wbyte;
+    memset(ws, 0, wb);
+    memset((unsigned char *)ws + we, 0, sizeof *ws - we);
     size_t cap = (bytes - head - 64) / per_route_bytes();
     if (cap > UINT32_MAX / POOL_PER_ROUTE) cap = UINT32_MAX / POOL_PER_ROUTE;
     unsigned char *p = (unsigned char *)mem + head;
