@@ -60,6 +60,7 @@ struct d18_route_ws {
     uint32_t *rordf;
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
+    uint32_t *tmp;  /* the radix sort's second buffer */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -137,7 +138,7 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 6 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
+    return sizeof(rt) + 7 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
            POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
@@ -183,6 +184,8 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->tmp = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->pool = (uint16_t *)p;
     ws->pool_cap = (uint32_t)(cap * POOL_PER_ROUTE);
@@ -332,11 +335,45 @@ static void heap_sort(const d18_route_ws *ws, uint32_t *v, size_t n, idx_less le
     }
 }
 
-/* "a before b" in descending revenue, then ascending index. */
-static int rev_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+/* Sorts route indices v[0..n), given in ascending index order, by
+ * descending key (key of route i: the int32 at base + i × stride), equal
+ * keys in ascending index (a total order, so the result is the one any
+ * correct sort gives): a stable LSD radix sort on bytes (a byte shared by
+ * every key is skipped) with tmp as the other buffer.  It replaced
+ * heap_sort's indirect comparisons for the orders by revenue and by
+ * reduced revenue, a tenth of a slow position's time. */
+static void radix_desc(uint32_t *v, uint32_t *tmp, uint32_t n, const void *base, size_t stride)
 {
-    if (ws->r[a].rev != ws->r[b].rev) return ws->r[a].rev > ws->r[b].rev;
-    return a < b;
+    if (n < 2) return;
+    uint32_t cnt[4][256] = {{0}};
+    const unsigned char *kb = base;
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t k;
+        memcpy(&k, kb + (size_t)v[i] * stride, sizeof k);
+        uint32_t d = (uint32_t)((int64_t)INT32_MAX - k); /* ascending d: descending k */
+        for (int j = 0; j < 4; j++) cnt[j][(d >> (8 * j)) & 255]++;
+    }
+    uint32_t *src = v, *dst = tmp;
+    for (int j = 0; j < 4; j++) {
+        uint32_t pos[256], s = 0;
+        int one = 0;
+        for (int b = 0; b < 256; b++) {
+            if (cnt[j][b] == n) one = 1;
+            pos[b] = s;
+            s += cnt[j][b];
+        }
+        if (one) continue; /* every key has this byte: the order stays */
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t k;
+            memcpy(&k, kb + (size_t)src[i] * stride, sizeof k);
+            uint32_t d = (uint32_t)((int64_t)INT32_MAX - k);
+            dst[pos[(d >> (8 * j)) & 255]++] = src[i];
+        }
+        uint32_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v) memcpy(v, src, n * sizeof *v);
 }
 
 /* Canonical tuple order of two routes of one type (then index, for a total order). */
@@ -360,7 +397,6 @@ static int lex_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
 }
 
 /* For heap_sort (which builds ascending order of `less`): */
-static int rev_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return rev_first(ws, a, b); }
 static int lex_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return lex_first(ws, a, b); }
 
 /* ---- route enumeration ---- */
@@ -637,7 +673,7 @@ static void index_type(d18_route_ws *ws, int t)
     tinfo *ti = &ws->ti[t];
     uint32_t b = ti->b, n = ti->e - ti->b;
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
-    heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
+    radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
     for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
@@ -871,18 +907,6 @@ static void set_w(d18_route_ws *ws)
     }
 }
 
-static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
-{
-    if (ws->red[a] != ws->red[b]) return ws->red[a] > ws->red[b];
-    return a < b;
-}
-
-static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
-{
-    if (ws->redf[a] != ws->redf[b]) return ws->redf[a] > ws->redf[b];
-    return a < b;
-}
-
 /* Prices by subgradient descent on the relaxation (Polyak steps towards
  * the best total known, lb): the k best reduced routes of each type,
  * disjointness dropped; a space used by several is priced up, an unused
@@ -912,9 +936,17 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             if (ws->vcap[v] >= 0) bound += (int64_t)ws->vcap[v] * ws->pi[v];
         for (int c = 0; c < ws->n_comp; c++) {
             const tinfo *ti = &ws->ti[ws->comp[c]];
+            /* The type's best routes by redf (then ascending index), in
+             * top.  red <= rev (lam_of is a sum of prices >= 0), so once
+             * top is full, a route whose revenue plus the most the
+             * Dutchman adds is below the last one kept cannot enter: its
+             * prices are not summed. */
             uint32_t top[D18_ROUTE_MAX_SLOTS];
             int nt = 0;
+            int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
             for (uint32_t i = ti->b; i < ti->e; i++) {
+                if (nt == ti->slots && (int64_t)ws->r[i].rev + fd_add < ws->redf[top[nt - 1]])
+                    continue;
                 int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
                 ws->red[i] = v;
                 if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
@@ -992,8 +1024,10 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
             ws->rord[i] = ws->rordf[i] = i;
         }
-        heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
-        if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
+        /* by descending red (redf), equal ones in ascending index */
+        radix_desc(ws->rord + ti->b, ws->tmp, ti->e - ti->b, ws->red, sizeof(int32_t));
+        if (ws->fd_any)
+            radix_desc(ws->rordf + ti->b, ws->tmp, ti->e - ti->b, ws->redf, sizeof(int32_t));
     }
     return best_b;
 }
@@ -1063,6 +1097,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    lam_free - lam_of(ws, r));
             ws->n_cur--;
             if (r->home >= 0) ws->hused[r->home]--;
+            if (ws->gave_up) return; /* see below */
         }
         left = 0;
     }
@@ -1092,7 +1127,13 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                ws->use_lam ? lam_free - lam_of(ws, r) : 0);
         ws->n_cur--;
         if (r->home >= 0) ws->hused[r->home]--;
+        /* Given up: every node from here on would return at once without
+         * reaching a leaf, so best can no longer change; unwind now (the
+         * loops used to run on, bounding children that were then dropped:
+         * most of the plain search's time on the slow positions). */
+        if (ws->gave_up) return;
     }
+    if (ws->gave_up) return;
     int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
     ws->cur_start[ci + 1] = ws->n_cur;
     search(ws, ci + 1, 0, nt, used, sum, fd, lam_free);
