@@ -8,6 +8,9 @@
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
  *  - ws->opos[r] is r's position in its type's ord;
+ *  - ws->oe[3 (b + i) ..] is the route-space bitset of ord[b + i]: the
+ *    scans in revenue order read it in sequence rather than a route
+ *    record each (the revenue at ord position j is pre[j] - pre[j - 1]);
  *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
  *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
  *    the type's routes by descending red; ws->redf[r] = red(r) +
@@ -61,6 +64,7 @@ struct d18_route_ws {
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
     uint32_t *tmp;  /* the radix sort's second buffer */
+    uint64_t *oe;   /* bitsets in ord order, D18_ROUTE_WORDS a route */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -138,8 +142,8 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 7 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
-           POOL_PER_ROUTE * sizeof(uint16_t);
+    return sizeof(rt) + D18_ROUTE_WORDS * sizeof(uint64_t) + 7 * sizeof(uint32_t) +
+           2 * sizeof(int32_t) + sizeof(int64_t) + POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
 size_t d18_route_ws_size(uint32_t max_routes)
@@ -167,6 +171,8 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     ws->cap = (uint32_t)cap;
     ws->r = (rt *)p;
     p += ALIGN8(cap * sizeof(rt));
+    ws->oe = (uint64_t *)p;
+    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t);
     ws->pre = (int64_t *)p;
     p += cap * sizeof(int64_t);
     ws->rank = (uint32_t *)p;
@@ -674,7 +680,11 @@ static void index_type(d18_route_ws *ws, int t)
     uint32_t b = ti->b, n = ti->e - ti->b;
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
-    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
+    for (uint32_t i = 0; i < n; i++) {
+        ws->opos[ws->ord[b + i]] = i;
+        memcpy(ws->oe + (size_t)D18_ROUTE_WORDS * (b + i), ws->r[ws->ord[b + i]].e,
+               sizeof ws->r[0].e);
+    }
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
     for (uint32_t i = 0; i < n; i++) {
@@ -700,6 +710,17 @@ static int overlaps(const uint64_t *a, const uint64_t *b)
     return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0;
 }
 
+/* The bitset and the revenue of the route at ord position j (absolute). */
+static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j)
+{
+    return ws->oe + (size_t)D18_ROUTE_WORDS * j;
+}
+
+static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
+{
+    return (int32_t)(ws->pre[j] - (j > ti->b ? ws->pre[j - 1] : 0));
+}
+
 /* Best `k` revenues of type t from rev-position p on, among routes not
  * overlapping `used`: exact if found within SCAN_LIMIT routes, else the
  * found ones plus the next revenue for each missing one (an upper bound). */
@@ -709,10 +730,9 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     int64_t s = 0;
     int found = 0, scanned = 0;
     for (uint32_t i = ti->b + p; i < ti->e && found < k; i++) {
-        const rt *r = &ws->r[ws->ord[i]];
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * r->rev;
-        if (!overlaps(r->e, used)) {
-            s += r->rev;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * orev_at(ws, ti, i);
+        if (!overlaps(oe_at(ws, i), used)) {
+            s += orev_at(ws, ti, i);
             found++;
         }
     }
@@ -730,11 +750,11 @@ static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, used);
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = ti->b + p; i < ti->e; i++) {
-        const rt *r = &ws->r[ws->ord[i]];
-        if (overlaps(r->e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        const uint64_t *e = oe_at(ws, i);
+        if (overlaps(e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
         uint32_t next = i + 1 - ti->b;
-        int64_t with = r->rev + pick_bound(ws, t, next, k - 1, u, depth - 1);
+        int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, u, depth - 1);
         int64_t without = pick_bound(ws, t, next, k, used, depth - 1);
         return with > without ? with : without;
     }
@@ -1105,6 +1125,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         /* later types can only lose routes to what this node's children
          * add, so rest_b bounds them for every child */
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
+        if (overlaps(oe_at(ws, ti->b + i), used)) continue; /* first: most do */
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
         if (ws->use_lam) {
@@ -1119,7 +1140,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                 continue;
             }
         }
-        if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+        if (!home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
         ws->cur[ws->n_cur++] = ri;
@@ -1154,11 +1175,11 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
-        const rt *r = &ws->r[ws->ord[ti->b + i]];
         if (--ws->alone_budget < 0) break; /* each route looked at is work too */
-        if (overlaps(r->e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
-        alone_search(ws, t, i + 1, k - 1, u, sum + r->rev, best);
+        const uint64_t *e = oe_at(ws, ti->b + i);
+        if (overlaps(e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
+        alone_search(ws, t, i + 1, k - 1, u, sum + orev_at(ws, ti, ti->b + i), best);
     }
 }
 

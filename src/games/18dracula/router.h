@@ -73,7 +73,7 @@
  * Memory.  d18_route_solve allocates nothing: the caller passes a workspace
  * (d18_route_ws_size / d18_route_ws_init, e.g. in the cr_ctx scratch).  Its
  * fixed part (about 35 KB) holds the graph and the search state; the rest
- * holds the routes, 124 bytes each on x86-64 (d18_route_ws_size is exact).  If
+ * holds the routes, 148 bytes each on x86-64 (d18_route_ws_size is exact).  If
  * the routes of the input do not fit, the solve stops with CR_ERR_NOMEM,
  * says so in err, leaves the result empty (total 0, no routes) and reports
  * in *need_routes a capacity to retry with: the exact count when it is at
@@ -195,7 +195,7 @@ typedef struct d18_route_ws d18_route_ws;
 
 /* Routes a workspace should hold for the bundled board: the late-game
  * maximum measured by d18_router_bench (43,585 over 1,000 positions) with
- * room to spare; about 8 MB. */
+ * room to spare; about 10 MB. */
 enum { D18_ROUTE_DEFAULT_ROUTES = 1 << 16 };
 
 /* Bytes a workspace holding `max_routes` routes needs. */
