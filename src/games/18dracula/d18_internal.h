@@ -326,8 +326,8 @@ D18_HIDDEN int d18_owner_of(const d18_state *s, int e); /* the seat deciding for
 /* Rampage revenue of entity e now (8.9, 13): the auto-router. */
 D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx);
 /* Scratch bytes the rampage needs: the router's workspace for
- * D18_ROUTE_CAP routes (rampage.c; about 20 MB).  Random games on the
- * bundled board have needed up to about 80,000 routes in one rampage. */
+ * D18_ROUTE_CAP routes (rampage.c; about 26 MB, 6 MB of it the memo of rampage totals).  Random
+ * games on the bundled board have needed up to about 80,000 routes in one rampage. */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
 /* The routes of that rampage (for the events): the router's input and its

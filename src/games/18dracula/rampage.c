@@ -93,32 +93,60 @@ static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *i
                   !(s->assoc_closed >> D18_FD & 1);
 }
 
-/* The memo: the totals of recent rampages, each with the whole router
- * input it answers, in MEMO_SLOTS slots of the scratch chosen by a hash of
- * the input.  A search replays the same position's rampages over and over
+/* The memo: the totals of recent rampages, each with the router input it
+ * answers, in MEMO_SLOTS slots of the scratch chosen by a hash of the
+ * input.  A search replays the same position's rampages over and over
  * (every rollout of an ISMCTS decision starts from one position, and
  * everything in 18Dracula is public), and the router's answer is a
  * function of its input alone: a slot whose input equals the one filled
- * now byte for byte (fill zeroes the padding) gives that input's exact
- * total without searching.  The scratch is not zeroed: a slot counts only
- * if its check word matches its key and total as memo_put wrote them and
- * its input is the one asked, which memory never written by memo_put does
- * not pass. */
-enum { MEMO_SLOTS = 128 };
+ * now byte for byte gives that input's exact total without searching.
+ *
+ * A slot keeps the input packed (memo_pack): its counts, then only the
+ * locations, spaces and types it has (fill zeroes the rest, padding
+ * included, so the packed bytes determine the input); an input whose
+ * packed form exceeds MEMO_BYTES (a board far larger than the bundled
+ * one's 62 locations, about 1,200 bytes) is not kept.  The scratch is not
+ * zeroed: a slot counts only if its check word matches its key, length and
+ * total as memo_put wrote them and its bytes are the ones asked, which
+ * memory never written by memo_put does not pass. */
+enum { MEMO_SLOTS = 4096, MEMO_BYTES = 1536 };
 static const uint64_t MEMO_MAGIC = 0x18d7a3c5e1f20b49u;
 
 typedef struct rampage_memo {
-    uint64_t key;   /* memo_hash(&in) */
-    uint64_t check; /* key ^ total ^ MEMO_MAGIC */
+    uint64_t key;   /* memo_hash of the packed input */
+    uint64_t check; /* memo_check(key, len, total) */
     int64_t total;
-    d18_route_input in;
+    uint32_t len; /* bytes of packed */
+    unsigned char packed[MEMO_BYTES];
 } rampage_memo;
 
-static uint64_t memo_hash(const d18_route_input *in)
+static size_t put_bytes(unsigned char *out, size_t at, const void *p, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)in;
-    uint64_t h = 0x9e3779b97f4a7c15u;
-    size_t n = sizeof *in, i = 0;
+    if (at + n <= MEMO_BYTES) memcpy(out + at, p, n);
+    return at + n;
+}
+
+/* The input without its unused tails, into out[MEMO_BYTES]; its length,
+ * or 0 if it does not fit. */
+static size_t memo_pack(const d18_route_input *in, unsigned char *out)
+{
+    size_t n = 0;
+    n = put_bytes(out, n, &in->n_locs, sizeof in->n_locs);
+    n = put_bytes(out, n, &in->n_spaces, sizeof in->n_spaces);
+    n = put_bytes(out, n, &in->has_castle, sizeof in->has_castle);
+    n = put_bytes(out, n, &in->castle, sizeof in->castle);
+    n = put_bytes(out, n, &in->n_types, sizeof in->n_types);
+    n = put_bytes(out, n, &in->owns_fd, sizeof in->owns_fd);
+    n = put_bytes(out, n, in->loc, (size_t)in->n_locs * sizeof in->loc[0]);
+    n = put_bytes(out, n, in->sp, (size_t)in->n_spaces * sizeof in->sp[0]);
+    n = put_bytes(out, n, in->type, (size_t)in->n_types * sizeof in->type[0]);
+    return n <= MEMO_BYTES ? n : 0;
+}
+
+static uint64_t memo_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+    size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, sizeof w);
@@ -129,9 +157,9 @@ static uint64_t memo_hash(const d18_route_input *in)
     return h;
 }
 
-static uint64_t memo_check(uint64_t key, int64_t total)
+static uint64_t memo_check(uint64_t key, uint32_t len, int64_t total)
 {
-    return key ^ (uint64_t)total ^ MEMO_MAGIC;
+    return key ^ ((uint64_t)len << 40) ^ (uint64_t)total ^ MEMO_MAGIC;
 }
 
 /* The scratch: the router's input and result, the memo, then the router's
@@ -193,10 +221,14 @@ static int64_t rampage_memo_total(const cr_game *g, const d18_state *s, int e, u
 {
     d18_route_input *in = (d18_route_input *)mem;
     fill(g, s, e, in);
-    uint64_t key = memo_hash(in);
+    unsigned char packed[MEMO_BYTES];
+    size_t len = memo_pack(in, packed);
+    if (!len) return solve_head(mem, size)->total; /* too large to keep */
+    uint64_t key = memo_hash(packed, len);
     rampage_memo *slot = (rampage_memo *)(mem + memo_at()) + key % MEMO_SLOTS;
-    if (slot->key == key && slot->check == memo_check(key, slot->total) &&
-        memcmp(&slot->in, in, sizeof *in) == 0) {
+    if (slot->key == key && slot->len == len &&
+        slot->check == memo_check(key, slot->len, slot->total) &&
+        memcmp(slot->packed, packed, len) == 0) {
         /* The head's result is not this input's: d18_rampage_routes must
          * not take it for one (no input has n_locs < 0). */
         in->n_locs = -1;
@@ -204,9 +236,10 @@ static int64_t rampage_memo_total(const cr_game *g, const d18_state *s, int e, u
     }
     int64_t total = solve_head(mem, size)->total;
     slot->key = key;
+    slot->len = (uint32_t)len;
     slot->total = total;
-    slot->check = memo_check(key, total);
-    memcpy(&slot->in, in, sizeof *in);
+    slot->check = memo_check(key, slot->len, total);
+    memcpy(slot->packed, packed, len);
     return total;
 }
 
