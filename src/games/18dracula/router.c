@@ -24,8 +24,9 @@
 
 enum {
     SCAN_LIMIT = 24,
-    PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
-    AIM_NODES = 60000,  /* nodes of the aimed search before it gives up (solve_part) */
+    PLAIN_NODES = 4000,  /* nodes before the search restarts with the Lagrangian bound */
+    PLAIN_WORK = 100000, /* ... or candidates looked at (search's main loop), if fewer */
+    AIM_NODES = 60000,   /* nodes of the aimed search before it gives up (solve_part) */
     LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
@@ -122,6 +123,7 @@ struct d18_route_ws {
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    uint64_t work, work_cap; /* candidates search looked at this round, and its cap */
     uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
     int gave_up;       /* the last search passed node_cap */
     int64_t grain;     /* every total is a multiple of it (grain_of) */
@@ -1060,7 +1062,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    int64_t sum, int32_t fd, int64_t lam_free)
 {
     ws->nodes++;
-    if (ws->nodes - ws->nodes_start > ws->node_cap) { /* given up */
+    if (ws->nodes - ws->nodes_start > ws->node_cap || ws->work > ws->work_cap) { /* given up */
         ws->gave_up = 1;
         return;
     }
@@ -1122,6 +1124,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         left = 0;
     }
     for (uint32_t i = p; left > 0 && i < n; i++) {
+        ws->work++;
         /* later types can only lose routes to what this node's children
          * add, so rest_b bounds them for every child */
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
@@ -1248,7 +1251,9 @@ static void solve_part(d18_route_ws *ws)
             }
         }
     }
-    /* A plain search first; if it runs past PLAIN_NODES, fit the prices
+    /* A plain search first; if it runs past PLAIN_NODES nodes or looks at
+     * PLAIN_WORK candidates (a node of a dense position may look at
+     * thousands, most of them overlapping what is taken), fit the prices
      * (its best total lb is a lower bound to aim at) and search again with
      * the Lagrangian bound too.  The search cuts what cannot reach its best
      * total, so it is fastest when that starts near the maximum: first an
@@ -1264,6 +1269,8 @@ static void solve_part(d18_route_ws *ws)
         ws->use_lam = round > 0;
         ws->nodes_start = ws->nodes;
         ws->gave_up = 0;
+        ws->work = 0;
+        ws->work_cap = round == 0 ? PLAIN_WORK : UINT64_MAX;
         if (round == 0) {
             ws->best = -1;
             ws->node_cap = PLAIN_NODES;

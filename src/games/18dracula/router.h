@@ -43,7 +43,9 @@
  *     alone (a small search made first, given up after 20,000 units of
  *     work, a node or a route looked at each, for a weaker cap); plus the
  *     best Flying Dutchman bonus still possible.
- *     When the plain search passes 4,000 nodes it restarts (from the total
+ *     When the plain search passes 4,000 nodes or 100,000 candidate
+ *     routes looked at (a node of a dense position may look at thousands,
+ *     and the restart is cheaper than going on) it restarts (from the total
  *     it had found) with a Lagrangian bound, the one that decides the hard
  *     positions: prices fitted by 50 subgradient steps on the relaxation
  *     "each type takes its best routes, disjointness dropped" for
