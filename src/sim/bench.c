@@ -6,7 +6,9 @@
  *
  * Random playouts choose uniformly among the legal actions, skipping
  * withdraw actions when others exist (as search rollouts do), and pass no
- * event buffer.
+ * event buffer.  A game with a hand-written player (cr_game_parts.heuristic)
+ * also gets heuristic playouts: that player in every seat, on search
+ * states, as guided ISMCTS rolls out.
  *
  * Every figure is measured directly, RUNS times, and printed as the median
  * with the spread (max - min) / median of the runs, so a reader sees at once
@@ -60,8 +62,9 @@ typedef struct playout_job {
     double deadline;   /* timed: play until then; or */
     atomic_long *next; /* counted: take game indices below `games` */
     long games;
-    int search;    /* play search states (cr_for_search) */
-    int per_check; /* timed: games between deadline checks */
+    int search;          /* play search states (cr_for_search) */
+    cr_policy_fn policy; /* every seat's player; NULL: uniformly random */
+    int per_check;       /* timed: games between deadline checks */
     uint64_t n_games, n_actions;
     double cpu; /* CPU seconds the thread used */
     int failed;
@@ -78,10 +81,11 @@ static cr_action pick_random(const cr_game *g, const void *st, const cr_action *
     return legal[cr_rng_below(rng, (uint32_t)n)];
 }
 
-/* Plays one random game to the end; returns the number of apply calls.
- * search: play a search state (cr_for_search), as rollouts do. */
+/* Plays one random game to the end (with `policy` in every seat: its
+ * game); returns the number of apply calls.  search: play a search state
+ * (cr_for_search), as rollouts do. */
 static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng *rng, int search,
-                            cr_ctx *cx)
+                            cr_policy_fn policy, cr_ctx *cx)
 {
     uint64_t n_act = 0;
     g->def->init(g, st);
@@ -94,7 +98,7 @@ static uint64_t random_game(const cr_game *g, void *st, cr_action *legal, cr_rng
             a = cr_sample_chance(g, st, rng);
         } else {
             int n = g->def->legal_actions(g, st, legal, cx);
-            a = pick_random(g, st, legal, n, rng);
+            a = policy ? policy(g, st, p, legal, n, rng) : pick_random(g, st, legal, n, rng);
         }
         g->def->apply(g, st, a, cx);
         n_act++;
@@ -128,14 +132,14 @@ static void *playout_main(void *arg)
             long i = atomic_fetch_add(j->next, 1);
             if (i >= j->games) break;
             cr_rng_seed(&rng, j->seed, (uint64_t)i);
-            j->n_actions += random_game(g, st, legal, &rng, j->search, cx);
+            j->n_actions += random_game(g, st, legal, &rng, j->search, j->policy, cx);
             j->n_games++;
         }
     } else {
         cr_rng_seed(&rng, j->seed, j->stream);
         do {
             for (int k = 0; k < j->per_check; k++) {
-                j->n_actions += random_game(g, st, legal, &rng, j->search, cx);
+                j->n_actions += random_game(g, st, legal, &rng, j->search, j->policy, cx);
                 j->n_games++;
             }
         } while (sim_now() < j->deadline);
@@ -160,8 +164,8 @@ static int game_cost(const cr_game *g)
 
 /* Runs playouts on `threads` threads: timed (games <= 0) or counted. */
 static int playouts(const cr_game *g, int threads, double seconds, long games, uint64_t seed,
-                    int search, uint64_t *n_games, uint64_t *n_actions, double *elapsed,
-                    double *cpu0)
+                    int search, cr_policy_fn policy, uint64_t *n_games, uint64_t *n_actions,
+                    double *elapsed, double *cpu0)
 {
     playout_job jobs[256];
     pthread_t tid[256];
@@ -179,6 +183,7 @@ static int playouts(const cr_game *g, int threads, double seconds, long games, u
         jobs[t].next = games > 0 ? &next : NULL;
         jobs[t].games = games;
         jobs[t].search = search;
+        jobs[t].policy = policy;
         jobs[t].per_check = game_cost(g) > 1 ? 1 : 16;
     }
     for (int t = 1; t < threads; t++)
@@ -459,14 +464,14 @@ static cr_status bench_ismcts(const cr_game *g, const char *params, const char *
  * (one thread: its CPU time, since a shared machine's speed drifts; several:
  * wall time), its spread and the actions per game.  0 when out of memory. */
 static int playout_runs(const cr_game *g, int threads, double secs, uint64_t seed, int search,
-                        double *median, double *spread, double *per_game)
+                        cr_policy_fn policy, double *median, double *spread, double *per_game)
 {
     double rate[RUNS], n_games = 0, n_acts = 0;
     for (int r = 0; r < RUNS; r++) {
         uint64_t ng, na;
         double el, cpu;
-        if (!playouts(g, threads, secs / RUNS, 0, seed + 10 * (uint64_t)r, search, &ng, &na, &el,
-                      threads == 1 ? &cpu : NULL))
+        if (!playouts(g, threads, secs / RUNS, 0, seed + 10 * (uint64_t)r, search, policy, &ng, &na,
+                      &el, threads == 1 ? &cpu : NULL))
             return 0;
         rate[r] = (double)na / (threads == 1 ? cpu : el);
         n_games += (double)ng;
@@ -522,14 +527,14 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     /* One thread: five runs of secs/5 each, reported as median and best,
      * since a shared machine's speed drifts from second to second. */
     double per_game, spread, med;
-    if (!playout_runs(g, 1, secs, seed, 1, &med, &spread, &per_game)) goto nomem;
+    if (!playout_runs(g, 1, secs, seed, 1, NULL, &med, &spread, &per_game)) goto nomem;
     fprintf(out,
             "random playouts, 1 thread:    %10.0f games/s  %8.2fM actions/s  "
             "(CPU time; median of %d runs, spread %.0f%%; %.1f actions/game; target >= 10M "
             "actions/s)\n",
             med / per_game, med / 1e6, RUNS, spread * 100, per_game);
     double all_per_game, all_spread, all_med;
-    if (!playout_runs(g, threads, secs, seed + 1, 1, &all_med, &all_spread, &all_per_game))
+    if (!playout_runs(g, threads, secs, seed + 1, 1, NULL, &all_med, &all_spread, &all_per_game))
         goto nomem;
     fprintf(out,
             "random playouts, %d threads:   %10.0f games/s  %8.2fM actions/s  "
@@ -537,15 +542,27 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
             threads, all_med / all_per_game, all_med / 1e6, RUNS, all_spread * 100,
             1e6 * all_per_game / all_med);
     if (cfg->games > 0) {
-        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, &ng, &na, &el, NULL)) goto nomem;
+        if (!playouts(g, threads, 0, cfg->games, seed + 2, 1, NULL, &ng, &na, &el, NULL))
+            goto nomem;
         fprintf(out, "%ld random games, %d threads: %.2f s (%.2fM actions/s)\n", cfg->games,
                 threads, el, (double)na / el / 1e6);
     }
-    if (!playout_runs(g, 1, secs, seed + 3, 0, &med, &spread, &per_game)) goto nomem;
+    if (!playout_runs(g, 1, secs, seed + 3, 0, NULL, &med, &spread, &per_game)) goto nomem;
     fprintf(out,
             "random playouts, 1 thread, observation memory kept: %.0f games/s  %.2fM actions/s  "
             "(CPU time; median of %d runs, spread %.0f%%)\n",
             med / per_game, med / 1e6, RUNS, spread * 100);
+    /* The game's hand-written player in every seat, as guided ISMCTS
+     * rolls out (search states). */
+    if (cr_parts(g)->heuristic) {
+        if (!playout_runs(g, 1, secs, seed + 4, 1, cr_parts(g)->heuristic, &med, &spread,
+                          &per_game))
+            goto nomem;
+        fprintf(out,
+                "heuristic playouts, 1 thread: %8.0f games/s  %8.2fM actions/s  (CPU time; median "
+                "of %d runs, spread %.0f%%; %.1f actions/game; the heuristic in every seat)\n",
+                med / per_game, med / 1e6, RUNS, spread * 100, per_game);
+    }
 
     /* per-call costs, measured directly on recorded random games */
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);

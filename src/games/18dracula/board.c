@@ -837,6 +837,7 @@ static cr_status rec_monster(parser *p)
     if (b->n_copies + m->copies > D18_MAX_MONSTER_COPIES)
         return BAD("monster %s: more than %d monster copies in all", m->id, D18_MAX_MONSTER_COPIES);
     m->first_copy = b->n_copies;
+    for (int k = 0; k < m->copies; k++) b->copy_type[b->n_copies + k] = b->n_monsters;
     b->n_copies = (uint8_t)(b->n_copies + m->copies);
     b->n_monsters++;
     return CR_OK;

@@ -222,6 +222,8 @@ typedef struct d18_board {
     uint8_t n_monsters;
     uint8_t n_copies; /* copies of all types, <= D18_MAX_MONSTER_COPIES */
     d18_monster monster[D18_MAX_MONSTER_TYPES];
+    /* Derived: the type of each copy (the inverse of first_copy). */
+    uint8_t copy_type[D18_MAX_MONSTER_COPIES];
 
     /* Derived: location indexes sorted by id (for d18_board_find_location). */
     uint8_t loc_by_id[D18_MAX_LOCATIONS];

@@ -301,6 +301,17 @@ D18_HIDDEN int d18_can_build(const cr_game *g, const d18_state *s, int e, int r,
 D18_HIDDEN int d18_office_space(const cr_game *g, const d18_state *s, int e, int loc);
 D18_HIDDEN int d18_office_cost(const cr_game *g, const d18_state *s, int e);
 D18_HIDDEN int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc);
+/* The same questions asked in a loop over routes or cities for one entity
+ * and one state: rc starts zeroed ({0}) and keeps e's reach once worked
+ * out, so the loop traces the map once instead of once per candidate. */
+typedef struct d18_reach_cache {
+    int done;
+    d18_locset x, rr;
+} d18_reach_cache;
+D18_HIDDEN int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int r, int used,
+                                d18_reach_cache *rc);
+D18_HIDDEN int d18_can_place_office_rc(const cr_game *g, const d18_state *s, int e, int loc,
+                                       d18_reach_cache *rc);
 D18_HIDDEN int32_t *d18_ent_cash(d18_state *s, int e);
 D18_HIDDEN int32_t d18_ent_cash_of(const d18_state *s, int e);
 
@@ -315,8 +326,8 @@ D18_HIDDEN int d18_owner_of(const d18_state *s, int e); /* the seat deciding for
 /* Rampage revenue of entity e now (8.9, 13): the auto-router. */
 D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx);
 /* Scratch bytes the rampage needs: the router's workspace for
- * D18_ROUTE_CAP routes (rampage.c; about 16 MB).  Random games on the
- * bundled board have needed up to about 80,000 routes in one rampage. */
+ * D18_ROUTE_CAP routes (rampage.c; about 26 MB, 6 MB of it the memo of rampage totals).  Random
+ * games on the bundled board have needed up to about 80,000 routes in one rampage. */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
 /* The routes of that rampage (for the events): the router's input and its

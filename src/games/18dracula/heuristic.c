@@ -54,12 +54,8 @@ static int acting_entity(const cr_game *g, const d18_state *s)
  * 0 if none. */
 static int cheapest_bank(const cr_game *g, const d18_state *s, int e)
 {
-    const d18_board *b = d18_brd(g);
-    int best = 0;
-    for (int t = 0; t < b->n_monsters && t < D18_MAX_MONSTER_TYPES; t++)
-        if (d18_bank_offers(g, s, e, t) && (best == 0 || b->monster[t].price < best))
-            best = b->monster[t].price;
-    return best;
+    int best = d18_cheapest_offer(g, s, e); /* prices are >= 1 */
+    return best > 0 ? best : 0;
 }
 
 static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)

@@ -22,11 +22,14 @@ int d18_slot_colour(int slot)
     return slot < 2 ? D18_YELLOW : slot == 2 ? D18_GREEN : slot == 3 ? D18_BLUE : D18_RED;
 }
 
+/* The lowest open slot of colour min_colour or higher: slots of colour C
+ * and higher start at slot 0, 2, 3, 4 for yellow, green, blue, red. */
 static int lowest_open(uint32_t filled, int min_colour)
 {
-    for (int i = 0; i < 32; i++)
-        if (!(filled >> i & 1) && d18_slot_colour(i) >= min_colour) return i;
-    return 31; /* unreachable: at most 12 slots are filled */
+    if (min_colour > D18_RED) return 31; /* no such slot (not asked) */
+    int first = min_colour <= D18_YELLOW ? 0 : min_colour + 1;
+    uint32_t open = ~filled & (0xffffffffu << first);
+    return open ? __builtin_ctz(open) : 31; /* 31 unreachable: at most 12 slots are filled */
 }
 
 int d18_demand(const d18_state *s, int loc)
@@ -169,18 +172,44 @@ int32_t d18_ent_cash_of(const d18_state *s, int e)
     return e < D18_NFRONTS ? s->treasury[e] : s->minor_cash[e - D18_NFRONTS];
 }
 
+/* Everything d18_can_build asks but the connection. */
+static int build_allowed(const cr_game *g, const d18_state *s, int e, int r, int used)
+{
+    const d18_board *b = d18_brd(g);
+    if (r < 0 || r >= b->n_routes || used >= 2 || s->cube[r] != D18_CUBE_NONE) return 0;
+    if (b->route[r].cost > d18_ent_cash_of(s, e)) return 0;
+    int c = d18_required_colour(g, s, r);
+    return !(used == 1 && c != D18_YELLOW) && s->supply[c] > 0;
+}
+
 /* Whether e may build on r now (8.6, R51, R55): `used` is the allowance
  * spent this turn (0 nothing, 1 one yellow cube, 2 all). */
 int d18_can_build(const cr_game *g, const d18_state *s, int e, int r, int used)
 {
-    const d18_board *b = d18_brd(g);
-    if (r < 0 || r >= b->n_routes || used >= 2 || s->cube[r] != D18_CUBE_NONE) return 0;
-    int c = d18_required_colour(g, s, r);
-    if ((used == 1 && c != D18_YELLOW) || s->supply[c] <= 0) return 0;
-    if (b->route[r].cost > d18_ent_cash_of(s, e)) return 0;
-    d18_locset x, rr;
-    d18_reach(g, s, e, &x, &rr);
-    return d18_in(&x, b->route[r].a) || d18_in(&x, b->route[r].b);
+    d18_reach_cache rc = {0};
+    return d18_can_build_rc(g, s, e, r, used, &rc);
+}
+
+/* d18_can_build with e's reach worked out once for a loop over routes or
+ * cities: rc starts zeroed and is filled on first need (the reach depends
+ * on the state and e only, which a loop of questions does not change). */
+static const d18_reach_cache *reach_of(const cr_game *g, const d18_state *s, int e,
+                                       d18_reach_cache *rc)
+{
+    if (!rc->done) {
+        d18_reach(g, s, e, &rc->x, &rc->rr);
+        rc->done = 1;
+    }
+    return rc;
+}
+
+int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int r, int used,
+                     d18_reach_cache *rc)
+{
+    if (!build_allowed(g, s, e, r, used)) return 0;
+    const d18_route *rt = &d18_brd(g)->route[r];
+    const d18_locset *x = &reach_of(g, s, e, rc)->x;
+    return d18_in(x, rt->a) || d18_in(x, rt->b);
 }
 
 /* A space of loc that e's office would take (R109): the first empty,
@@ -212,6 +241,13 @@ int d18_office_cost(const cr_game *g, const d18_state *s, int e)
 /* Whether e may place its next office in city loc (8.7, R59, R110). */
 int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc)
 {
+    d18_reach_cache rc = {0};
+    return d18_can_place_office_rc(g, s, e, loc, &rc);
+}
+
+int d18_can_place_office_rc(const cr_game *g, const d18_state *s, int e, int loc,
+                            d18_reach_cache *rc)
+{
     const d18_board *b = d18_brd(g);
     if (loc < 0 || loc >= b->n_locations || b->loc[loc].kind != D18_CITY) return 0;
     int cost = d18_office_cost(g, s, e);
@@ -220,7 +256,5 @@ int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc)
     for (int i = 0; i < l->n_spaces; i++)
         if (s->space_occ[loc][i] == e || s->space_occ[loc][i] == D18_OCC_DOWN + e) return 0;
     if (d18_office_space(g, s, e, loc) < 0) return 0;
-    d18_locset x, rr;
-    d18_reach(g, s, e, &x, &rr);
-    return d18_in(&rr, loc);
+    return d18_in(&reach_of(g, s, e, rc)->rr, loc);
 }

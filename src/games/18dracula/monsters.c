@@ -12,9 +12,7 @@
 
 int d18_copy_type(const d18_board *b, int copy)
 {
-    for (int t = b->n_monsters - 1; t >= 0; t--)
-        if (copy >= b->monster[t].first_copy) return t;
-    return 0;
+    return copy >= 0 && copy < b->n_copies ? b->copy_type[copy] : 0;
 }
 
 /* The lowest copy of `type` at place `at`, or -1. */
@@ -38,8 +36,8 @@ int d18_offered_phase(const cr_game *g, const d18_state *s)
     int p = s->phase;
     if (p >= 5) return 5;
     if (s->tracker >= b->sales[p - 1]) return p + 1;
-    for (int t = 0; t < b->n_monsters; t++)
-        if (b->monster[t].phase == p && d18_bank_copy(g, s, t) >= 0) return p;
+    for (int c = 0; c < b->n_copies; c++)
+        if (s->mon_at[c] == D18_AT_BANK && b->monster[b->copy_type[c]].phase == p) return p;
     return p + 1; /* the phase's monsters ran out early */
 }
 
@@ -53,14 +51,22 @@ int d18_bank_offers(const cr_game *g, const d18_state *s, int e, int type)
     return !(m->flags & D18_F_NURSE) && m->phase == d18_offered_phase(g, s);
 }
 
-/* b of 8.11.6: the price of the cheapest monster the bank offers e. */
+/* b of 8.11.6: the price of the cheapest monster the bank offers e.  The
+ * same answer as asking d18_bank_offers of every type, in one pass over
+ * the copies with the offered phase worked out once (the rules engine and
+ * the heuristic ask this many times per decision). */
 int d18_cheapest_offer(const cr_game *g, const d18_state *s, int e)
 {
     const d18_board *b = d18_brd(g);
-    int best = -1;
-    for (int t = 0; t < b->n_monsters; t++)
-        if (d18_bank_offers(g, s, e, t) && (best < 0 || b->monster[t].price < best))
-            best = b->monster[t].price;
+    if (e == D18_ENT_LL) return -1;
+    int phase = e == D18_ENT_BT ? -1 : d18_offered_phase(g, s), best = -1;
+    for (int c = 0; c < b->n_copies; c++) {
+        if (s->mon_at[c] != D18_AT_BANK) continue;
+        const d18_monster *m = &b->monster[b->copy_type[c]];
+        int offered = e == D18_ENT_BT ? (m->flags & D18_F_NURSE) != 0
+                                      : !(m->flags & D18_F_NURSE) && m->phase == phase;
+        if (offered && (best < 0 || m->price < best)) best = m->price;
+    }
     return best;
 }
 
@@ -71,7 +77,7 @@ int d18_owned(const cr_game *g, const d18_state *s, int e, int counted_only)
     int n = 0;
     for (int c = 0; c < b->n_copies; c++)
         if (s->mon_at[c] == D18_AT_ENTITY + e &&
-            !(counted_only && (b->monster[d18_copy_type(b, c)].flags & D18_F_LIMIT_EXEMPT)))
+            !(counted_only && (b->monster[b->copy_type[c]].flags & D18_F_LIMIT_EXEMPT)))
             n++;
     return n;
 }
@@ -80,7 +86,7 @@ int d18_owns_cf(const cr_game *g, const d18_state *s, int e, int cf)
 {
     const d18_board *b = d18_brd(g);
     for (int c = 0; c < b->n_copies; c++)
-        if (s->mon_at[c] == D18_AT_ENTITY + e && b->monster[d18_copy_type(b, c)].cf == cf) return 1;
+        if (s->mon_at[c] == D18_AT_ENTITY + e && b->monster[b->copy_type[c]].cf == cf) return 1;
     return 0;
 }
 
@@ -119,8 +125,10 @@ void d18_acquire(const cr_game *g, d18_state *s, int e, int copy)
 void d18_buy_bank(const cr_game *g, d18_state *s, int e, int type)
 {
     const d18_monster *m = &d18_brd(g)->monster[type];
+    int copy = d18_bank_copy(g, s, type);
+    if (copy < 0) return; /* not offered: the caller's check makes this unreachable */
     d18_bank_take(s, d18_ent_cash(s, e), m->price);
-    d18_acquire(g, s, e, d18_bank_copy(g, s, type));
+    d18_acquire(g, s, e, copy);
     if (m->flags & D18_F_NURSE) return;
     if (m->phase > s->phase)
         d18_new_phase(g, s, m->phase);
@@ -172,16 +180,25 @@ static int minor_open(const d18_state *s, int e)
  * then BT; -1 when nobody is over the limit. */
 int d18_next_discarder(const cr_game *g, const d18_state *s)
 {
-    if (s->op_front >= 0 && d18_over_monster_limit(g, s, s->op_front)) return s->op_front;
+    /* The counted monsters of every entity in one pass over the copies
+     * (what d18_over_monster_limit counts for one): settle asks this after
+     * every action. */
+    const d18_board *b = d18_brd(g);
+    int counted[D18_NENT] = {0}, limit = b->limit[s->phase - 1];
+    for (int c = 0; c < b->n_copies; c++) {
+        int at = s->mon_at[c] - D18_AT_ENTITY;
+        if (at >= 0 && at < D18_NENT && !(b->monster[b->copy_type[c]].flags & D18_F_LIMIT_EXEMPT))
+            counted[at]++;
+    }
+    if (s->op_front >= 0 && counted[s->op_front] > limit) return s->op_front;
     int best = -1;
     for (int f = 0; f < D18_NFRONTS; f++) {
-        if (!(s->floated >> f & 1) || f == s->op_front || !d18_over_monster_limit(g, s, f))
-            continue;
+        if (!(s->floated >> f & 1) || f == s->op_front || counted[f] <= limit) continue;
         if (best < 0 || d18_op_before(g, s, f, best)) best = f;
     }
     if (best >= 0) return best;
     for (int e = D18_ENT_LL; e <= D18_ENT_BT; e++)
-        if (minor_open(s, e) && d18_over_monster_limit(g, s, e)) return e;
+        if (minor_open(s, e) && counted[e] > limit) return e;
     return -1;
 }
 

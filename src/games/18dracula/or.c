@@ -104,8 +104,9 @@ static int32_t raisable(const cr_game *g, const d18_state *s, int f)
 static int tech_restricted(const cr_game *g, const d18_state *s, int f)
 {
     const d18_board *b = d18_brd(g);
+    if (!must_buy(g, s, f)) return 0; /* first: the cheap question, usually no */
     int bb = d18_cheapest_offer(g, s, f), x = s->pres[f];
-    if (!must_buy(g, s, f) || bb < 0) return 0;
+    if (bb < 0) return 0;
     int fronts = 0, permanent = 0;
     int64_t money = s->cash[x];
     for (int h = 0; h < D18_NFRONTS; h++) {
@@ -127,7 +128,10 @@ static int tech_restricted(const cr_game *g, const d18_state *s, int f)
     return (int64_t)s->treasury[f] + s->cash[x] + raisable(g, s, f) < bb;
 }
 
-static int can_offer_monster(const cr_game *g, const d18_state *s, int f, int f2, int t, int price)
+/* can_offer_monster with tech_restricted(g, s, f) given: the loops over
+ * fronts and types ask it once. */
+static int offer_ok(const cr_game *g, const d18_state *s, int f, int f2, int t, int price,
+                    int restricted)
 {
     const d18_board *b = d18_brd(g);
     if (f >= D18_NFRONTS || f2 == f || f2 < 0 || f2 >= D18_NFRONTS || t < 0 || t >= b->n_monsters)
@@ -136,25 +140,42 @@ static int can_offer_monster(const cr_game *g, const d18_state *s, int f, int f2
     if (d18_copy_at(g, s, t, D18_AT_ENTITY + f2) < 0) return 0;
     if (price < 1 || price > s->treasury[f] || !d18_may_acquire(g, s, f, t)) return 0;
     /* Under the restriction: a permanent monster for the whole treasury. */
-    if (tech_restricted(g, s, f) && (b->monster[t].eaten != 0 || price != s->treasury[f])) return 0;
+    if (restricted && (b->monster[t].eaten != 0 || price != s->treasury[f])) return 0;
     return 1;
+}
+
+static int can_offer_monster(const cr_game *g, const d18_state *s, int f, int f2, int t, int price)
+{
+    return offer_ok(g, s, f, f2, t, price, tech_restricted(g, s, f));
 }
 
 static int any_offer(const cr_game *g, const d18_state *s, int f)
 {
-    int price = tech_restricted(g, s, f) ? s->treasury[f] : 1;
+    int restricted = tech_restricted(g, s, f), price = restricted ? s->treasury[f] : 1;
     for (int f2 = 0; f2 < D18_NFRONTS; f2++)
         for (int t = 0; t < d18_brd(g)->n_monsters; t++)
-            if (can_offer_monster(g, s, f, f2, t, price)) return 1;
+            if (offer_ok(g, s, f, f2, t, price, restricted)) return 1;
     return 0;
 }
 
 /* An emergency sale of k shares of g2 by f's president (items 4-5): normal
  * sale rules, not changing f's presidency, no larger than needed. */
+static int em_sell_ok(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check,
+                      int b);
+
 static int can_em_sell(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check)
 {
-    int p = s->pres[f], b = d18_cheapest_offer(g, s, f);
-    if (!must_buy(g, s, f) || !short_of(s, f, b)) return 0;
+    if (!must_buy(g, s, f)) return 0;
+    return em_sell_ok(g, s, f, g2, k, need_check, d18_cheapest_offer(g, s, f));
+}
+
+/* can_em_sell once must_buy(g, s, f) holds and b = d18_cheapest_offer(g,
+ * s, f): the menu's loop over fronts and share counts asks those once. */
+static int em_sell_ok(const cr_game *g, const d18_state *s, int f, int g2, int k, int need_check,
+                      int b)
+{
+    int p = s->pres[f];
+    if (!short_of(s, f, b)) return 0;
     if (g2 < 0 || g2 >= D18_NFRONTS || !d18_sell_ok(g, s, p, g2, k)) return 0;
     if (g2 == f) { /* the helped front keeps its president */
         int h = s->held[f][p] - k, m = 0;
@@ -166,11 +187,19 @@ static int can_em_sell(const cr_game *g, const d18_state *s, int f, int g2, int 
     return 1;
 }
 
+static int em_buy_ok(const cr_game *g, const d18_state *s, int f, int t, int bb);
+
 static int can_em_buy(const cr_game *g, const d18_state *s, int f, int t)
 {
+    if (!must_buy(g, s, f)) return 0;
+    return em_buy_ok(g, s, f, t, d18_cheapest_offer(g, s, f));
+}
+
+/* can_em_buy once must_buy(g, s, f) holds, bb = d18_cheapest_offer(g, s, f). */
+static int em_buy_ok(const cr_game *g, const d18_state *s, int f, int t, int bb)
+{
     const d18_board *b = d18_brd(g);
-    int bb = d18_cheapest_offer(g, s, f);
-    if (!must_buy(g, s, f) || bb < 0 || s->treasury[f] >= bb) return 0;
+    if (bb < 0 || s->treasury[f] >= bb) return 0;
     if (t < 0 || t >= b->n_monsters || !d18_bank_offers(g, s, f, t)) return 0;
     return b->monster[t].price <= s->treasury[f] + s->cash[s->pres[f]];
 }
@@ -189,8 +218,9 @@ static int can_buy_done(const cr_game *g, const d18_state *s, int e)
  * Under the restriction emergency sales stay legal but cannot reach b. */
 static int bankrupt_now(const cr_game *g, const d18_state *s, int f)
 {
+    if (!must_buy(g, s, f)) return 0;
     int b = d18_cheapest_offer(g, s, f);
-    if (!must_buy(g, s, f) || !short_of(s, f, b)) return 0;
+    if (!short_of(s, f, b)) return 0;
     if (tech_restricted(g, s, f)) return any_offer(g, s, f) ? 0 : D18_END_TECH_BANKRUPTCY;
     if (any_market_buy(g, s, f) || any_offer(g, s, f)) return 0;
     for (int g2 = 0; g2 < D18_NFRONTS; g2++)
@@ -335,16 +365,18 @@ void d18_after_sr(const cr_game *g, d18_state *s)
 
 static int any_build(const cr_game *g, const d18_state *s)
 {
+    d18_reach_cache rc = {0};
     for (int r = 0; r < d18_brd(g)->n_routes; r++)
-        if (d18_can_build(g, s, s->op_ent, r, s->build_used)) return 1;
+        if (d18_can_build_rc(g, s, s->op_ent, r, s->build_used, &rc)) return 1;
     return 0;
 }
 
 static int any_office(const cr_game *g, const d18_state *s)
 {
     if (d18_office_cost(g, s, s->op_ent) < 0) return 0;
+    d18_reach_cache rc = {0};
     for (int l = 0; l < d18_brd(g)->n_locations; l++)
-        if (d18_can_place_office(g, s, s->op_ent, l)) return 1;
+        if (d18_can_place_office_rc(g, s, s->op_ent, l, &rc)) return 1;
     return 0;
 }
 
@@ -555,16 +587,18 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
     const d18_board *b = d18_brd(g);
     int n = 0, e = s->op_ent;
     d18_act x = {0, 0, 0, 0};
+    d18_reach_cache rc = {0};
     switch (s->or_step) {
     case D18_OS_BUILD:
         for (int r = 0; r < b->n_routes; r++)
-            if (d18_can_build(g, s, e, r, s->build_used))
+            if (d18_can_build_rc(g, s, e, r, s->build_used, &rc))
                 out[n++] = d18_encode(D18_K_BUILD, r, 0, 0);
         out[n++] = d18_encode(D18_K_BUILD_DONE, 0, 0, 0);
         return n;
     case D18_OS_OFFICE:
         for (int l = 0; l < b->n_locations; l++)
-            if (d18_can_place_office(g, s, e, l)) out[n++] = d18_encode(D18_K_OFFICE, l, 0, 0);
+            if (d18_can_place_office_rc(g, s, e, l, &rc))
+                out[n++] = d18_encode(D18_K_OFFICE, l, 0, 0);
         out[n++] = d18_encode(D18_K_OFFICE_SKIP, 0, 0, 0);
         return n;
     case D18_OS_RAMPAGE: out[n++] = d18_encode(D18_K_RAMPAGE, 0, 0, 0); return n;
@@ -580,15 +614,15 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
     for (int t = 0; t < b->n_monsters; t++)
         if (can_buy_market(g, s, e, t)) out[n++] = d18_encode(D18_K_BUY_MKT, t, 0, 0);
     if (e < D18_NFRONTS) {
-        int menu[4];
+        int menu[4], restricted = tech_restricted(g, s, e);
         for (int f2 = 0; f2 < D18_NFRONTS; f2++)
             for (int t = 0; t < b->n_monsters; t++) {
                 int m;
-                if (tech_restricted(g, s, e)) { /* 8.11.7: the whole treasury only */
-                    if (!can_offer_monster(g, s, e, f2, t, s->treasury[e])) continue;
+                if (restricted) { /* 8.11.7: the whole treasury only */
+                    if (!offer_ok(g, s, e, f2, t, s->treasury[e], restricted)) continue;
                     menu[0] = s->treasury[e], m = 1;
                 } else {
-                    if (!can_offer_monster(g, s, e, f2, t, 1)) continue;
+                    if (!offer_ok(g, s, e, f2, t, 1, restricted)) continue;
                     m = price_menu(b->monster[t].price, s->treasury[e], menu);
                 }
                 for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_MON, f2, t, menu[i]);
@@ -596,13 +630,14 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
     }
     x.kind = D18_K_BUY_DONE;
     if (d18_or_is_legal(g, s, &x)) out[n++] = d18_encode(D18_K_BUY_DONE, 0, 0, 0);
-    if (e < D18_NFRONTS) {
+    if (e < D18_NFRONTS && must_buy(g, s, e)) { /* emergency money (8.11.7) */
+        int bb = d18_cheapest_offer(g, s, e);
         for (int g2 = 0; g2 < D18_NFRONTS; g2++)
             for (int k = 1; k <= D18_MARKET_LIMIT; k++)
-                if (can_em_sell(g, s, e, g2, k, 1))
+                if (em_sell_ok(g, s, e, g2, k, 1, bb))
                     out[n++] = d18_encode(D18_K_EM_SELL, g2, k - 1, 0);
         for (int t = 0; t < b->n_monsters; t++)
-            if (can_em_buy(g, s, e, t)) out[n++] = d18_encode(D18_K_EM_BUY, t, 0, 0);
+            if (em_buy_ok(g, s, e, t, bb)) out[n++] = d18_encode(D18_K_EM_BUY, t, 0, 0);
     }
     return n;
 }

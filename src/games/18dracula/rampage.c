@@ -18,7 +18,9 @@
  * workspace of its own for that one rampage.  A caller that passes no
  * context or no scratch (allowed by game.h) gets a workspace allocated for
  * that one rampage: only such callers pay an allocation; with the game's
- * context (cr_ctx_new) the hot path allocates nothing.
+ * context (cr_ctx_new) the hot path allocates nothing.  The scratch also
+ * keeps a memo of recent rampages' totals (below, "The memo"): a search
+ * meets the same rampage again and again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,28 +93,98 @@ static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *i
                   !(s->assoc_closed >> D18_FD & 1);
 }
 
-/* The scratch: the router's input and result, then its workspace, each
- * at a multiple of 64 bytes (the result holds 8-byte members). */
+/* The memo: the totals of recent rampages, each with the router input it
+ * answers, in MEMO_SLOTS slots of the scratch chosen by a hash of the
+ * input.  A search replays the same position's rampages over and over
+ * (every rollout of an ISMCTS decision starts from one position, and
+ * everything in 18Dracula is public), and the router's answer is a
+ * function of its input alone: a slot whose input equals the one filled
+ * now byte for byte gives that input's exact total without searching.
+ *
+ * A slot keeps the input packed (memo_pack): its counts, then only the
+ * locations, spaces and types it has (fill zeroes the rest, padding
+ * included, so the packed bytes determine the input); an input whose
+ * packed form exceeds MEMO_BYTES (a board far larger than the bundled
+ * one's 62 locations, about 1,200 bytes) is not kept.  The scratch is not
+ * zeroed: a slot counts only if its check word matches its key, length and
+ * total as memo_put wrote them and its bytes are the ones asked, which
+ * memory never written by memo_put does not pass. */
+enum { MEMO_SLOTS = 4096, MEMO_BYTES = 1536 };
+static const uint64_t MEMO_MAGIC = 0x18d7a3c5e1f20b49u;
+
+typedef struct rampage_memo {
+    uint64_t key;   /* memo_hash of the packed input */
+    uint64_t check; /* memo_check(key, len, total) */
+    int64_t total;
+    uint32_t len; /* bytes of packed */
+    unsigned char packed[MEMO_BYTES];
+} rampage_memo;
+
+static size_t put_bytes(unsigned char *out, size_t at, const void *p, size_t n)
+{
+    if (at + n <= MEMO_BYTES) memcpy(out + at, p, n);
+    return at + n;
+}
+
+/* The input without its unused tails, into out[MEMO_BYTES]; its length,
+ * or 0 if it does not fit. */
+static size_t memo_pack(const d18_route_input *in, unsigned char *out)
+{
+    size_t n = 0;
+    n = put_bytes(out, n, &in->n_locs, sizeof in->n_locs);
+    n = put_bytes(out, n, &in->n_spaces, sizeof in->n_spaces);
+    n = put_bytes(out, n, &in->has_castle, sizeof in->has_castle);
+    n = put_bytes(out, n, &in->castle, sizeof in->castle);
+    n = put_bytes(out, n, &in->n_types, sizeof in->n_types);
+    n = put_bytes(out, n, &in->owns_fd, sizeof in->owns_fd);
+    n = put_bytes(out, n, in->loc, (size_t)in->n_locs * sizeof in->loc[0]);
+    n = put_bytes(out, n, in->sp, (size_t)in->n_spaces * sizeof in->sp[0]);
+    n = put_bytes(out, n, in->type, (size_t)in->n_types * sizeof in->type[0]);
+    return n <= MEMO_BYTES ? n : 0;
+}
+
+static uint64_t memo_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof w);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+static uint64_t memo_check(uint64_t key, uint32_t len, int64_t total)
+{
+    return key ^ ((uint64_t)len << 40) ^ (uint64_t)total ^ MEMO_MAGIC;
+}
+
+/* The scratch: the router's input and result, the memo, then the router's
+ * workspace, each at a multiple of 64 bytes (the result holds 8-byte
+ * members). */
 static size_t result_at(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
+
+static size_t memo_at(void) { return (result_at() + sizeof(d18_route_result) + 63) & ~(size_t)63; }
 
 static size_t head_bytes(void)
 {
-    return (result_at() + sizeof(d18_route_result) + 63) & ~(size_t)63;
+    return (memo_at() + MEMO_SLOTS * sizeof(rampage_memo) + 63) & ~(size_t)63;
 }
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
 
-/* The rampage on a scratch of size bytes (at least g->scratch_size); the
- * input and the result stay at the head of the scratch. */
-static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, int e,
-                                          unsigned char *mem, size_t size)
+/* The route search on the input at the head of a scratch of size bytes
+ * (at least g->scratch_size); the result stays there too. */
+static const d18_route_result *solve_head(unsigned char *mem, size_t size)
 {
     /* The input and the result are large: they live in the scratch, before
      * the router's workspace. */
     size_t head = head_bytes();
-    d18_route_input *in = (d18_route_input *)mem;
+    const d18_route_input *in = (const d18_route_input *)mem;
     d18_route_result *res = (d18_route_result *)(mem + result_at());
-    fill(g, s, e, in);
     d18_route_ws *ws = d18_route_ws_init(mem + head, size - head);
     char err[160];
     uint32_t need = 0;
@@ -134,6 +206,43 @@ static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, 
     return res;
 }
 
+/* The rampage on a scratch of size bytes (at least g->scratch_size); the
+ * input and the result stay at the head of the scratch. */
+static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, int e,
+                                          unsigned char *mem, size_t size)
+{
+    fill(g, s, e, (d18_route_input *)mem);
+    return solve_head(mem, size);
+}
+
+/* The rampage's total through the memo of a context's scratch. */
+static int64_t rampage_memo_total(const cr_game *g, const d18_state *s, int e, unsigned char *mem,
+                                  size_t size)
+{
+    d18_route_input *in = (d18_route_input *)mem;
+    fill(g, s, e, in);
+    unsigned char packed[MEMO_BYTES];
+    size_t len = memo_pack(in, packed);
+    if (!len) return solve_head(mem, size)->total; /* too large to keep */
+    uint64_t key = memo_hash(packed, len);
+    rampage_memo *slot = (rampage_memo *)(mem + memo_at()) + key % MEMO_SLOTS;
+    if (slot->key == key && slot->len == len &&
+        slot->check == memo_check(key, slot->len, slot->total) &&
+        memcmp(slot->packed, packed, len) == 0) {
+        /* The head's result is not this input's: d18_rampage_routes must
+         * not take it for one (no input has n_locs < 0). */
+        in->n_locs = -1;
+        return slot->total;
+    }
+    int64_t total = solve_head(mem, size)->total;
+    slot->key = key;
+    slot->len = (uint32_t)len;
+    slot->total = total;
+    slot->check = memo_check(key, slot->len, total);
+    memcpy(slot->packed, packed, len);
+    return total;
+}
+
 /* With the game's context (cr_ctx_new: scratch of g->scratch_size bytes)
  * the rampage allocates nothing.  A caller that passes no context, or one
  * without scratch (game.h allows it: search, tests, fuzzers), pays one
@@ -141,7 +250,7 @@ static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, 
 int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
 {
     if (cx && cx->scratch && cx->scratch_size >= g->scratch_size)
-        return (int)rampage_in(g, s, e, cx->scratch, cx->scratch_size)->total;
+        return (int)rampage_memo_total(g, s, e, cx->scratch, cx->scratch_size);
     unsigned char *own = cr_alloc(g->scratch_size);
     if (!own) {
         /* apply has no way to fail: out of memory here is fatal, as it is

@@ -8,6 +8,9 @@
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
  *  - ws->opos[r] is r's position in its type's ord;
+ *  - ws->oe[3 (b + i) ..] is the route-space bitset of ord[b + i]: the
+ *    scans in revenue order read it in sequence rather than a route
+ *    record each (the revenue at ord position j is pre[j] - pre[j - 1]);
  *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
  *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
  *    the type's routes by descending red; ws->redf[r] = red(r) +
@@ -16,12 +19,14 @@
 #include "games/18dracula/router.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 enum {
     SCAN_LIMIT = 24,
-    PLAIN_NODES = 4000, /* nodes before the search restarts with the Lagrangian bound */
-    AIM_NODES = 60000,  /* nodes of the aimed search before it gives up (solve_part) */
+    PLAIN_NODES = 4000,  /* nodes before the search restarts with the Lagrangian bound */
+    PLAIN_WORK = 100000, /* ... or candidates looked at (search's main loop), if fewer */
+    AIM_NODES = 60000,   /* nodes of the aimed search before it gives up (solve_part) */
     LAM_ITERS = 50,
     BOUND_DEPTH = 1, /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
@@ -59,6 +64,8 @@ struct d18_route_ws {
     uint32_t *rordf;
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
+    uint32_t *tmp;  /* the radix sort's second buffer */
+    uint64_t *oe;   /* bitsets in ord order, D18_ROUTE_WORDS a route */
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -116,6 +123,7 @@ struct d18_route_ws {
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
+    uint64_t work, work_cap; /* candidates search looked at this round, and its cap */
     uint64_t node_cap; /* nodes a search may take before it gives up (the plain and aimed ones) */
     int gave_up;       /* the last search passed node_cap */
     int64_t grain;     /* every total is a multiple of it (grain_of) */
@@ -136,8 +144,8 @@ struct d18_route_ws {
 
 static size_t per_route_bytes(void)
 {
-    return sizeof(rt) + 6 * sizeof(uint32_t) + 2 * sizeof(int32_t) + sizeof(int64_t) +
-           POOL_PER_ROUTE * sizeof(uint16_t);
+    return sizeof(rt) + D18_ROUTE_WORDS * sizeof(uint64_t) + 7 * sizeof(uint32_t) +
+           2 * sizeof(int32_t) + sizeof(int64_t) + POOL_PER_ROUTE * sizeof(uint16_t);
 }
 
 size_t d18_route_ws_size(uint32_t max_routes)
@@ -153,13 +161,20 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     size_t head = ALIGN8(sizeof(struct d18_route_ws));
     if (!mem || bytes < d18_route_ws_size(1)) return NULL;
     d18_route_ws *ws = mem;
-    memset(ws, 0, sizeof *ws);
+    /* Zeroed but for the byte tables of the Lagrangian prices (24 KB of the
+     * fixed part, cleared on every rampage for nothing): set_w writes every
+     * entry lam_of reads before any is read. */
+    size_t wb = offsetof(struct d18_route_ws, wbyte), we = wb + sizeof ws->wbyte;
+    memset(ws, 0, wb);
+    memset((unsigned char *)ws + we, 0, sizeof *ws - we);
     size_t cap = (bytes - head - 64) / per_route_bytes();
     if (cap > UINT32_MAX / POOL_PER_ROUTE) cap = UINT32_MAX / POOL_PER_ROUTE;
     unsigned char *p = (unsigned char *)mem + head;
     ws->cap = (uint32_t)cap;
     ws->r = (rt *)p;
     p += ALIGN8(cap * sizeof(rt));
+    ws->oe = (uint64_t *)p;
+    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t);
     ws->pre = (int64_t *)p;
     p += cap * sizeof(int64_t);
     ws->rank = (uint32_t *)p;
@@ -177,6 +192,8 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     ws->ord = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->lex = (uint32_t *)p;
+    p += cap * sizeof(uint32_t);
+    ws->tmp = (uint32_t *)p;
     p += cap * sizeof(uint32_t);
     ws->pool = (uint16_t *)p;
     ws->pool_cap = (uint32_t)(cap * POOL_PER_ROUTE);
@@ -326,11 +343,45 @@ static void heap_sort(const d18_route_ws *ws, uint32_t *v, size_t n, idx_less le
     }
 }
 
-/* "a before b" in descending revenue, then ascending index. */
-static int rev_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
+/* Sorts route indices v[0..n), given in ascending index order, by
+ * descending key (key of route i: the int32 at base + i × stride), equal
+ * keys in ascending index (a total order, so the result is the one any
+ * correct sort gives): a stable LSD radix sort on bytes (a byte shared by
+ * every key is skipped) with tmp as the other buffer.  It replaced
+ * heap_sort's indirect comparisons for the orders by revenue and by
+ * reduced revenue, a tenth of a slow position's time. */
+static void radix_desc(uint32_t *v, uint32_t *tmp, uint32_t n, const void *base, size_t stride)
 {
-    if (ws->r[a].rev != ws->r[b].rev) return ws->r[a].rev > ws->r[b].rev;
-    return a < b;
+    if (n < 2) return;
+    uint32_t cnt[4][256] = {{0}};
+    const unsigned char *kb = base;
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t k;
+        memcpy(&k, kb + (size_t)v[i] * stride, sizeof k);
+        uint32_t d = (uint32_t)((int64_t)INT32_MAX - k); /* ascending d: descending k */
+        for (int j = 0; j < 4; j++) cnt[j][(d >> (8 * j)) & 255]++;
+    }
+    uint32_t *src = v, *dst = tmp;
+    for (int j = 0; j < 4; j++) {
+        uint32_t pos[256], s = 0;
+        int one = 0;
+        for (int b = 0; b < 256; b++) {
+            if (cnt[j][b] == n) one = 1;
+            pos[b] = s;
+            s += cnt[j][b];
+        }
+        if (one) continue; /* every key has this byte: the order stays */
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t k;
+            memcpy(&k, kb + (size_t)src[i] * stride, sizeof k);
+            uint32_t d = (uint32_t)((int64_t)INT32_MAX - k);
+            dst[pos[(d >> (8 * j)) & 255]++] = src[i];
+        }
+        uint32_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v) memcpy(v, src, n * sizeof *v);
 }
 
 /* Canonical tuple order of two routes of one type (then index, for a total order). */
@@ -354,7 +405,6 @@ static int lex_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
 }
 
 /* For heap_sort (which builds ascending order of `less`): */
-static int rev_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return rev_first(ws, a, b); }
 static int lex_less(const d18_route_ws *ws, uint32_t a, uint32_t b) { return lex_first(ws, a, b); }
 
 /* ---- route enumeration ---- */
@@ -631,8 +681,12 @@ static void index_type(d18_route_ws *ws, int t)
     tinfo *ti = &ws->ti[t];
     uint32_t b = ti->b, n = ti->e - ti->b;
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
-    heap_sort(ws, ws->ord + b, n, rev_less); /* "less" = comes first */
-    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
+    radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
+    for (uint32_t i = 0; i < n; i++) {
+        ws->opos[ws->ord[b + i]] = i;
+        memcpy(ws->oe + (size_t)D18_ROUTE_WORDS * (b + i), ws->r[ws->ord[b + i]].e,
+               sizeof ws->r[0].e);
+    }
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
     for (uint32_t i = 0; i < n; i++) {
@@ -658,6 +712,17 @@ static int overlaps(const uint64_t *a, const uint64_t *b)
     return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0;
 }
 
+/* The bitset and the revenue of the route at ord position j (absolute). */
+static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j)
+{
+    return ws->oe + (size_t)D18_ROUTE_WORDS * j;
+}
+
+static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
+{
+    return (int32_t)(ws->pre[j] - (j > ti->b ? ws->pre[j - 1] : 0));
+}
+
 /* Best `k` revenues of type t from rev-position p on, among routes not
  * overlapping `used`: exact if found within SCAN_LIMIT routes, else the
  * found ones plus the next revenue for each missing one (an upper bound). */
@@ -667,10 +732,9 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     int64_t s = 0;
     int found = 0, scanned = 0;
     for (uint32_t i = ti->b + p; i < ti->e && found < k; i++) {
-        const rt *r = &ws->r[ws->ord[i]];
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * r->rev;
-        if (!overlaps(r->e, used)) {
-            s += r->rev;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * orev_at(ws, ti, i);
+        if (!overlaps(oe_at(ws, i), used)) {
+            s += orev_at(ws, ti, i);
             found++;
         }
     }
@@ -688,11 +752,11 @@ static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, used);
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = ti->b + p; i < ti->e; i++) {
-        const rt *r = &ws->r[ws->ord[i]];
-        if (overlaps(r->e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
+        const uint64_t *e = oe_at(ws, i);
+        if (overlaps(e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
         uint32_t next = i + 1 - ti->b;
-        int64_t with = r->rev + pick_bound(ws, t, next, k - 1, u, depth - 1);
+        int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, u, depth - 1);
         int64_t without = pick_bound(ws, t, next, k, used, depth - 1);
         return with > without ? with : without;
     }
@@ -865,18 +929,6 @@ static void set_w(d18_route_ws *ws)
     }
 }
 
-static int red_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
-{
-    if (ws->red[a] != ws->red[b]) return ws->red[a] > ws->red[b];
-    return a < b;
-}
-
-static int redf_first(const d18_route_ws *ws, uint32_t a, uint32_t b)
-{
-    if (ws->redf[a] != ws->redf[b]) return ws->redf[a] > ws->redf[b];
-    return a < b;
-}
-
 /* Prices by subgradient descent on the relaxation (Polyak steps towards
  * the best total known, lb): the k best reduced routes of each type,
  * disjointness dropped; a space used by several is priced up, an unused
@@ -906,9 +958,17 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             if (ws->vcap[v] >= 0) bound += (int64_t)ws->vcap[v] * ws->pi[v];
         for (int c = 0; c < ws->n_comp; c++) {
             const tinfo *ti = &ws->ti[ws->comp[c]];
+            /* The type's best routes by redf (then ascending index), in
+             * top.  red <= rev (lam_of is a sum of prices >= 0), so once
+             * top is full, a route whose revenue plus the most the
+             * Dutchman adds is below the last one kept cannot enter: its
+             * prices are not summed. */
             uint32_t top[D18_ROUTE_MAX_SLOTS];
             int nt = 0;
+            int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
             for (uint32_t i = ti->b; i < ti->e; i++) {
+                if (nt == ti->slots && (int64_t)ws->r[i].rev + fd_add < ws->redf[top[nt - 1]])
+                    continue;
                 int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
                 ws->red[i] = v;
                 if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
@@ -986,8 +1046,10 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
             ws->rord[i] = ws->rordf[i] = i;
         }
-        heap_sort(ws, ws->rord + ti->b, ti->e - ti->b, red_first);
-        if (ws->fd_any) heap_sort(ws, ws->rordf + ti->b, ti->e - ti->b, redf_first);
+        /* by descending red (redf), equal ones in ascending index */
+        radix_desc(ws->rord + ti->b, ws->tmp, ti->e - ti->b, ws->red, sizeof(int32_t));
+        if (ws->fd_any)
+            radix_desc(ws->rordf + ti->b, ws->tmp, ti->e - ti->b, ws->redf, sizeof(int32_t));
     }
     return best_b;
 }
@@ -1000,7 +1062,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    int64_t sum, int32_t fd, int64_t lam_free)
 {
     ws->nodes++;
-    if (ws->nodes - ws->nodes_start > ws->node_cap) { /* given up */
+    if (ws->nodes - ws->nodes_start > ws->node_cap || ws->work > ws->work_cap) { /* given up */
         ws->gave_up = 1;
         return;
     }
@@ -1057,13 +1119,16 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                    lam_free - lam_of(ws, r));
             ws->n_cur--;
             if (r->home >= 0) ws->hused[r->home]--;
+            if (ws->gave_up) return; /* see below */
         }
         left = 0;
     }
     for (uint32_t i = p; left > 0 && i < n; i++) {
+        ws->work++;
         /* later types can only lose routes to what this node's children
          * add, so rest_b bounds them for every child */
         if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
+        if (overlaps(oe_at(ws, ti->b + i), used)) continue; /* first: most do */
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
         if (ws->use_lam) {
@@ -1078,7 +1143,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                 continue;
             }
         }
-        if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+        if (!home_ok(ws, r)) continue;
         uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
         if (r->home >= 0) ws->hused[r->home]++;
         ws->cur[ws->n_cur++] = ri;
@@ -1086,7 +1151,13 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                ws->use_lam ? lam_free - lam_of(ws, r) : 0);
         ws->n_cur--;
         if (r->home >= 0) ws->hused[r->home]--;
+        /* Given up: every node from here on would return at once without
+         * reaching a leaf, so best can no longer change; unwind now (the
+         * loops used to run on, bounding children that were then dropped:
+         * most of the plain search's time on the slow positions). */
+        if (ws->gave_up) return;
     }
+    if (ws->gave_up) return;
     int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
     ws->cur_start[ci + 1] = ws->n_cur;
     search(ws, ci + 1, 0, nt, used, sum, fd, lam_free);
@@ -1107,11 +1178,11 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
-        const rt *r = &ws->r[ws->ord[ti->b + i]];
         if (--ws->alone_budget < 0) break; /* each route looked at is work too */
-        if (overlaps(r->e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
-        alone_search(ws, t, i + 1, k - 1, u, sum + r->rev, best);
+        const uint64_t *e = oe_at(ws, ti->b + i);
+        if (overlaps(e, used)) continue;
+        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
+        alone_search(ws, t, i + 1, k - 1, u, sum + orev_at(ws, ti, ti->b + i), best);
     }
 }
 
@@ -1180,7 +1251,9 @@ static void solve_part(d18_route_ws *ws)
             }
         }
     }
-    /* A plain search first; if it runs past PLAIN_NODES, fit the prices
+    /* A plain search first; if it runs past PLAIN_NODES nodes or looks at
+     * PLAIN_WORK candidates (a node of a dense position may look at
+     * thousands, most of them overlapping what is taken), fit the prices
      * (its best total lb is a lower bound to aim at) and search again with
      * the Lagrangian bound too.  The search cuts what cannot reach its best
      * total, so it is fastest when that starts near the maximum: first an
@@ -1196,6 +1269,8 @@ static void solve_part(d18_route_ws *ws)
         ws->use_lam = round > 0;
         ws->nodes_start = ws->nodes;
         ws->gave_up = 0;
+        ws->work = 0;
+        ws->work_cap = round == 0 ? PLAIN_WORK : UINT64_MAX;
         if (round == 0) {
             ws->best = -1;
             ws->node_cap = PLAIN_NODES;

@@ -43,7 +43,9 @@
  *     alone (a small search made first, given up after 20,000 units of
  *     work, a node or a route looked at each, for a weaker cap); plus the
  *     best Flying Dutchman bonus still possible.
- *     When the plain search passes 4,000 nodes it restarts (from the total
+ *     When the plain search passes 4,000 nodes or 100,000 candidate
+ *     routes looked at (a node of a dense position may look at thousands,
+ *     and the restart is cheaper than going on) it restarts (from the total
  *     it had found) with a Lagrangian bound, the one that decides the hard
  *     positions: prices fitted by 50 subgradient steps on the relaxation
  *     "each type takes its best routes, disjointness dropped" for
@@ -73,7 +75,7 @@
  * Memory.  d18_route_solve allocates nothing: the caller passes a workspace
  * (d18_route_ws_size / d18_route_ws_init, e.g. in the cr_ctx scratch).  Its
  * fixed part (about 35 KB) holds the graph and the search state; the rest
- * holds the routes, 120 bytes each on x86-64 (d18_route_ws_size is exact).  If
+ * holds the routes, 148 bytes each on x86-64 (d18_route_ws_size is exact).  If
  * the routes of the input do not fit, the solve stops with CR_ERR_NOMEM,
  * says so in err, leaves the result empty (total 0, no routes) and reports
  * in *need_routes a capacity to retry with: the exact count when it is at
@@ -90,8 +92,9 @@
  * types together.  The search is exponential in the worst case (the problem
  * is NP-hard, §13.7); d18_router_bench measures the late game: on 1,000
  * late-game positions of the bundled board (bench_18d_router 1000 1 0,
- * Release, one core of a shared 2-core machine) median 0.28 ms, 90%
- * 2.6 ms, 99% 18 ms, worst 45 ms (seed 1; seed 2: 38 ms). */
+ * Release, one core of a shared 2-core machine) median 0.23 ms, 90%
+ * 1.9 ms, 99% 9.5 ms, worst 25 ms (seed 1; seed 2: 25 ms; seed 3 has a
+ * position of about 0.7 s, 788). */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 
@@ -195,7 +198,7 @@ typedef struct d18_route_ws d18_route_ws;
 
 /* Routes a workspace should hold for the bundled board: the late-game
  * maximum measured by d18_router_bench (43,585 over 1,000 positions) with
- * room to spare; about 8 MB. */
+ * room to spare; about 10 MB. */
 enum { D18_ROUTE_DEFAULT_ROUTES = 1 << 16 };
 
 /* Bytes a workspace holding `max_routes` routes needs. */

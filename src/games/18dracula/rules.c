@@ -15,6 +15,7 @@
  * there.
  */
 #include <assert.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,11 +83,20 @@ static const kind_dims dims[D18_NKINDS] = {
 
 static int32_t kind_size(int k) { return dims[k].d1 * dims[k].d2 * dims[k].amt; }
 
+/* base[k]: the first action number of kind k (base[D18_NKINDS]: the count),
+ * summed once: encoding and decoding are in every legal_actions and apply. */
+static int32_t base[D18_NKINDS + 1];
+static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+
+static void base_init(void)
+{
+    for (int k = 0; k < D18_NKINDS; k++) base[k + 1] = base[k] + kind_size(k);
+}
+
 static int32_t kind_base(int k)
 {
-    int32_t b = 0;
-    for (int i = 0; i < k && i < D18_NKINDS; i++) b += kind_size(i);
-    return b;
+    pthread_once(&base_once, base_init);
+    return base[k < 0 ? 0 : k > D18_NKINDS ? D18_NKINDS : k];
 }
 
 int d18_num_actions(void) { return (int)kind_base(D18_NKINDS); }
@@ -106,20 +116,23 @@ cr_action d18_encode(int kind, int o1, int o2, int amt)
 
 int d18_decode(cr_action a, d18_act *out)
 {
-    if (a < 0) return 0;
-    for (int k = 0; k < D18_NKINDS; k++) {
-        int32_t n = kind_size(k);
-        if (a < n) {
-            out->kind = k;
-            out->amt = (int)(a % dims[k].amt);
-            int32_t o = a / dims[k].amt;
-            out->o2 = (int)(o % dims[k].d2);
-            out->o1 = (int)(o / dims[k].d2);
-            return 1;
-        }
-        a -= n;
+    if (a < 0 || a >= kind_base(D18_NKINDS)) return 0;
+    int lo = 0, hi = D18_NKINDS - 1; /* the last k with base[k] <= a */
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (base[mid] <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    return 0;
+    int k = lo;
+    a -= base[k];
+    out->kind = k;
+    out->amt = (int)(a % dims[k].amt);
+    int32_t o = a / dims[k].amt;
+    out->o2 = (int)(o % dims[k].d2);
+    out->o1 = (int)(o / dims[k].d2);
+    return 1;
 }
 
 /* ---- seats ---- */
@@ -671,7 +684,9 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         for (int f = 0; f < D18_NFRONTS; f++)
             for (int k = 1; k <= D18_MARKET_LIMIT; k++)
                 if (sr_sell_ok(g, s, p, f, k)) out[n++] = d18_encode(D18_K_SELL, f, k - 1, 0);
-        if (!relief) {
+        /* may_buy_now is part of can_start, can_buy_ipo and can_buy_pool:
+         * asked once here, it spares the loops when it fails. */
+        if (!relief && may_buy_now(g, s, p)) {
             for (int f = 0; f < D18_NFRONTS; f++)
                 for (int par = 0; par < d18_brd(g)->n_par; par++)
                     if (can_start(g, s, p, f, par)) out[n++] = d18_encode(D18_K_START, f, par, 0);
@@ -679,6 +694,8 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
                 if (can_buy_ipo(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_IPO, f, 0, 0);
             for (int f = 0; f < D18_NFRONTS; f++)
                 if (can_buy_pool(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_POOL, f, 0, 0);
+        }
+        if (!relief) {
             /* The menu offers associates of other players only to a player
              * who has not bought one from a player in this round: the rules
              * allow endless trades (only a declined offer is limited, R97),

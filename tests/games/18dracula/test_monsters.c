@@ -26,6 +26,7 @@ static void type(d18_board *b, int t, const char *id, int phase, int price, int 
     m->flags = (uint16_t)flags;
     m->copies = (uint8_t)copies;
     m->first_copy = b->n_copies;
+    for (int i = 0; i < copies; i++) b->copy_type[b->n_copies + i] = (uint8_t)t;
     b->n_copies = (uint8_t)(b->n_copies + copies);
 }
 

@@ -914,6 +914,38 @@ static void test_bundled_board_worst_positions_seed2(void **state)
     free(in);
 }
 
+/* The first 200 late-game positions of both benchmark seeds keep the
+ * descriptions the router gave before issue 19's speed-ups: a hash (FNV-1a)
+ * of every description, each followed by a newline, as the router of main
+ * at 24dd4d6 printed them (all 3,000 positions of seeds 1-3 were compared
+ * when the speed-ups were made).  A faster search must leave every answer
+ * as it was. */
+static uint64_t fnv_text(uint64_t h, const char *s)
+{
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+    return h;
+}
+
+static void test_bundled_board_answers_pinned(void **state)
+{
+    (void)state;
+    static const uint64_t want[2] = {0x2f36106e35f6fce4u, 0xd76538efe12ed28cu};
+    d18_route_input *in = new_input();
+    for (int seed = 1; seed <= 2; seed++) {
+        cr_rng rng;
+        cr_rng_seed(&rng, (uint64_t)seed, 18);
+        uint64_t h = 0xcbf29ce484222325u;
+        for (int i = 0; i < 200; i++) {
+            assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+            solve(in);
+            h = fnv_text(fnv_text(h, desc(in)), "\n");
+        }
+        assert_true(h == want[seed - 1]);
+    }
+    assert_int_equal(raw_allocs, 0);
+    free(in);
+}
+
 /* Revenues all multiplied by one factor leave the answer's description as
  * it was and multiply its total: the aimed search after the restart rounds
  * its aim to the revenues' common divisor (10 on the bundled board; 1 and
@@ -998,6 +1030,7 @@ int main(void)
         cmocka_unit_test(test_bundled_board_late_game),
         cmocka_unit_test(test_bundled_board_worst_positions),
         cmocka_unit_test(test_bundled_board_worst_positions_seed2),
+        cmocka_unit_test(test_bundled_board_answers_pinned),
     };
     return cmocka_run_group_tests_name("18dracula router", tests, setup, teardown);
 }

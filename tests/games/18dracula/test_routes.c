@@ -3,7 +3,7 @@
  * every D18_E_REVENUE is followed by D18_E_ROUTE events whose numbers add
  * up to the revenue, each route's text is what the router's canonical
  * result says, word for word, and the answer reused from the context's
- * scratch is the one a fresh search gives. */
+ * scratch (or its memo of recent totals) is the one a fresh search gives. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,8 +135,12 @@ static void test_routes_in_words(void **unused)
                 if (buf[i].kind != D18_E_REVENUE || buf[i].a <= 0) continue;
                 rampages++;
                 int e = buf[i].card;
+                /* The same rampage again is answered by the memo of the
+                 * context's scratch (rampage.c), with the same total. */
+                assert_int_equal(d18_rampage(g, &before, e, cx), buf[i].a);
                 /* The answer the events used (the scratch's, reused) is
-                 * the one a search without the scratch finds. */
+                 * the one a search without the scratch finds, also right
+                 * after a memo answer (which leaves no result to reuse). */
                 assert_int_equal(d18_rampage_routes(g, &before, e, cx, &in, &res), 0);
                 assert_int_equal(d18_rampage_routes(g, &before, e, NULL, &in2, &res2), 0);
                 assert_memory_equal(&in, &in2, sizeof in);
