@@ -62,8 +62,9 @@ const cr_game_parts d18_parts = {
     /* A random game is about 2,800 actions against DML's 300, with a route
      * search in each rampage: measured, one costs the conformance suite
      * about 100 DML games (0.2 s against 1.9 ms in RelWithDebInfo).  The
-     * router's worst case on late-game positions is about 0.1 s
-     * (docs/18dracula-board.md), so no random game meets a long search. */
+     * router's worst case on the benchmark's late-game positions is 25 ms
+     * for seeds 1 and 2, but one of seed 3's takes about 0.7 s
+     * (docs/18dracula-board.md): a long search is rare, not impossible. */
     .test_cost = 100,
     .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
 };
