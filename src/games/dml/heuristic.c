@@ -1064,8 +1064,7 @@ static void plan_plays_2015(const heur_view *h, int powers_ok, play_plan *out)
     for (uint64_t m = playable; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
         double reserve = is_harlot(c) || is_jester(s, c) ? 4 : 0;
-        double pv = powers_ok && !dml_is_joker(c) ? power_value_2015(h, c) : -1;
-        if (dml_is_joker(c)) pv = powers_ok ? 4 : -1;
+        double pv = powers_ok ? power_value_2015(h, c) : -1;
         double ev = emblem_value(h, c) - reserve;
         int as_emblem = ev > pv;
         double v = as_emblem ? ev : pv;
