@@ -58,6 +58,11 @@ typedef struct cr_lab_profile {
     int (*label)(const cr_game *g, const void *st, int seat);
     /* Default cap on applied actions per game (0: the lab's own). */
     long max_actions;
+    /* Optional: the profile of one table when its variant or options count
+     * other things or name them otherwise (DML-2015: the 2015 names of the
+     * Powers and its own counts), or NULL to keep this one.  The lab asks
+     * once per run, before the games. */
+    const struct cr_lab_profile *(*for_table)(const cr_game *g);
 } cr_lab_profile;
 
 /* --- Panels: the table as a full-screen client lays it out ------------------

@@ -483,6 +483,7 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
         return CR_ERR_INVALID;
     }
     const cr_lab_profile *prof = cr_parts(g)->lab;
+    if (prof && prof->for_table && prof->for_table(g)) prof = prof->for_table(g);
 
     snprintf(out->game, sizeof out->game, "%s", def->name);
     snprintf(out->variant, sizeof out->variant, "%s", g->variant ? g->variant->name : "");

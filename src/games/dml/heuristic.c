@@ -174,10 +174,14 @@ static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me
 
 /* ---- rules knowledge ----------------------------------------------------- */
 
+static int is_2015(const dml_state *s) { return s->variant == DML_V_2015; }
+
 static int commit_ok(const dml_state *s, int c)
 {
     if (!dml_is_commodity(c)) return 0;
     int v = dml_value(c);
+    if (s->sw & DML_SW_EVENTS_0615) /* 2015-06: Decadence bars >= EV; the Crackdown bars none */
+        return !(s->event_type == DML_EV_CUSTOMS && v >= s->ev);
     if (s->event_type == DML_EV_FCCC && v > s->ev) return 0;
     if (s->event_type == DML_EV_CUSTOMS && v < s->ev) return 0;
     return 1;
@@ -196,7 +200,9 @@ static uint64_t commit_cards(const dml_state *s, uint64_t hand, int suit)
 static int stock_value(const dml_state *s, int c)
 {
     int v = dml_value(c);
-    if (s->event_type == DML_EV_HATED && v <= s->ev) v += 2;
+    /* Hated People (2016) raise the values at or below EV, Marauders (2015)
+     * those at or above it */
+    if (s->event_type == DML_EV_HATED && (is_2015(s) ? v >= s->ev : v <= s->ev)) v += 2;
     if (s->event_type == DML_EV_UNION && v >= s->ev) v -= 2;
     return v;
 }
@@ -291,7 +297,7 @@ static void plan_commits(const heur_view *h, commit_orders *co, uint64_t targets
                          double gain, uint64_t forced_commits, double discount, decl_plan *best)
 {
     int n;
-    const int *order = commit_order(h, co, dml_prim(suit), &n);
+    const int *order = commit_order(h, co, dml_prim_of(h->s, suit), &n);
     uint64_t commits = forced_commits;
     int d = d0 - card_sum(forced_commits);
     for (int i = 0; i <= n; i++) {
@@ -470,7 +476,7 @@ static uint64_t plan_raise(const heur_view *h, int v0, double gain)
 {
     int suit = count_suit(h->s);
     if (suit < 0) return 0;
-    uint64_t avail = commit_cards(h->s, h->hand | selected_mask(h->s), dml_prim(suit));
+    uint64_t avail = commit_cards(h->s, h->hand | selected_mask(h->s), dml_prim_of(h->s, suit));
     int order[DML_NCARDS];
     int n = sort_by_cheapness(h, avail, order);
     uint64_t best = 0, cur = 0;
@@ -488,9 +494,38 @@ static uint64_t plan_raise(const heur_view *h, int v0, double gain)
     return best;
 }
 
+/* DML-2015's Seize offer (15.5.2, V-PD4): one face-down card or a pass; of
+ * the cards revealed, the highest single Primary card wins and is bid at
+ * once, every other card goes back.  So only the Primary card that is
+ * worth it alone is offered: if it wins, it is lost whatever the roll (a
+ * success sends it to the Stock, a failure too); if a higher one wins, it
+ * comes back.  A bluff (any other card) would change nothing: pass. */
+static cr_action decide_offer_2015(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
+{
+    const dml_state *s = h->s;
+    if (s->sel_n) return fallback(h, legal, n, rng); /* the card is placed: Done */
+    int suit = count_suit(s);
+    if (suit < 0) return fallback(h, legal, n, rng);
+    double gain = gain_of(h, buy_targets(s));
+    uint64_t avail = commit_cards(s, h->hand, dml_prim_of(s, suit));
+    double best_ev = 0.5;
+    int best = -1;
+    for (uint64_t m = avail; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        double ev = (1 - p_succ(s->D + dml_value(c))) * gain * 0.8 - cost_of(h, dml_bit(c));
+        if (ev > best_ev + 1e-9) {
+            best_ev = ev;
+            best = c;
+        }
+    }
+    if (best >= 0 && legal_has(legal, n, DML_A_CARD + best)) return DML_A_CARD + best;
+    return fallback(h, legal, n, rng);
+}
+
 static cr_action decide_offer(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
 {
     const dml_state *s = h->s;
+    if (is_2015(s)) return decide_offer_2015(h, legal, n, rng);
     double gain = gain_of(h, buy_targets(s));
     uint64_t plan = plan_raise(h, s->D, gain);
     return emit_set(h, plan, legal, n, rng);
@@ -513,7 +548,7 @@ static cr_action decide_commit_active(const heur_view *h, const cr_action *legal
     int suit = count_suit(s);
     if (suit < 0) return fallback(h, legal, n, rng);
     uint64_t pool = h->hand | selected_mask(s);
-    uint64_t prim = commit_cards(s, pool, dml_prim(suit));
+    uint64_t prim = commit_cards(s, pool, dml_prim_of(s, suit));
     uint64_t sec = commit_cards(s, pool, dml_sec(suit));
     double gain = gain_of(h, buy_targets(s));
     int order[DML_NCARDS];
@@ -582,9 +617,12 @@ static int bm_count(const dml_state *s)
 
 static int deck_left(const dml_state *s) { return s->zone_count[DML_Z_DECK]; }
 
+static double power_value_2015(const heur_view *h, int c);
+
 static double power_value(const heur_view *h, int c)
 {
     const dml_state *s = h->s;
+    if (is_2015(s)) return power_value_2015(h, c);
     if (dml_is_joker(c)) return 4;
     int r = dml_rank(c), suit = dml_suit(c);
     if (r == DML_Q) {
@@ -701,8 +739,11 @@ static double stack_threat(const heur_view *h, int *card_out)
     return worst;
 }
 
+static cr_action decide_stack_2015(const heur_view *h, const cr_action *legal, int n, cr_rng *rng);
+
 static cr_action decide_stack(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
 {
+    if (is_2015(h->s)) return decide_stack_2015(h, legal, n, rng);
     int opener = !legal_has(legal, n, DML_A_DONE) && h->s->sel_n == 0;
     play_plan p;
     plan_plays(h, opener, &p);
@@ -752,9 +793,12 @@ static double visit_value(const heur_view *h, int slot)
     return v;
 }
 
+static cr_action decide_market_2015(const heur_view *h, const cr_action *legal, int n, cr_rng *rng);
+
 static cr_action decide_market(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
 {
     const dml_state *s = h->s;
+    if (is_2015(s)) return decide_market_2015(h, legal, n, rng);
     if (legal_has(legal, n, DML_A_BUY)) {
         decl_plan p = plan_declaration(h, 0, 0);
         if (p.found && p.ev >= 1.5) return DML_A_BUY;
@@ -914,6 +958,350 @@ static cr_action decide_stock(const heur_view *h, const cr_action *legal, int n)
     return pick;
 }
 
+/* ---- DML-2015 (spec 15) ------------------------------------------------------------ */
+
+/* A 2015 Power as the seat's own play (15.6, 15.9's cards-2015-06).  The
+ * Harlot Queen and the Rogue Jester act on what lies below them on the
+ * Stack, so they are weighed as responses (decide_stack_2015), never here. */
+static double power_value_2015(const heur_view *h, int c)
+{
+    const dml_state *s = h->s;
+    int old = (s->sw & DML_SW_CARDS_0615) != 0;
+    if (dml_is_joker(c)) return 4; /* the Thief */
+    int r = dml_rank(c), suit = dml_suit(c);
+    if (r == DML_Q) {
+        switch (suit) {
+        case DML_SUIT_S: { /* Dragon Siege (V3): the unshielded lose their eggs only */
+            int mine = eggs_of(h) > h->shields ? eggs_of(h) - h->shields : 0;
+            return 10.0 * opponent_eggs_guess(h) - 25.0 * mine - 2;
+        }
+        case DML_SUIT_C: return 0; /* Harlot Queen: a response */
+        case DML_SUIT_H:           /* Pampered Heiress / Mother of Dragons */
+            return s->zone_count[DML_Z_NEST] ? 20 - (eggs_of(h) >= h->shields ? 4 : 0) : 0;
+        case DML_SUIT_D: return best_stock_gain(h, NULL) - 2; /* Archduchess */
+        }
+    }
+    if (r == DML_J) {
+        switch (suit) {
+        case DML_SUIT_S: return 0; /* Grand Inquisitor: rarely pays */
+        case DML_SUIT_C: return 0; /* Rogue Jester (a response) / Greed Vizier */
+        case DML_SUIT_H:           /* Supreme Confisfactor; the Blabbermouth: a gamble */
+            return old ? 0 : bm_count(s) ? 7 : 0;
+        case DML_SUIT_D: /* Tithe Embezzeler; the Goods Swindler searches a Black Market */
+            return old ? (bm_count(s) ? 7 : 0) : 2.0 * (s->n - 1);
+        }
+    }
+    return -1;
+}
+
+enum { SIM_STACK = DML_MAX_STACK + PLAY_MAX + 2 };
+
+static int is_harlot(int c) { return c == dml_card(DML_SUIT_C, DML_Q); }
+static int is_jester(const dml_state *s, int c)
+{
+    return c == dml_card(DML_SUIT_C, DML_J) && !(s->sw & DML_SW_CARDS_0615);
+}
+
+/* What a Stack entry brings this seat when it resolves: its own play at
+ * its worth, another's at the harm it may do. */
+static double entry_worth(const heur_view *h, int c, int seat, int emblem)
+{
+    if (seat == h->me) return emblem ? emblem_value(h, c) : power_value_2015(h, c);
+    if (emblem) return -1;
+    if (c == dml_card(DML_SUIT_S, DML_Q)) return eggs_of(h) > h->shields ? -25 : -2;
+    if (dml_rank(c) == DML_Q) return -4;
+    return -2;
+}
+
+/* The worth to this seat of a Stack resolving top down (15.6): the Rogue
+ * Jester reverses what lies below it; the Harlot Queen nullifies what lies
+ * below her (cards-2015-06: the Characters only, a Guild House resolves). */
+static double stack_outcome(const heur_view *h, const uint8_t *card0, const uint8_t *flag0, int n)
+{
+    uint8_t card[SIM_STACK], flag[SIM_STACK];
+    if (n > SIM_STACK) n = SIM_STACK;
+    memcpy(card, card0, (size_t)n);
+    memcpy(flag, flag0, (size_t)n);
+    int old = (h->s->sw & DML_SW_CARDS_0615) != 0;
+    double v = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        int c = card[i], seat = flag[i] & DML_SF_SEAT, emb = (flag[i] & DML_SF_EMBLEM) != 0;
+        v += entry_worth(h, c, seat, emb);
+        if (emb) continue;
+        if (is_harlot(c)) {
+            if (old)
+                for (int j = 0; j < i; j++)
+                    if (dml_rank(card[j]) == DML_T)
+                        v += entry_worth(h, card[j], flag[j] & DML_SF_SEAT, 1);
+            break;
+        }
+        if (is_jester(h->s, c))
+            for (int a = 0, b = i - 1; a < b; a++, b--) {
+                uint8_t tc = card[a], tf = flag[a];
+                card[a] = card[b];
+                flag[a] = flag[b];
+                card[b] = tc;
+                flag[b] = tf;
+            }
+    }
+    return v;
+}
+
+/* The seat's own plays in a Character Power Phase (plays cost nothing,
+ * 15.3.2): every card worth more than 0.5, Powers first and Emblems last
+ * (they lie on top and resolve first).  The Harlot Queen and the Rogue
+ * Jester are kept as responses unless their Emblem is worth more than that
+ * (4).  Decadence bars the Powers of the seats it affects (15.8). */
+static void plan_plays_2015(const heur_view *h, int powers_ok, play_plan *out)
+{
+    const dml_state *s = h->s;
+    out->n = 0;
+    out->value = 0;
+    int ecards[PLAY_MAX], ne = 0;
+    uint64_t playable =
+        (h->hand | selected_mask(s)) &
+        (rank_set(DML_T) | rank_set(DML_J) | rank_set(DML_Q) | dml_bit(DML_X1) | dml_bit(DML_X2));
+    for (uint64_t m = playable; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        double reserve = is_harlot(c) || is_jester(s, c) ? 4 : 0;
+        double pv = powers_ok ? power_value_2015(h, c) : -1;
+        double ev = emblem_value(h, c) - reserve;
+        int as_emblem = ev > pv;
+        double v = as_emblem ? ev : pv;
+        if (v <= 0.5 || out->n + ne >= PLAY_MAX) continue;
+        if (as_emblem) {
+            ecards[ne++] = c;
+        } else {
+            out->card[out->n] = c;
+            out->emblem[out->n++] = 0;
+        }
+        out->value += v;
+    }
+    for (int i = 0; i < ne && out->n < PLAY_MAX; i++) {
+        out->card[out->n] = ecards[i];
+        out->emblem[out->n++] = 1;
+    }
+}
+
+/* The worth of the Stack with `add` played on top (in order) by this seat. */
+static double outcome_with(const heur_view *h, const play_plan *add)
+{
+    const dml_state *s = h->s;
+    uint8_t card[SIM_STACK], flag[SIM_STACK];
+    int n = 0;
+    for (int i = 0; i < s->stack_n && n < SIM_STACK; i++, n++) {
+        card[n] = s->stack_card[i];
+        flag[n] = s->stack_flag[i];
+    }
+    for (int i = 0; add && i < add->n && n < SIM_STACK; i++, n++) {
+        card[n] = (uint8_t)add->card[i];
+        flag[n] = (uint8_t)(h->me | (add->emblem[i] ? DML_SF_EMBLEM : 0));
+    }
+    return stack_outcome(h, card, flag, n);
+}
+
+/* Stack priority in a Character Power Phase (V-PD5).  Candidates: the own
+ * plays alone; the Harlot Queen below them (they resolve, then she
+ * nullifies whatever lay below: a response to others' plays); the Rogue
+ * Jester alone or on top of them (it reverses the Stack: a response to a
+ * Harlot Queen above our cards).  Each Harlot or Jester spent costs its
+ * reserve (4); the best candidate is played when it beats passing by 0.5.
+ * The plan depends only on the Hand with the chosen cards and the Stack, so
+ * it is the same at every step of the composition. */
+static cr_action decide_stack_2015(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
+{
+    const dml_state *s = h->s;
+    int powers_ok = !(s->event_type == DML_EV_CUSTOMS && ((s->affected >> h->me) & 1));
+    uint64_t have = h->hand | selected_mask(s);
+    play_plan base, cand, best;
+    plan_plays_2015(h, powers_ok, &base);
+    double pass = outcome_with(h, NULL);
+    double best_v = outcome_with(h, &base);
+    best = base;
+    int harlot = dml_card(DML_SUIT_C, DML_Q), jester = dml_card(DML_SUIT_C, DML_J);
+    if (powers_ok && (have & dml_bit(harlot)) && s->stack_n && base.n < PLAY_MAX) {
+        cand.n = 0;
+        cand.card[cand.n] = harlot;
+        cand.emblem[cand.n++] = 0;
+        for (int i = 0; i < base.n; i++)
+            if (base.card[i] != harlot) {
+                cand.card[cand.n] = base.card[i];
+                cand.emblem[cand.n++] = base.emblem[i];
+            }
+        double v = outcome_with(h, &cand) - 4;
+        if (v > best_v + 1e-9) {
+            best_v = v;
+            best = cand;
+        }
+    }
+    if (powers_ok && is_jester(s, jester) && (have & dml_bit(jester)) && s->stack_n) {
+        cand.n = 1;
+        cand.card[0] = jester;
+        cand.emblem[0] = 0;
+        double v = outcome_with(h, &cand) - 4;
+        if (v > best_v + 1e-9) {
+            best_v = v;
+            best = cand;
+        }
+        cand.n = 0;
+        for (int i = 0; i < base.n && cand.n < PLAY_MAX - 1; i++)
+            if (base.card[i] != jester) {
+                cand.card[cand.n] = base.card[i];
+                cand.emblem[cand.n++] = base.emblem[i];
+            }
+        cand.card[cand.n] = jester;
+        cand.emblem[cand.n++] = 0;
+        v = outcome_with(h, &cand) - 4;
+        if (v > best_v + 1e-9) {
+            best_v = v;
+            best = cand;
+        }
+    }
+    if (best.n && best_v > pass + 0.5) {
+        uint64_t chosen = selected_mask(s);
+        for (int i = 0; i < best.n; i++) {
+            if (chosen & dml_bit(best.card[i])) continue;
+            cr_action a = (best.emblem[i] ? DML_A_EMBLEM : DML_A_POWER) + best.card[i];
+            if (legal_has(legal, n, a)) return a;
+        }
+    }
+    return fallback(h, legal, n, rng);
+}
+
+/* The k cards of pool whose loss costs least, chosen one by one. */
+static uint64_t cheapest_set(const heur_view *h, uint64_t pool, int k)
+{
+    uint64_t set = 0;
+    for (int i = 0; i < k; i++) {
+        double best = 1e18;
+        int pick = -1;
+        for (uint64_t m = pool & ~set; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            double v = h->base - hand_value(h, h->hand & ~(set | dml_bit(c)));
+            if (v < best - 1e-9) {
+                best = v;
+                pick = c;
+            }
+        }
+        if (pick < 0) break;
+        set |= dml_bit(pick);
+    }
+    return set;
+}
+
+/* A 2015 Black Market attempt (15.5.5): TV 7, no Seize; a success takes
+ * one random card (+1 per Hearts Emblem), Wyvern Eyes starts a Siege that
+ * takes only unshielded eggs (V3).  With bm-wager (15.9, V14) a wager M
+ * makes the target 7 - M: a success then leaves M chosen cards behind, a
+ * failure loses M random ones.  Returns the expected gain; *wager gets the
+ * best M. */
+static double visit_value_2015(const heur_view *h, int slot, int *wager)
+{
+    const dml_state *s = h->s;
+    if (wager) *wager = 0;
+    int count = s->zone_count[DML_Z_BM + slot];
+    if (count == 0) return 0;
+    double per_card = 0;
+    int nk = 0;
+    for (uint64_t m = s->zone[DML_Z_BM + slot]; m; m &= m - 1) {
+        per_card += gain_of(h, dml_bit(__builtin_ctzll(m)));
+        nk++;
+    }
+    double unknown = count > nk ? count - nk : 0;
+    per_card = (per_card + 4.0 * unknown) / (nk + unknown > 0 ? nk + unknown : 1);
+    int take = 1 + popc(h->front & DML_SUIT_MASK(DML_SUIT_H));
+    if (take > count) take = count;
+    double risk = eggs_of(h) > h->shields ? (1.0 / 36) * 20 * (eggs_of(h) - h->shields) : 0;
+    double best = p_succ(7) * take * per_card - risk;
+    if (s->sw & DML_SW_BM_WAGER) {
+        int hand_n = popc(h->hand);
+        double avg_cost = 0;
+        for (uint64_t m = h->hand; m; m &= m - 1) avg_cost += cost_of(h, m & -m);
+        if (hand_n) avg_cost /= hand_n;
+        uint64_t left = 0;
+        for (int k = 1; k <= hand_n && k <= 4; k++) {
+            left |= cheapest_set(h, h->hand & ~left, 1);
+            double p = p_succ(7 - k);
+            double ev = p * (take * per_card - cost_of(h, left)) - (1 - p) * k * avg_cost - risk;
+            if (ev > best + 1e-9) {
+                best = ev;
+                if (wager) *wager = k;
+            }
+        }
+    }
+    return best;
+}
+
+/* The 2015 Market Phase (15.4.2, V-PD2, V-PD3): a Buy when it is worth
+ * 1.5 and at least the best Black Market attempt (an Action spent on a
+ * Buy is an attempt not made); else an attempt on the best Black Market
+ * (a Market Action substituted, or the Black Market Action); else forfeit
+ * the rest (End), or the one action left (Nothing). */
+static cr_action decide_market_2015(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
+{
+    double best_visit = 0.5;
+    cr_action visit = -1;
+    for (int i = 0; i < n; i++) {
+        if (legal[i] >= DML_A_VISIT && legal[i] < DML_A_VISIT + DML_MAX_BM) {
+            double v = visit_value_2015(h, legal[i] - DML_A_VISIT, NULL);
+            if (v > best_visit + 1e-9) {
+                best_visit = v;
+                visit = legal[i];
+            }
+        }
+    }
+    if (legal_has(legal, n, DML_A_BUY)) {
+        decl_plan p = plan_declaration(h, 0, 0);
+        if (p.found && p.ev >= 1.5 && (visit < 0 || p.ev >= best_visit)) return DML_A_BUY;
+    }
+    if (visit >= 0) return visit;
+    if (legal_has(legal, n, DML_A_END)) return DML_A_END;
+    if (legal_has(legal, n, DML_A_NOTHING)) return DML_A_NOTHING;
+    return fallback(h, legal, n, rng);
+}
+
+/* bm-wager's M (V-PD6) for the Black Market being visited. */
+static cr_action decide_wager(const heur_view *h, const cr_action *legal, int n)
+{
+    const dml_state *s = h->s;
+    int m = 0;
+    for (int i = s->nfr - 1; i >= 0; i--)
+        if (s->fr[i].proc == DML_P_VISIT) {
+            visit_value_2015(h, s->fr[i].a, &m);
+            break;
+        }
+    if (legal_has(legal, n, DML_A_WAGER + m)) return DML_A_WAGER + m;
+    return legal_has(legal, n, DML_A_WAGER) ? DML_A_WAGER : legal[0];
+}
+
+/* bm-wager's cards left behind (V14): the karg the seat misses least,
+ * none of those just taken; emitted in ascending order. */
+static cr_action decide_leave(const heur_view *h, const cr_action *legal, int n, cr_rng *rng)
+{
+    const dml_state *s = h->s;
+    uint64_t plan = cheapest_set(h, h->hand & ~s->bm_taken, s->karg);
+    return emit_set(h, plan, legal, n, rng);
+}
+
+/* cards-2015-06's Troublesome Blabbermouth (V18): the named suit's event
+ * starts at once.  Marauders (Clubs) make the seats holding at least EV
+ * cards discard one at random: named when the seat holds fewer cards than
+ * the others on average; else Tax Relief (Diamonds), whose -2 on Stock
+ * values helps the Buys still to come. */
+static cr_action decide_name_suit(const heur_view *h, const cr_action *legal, int n)
+{
+    const dml_state *s = h->s;
+    int others = 0, k = 0;
+    for (int p = 0; p < s->n; p++)
+        if (p != h->me && dml_is_alive(s, p)) {
+            others += s->zone_count[DML_Z_HAND + p];
+            k++;
+        }
+    int mine = s->zone_count[DML_Z_HAND + h->me];
+    cr_action a = DML_A_SUIT + (k && mine * k < others ? DML_SUIT_C : DML_SUIT_D);
+    return legal_has(legal, n, a) ? a : legal[0];
+}
+
 /* ---- entry points ------------------------------------------------------------------- */
 
 cr_action dml_heuristic(const cr_game *g, const void *view, int seat, const cr_action *legal, int n,
@@ -950,6 +1338,10 @@ cr_action dml_heuristic(const cr_game *g, const void *view, int seat, const cr_a
             }
         return decide_player(&h, legal, n, !giving);
     }
+    case DML_D_PILE: return legal[0]; /* V-PD1: the piles look alike */
+    case DML_D_WAGER: return decide_wager(&h, legal, n);
+    case DML_D_LEAVE: return decide_leave(&h, legal, n, rng);
+    case DML_D_NAME_SUIT: return decide_name_suit(&h, legal, n);
     default: break;
     }
     /* Unknown decision: recognize it from the legal list. */
