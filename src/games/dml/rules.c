@@ -634,17 +634,11 @@ DML_NOINLINE static void stack_options_2015(const dml_state *s, int p, uint64_t 
     *emblems = playable_emblems(s, p) & ~chosen;
 }
 
-static int legal_stack(const dml_state *s, cr_action *out)
+/* A Stack play's options: these Powers and Emblems, then Done and Undo. */
+DML_ALWAYS_INLINE int legal_stack_lists(const dml_state *s, uint64_t powers, uint64_t emblems,
+                                        cr_action *out)
 {
-    int n = 0, p = s->actor;
-    uint64_t chosen = sel_mask(s, 0, s->sel_n), powers, emblems;
-    if (is_2015(s)) {
-        stack_options_2015(s, p, chosen, &powers, &emblems);
-    } else {
-        uint64_t avail = playable(s, p) & ~chosen;
-        powers = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]);
-        emblems = avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]);
-    }
+    int n = 0;
     for (uint64_t m = powers; m; m &= m - 1) out[n++] = DML_A_POWER + lowest(m);
     for (uint64_t m = emblems; m; m &= m - 1) out[n++] = DML_A_EMBLEM + lowest(m);
     const dml_frame *f = find_frame(s, DML_P_STACK);
@@ -652,6 +646,14 @@ static int legal_stack(const dml_state *s, cr_action *out)
     if (s->sel_n || !must) out[n++] = DML_A_DONE;
     if (s->sel_n || must) out[n++] = DML_A_UNDO;
     return n;
+}
+
+static int legal_stack(const dml_state *s, cr_action *out)
+{
+    uint64_t avail = playable(s, s->actor) & ~sel_mask(s, 0, s->sel_n);
+    return legal_stack_lists(
+        s, avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[0]),
+        avail & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T]), out);
 }
 
 /* events-2015-06's All Bets Are Off (15.9): on a Dabo! the roller may
@@ -683,7 +685,6 @@ DML_NOINLINE static int legal_market_2015(const dml_state *s, cr_action *out)
 static int legal_market(const dml_state *s, cr_action *out)
 {
     int n = 0, p = s->active;
-    if (is_2015(s)) return legal_market_2015(s, out);
     if (s->actions) {
         for (uint64_t m = front(s, p); m; m &= m - 1) out[n++] = DML_A_CALLBACK + lowest(m);
     }
@@ -707,20 +708,38 @@ static int legal_cards(uint64_t m, int base, cr_action *out)
     return n;
 }
 
-/* The decisions only DML-2015 and its switches ask (V-PD1, V-PD6, V18);
- * out of line, so the 2016 decisions' code stays as compact as it was. */
-DML_NOINLINE static int legal_2015(const dml_state *s, cr_action *out)
+/* The decisions DML-2015 and its switches ask, or ask differently: 1 with
+ * the list in out and its length in *count, 0 for a decision asked as in
+ * 2016 (V-PD1 .. V-PD6, V18, events-2015-06's Dabo! trigger). */
+DML_NOINLINE static int legal_2015(const dml_state *s, cr_action *out, int *count)
 {
     int n = 0, p = s->actor;
     switch (s->kind) {
+    case DML_D_DABO:
+        if (allbets_trigger(s) >= 0) out[n++] = DML_A_PLAY; /* events-2015-06 (15.9) */
+        out[n++] = DML_A_REROLL;
+        out[n++] = DML_A_KEEP;
+        break;
+    case DML_D_MARKET: n = legal_market_2015(s, out); break;
+    case DML_D_OFFER:
+        if (!s->sel_n) return 0;
+        out[n++] = DML_A_DONE; /* one card at most (15.5.2, V-PD4) */
+        out[n++] = DML_A_UNDO;
+        break;
+    case DML_D_STACK: {
+        uint64_t chosen = sel_mask(s, 0, s->sel_n), powers, emblems;
+        stack_options_2015(s, p, chosen, &powers, &emblems);
+        n = legal_stack_lists(s, powers, emblems, out);
+        break;
+    }
     case DML_D_PILE:
         for (int k = 0; k < 4; k++)
             if (s->pile[k][0]) out[n++] = DML_A_PILE + k;
-        return n;
+        break;
     case DML_D_WAGER: {
         int most = s->zone_count[DML_Z_HAND + p] < 50 ? s->zone_count[DML_Z_HAND + p] : 50;
         for (int m = 0; m <= most; m++) out[n++] = DML_A_WAGER + m;
-        return n;
+        break;
     }
     case DML_D_LEAVE: { /* exactly karg cards, none of those just taken (V14) */
         if (s->sel_n >= s->karg) {
@@ -737,37 +756,36 @@ DML_NOINLINE static int legal_2015(const dml_state *s, cr_action *out)
             }
         }
         if (s->sel_n) out[n++] = DML_A_UNDO;
-        return n;
+        break;
     }
     case DML_D_NAME_SUIT:
         for (int su = 0; su < 4; su++) out[n++] = DML_A_SUIT + su;
-        return n;
+        break;
+    default: return 0;
     }
-    return 0;
+    *count = n;
+    return 1;
 }
 
 int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
 {
     (void)g;
     (void)cx; /* legal lists need no scratch */
+    int n2015;
     const dml_state *s = st;
     if (s->need != DML_NEED_DECISION) return 0;
+    /* the decisions DML-2015 asks differently go out of line, so the 2016
+     * edition's stay as compact as they were */
+    if (is_2015(s) && legal_2015(s, out, &n2015)) return n2015;
     int p = s->actor, n = 0;
     switch (s->kind) {
     case DML_D_DABO:
-        if (allbets_trigger(s) >= 0) out[n++] = DML_A_PLAY; /* events-2015-06 (15.9) */
-        out[n++] = DML_A_REROLL;
-        out[n++] = DML_A_KEEP;
-        return n;
+        out[0] = DML_A_REROLL;
+        out[1] = DML_A_KEEP;
+        return 2;
     case DML_D_MARKET: return legal_market(s, out);
     case DML_D_DECLARE: return legal_declare(s, out);
-    case DML_D_OFFER:
-        if (s->sel_n && is_2015(s)) { /* one card at most (15.5.2, V-PD4) */
-            out[0] = DML_A_DONE;
-            out[1] = DML_A_UNDO;
-            return 2;
-        }
-        return legal_ascending(s, hand(s, p), out);
+    case DML_D_OFFER: return legal_ascending(s, hand(s, p), out);
     case DML_D_COMMIT_ACT:
         return legal_ascending(s,
                                commit_set(s, p, dml_prim_of(s, s->buy_suit)) |
@@ -805,10 +823,6 @@ int dml_legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         for (int q = 0; q < s->n; q++)
             if (q != p && dml_is_alive(s, q)) out[n++] = DML_A_PLAYER + q;
         return n;
-    case DML_D_PILE:
-    case DML_D_WAGER:
-    case DML_D_LEAVE:
-    case DML_D_NAME_SUIT: return legal_2015(s, out);
     }
     return 0;
 }
