@@ -1397,7 +1397,7 @@ static int load_piles(loader *L, json_t *piles)
     if (!json_is_array(piles) || json_array_size(piles) != 4)
         return fail(L, "piles: expected a list of 4 piles (A-D)");
     for (int k = 0; k < 4; k++) {
-        char p[16];
+        char p[24];
         snprintf(p, sizeof p, "piles[%d]", k);
         uint64_t before = L->st->zone[DML_Z_PILES];
         if (load_cards(L, json_array_get(piles, (size_t)k), DML_Z_PILES, p)) return -1;
