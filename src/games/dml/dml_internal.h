@@ -440,7 +440,8 @@ typedef struct dml_state {
 static inline int dml_prim_of(const dml_state *s, int suit)
 {
     static const int8_t prim[2][4] = {{3, 0, 1, 2}, {1, 2, 3, 0}}; /* dml_prim, reversed */
-    return prim[s->wheel_rev & 1][suit];
+    /* the variant first: a 2016 state never reads the state's last line */
+    return prim[s->variant == DML_V_2015 && (s->wheel_rev & 1)][suit];
 }
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next

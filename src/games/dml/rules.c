@@ -52,7 +52,9 @@ static int is_fire(const dml_state *s) { return s->variant == DML_V_FIRE; }
 /* DML-2015 (spec 15) and its switches (15.9): the rules below branch on
  * these where the editions differ. */
 static int is_2015(const dml_state *s) { return s->variant == DML_V_2015; }
-static int sw(const dml_state *s, unsigned bit) { return (s->sw & bit) != 0; }
+/* (the switches lie at the end of the state: a 2016 state never reads that
+ * line, the variant, beside the hot fields, answers first) */
+static int sw(const dml_state *s, unsigned bit) { return is_2015(s) && (s->sw & bit) != 0; }
 static int n_alive(const dml_state *s) { return popc(s->alive); }
 
 static uint64_t hand(const dml_state *s, int p) { return s->zone[DML_Z_HAND + p]; }
@@ -497,7 +499,7 @@ DML_NOINLINE static uint64_t playable_emblems(const dml_state *s, int p)
 DML_ALWAYS_INLINE uint64_t playable(const dml_state *s, int p)
 {
     /* the usual case first: every Character and Ten of the Hand */
-    if (!(s->sw & DML_SW_CARDS_0615) && !is_mayhem(s) && !affected(s, p, DML_EV_CUSTOMS))
+    if (!sw(s, DML_SW_CARDS_0615) && !is_mayhem(s) && !affected(s, p, DML_EV_CUSTOMS))
         return hand(s, p) & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] | dml_rank_mask[DML_T] |
                              dml_rank_mask[0]);
     return playable_powers(s, p) | playable_emblems(s, p);
