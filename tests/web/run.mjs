@@ -260,10 +260,11 @@ async function testDesktop(browser, base) {
   const shown = (await handCards(page)).length;
   const counted = await page.$eval('.seat.me .counts', (p) => Number((/Hand (\d+)/.exec(p.textContent) || [])[1]));
   check(shown === counted, `the Hand shows the seat's ${counted} cards`);
-  // Victory Points: the seat's own as things stand (its 2 and 3 at least),
-  // nobody else's before the end reveals them (issue 18: "0 VP" for all).
+  // Victory Points: the seat's own as things stand (once dealt its 2 and 3,
+  // at least 5; 0 while the roll-off's Dabo! comes before the deal), nobody
+  // else's before the end reveals them (issue 18: "0 VP" for all).
   const myVp = await page.$eval('.seat.me .counts', (p) => Number((/(\d+) VP/.exec(p.textContent) || [])[1]));
-  check(myVp >= 5, `the seat's own Victory Points show (${myVp})`);
+  check(counted >= 2 ? myVp >= 5 : myVp === 0, `the seat's own Victory Points show (${myVp}, Hand ${counted})`);
   const othersVp = await page.$$eval('.seat:not(.me) .counts', (ps) => ps.filter((p) => / VP/.test(p.textContent)).length);
   check(othersVp === 0, 'no other seat shows Victory Points before the end');
   for (const label of ['Players', 'Stocks', 'Black Markets', 'Deck, Discard, Nest', 'Stack', 'Buying', 'Dice', 'Your Hand', 'Log']) {
