@@ -489,6 +489,11 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
         if ((f->a != -1 && !(is_card(f->a) && dml_is_joker(f->a))) || f->x < 0 ||
             f->x >= DML_MAX_BM)
             BAD("procedure[%d]: Foreign Merchant arguments out of range", i);
+        /* past its first step it has made its market: the newest label */
+        if (f->step >= 1 && s->bm_label[f->x] != s->bm_next_label)
+            BAD("procedure[%d]: the Foreign Merchant's market (slot %d) has label %d, not the "
+                "newest (%d)",
+                i, f->x, s->bm_label[f->x], s->bm_next_label);
         break;
     case DML_P_SIEGE:
         if (f->a < 0 || f->a > n || !is_seat(s, f->b) || f->x < 0 || ((f->x >> 4) & 3) >= n)
@@ -496,6 +501,8 @@ static int frame_args(const dml_state *s, int i, char *err, size_t errcap)
         break;
     case DML_P_VISIT:
         if (f->a < 0 || f->a >= DML_MAX_BM) BAD("procedure[%d]: no slot %d", i, f->a);
+        if (!s->bm_label[f->a]) /* a market visited has a label, kept once it is gone */
+            BAD("procedure[%d]: slot %d was never a Black Market", i, f->a);
         /* (a Power triggered on a Dabo! of its roll may sweep it away: 15.9) */
         if ((f->step == 0 || f->step == 10 || (f->step < 3 && !(s->sw & DML_SW_EVENTS_0615))) &&
             !((s->bm_live >> f->a) & 1))
