@@ -251,8 +251,14 @@ void d18_events(const cr_game *g, const d18_state *o, const d18_state *s, cr_act
             }
     /* the operating turn's money */
     if (x.kind == D18_K_RAMPAGE) {
-        emit(ev, D18_E_REVENUE, d18_owner_of(o, o->op_ent), -1, o->op_ent, -1, -1, s->revenue, 0);
-        if (s->revenue > 0) emit_routes(g, o, o->op_ent, cx);
+        /* A front's revenue waits in s->revenue for its dividend; an
+         * associate's turn ends with the split (R118), and the next turn
+         * has already reset s->revenue, so its revenue is the router's
+         * answer on the state the rampage ran in. */
+        int e = o->op_ent;
+        int32_t rev = e < D18_NFRONTS ? s->revenue : d18_rampage(g, o, e, cx);
+        emit(ev, D18_E_REVENUE, d18_owner_of(o, e), -1, e, -1, -1, rev, 0);
+        if (rev > 0) emit_routes(g, o, e, cx);
     }
     if (x.kind == D18_K_PAY || x.kind == D18_K_RETAIN) {
         int pay = x.kind == D18_K_PAY && o->revenue > 0;
