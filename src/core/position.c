@@ -153,11 +153,15 @@ cr_status cr_position_load(const char *text, size_t len, const char *game,
             cr_game_free(g);
             return refuse(root, CR_ERR_PARSE);
         }
-        if (g->data_text == NULL || strcmp(h, mine) != 0) {
+        /* The game's data is the file given, else the data the game bundles
+         * (whose hash cr_game_new set), else none (hash 0). */
+        if (g->data_hash == 0 || strcmp(h, mine) != 0) {
+            const char *which = g->data_text != NULL ? "the data given has hash "
+                                : g->data_hash != 0  ? "the bundled data has hash "
+                                                     : "the game takes no data file";
             cr_errf(err, errcap,
                     "data_hash: the position was made with game data of hash %s, but %s%s", h,
-                    g->data_text ? "the data given has hash " : "no data file is given",
-                    g->data_text ? mine : "");
+                    which, g->data_hash != 0 ? mine : "");
             cr_game_free(g);
             return refuse(root, CR_ERR_INVALID);
         }

@@ -7,12 +7,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "croupier/alloc.h"
+#include "croupier/record.h"
 #include "croupier/rng.h"
 #include "games/18dracula/d18_internal.h"
 
@@ -146,12 +148,51 @@ static void test_random_games_end(void **unused)
     free(legal);
 }
 
+/* A position the engine writes on the bundled board carries the bundled
+ * board's data_hash, and loads back with no board file given (issue 18.8:
+ * the loader asked for a file whenever a hash was present); a hash of other
+ * data is refused, naming both hashes. */
+static void test_position_on_the_bundled_board_loads(void **unused)
+{
+    (void)unused;
+    cr_game *g = make(4);
+    d18_state s;
+    g->def->init(g, &s);
+    size_t n = g->def->serialize(g, &s, NULL, 0);
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    assert_int_equal(g->def->serialize(g, &s, text, n + 1), n);
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)g->data_hash);
+    assert_non_null(strstr(text, hash));
+
+    cr_game *g2 = NULL;
+    void *st = NULL;
+    char err[512] = "";
+    cr_status rc = cr_position_load(text, n, "18dracula", NULL, &g2, &st, err, sizeof err);
+    if (rc != CR_OK) fail_msg("%s", err);
+    assert_int_equal(g2->data_hash, g->data_hash);
+    assert_memory_equal(st, &s, sizeof s);
+    cr_free(st);
+    cr_game_free(g2);
+
+    char *h = strstr(text, hash);
+    h[0] = h[0] == '0' ? '1' : '0';
+    rc = cr_position_load(text, n, "18dracula", NULL, &g2, &st, err, sizeof err);
+    assert_int_equal(rc, CR_ERR_INVALID);
+    assert_non_null(strstr(err, "data_hash"));
+    assert_non_null(strstr(err, "the bundled data has hash"));
+    free(text);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_on_the_bundled_board),
         cmocka_unit_test(test_random_play_to_the_first_operating_round),
         cmocka_unit_test(test_random_games_end),
+        cmocka_unit_test(test_position_on_the_bundled_board_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
