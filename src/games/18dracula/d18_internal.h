@@ -1,6 +1,6 @@
 /* d18_internal.h — 18Dracula: Medieval Edition, the rules engine's flat
  * state, its read-only tables and the action encoding, shared by the files
- * of this room (spec: shared/rules/18dracula.md, "the spec" below).
+ * of this room (spec: docs/rules/18dracula.md, "the spec" below).
  *
  * Board.  Everything the spec takes from a board file (board.h) is in
  * g->data; the state holds indexes into it, never pointers.  Rules the seed

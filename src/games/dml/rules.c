@@ -1,5 +1,5 @@
 /* rules.c — Dragon's Money Laundering: legal actions, apply, and the
- * procedures of the canonical rules (shared/rules/dml.md, "the spec").
+ * procedures of the canonical rules (docs/rules/dml.md, "the spec").
  *
  * The rules are nested procedures that stop for decisions and chance
  * events.  The state keeps them as a stack of small frames (dml_internal.h);
