@@ -419,6 +419,10 @@ D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const c
 D18_HIDDEN size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
                                      size_t cap); /* controls.c */
 D18_HIDDEN size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* explain.c: a monster type's card and an associate's power, in words */
+struct cr_tbuf;
+D18_HIDDEN void d18_monster_card(const cr_game *g, int type, struct cr_tbuf *t);
+D18_HIDDEN void d18_assoc_card(int a, struct cr_tbuf *t);
 D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,
@@ -442,6 +446,10 @@ D18_HIDDEN int d18_offered_phase(const cr_game *g, const d18_state *s);
 D18_HIDDEN int d18_bank_copy(const cr_game *g, const d18_state *s, int type); /* -1: none */
 D18_HIDDEN int d18_bank_offers(const cr_game *g, const d18_state *s, int e, int type);
 D18_HIDDEN int d18_cheapest_offer(const cr_game *g, const d18_state *s, int e); /* b, or -1 */
+/* 8.11.6: front f must own a monster at the end of its buy step */
+D18_HIDDEN int d18_must_buy(const cr_game *g, const d18_state *s, int f);
+/* M(X) of 8.11.7: the most f's President could raise by emergency sales */
+D18_HIDDEN int32_t d18_raisable(const cr_game *g, const d18_state *s, int f);
 D18_HIDDEN int d18_owned(const cr_game *g, const d18_state *s, int e, int counted_only);
 D18_HIDDEN int d18_owns_cf(const cr_game *g, const d18_state *s, int e, int cf);
 D18_HIDDEN int d18_may_acquire(const cr_game *g, const d18_state *s, int e, int type);

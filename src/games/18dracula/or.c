@@ -99,6 +99,10 @@ static int32_t raisable(const cr_game *g, const d18_state *s, int f)
     return m;
 }
 
+int d18_must_buy(const cr_game *g, const d18_state *s, int f) { return must_buy(g, s, f); }
+
+int32_t d18_raisable(const cr_game *g, const d18_state *s, int f) { return raisable(g, s, f); }
+
 /* 8.11.7, R84, R112, R128, R129: the technical-bankruptcy restriction
  * applies to front f in its forced purchase. */
 static int tech_restricted(const cr_game *g, const d18_state *s, int f)

@@ -283,7 +283,7 @@ static void test_action_json(void **unused)
             size_t hn = cr_parts(g)->help(g, &s, buf, sizeof buf);
             assert_true(hn > 0 && hn < sizeof buf);
             if (s.stage == D18_S_OR && s.or_step == D18_OS_DIVIDEND) {
-                snprintf(text, sizeof text, "Revenue %d: pay out %d a share", s.revenue,
+                snprintf(text, sizeof text, "Revenue %d.\nPay out: %d a share", s.revenue,
                          s.revenue / 10);
                 assert_non_null(strstr(buf, text));
                 helps++;

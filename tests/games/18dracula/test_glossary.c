@@ -44,21 +44,21 @@ enum { MAX_MISSING = 64, TEXT = 1 << 14 };
 /* Capitalised words of plain English the program starts sentences or
  * labels with: not game terms. */
 static const char *const plain[] = {
-    "a",       "all",     "an",     "and",     "any",    "as",     "at",      "both",    "by",
-    "choose",  "do",      "each",   "either",  "end",    "every",  "from",    "give",    "have",
-    "if",      "in",      "it",     "its",     "keep",   "nobody", "none",    "not",     "now",
-    "of",      "on",      "one",    "only",    "or",     "pass",   "place",   "put",     "so",
-    "take",    "the",     "their",  "then",    "these",  "this",   "those",   "to",      "too",
-    "turn",    "use",     "when",   "while",   "who",    "with",   "without", "you",     "your",
-    "game",    "over",    "no",     "buy",     "sell",   "sells",  "start",   "starts",  "bids",
-    "now",     "nothing", "there",  "they",    "what",   "which",  "after",   "before",  "another",
-    "other",   "same",    "moves",  "becomes", "passes", "wins",   "winner",  "winners", "was",
-    "for",     "players", "player", "built",   "cities", "map",    "near",    "now",     "is",
-    "are",     "can",     "may",    "must",    "will",   "up",     "down",    "rank",    "fronts",
-    "here",    "where",   "why",    "how",     "more",   "most",   "less",    "next",    "first",
-    "last",    "new",     "old",    "whole",   "yet",    "still",  "already", "also",    "but",
-    "cash",    "shares",  "dim",    "ends",    "goes",   "gets",   "makes",   "has",     "stop",
-    "highest",
+    "a",      "all",      "an",     "and",     "any",    "as",      "at",      "both",    "by",
+    "choose", "do",       "each",   "either",  "end",    "every",   "from",    "give",    "have",
+    "if",     "in",       "it",     "its",     "keep",   "nobody",  "none",    "not",     "now",
+    "of",     "on",       "one",    "only",    "or",     "pass",    "place",   "put",     "so",
+    "take",   "the",      "their",  "then",    "these",  "this",    "those",   "to",      "too",
+    "turn",   "use",      "when",   "while",   "who",    "with",    "without", "you",     "your",
+    "game",   "over",     "no",     "buy",     "sell",   "sells",   "start",   "starts",  "bids",
+    "now",    "nothing",  "there",  "they",    "what",   "which",   "after",   "before",  "another",
+    "other",  "same",     "moves",  "becomes", "passes", "wins",    "winner",  "winners", "was",
+    "for",    "players",  "player", "built",   "cities", "map",     "near",    "now",     "is",
+    "are",    "can",      "may",    "must",    "will",   "up",      "down",    "rank",    "fronts",
+    "here",   "where",    "why",    "how",     "more",   "most",    "less",    "next",    "first",
+    "last",   "new",      "old",    "whole",   "yet",    "still",   "already", "also",    "but",
+    "cash",   "shares",   "dim",    "ends",    "goes",   "gets",    "makes",   "has",     "stop",
+    "buying", "starting", "leaves", "even",    "that",   "highest",
 };
 
 static int is_plain(const char *low)
