@@ -149,21 +149,26 @@ size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
     case D18_K_BUILD:
     case D18_K_JH_REMOVE:
     case D18_K_JH_ADD: {
+        /* the objects by id (the map's keys), the label by the places' names */
         const char *A = x.o1 < b->n_routes ? b->loc[b->route[x.o1].a].id : "?";
         const char *B = x.o1 < b->n_routes ? b->loc[b->route[x.o1].b].id : "?";
+        const char *An = x.o1 < b->n_routes ? b->loc[b->route[x.o1].a].name : "?";
+        const char *Bn = x.o1 < b->n_routes ? b->loc[b->route[x.o1].b].name : "?";
         OBJ("%s-%s", A, B);
         if (x.kind == D18_K_BUILD) {
-            group = "build";
+            static const char *const colour[] = {"yellow", "green", "blue", "red"};
             int c = d18_required_colour(g, s, x.o1);
-            LABEL("Build a %s cube on %s-%s for %d (treasury %d)", d18_colour_name(c), A, B,
-                  b->route[x.o1].cost, cash);
+            group = "build";
+            LABEL("Build a %s cube between %s and %s for %d (treasury %d)",
+                  c >= 0 && c < 4 ? colour[c] : "?", An, Bn, b->route[x.o1].cost, cash);
         } else if (x.kind == D18_K_CASTLE_PLACE) {
             group = "castle-place";
-            LABEL("Place the castle on %s-%s", A, B);
+            LABEL("Place the castle between %s and %s", An, Bn);
         } else {
             group = "power";
-            LABEL("Jekyl & Hyde: %s a cube %s %s-%s", x.kind == D18_K_JH_ADD ? "add" : "remove",
-                  x.kind == D18_K_JH_ADD ? "on" : "from", A, B);
+            LABEL("Jekyl & Hyde: %s a cube %s between %s and %s",
+                  x.kind == D18_K_JH_ADD ? "add" : "remove",
+                  x.kind == D18_K_JH_ADD ? "on the space" : "from the space", An, Bn);
         }
         break;
     }
@@ -172,6 +177,7 @@ size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
     case D18_K_MOLEMEN: {
         const char *id = x.o1 < b->n_locations ? b->loc[x.o1].id : "?";
         OBJ("%s", id);
+        id = x.o1 < b->n_locations ? b->loc[x.o1].name : "?"; /* the label names the place */
         if (x.kind == D18_K_OFFICE) {
             group = "office";
             LABEL("Place an office in %s for %d (treasury %d)", id,
