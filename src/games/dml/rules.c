@@ -3098,41 +3098,43 @@ cr_status dml_enter_phase(const cr_game *g, dml_state *s, const char *phase)
 
 /* ------------------------------------------------------------ the table */
 
+/* Player-facing words (croupier games, the lobby): no spec references;
+ * spec 12.1-12.4 and 15 define the variants, 15.9 the switches. */
 const cr_variant dml_variants[DML_NVARIANTS] = {
-    [DML_V_FULL] = {"full", "Full Game: 4 players, every rule (spec 12.1)", 4, 4},
-    [DML_V_SMACKDOWN] = {"smackdown", "3-Player Smackdown (spec 12.2)", 3, 3},
-    [DML_V_MAYHEM] = {"mayhem", "Market Mayhem quickstart: Commodities only (spec 12.3)", 3, 4},
-    [DML_V_FIRE] = {"fire", "I See Fire: Hustled! and elimination by Siege (spec 12.4)", 3, 4},
-    [DML_V_2015] = {"dml-2015", "the 2015 website edition, its own rule set (spec 15)", 3, 4},
+    [DML_V_FULL] = {"full", "Full Game: 4 players, every rule", 4, 4},
+    [DML_V_SMACKDOWN] = {"smackdown", "3-Player Smackdown", 3, 3},
+    [DML_V_MAYHEM] = {"mayhem", "Market Mayhem quickstart: Commodities only", 3, 4},
+    [DML_V_FIRE] = {"fire", "I See Fire: Hustled! and elimination by Siege", 3, 4},
+    [DML_V_2015] = {"dml-2015", "the 2015 website edition, its own rule set", 3, 4},
 };
 
 const cr_option_def dml_options[DML_NOPTIONS] = {
     [DML_OPT_FIRST_ROLLER] = {.key = "first-roller",
                               .type = CR_OPT_SEAT,
                               .def = 0,
-                              .help = "the seat that rolls first in the setup roll-off (R46)"},
+                              .help = "the seat that rolls first in the setup roll-off"},
     [DML_OPT_BM_WAGER] = {.key = "bm-wager",
                           .type = CR_OPT_BOOL,
-                          .help = "2015-06: a Black Market attempt wagers M cards for 7 - M (15.9)",
+                          .help = "2015-06: a Black Market attempt wagers M cards and needs 7 - M",
                           .variant = "dml-2015"},
-    [DML_OPT_TURN_0615] = {.key = "turn-2015-06",
-                           .type = CR_OPT_BOOL,
-                           .help =
-                               "2015-06: a CPP opens and closes each Turn, none per Round (V11)",
-                           .variant = "dml-2015"},
+    [DML_OPT_TURN_0615] =
+        {.key = "turn-2015-06",
+         .type = CR_OPT_BOOL,
+         .help = "2015-06: a Character Power Phase opens and closes each Turn, none per Round",
+         .variant = "dml-2015"},
     [DML_OPT_EVENTS_0615] = {.key = "events-2015-06",
                              .type = CR_OPT_BOOL,
-                             .help = "2015-06 events: All Bets Are Off and the older texts (V13)",
+                             .help = "2015-06 events: All Bets Are Off and the older event texts",
                              .variant = "dml-2015"},
     [DML_OPT_FRENZY] = {.key = "buying-frenzy",
                         .type = CR_OPT_BOOL,
-                        .help = "2015-08: every special event is Buying Frenzy (V12)",
+                        .help = "2015-08: every special event is Buying Frenzy",
                         .variant = "dml-2015"},
-    [DML_OPT_CARDS_0615] = {.key = "cards-2015-06",
-                            .type = CR_OPT_BOOL,
-                            .help =
-                                "2015-06 cards: Blabbermouth, Greed Vizier, ... (15.9, V17, V18)",
-                            .variant = "dml-2015"},
+    [DML_OPT_CARDS_0615] =
+        {.key = "cards-2015-06",
+         .type = CR_OPT_BOOL,
+         .help = "2015-06 cards: the Blabbermouth, the Greed Vizier and the older Powers",
+         .variant = "dml-2015"},
 };
 
 static cr_status dml_create(cr_game *g, char *err, size_t errcap)
