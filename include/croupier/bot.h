@@ -19,6 +19,7 @@
  *   heuristic                     hand-written player (DML, 18Dracula)
  *   ismcts:iters=2000             information-set MCTS, 2000 iterations
  *   ismcts:ms=500,threads=2,rollout=heuristic|random,c=0.7,nodes=N
+ *   ismcts:iters=2000,root=even   every root action searched alike (analysis)
  * See docs/bots.md.
  */
 #ifndef CROUPIER_BOT_H
@@ -81,6 +82,20 @@ typedef struct cr_bot_stats {
     int capped;     /* 1 if the search stopped at the time cap (cr_bot_set_time_cap) */
 } cr_bot_stats;
 void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out);
+
+/* One root action of the last search: how often the search tried it and
+ * the mean return it brought the bot's seat (with reward=win, the share of
+ * the win: an estimate of the win chance after that action). */
+typedef struct cr_bot_choice {
+    cr_action action;
+    uint64_t visits;
+    double value;
+} cr_bot_choice;
+/* The root of the last cr_bot_act of a search bot (ISMCTS): writes at most
+ * cap entries, in the order of the legal list (withdraw actions left out),
+ * and returns how many there are; 0 for a bot that does not search and for
+ * a call that did not search (one option). */
+int cr_bot_last_choices(const cr_bot *b, cr_bot_choice *out, int cap);
 
 /* A hard limit on the wall time of every later cr_bot_act (ms; 0: none,
  * the default).  A search that reaches it stops between iterations and

@@ -154,3 +154,8 @@ const char *cr_bot_kind(const cr_bot *b) { return b->vt->kind; }
 void cr_bot_last_stats(const cr_bot *b, cr_bot_stats *out) { *out = b->stats; }
 void cr_bot_set_time_cap(cr_bot *b, double ms) { b->time_cap_ms = ms > 0 ? ms : 0; }
 size_t cr_bot_memory(const cr_bot *b) { return b->memory; }
+
+int cr_bot_last_choices(const cr_bot *b, cr_bot_choice *out, int cap)
+{
+    return b->vt->choices ? b->vt->choices(b, out, cap) : 0;
+}

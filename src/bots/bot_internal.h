@@ -49,6 +49,8 @@ typedef struct bot_vtable {
     int (*create)(cr_bot *b, const bot_spec *spec, char *err, size_t errcap);
     cr_action (*act)(cr_bot *b, const void *obs, const cr_action *legal, int n_legal);
     void (*destroy)(cr_bot *b); /* frees b->data; may be NULL */
+    /* cr_bot_last_choices; NULL for a bot that does not search */
+    int (*choices)(const cr_bot *b, cr_bot_choice *out, int cap);
 } bot_vtable;
 
 struct cr_bot {

@@ -24,9 +24,11 @@ int cmd_games(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
-int cmd_sim(int argc, char **argv);   /* cmd_sim.c: joins the table when the file exists */
-int cmd_bench(int argc, char **argv); /* cmd_bench.c: likewise */
-int cmd_guide(int argc, char **argv); /* cmd_guide.c */
+int cmd_sim(int argc, char **argv);     /* cmd_sim.c: joins the table when the file exists */
+int cmd_bench(int argc, char **argv);   /* cmd_bench.c: likewise */
+int cmd_guide(int argc, char **argv);   /* cmd_guide.c */
+int cmd_analyse(int argc, char **argv); /* cmd_analyse.c: the coach */
+extern const char cmd_analyse_usage[];
 extern const char cmd_guide_usage[];
 /* Shows def's player's guide (cr_game_parts.guide) on stdout, through
  * $PAGER at a terminal unless plain (cmd_guide.c); 0, or 1 after an error

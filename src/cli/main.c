@@ -103,6 +103,8 @@ static const cli_command commands[] = {
      "                       view's observation (the scores then only once it is over)\n"},
     {"guide", cmd_guide, "show a game's player's guide (rules in short, glossary)",
      cmd_guide_usage},
+    {"analyse", cmd_analyse, "a coach: evaluate a seat's every decision in a game record",
+     cmd_analyse_usage},
 #ifdef CR_HAVE_CMD_SIM
     {"sim", cmd_sim, "simulate many games between bots", cmd_sim_usage},
 #endif

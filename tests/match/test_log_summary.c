@@ -49,6 +49,17 @@ static cr_match *bots_match(const char *game, int players, uint64_t seed, int ac
     return m;
 }
 
+/* The widest word of a text (between spaces and line ends), in bytes. */
+static int widest_word(const char *s)
+{
+    int best = 0, run = 0;
+    for (; *s; s++) {
+        run = *s == ' ' || *s == '\n' ? 0 : run + 1;
+        if (run > best) best = run;
+    }
+    return best;
+}
+
 /* The summary of the whole log as `view` at `width`. */
 static int summary(const cr_match *m, int view, int width, int wrap, int utf8, text *out)
 {
@@ -166,9 +177,10 @@ static void check_widths(const char *game, int players, uint64_t seed, int view)
         check_fits(&narrow, width);
         check_greedy(&narrow, width, 0);
         /* the same headers and items, only the breaks moved (a word wider
-         * than a line is cut: then only the spaces differ) */
+         * than a line is cut: then only the spaces differ; an 18Dracula
+         * route reads as one long word, "Hollick-Balath-Mirefold-Overlook") */
         char *got = normalized(&narrow);
-        if (width >= 28) assert_string_equal(got, want);
+        if (width >= widest_word(want) + 4) assert_string_equal(got, want);
         squeeze(got, 0);
         squeeze(want_squeezed, 0);
         assert_string_equal(got, want_squeezed);

@@ -75,6 +75,11 @@ typedef struct ismcts_bot {
     double c;
     uint32_t nodes; /* arena per worker */
     cr_policy_fn rollout;
+    int root_even; /* root=even: every root action gets the same share of iterations */
+    /* The root of the last search (cr_bot_last_choices): g->max_legal
+     * entries allocated at creation, n_choices of them filled. */
+    cr_bot_choice *choices;
+    int n_choices;
     ismcts_worker w[ISMCTS_MAX_THREADS];
 } ismcts_bot;
 
@@ -245,15 +250,20 @@ static void iterate(ismcts_worker *w)
         }
         if (present == 0) /* the arena is full and nothing was tried here */
             break;
-        /* UCB1 with availability counts. */
+        /* UCB1 with availability counts; at the root with root=even, the
+         * least visited action (an evaluation of every choice alike, as an
+         * analysis wants, rather than a search for the best one). */
         double best = -1e300;
         uint32_t pick = 0;
+        int even = depth == 1 && ib->root_even;
         for (uint32_t c = t->nodes[node].child; c; c = t->nodes[c].sibling) {
             mcts_node *cn = &t->nodes[c];
             if (cn->player != p || !in_sorted(legal, n, cn->action)) continue;
-            double score = cn->visits == 0 ? 1e200
-                                           : cn->value / cn->visits +
-                                                 ib->c * sqrt(log((double)cn->avail) / cn->visits);
+            double score =
+                even ? -(double)cn->visits
+                : cn->visits == 0
+                    ? 1e200
+                    : cn->value / cn->visits + ib->c * sqrt(log((double)cn->avail) / cn->visits);
             if (score > best) {
                 best = score;
                 pick = c;
@@ -330,6 +340,7 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
      * instead of the previous search's figures. */
     cr_bot_stats *s = &b->stats;
     memset(s, 0, sizeof *s);
+    ib->n_choices = 0;
     cr_action root[256];
     cr_action *root_legal = root;
     cr_action *heap = NULL;
@@ -373,15 +384,22 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
             worker_main(&ib->w[i]);
     }
 
-    /* Merge: sum the root children's visits by action. */
+    /* Merge: sum the root children's visits and returns by action. */
     uint64_t best_visits = 0;
     cr_action best = -1;
     for (int k = 0; k < n; k++) {
         uint64_t v = 0;
+        double value = 0;
         for (int i = 0; i < ib->threads; i++) {
             uint32_t c = mcts_tree_find(&ib->w[i].tree, 0, root_legal[k], ib->seat);
-            if (c) v += ib->w[i].tree.nodes[c].visits;
+            if (c) {
+                v += ib->w[i].tree.nodes[c].visits;
+                value += ib->w[i].tree.nodes[c].value;
+            }
         }
+        if (ib->n_choices < ib->g->max_legal)
+            ib->choices[ib->n_choices++] =
+                (cr_bot_choice){.action = root_legal[k], .visits = v, .value = v ? value / v : 0};
         if (v > best_visits) {
             best_visits = v;
             best = root_legal[k];
@@ -414,6 +432,7 @@ static void ismcts_destroy(cr_bot *b)
         cr_ctx_free(ib->w[i].cx);
         cr_free(ib->w[i].path);
     }
+    cr_free(ib->choices);
     cr_free(ib);
     b->data = NULL;
 }
@@ -426,7 +445,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         return 0;
     }
     long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = -1; /* -1: not given */
-    int chance_nodes = 0, opp_policy = -1, margin = -1;
+    int chance_nodes = 0, opp_policy = -1, margin = -1, root_even = 0;
     double c = 0.7;
     cr_policy_fn rollout = NULL; /* not given */
     for (int i = 0; i < spec->n_params; i++) {
@@ -452,6 +471,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             ok = parse_pair(v, "win", "margin", &margin);
         } else if (strcmp(k, "chance") == 0) {
             ok = parse_pair(v, "open", "tree", &chance_nodes);
+        } else if (strcmp(k, "root") == 0) {
+            ok = parse_pair(v, "best", "even", &root_even);
         } else if (strcmp(k, "rollout") == 0) {
             if (strcmp(v, "random") == 0)
                 rollout = bot_policy_random;
@@ -506,6 +527,10 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     ib->margin = margin;
     ib->nodes = (uint32_t)nodes;
     ib->rollout = rollout;
+    ib->root_even = root_even;
+    ib->choices = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices);
+    if (!ib->choices) goto nomem;
+    b->memory += (size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices;
     for (int i = 0; i < ib->threads; i++) {
         ismcts_worker *w = &ib->w[i];
         w->owner = ib;
@@ -527,10 +552,18 @@ nomem:
     return 0;
 }
 
+static int ismcts_choices(const cr_bot *b, cr_bot_choice *out, int cap)
+{
+    const ismcts_bot *ib = b->data;
+    for (int i = 0; i < ib->n_choices && i < cap; i++) out[i] = ib->choices[i];
+    return ib->n_choices;
+}
+
 const bot_vtable bot_ismcts_vt = {
     .kind = "ismcts",
     .wants_obs = 1,
     .create = ismcts_create,
     .act = ismcts_act,
     .destroy = ismcts_destroy,
+    .choices = ismcts_choices,
 };
