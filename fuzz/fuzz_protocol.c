@@ -93,13 +93,6 @@ typedef struct run {
     int n_ids;
 } run;
 
-/* The error codes of docs/protocol.md. */
-static const char *const codes[] = {
-    "bad_json",   "version",    "bad_request",   "no_game",   "elsewhere", "bad_token",
-    "not_seated", "seat_taken", "not_your_turn", "stale",     "illegal",   "not_finished",
-    "limit",      "store",      "outdated",      "too_large", "flood",
-};
-
 /* Every frame the server writes for the connection. */
 static void sink(void *arg, int op, const void *data, size_t len)
 {
@@ -120,7 +113,9 @@ static void sink(void *arg, int op, const void *data, size_t len)
     if (strcmp(type, "error") == 0) {
         const char *code = json_string_value(json_object_get(o, "code"));
         int known = 0;
-        for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
+        size_t n_codes; /* the protocol's codes (docs/protocol.schema.json, proto.h) */
+        const char *const *codes = sv_error_codes(&n_codes);
+        for (size_t i = 0; code && i < n_codes; i++)
             if (strcmp(code, codes[i]) == 0) known = 1;
         FUZZ_CHECK(known, "an error with an undocumented code: %s", code ? code : "(none)");
     }

@@ -2,8 +2,11 @@
  * JSON (duplicate keys refused); each message type then takes only its own
  * fields, each checked for type, length and range, into the fixed sv_msg.
  * Unknown keys are ignored (a newer client may send more), unknown types
- * are refused. */
+ * are refused.  The types and the fields with their bounds are the tables
+ * sv_types and sv_fields, which docs/protocol.schema.json describes
+ * (tests/server/test_proto_schema.c holds them to it). */
 #include <jansson.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +24,97 @@ static const struct {
     {"replay", SV_REPLAY},
 };
 
+#define SV_YEAR_MS (366ll * 24 * 3600 * 1000)
+
+/* Every field a client message may carry (proto.h, sv_field). */
+static const sv_field sv_fields[] = {
+    {"", "v", SV_K_INT, SV_F_REQUIRED, SV_PROTO_VERSION, SV_PROTO_VERSION, NULL},
+    {"", "type", SV_K_STR, SV_F_REQUIRED, 0, 15, NULL},
+    {"", "id", SV_K_INT, 0, 0, (int64_t)1 << 53, NULL},
+    {"create", "game", SV_K_STR, SV_F_REQUIRED, 0, 31, NULL},
+    {"create", "variant", SV_K_STR, 0, 0, 31, NULL},
+    {"create", "players", SV_K_INT, 0, 1, CR_MAX_PLAYERS, NULL},
+    {"create", "options", SV_K_OBJ, 0, 0, CR_MAX_OPTIONS, NULL},
+    {"create.options", "*", SV_K_STR, 0, 0, SV_OPT_MAX - 1, NULL},
+    {"create", "seats", SV_K_ARR, SV_F_REQUIRED, 1, CR_MAX_PLAYERS, NULL},
+    {"create.seats", "[]", SV_K_STR, 0, 1, SV_SPEC_MAX - 1, NULL},
+    {"create", "sit", SV_K_INT, 0, 0, CR_MAX_PLAYERS - 1, NULL}, /* and below the seats */
+    {"create", "clock", SV_K_OBJ, SV_F_NULL, 0, 0, NULL},        /* max 0: no bound */
+    {"create.clock", "mode", SV_K_ENUM, SV_F_REQUIRED, 0, 0, "move|total"},
+    {"create.clock", "initial_ms", SV_K_INT, SV_F_REQUIRED, 1000, SV_YEAR_MS, NULL},
+    {"create.clock", "increment_ms", SV_K_INT, 0, 0, SV_YEAR_MS, NULL},
+    {"create.clock", "on_timeout", SV_K_STR, 0, 0, SV_SPEC_MAX - 1, NULL},
+    {"create", "webhook", SV_K_URL, 0, 0, SV_URL_MAX, NULL},
+    {"list", "status", SV_K_ENUM, 0, 0, 0, "all|open|running|finished"},
+    {"join", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"join", "seat", SV_K_INT, 0, 0, CR_MAX_PLAYERS - 1, NULL},
+    {"sit", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"sit", "token", SV_K_STR, 0, 0, SV_TOKEN_LEN, NULL},
+    {"sit", "since", SV_K_INT, 0, 0, INT32_MAX, NULL},
+    {"spectate", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"spectate", "since", SV_K_INT, 0, 0, INT32_MAX, NULL},
+    {"act", "decision", SV_K_INT, SV_F_REQUIRED, 0, INT32_MAX, NULL},
+    {"act", "action", SV_K_INT, 0, 0, INT32_MAX, NULL}, /* exactly one of action and text */
+    {"act", "text", SV_K_STR, 0, 0, SV_TEXT_MAX - 1, NULL},
+    {"history", "since", SV_K_INT, 0, 0, INT32_MAX, NULL},
+    {"bot", "spec", SV_K_STR, SV_F_REQUIRED, 0, SV_SPEC_MAX - 1, NULL},
+    {"record", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"replay", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"replay", "step", SV_K_INT, SV_F_REQUIRED, 0, INT32_MAX, NULL},
+    {"replay", "seat", SV_K_INT, SV_F_NULL, 0, CR_MAX_PLAYERS - 1, NULL},
+};
+
+static const char *const sv_codes[] = {
+    "bad_json",   "version",    "bad_request",   "no_game",   "elsewhere", "bad_token",
+    "not_seated", "seat_taken", "not_your_turn", "stale",     "illegal",   "not_finished",
+    "limit",      "store",      "outdated",      "too_large", "flood",
+};
+
+const sv_field *sv_proto_fields(size_t *n)
+{
+    *n = sizeof sv_fields / sizeof sv_fields[0];
+    return sv_fields;
+}
+
+const char *const *sv_error_codes(size_t *n)
+{
+    *n = sizeof sv_codes / sizeof sv_codes[0];
+    return sv_codes;
+}
+
+const char *sv_type_name(sv_type t)
+{
+    for (size_t i = 0; i < sizeof sv_types / sizeof sv_types[0]; i++)
+        if (sv_types[i].type == t) return sv_types[i].name;
+    return NULL;
+}
+
+/* The row of `key` in message `msg`: a parser that reads a field without
+ * one is a programming error, stopped here before it reaches a client. */
+static const sv_field *sv_f(const char *msg, const char *key)
+{
+    for (size_t i = 0; i < sizeof sv_fields / sizeof sv_fields[0]; i++)
+        if (strcmp(sv_fields[i].msg, msg) == 0 && strcmp(sv_fields[i].key, key) == 0)
+            return &sv_fields[i];
+    fprintf(stderr, "proto.c: the field %s.%s has no row in sv_fields\n", msg, key);
+    abort();
+}
+
+/* The index of s among f's '|'-separated values, or -1. */
+static int sv_enum_index(const sv_field *f, const char *s)
+{
+    const char *p = f->values;
+    size_t n = strlen(s);
+    for (int i = 0; p && *p; i++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, s, n) == 0) return i;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
 /* A printable ASCII / UTF-8 string without control characters. */
 static int sv_clean_text(const char *s)
 {
@@ -29,9 +123,13 @@ static int sv_clean_text(const char *s)
     return 1;
 }
 
-/* Copies string field `key` into dst[cap]; 0 absent (dst ""), 1 ok, -1 bad. */
-static int sv_get_str(json_t *o, const char *key, char *dst, size_t cap, char *err, size_t errcap)
+/* Copies string field f of o into dst[cap], at most f->max bytes; 0 absent
+ * (dst ""), 1 ok, -1 bad. */
+static int sv_get_str(json_t *o, const sv_field *f, char *dst, size_t cap, char *err, size_t errcap)
 {
+    const char *key = f->key;
+    /* an enum's value is checked against its values afterwards */
+    size_t most = f->kind != SV_K_ENUM && (size_t)f->max < cap ? (size_t)f->max : cap - 1;
     dst[0] = '\0';
     json_t *v = json_object_get(o, key);
     if (!v) return 0;
@@ -41,7 +139,7 @@ static int sv_get_str(json_t *o, const char *key, char *dst, size_t cap, char *e
     }
     size_t n = json_string_length(v);
     const char *s = json_string_value(v);
-    if (n >= cap || strlen(s) != n || !sv_clean_text(s)) {
+    if (n > most || strlen(s) != n || !sv_clean_text(s)) {
         snprintf(err, errcap, "'%s' is too long or holds control characters", key);
         return -1;
     }
@@ -49,10 +147,14 @@ static int sv_get_str(json_t *o, const char *key, char *dst, size_t cap, char *e
     return 1;
 }
 
-/* Integer field in [lo, hi]: 0 absent, 1 ok, -1 bad. */
-static int sv_get_int(json_t *o, const char *key, int64_t lo, int64_t hi, int64_t *out, char *err,
+/* Integer field f of o in [f->min, hi] (hi: f->max or a bound the message
+ * itself sets below it): 0 absent, 1 ok, -1 bad. */
+static int sv_get_int(json_t *o, const sv_field *f, int64_t hi, int64_t *out, char *err,
                       size_t errcap)
 {
+    const char *key = f->key;
+    int64_t lo = f->min;
+    if (hi > f->max) hi = f->max;
     json_t *v = json_object_get(o, key);
     if (!v) return 0;
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
@@ -64,9 +166,9 @@ static int sv_get_int(json_t *o, const char *key, int64_t lo, int64_t hi, int64_
     return 1;
 }
 
-static int sv_need_game_id(json_t *o, sv_msg *m, char *err, size_t errcap)
+static int sv_need_game_id(json_t *o, const char *msg, sv_msg *m, char *err, size_t errcap)
 {
-    int r = sv_get_str(o, "game_id", m->game_id, sizeof m->game_id, err, errcap);
+    int r = sv_get_str(o, sv_f(msg, "game_id"), m->game_id, sizeof m->game_id, err, errcap);
     if (r < 0) return -1;
     if (r == 0 || !sv_is_game_id(m->game_id)) {
         snprintf(err, errcap, "'game_id' must be 32 hex digits");
@@ -119,27 +221,29 @@ int sv_parse_http_url(const char *url, char *host, size_t hostcap, int *port, ch
 static int sv_parse_create(json_t *o, sv_msg *m, char *err, size_t errcap)
 {
     int64_t v;
-    if (sv_get_str(o, "game", m->game, sizeof m->game, err, errcap) <= 0) {
+    if (sv_get_str(o, sv_f("create", "game"), m->game, sizeof m->game, err, errcap) <= 0) {
         if (!err[0]) snprintf(err, errcap, "create needs 'game'");
         return -1;
     }
-    if (sv_get_str(o, "variant", m->variant, sizeof m->variant, err, errcap) < 0) return -1;
+    if (sv_get_str(o, sv_f("create", "variant"), m->variant, sizeof m->variant, err, errcap) < 0)
+        return -1;
     v = 0;
-    if (sv_get_int(o, "players", 1, CR_MAX_PLAYERS, &v, err, errcap) < 0) return -1;
+    if (sv_get_int(o, sv_f("create", "players"), INT64_MAX, &v, err, errcap) < 0) return -1;
     m->players = (int)v;
+    const sv_field *fo = sv_f("create", "options"), *fov = sv_f("create.options", "*");
     json_t *opts = json_object_get(o, "options");
     if (opts) {
-        if (!json_is_object(opts) || json_object_size(opts) > CR_MAX_OPTIONS) {
+        if (!json_is_object(opts) || json_object_size(opts) > (size_t)fo->max) {
             snprintf(err, errcap, "'options' must be an object of at most %d strings",
-                     CR_MAX_OPTIONS);
+                     (int)fo->max);
             return -1;
         }
         const char *k;
         json_t *val;
         json_object_foreach(opts, k, val)
         {
-            if (!json_is_string(val) || strlen(k) >= SV_OPT_MAX || !sv_clean_text(k) ||
-                json_string_length(val) >= SV_OPT_MAX ||
+            if (!json_is_string(val) || strlen(k) > (size_t)fov->max || !sv_clean_text(k) ||
+                json_string_length(val) > (size_t)fov->max ||
                 strlen(json_string_value(val)) != json_string_length(val) ||
                 !sv_clean_text(json_string_value(val))) {
                 snprintf(err, errcap, "option values must be short strings");
@@ -150,16 +254,18 @@ static int sv_parse_create(json_t *o, sv_msg *m, char *err, size_t errcap)
             m->n_options++;
         }
     }
+    const sv_field *fs = sv_f("create", "seats"), *fsi = sv_f("create.seats", "[]");
     json_t *seats = json_object_get(o, "seats");
-    if (!json_is_array(seats) || json_array_size(seats) < 1 ||
-        json_array_size(seats) > CR_MAX_PLAYERS) {
-        snprintf(err, errcap, "'seats' must be an array of 1 to %d specs", CR_MAX_PLAYERS);
+    if (!json_is_array(seats) || json_array_size(seats) < (size_t)fs->min ||
+        json_array_size(seats) > (size_t)fs->max) {
+        snprintf(err, errcap, "'seats' must be an array of %d to %d specs", (int)fs->min,
+                 (int)fs->max);
         return -1;
     }
     for (size_t i = 0; i < json_array_size(seats); i++) {
         json_t *s = json_array_get(seats, i);
-        if (!json_is_string(s) || json_string_length(s) == 0 ||
-            json_string_length(s) >= SV_SPEC_MAX ||
+        if (!json_is_string(s) || json_string_length(s) < (size_t)fsi->min ||
+            json_string_length(s) > (size_t)fsi->max ||
             strlen(json_string_value(s)) != json_string_length(s) ||
             !sv_clean_text(json_string_value(s))) {
             snprintf(err, errcap, "seat %zu: a spec must be a short string", i);
@@ -173,31 +279,35 @@ static int sv_parse_create(json_t *o, sv_msg *m, char *err, size_t errcap)
         return -1;
     }
     v = -1;
-    if (sv_get_int(o, "sit", 0, m->n_seats - 1, &v, err, errcap) < 0) return -1;
+    if (sv_get_int(o, sv_f("create", "sit"), m->n_seats - 1, &v, err, errcap) < 0) return -1;
     m->sit = (int)v;
+    (void)sv_f("create", "clock"); /* its keys: the rows of "create.clock" */
     json_t *clock = json_object_get(o, "clock");
     if (clock && !json_is_null(clock)) {
         char mode[16];
-        if (!json_is_object(clock) ||
-            sv_get_str(clock, "mode", mode, sizeof mode, err, errcap) <= 0 ||
-            (strcmp(mode, "move") != 0 && strcmp(mode, "total") != 0)) {
+        const sv_field *fm = sv_f("create.clock", "mode");
+        int mi = -1;
+        if (json_is_object(clock) && sv_get_str(clock, fm, mode, sizeof mode, err, errcap) > 0)
+            mi = sv_enum_index(fm, mode);
+        if (mi < 0) {
             snprintf(err, errcap, "'clock' needs 'mode': \"move\" or \"total\"");
             return -1;
         }
-        m->clock_mode = strcmp(mode, "move") == 0 ? SV_CLOCK_MOVE : SV_CLOCK_TOTAL;
-        const int64_t year = 366ll * 24 * 3600 * 1000;
-        if (sv_get_int(clock, "initial_ms", 1000, year, &m->clock_initial_ms, err, errcap) <= 0) {
+        m->clock_mode = mi == 0 ? SV_CLOCK_MOVE : SV_CLOCK_TOTAL;
+        if (sv_get_int(clock, sv_f("create.clock", "initial_ms"), INT64_MAX, &m->clock_initial_ms,
+                       err, errcap) <= 0) {
             if (!err[0]) snprintf(err, errcap, "'clock' needs 'initial_ms'");
             return -1;
         }
-        if (sv_get_int(clock, "increment_ms", 0, year, &m->clock_increment_ms, err, errcap) < 0)
+        if (sv_get_int(clock, sv_f("create.clock", "increment_ms"), INT64_MAX,
+                       &m->clock_increment_ms, err, errcap) < 0)
             return -1;
-        if (sv_get_str(clock, "on_timeout", m->clock_on_timeout, sizeof m->clock_on_timeout, err,
-                       errcap) < 0)
+        if (sv_get_str(clock, sv_f("create.clock", "on_timeout"), m->clock_on_timeout,
+                       sizeof m->clock_on_timeout, err, errcap) < 0)
             return -1;
         if (!m->clock_on_timeout[0]) snprintf(m->clock_on_timeout, SV_SPEC_MAX, "end");
     }
-    int r = sv_get_str(o, "webhook", m->webhook, sizeof m->webhook, err, errcap);
+    int r = sv_get_str(o, sv_f("create", "webhook"), m->webhook, sizeof m->webhook, err, errcap);
     if (r < 0) return -1;
     if (r > 0) {
         char host[256], path[SV_URL_MAX + 1];
@@ -378,11 +488,11 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
     }
     *code = "bad_request";
     int64_t v;
-    if (sv_get_int(o, "id", 0, (int64_t)1 << 53, &m->id, err, errcap) > 0) m->has_id = 1;
+    if (sv_get_int(o, sv_f("", "id"), INT64_MAX, &m->id, err, errcap) > 0) m->has_id = 1;
     err[0] = '\0';
     *code = "version";
     v = 0;
-    if (sv_get_int(o, "v", SV_PROTO_VERSION, SV_PROTO_VERSION, &v, err, errcap) <= 0) {
+    if (sv_get_int(o, sv_f("", "v"), INT64_MAX, &v, err, errcap) <= 0) {
         snprintf(err, errcap, "this server speaks protocol version %d ('v': %d)", SV_PROTO_VERSION,
                  SV_PROTO_VERSION);
         goto out;
@@ -393,7 +503,7 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
         goto out;
     }
     char type[16];
-    if (sv_get_str(o, "type", type, sizeof type, err, errcap) <= 0) {
+    if (sv_get_str(o, sv_f("", "type"), type, sizeof type, err, errcap) <= 0) {
         snprintf(err, errcap, "'type' must be a message type");
         goto out;
     }
@@ -413,12 +523,9 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
         break;
     case SV_LIST: {
         char st[16];
-        if (sv_get_str(o, "status", st, sizeof st, err, errcap) < 0) goto out;
-        const char *names[] = {"all", "open", "running", "finished"};
-        m->status = -1;
-        for (int i = 0; i < 4; i++)
-            if (strcmp(st, names[i]) == 0) m->status = i;
-        if (!st[0]) m->status = 0;
+        const sv_field *f = sv_f("list", "status");
+        if (sv_get_str(o, f, st, sizeof st, err, errcap) < 0) goto out;
+        m->status = st[0] ? sv_enum_index(f, st) : 0; /* all, open, running, finished */
         if (m->status < 0) {
             snprintf(err, errcap, "'status' must be all, open, running or finished");
             goto out;
@@ -426,32 +533,34 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
         break;
     }
     case SV_JOIN:
-        if (sv_need_game_id(o, m, err, errcap)) goto out;
+        if (sv_need_game_id(o, "join", m, err, errcap)) goto out;
         v = -1;
-        if (sv_get_int(o, "seat", 0, CR_MAX_PLAYERS - 1, &v, err, errcap) < 0) goto out;
+        if (sv_get_int(o, sv_f("join", "seat"), INT64_MAX, &v, err, errcap) < 0) goto out;
         m->seat = (int)v;
         break;
     case SV_SIT:
-    case SV_SPECTATE:
-        if (sv_need_game_id(o, m, err, errcap)) goto out;
+    case SV_SPECTATE: {
+        const char *name = sv_type_name(m->type);
+        if (sv_need_game_id(o, name, m, err, errcap)) goto out;
         if (m->type == SV_SIT &&
-            sv_get_str(o, "token", m->token, sizeof m->token, err, errcap) < 0) {
+            sv_get_str(o, sv_f("sit", "token"), m->token, sizeof m->token, err, errcap) < 0) {
             snprintf(err, errcap, "'token' must be a seat token");
             goto out;
         }
-        if (sv_get_int(o, "since", 0, INT32_MAX, &m->since, err, errcap) < 0) goto out;
+        if (sv_get_int(o, sv_f(name, "since"), INT64_MAX, &m->since, err, errcap) < 0) goto out;
         break;
+    }
     case SV_ACT:
-        if (sv_get_int(o, "decision", 0, INT32_MAX, &m->decision, err, errcap) <= 0) {
+        if (sv_get_int(o, sv_f("act", "decision"), INT64_MAX, &m->decision, err, errcap) <= 0) {
             if (!err[0]) snprintf(err, errcap, "act needs 'decision'");
             goto out;
         }
         v = 0;
-        int ra = sv_get_int(o, "action", 0, INT32_MAX, &v, err, errcap);
+        int ra = sv_get_int(o, sv_f("act", "action"), INT64_MAX, &v, err, errcap);
         if (ra < 0) goto out;
         m->has_action = ra > 0;
         m->action = (int32_t)v;
-        int rt = sv_get_str(o, "text", m->text, sizeof m->text, err, errcap);
+        int rt = sv_get_str(o, sv_f("act", "text"), m->text, sizeof m->text, err, errcap);
         if (rt < 0) goto out;
         if ((ra > 0) == (rt > 0)) {
             snprintf(err, errcap, "act needs exactly one of 'action' (an id) and 'text'");
@@ -460,26 +569,27 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
         break;
     case SV_HISTORY:
         m->since = 0;
-        if (sv_get_int(o, "since", 0, INT32_MAX, &m->since, err, errcap) < 0) goto out;
+        if (sv_get_int(o, sv_f("history", "since"), INT64_MAX, &m->since, err, errcap) < 0)
+            goto out;
         break;
     case SV_BOT:
-        if (sv_get_str(o, "spec", m->spec, sizeof m->spec, err, errcap) <= 0) {
+        if (sv_get_str(o, sv_f("bot", "spec"), m->spec, sizeof m->spec, err, errcap) <= 0) {
             if (!err[0]) snprintf(err, errcap, "bot needs 'spec'");
             goto out;
         }
         break;
     case SV_RECORD:
-        if (sv_need_game_id(o, m, err, errcap)) goto out;
+        if (sv_need_game_id(o, "record", m, err, errcap)) goto out;
         break;
     case SV_REPLAY:
-        if (sv_need_game_id(o, m, err, errcap)) goto out;
-        if (sv_get_int(o, "step", 0, INT32_MAX, &m->step, err, errcap) <= 0) {
+        if (sv_need_game_id(o, "replay", m, err, errcap)) goto out;
+        if (sv_get_int(o, sv_f("replay", "step"), INT64_MAX, &m->step, err, errcap) <= 0) {
             if (!err[0]) snprintf(err, errcap, "replay needs 'step'");
             goto out;
         }
         v = -1; /* absent or null: the public view */
         if (!json_is_null(json_object_get(o, "seat")) &&
-            sv_get_int(o, "seat", 0, CR_MAX_PLAYERS - 1, &v, err, errcap) < 0)
+            sv_get_int(o, sv_f("replay", "seat"), INT64_MAX, &v, err, errcap) < 0)
             goto out;
         m->seat = (int)v;
         break;

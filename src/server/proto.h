@@ -75,6 +75,44 @@ typedef struct sv_msg {
     char webhook[SV_URL_MAX + 1];
 } sv_msg;
 
+/* The fields each client message may carry, as the parser reads them: the
+ * bounds below are the ones it enforces (proto.c takes them from this table
+ * and nowhere else), and docs/protocol.schema.json says the same, which
+ * tests/server/test_proto_schema.c checks in both directions.  A field the
+ * parser reads must have its row (a getter asking for a key without one
+ * aborts: a programming error that every test and the fuzz target meet). */
+typedef enum sv_kind {
+    SV_K_INT = 1, /* an integer in [min, max] */
+    SV_K_STR,     /* a string of min..max UTF-8 bytes without control characters */
+    SV_K_ENUM,    /* one of `values` ('|' between them) */
+    SV_K_GAME_ID, /* 32 lowercase hex digits (sv_is_game_id) */
+    SV_K_URL,     /* a STR that is a webhook URL (sv_parse_http_url) */
+    SV_K_OBJ,     /* an object of min..max keys: its keys are the rows of "msg.key" */
+    SV_K_ARR      /* an array of min..max items: each item is the row "msg.key" "[]" */
+} sv_kind;
+
+enum {
+    SV_F_REQUIRED = 1, /* the message is refused without it */
+    SV_F_NULL = 2      /* null is taken as absent */
+};
+
+typedef struct sv_field {
+    const char *msg; /* the message type ("create"), or "create.clock" inside a field */
+    const char *key; /* "[]": each item of an array; "*": any key of an object */
+    sv_kind kind;
+    int flags;
+    int64_t min, max; /* INT: the range; STR, URL: the length; ARR: items; OBJ: keys (max 0: any) */
+    const char *values; /* ENUM: "all|open|running|finished" */
+} sv_field;
+
+/* The table above: n rows. */
+const sv_field *sv_proto_fields(size_t *n);
+/* The name of message type t ("act"); NULL outside SV_HELLO..SV_REPLAY. */
+const char *sv_type_name(sv_type t);
+/* The error codes of the protocol (docs/protocol.schema.json, error_code):
+ * the only codes an `error` may carry. */
+const char *const *sv_error_codes(size_t *n);
+
 /* Parses one frame.  On failure returns non-zero, *code is the error code
  * of docs/protocol.md ("bad_json", "version", "bad_request") and err a
  * one-line reason; out->has_id/out->id are still set when the frame had a

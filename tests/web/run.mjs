@@ -25,9 +25,16 @@
 // 5. the server is killed (kill -9) mid-game and started again on the same
 //    port and SQLite file: the page reconnects, its log catches up without a
 //    gap or a repeat, and the game goes on.
+// Every WebSocket message each page sends or receives is validated against
+// docs/protocol.schema.json (tests/web/schema.mjs): a field one side adds,
+// drops or mistypes without the schema fails the run.
+// 7. amounts: the generic table's amount field refuses an amount off the
+//    action's step at the field, naming the step, and sends nothing; after
+//    that refusal the controls are free and the next move is taken.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
-// generic, reconnect, dracula, dracula-phone, dracula-replay) runs only those.
+// generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015,
+// amounts) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
 import { spawn } from 'node:child_process';
@@ -36,6 +43,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateMessage } from './schema.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -72,6 +80,29 @@ function check(cond, what) {
     failures++;
     console.log(`FAIL ${what}`);
   }
+}
+
+// --- the protocol, as docs/protocol.schema.json writes it -----------------------------
+// Every frame of every page's WebSockets, both ways; the problems found.
+const wire = { sent: 0, received: 0, problems: [] };
+function watchProtocol(page) {
+  page.on('websocket', (ws) => {
+    const look = (direction, payload) => {
+      if (typeof payload !== 'string') return;
+      let msg;
+      try {
+        msg = JSON.parse(payload);
+      } catch {
+        wire.problems.push(`${direction}: not JSON: ${payload.slice(0, 80)}`);
+        return;
+      }
+      wire[direction === 'client' ? 'sent' : 'received']++;
+      const problems = validateMessage(direction, msg);
+      if (problems.length) wire.problems.push(`${direction} ${msg.type}: ${problems.slice(0, 3).join('; ')}`);
+    };
+    ws.on('framesent', (f) => look('client', f.payload));
+    ws.on('framereceived', (f) => look('server', f.payload));
+  });
 }
 
 // --- the server -----------------------------------------------------------------
@@ -555,6 +586,78 @@ async function testGeneric(browser, base) {
   await context.close();
 }
 
+// Issue 17, point 8, on the generic table (any game's "Text table"): its
+// amount field checks the action's step as the server does, and a refused
+// amount leaves the controls free (they stayed busy until a reload: submit()
+// marked them busy, then returned on the amount it refused).  18Dracula's
+// associate bids go in steps of 5.
+async function testAmounts(browser, base) {
+  console.log('# amounts on the generic table: the step is checked at the field; after a refused amount the controls are free');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  let last = null; // the last update received: its actions carry their amount ranges
+  const sent = [];
+  let acks = 0;
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => {
+      try {
+        const m = JSON.parse(f.payload);
+        if (m.type === 'update') last = m;
+        if (m.type === 'ack') acks++;
+      } catch {
+        // not JSON: watchProtocol says so
+      }
+    });
+    ws.on('framesent', (f) => { try { sent.push(JSON.parse(f.payload)); } catch { /* idem */ } });
+  });
+  await createGame(page, base, ['me', 'random', 'random'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18', { timeout: 15000 });
+  await page.click('#link-view');
+  await page.waitForSelector('.table.generic pre.obs-text', { timeout: 15000 });
+  // Plays on (the first control each time) until the seat decides an amount
+  // whose range holds more than one step.
+  let a = null;
+  for (let i = 0; i < 80 && !a; i++) {
+    const state = await page.waitForFunction(() => (document.querySelector('.scoreboard:not([hidden])') ? 'over'
+      : document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false), null, { timeout: 30000, polling: 50 })
+      .then((h) => h.jsonValue());
+    if (state === 'over') break;
+    const u = last;
+    const found = u && u.your_turn ? (u.actions || []).find((x) => x.amount && x.amount.step > 1 && x.amount.max - x.amount.min >= x.amount.step) : null;
+    if (found && await page.$(`.move input[data-key="amount-${found.id}"]`)) a = found;
+    else await playGeneric(page, 1);
+  }
+  check(!!a, `a decision with an amount in steps came up${a ? ` (${a.text}: ${a.amount.min} to ${a.amount.max} in steps of ${a.amount.step})` : ''}`);
+  if (a) {
+    const field = page.locator(`.move input[data-key="amount-${a.id}"]`);
+    const go = page.locator(`.move button[data-key="action-${a.id}"]`);
+    const acts = () => sent.filter((m) => m.type === 'act').length;
+    const off = a.amount.min + 1;
+    const actsBefore = acts();
+    await field.fill(String(off));
+    await go.click();
+    await page.waitForTimeout(500);
+    const why = await field.evaluate((i) => i.validationMessage);
+    check(why.includes(`in steps of ${a.amount.step}`) && acts() === actsBefore,
+      `the generic field refuses ${off}, off the step, at the field ("${why}") and sends nothing`);
+    const busy = await page.$$eval('.move button.action[aria-disabled]', (l) => l.length);
+    check(busy === 0, `after the refused amount the controls are free (${busy} marked busy)`);
+    // The next move is taken: the same action at an amount on its step.
+    const acksBefore = acks;
+    await field.fill(String(a.amount.min + a.amount.step));
+    const clicked = await go.click({ timeout: 5000 }).then(() => true, () => false);
+    for (let i = 0; i < 150 && acks === acksBefore; i++) await page.waitForTimeout(100);
+    const taken = acks > acksBefore;
+    const moved = sent.filter((m) => m.type === 'act').slice(actsBefore);
+    check(clicked && taken && moved.length === 1 && moved[0].text === a.text.replace(/\d+$/, String(a.amount.min + a.amount.step)),
+      `then the amount ${a.amount.min + a.amount.step} is sent as "${moved.length ? moved[0].text : '(nothing sent)'}" and taken`);
+  }
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 // The log drawn on the page: its sequence numbers, oldest first.
 async function logSeqs(page) {
   return page.$$eval('.log-lines li', (lis) => lis.map((li) => li.value - 1));
@@ -908,12 +1011,22 @@ let browser;
 try {
   server = await startServer();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: launchArgs });
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015).
+  // every page of every context is watched (watchProtocol)
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on('page', watchProtocol);
+    return context;
+  };
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015 };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }
+  check(wire.sent > 0 && wire.received > 0 && wire.problems.length === 0,
+    `the ${wire.sent} messages sent and ${wire.received} received follow docs/protocol.schema.json`
+    + (wire.problems.length ? ` (${wire.problems.length} do not; the first: ${wire.problems.slice(0, 5).join(' | ')})` : ''));
 } catch (err) {
   failures++;
   console.log(`FAIL ${err && err.stack ? err.stack : err}`);

@@ -9,7 +9,9 @@
 // - every relative import and every file index.html names exists;
 // - every module of web/games/ exports createView (the table's contract);
 // - the amount check every amount field uses (actions.js amountProblem):
-//   the range and the step, as the server checks them.
+//   the range and the step, as the server checks them;
+// - the client requests only messages of docs/protocol.schema.json, and the
+//   validator the browser tests use (schema.mjs) finds a drift.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,5 +84,59 @@ check(actions.amountProblem(bid, 12) === 'from 10 to 50, in steps of 5' && actio
 check(actions.amountProblem(bid, 55) !== '' && actions.amountProblem(bid, 5) !== '' &&
   actions.amountProblem(bid, 12.5) !== '', 'amounts out of range or not whole are refused');
 check(actions.amountProblem({ amount: { min: 1, max: 3 } }, 2) === '', 'no step: every whole amount in range');
+// The protocol written once (docs/protocol.schema.json): every message type
+// the client requests is a client message there, and the validator the
+// browser tests run on every frame (tests/web/schema.mjs) finds a drift.
+const { schema, validateMessage } = await import('./schema.mjs');
+const requested = new Set();
+for (const f of modules) {
+  for (const m of fs.readFileSync(f, 'utf8').matchAll(/\brequest\(\s*'([a-z_]+)'/g)) requested.add(m[1]);
+}
+check(requested.size > 0 && [...requested].every((t) => schema['x-client'].includes(t)),
+  `the client's requests (${[...requested].sort().join(', ')}) are client messages of the schema`);
+const act = { v: 1, type: 'act', id: 3, decision: 2, action: 5 };
+check(validateMessage('client', act).length === 0, 'an act as the schema writes it is valid');
+check(validateMessage('client', { ...act, comment: 'x' }).length > 0, 'a client field the schema lacks is found');
+check(validateMessage('client', { ...act, text: 'bid 10' }).length > 0, 'an act with both an action and a text is found');
+check(validateMessage('client', { ...act, decision: -1 }).length > 0, 'a number out of its range is found');
+check(validateMessage('client', { v: 1, type: 'chat' }).length > 0, 'a client message type the schema lacks is found');
+const update = {
+  v: 1, type: 'update', game_id: '0123456789abcdef0123456789abcdef', game: 'dml', seat: 0, decision: 1, to_act: 0,
+  your_turn: true, over: false, observation: {}, prompt: '', help: '', events: [{ seq: 0, kind: 'roll' }], seq: 1,
+  actions: [{ id: 1, text: 'bid 10', amount: { min: 10, max: 50, step: 5 } }],
+  seats: [{ seat: 0, kind: 'human', spec: 'human', taken: true, left: false }],
+};
+check(validateMessage('server', update).length === 0, 'an update as the schema writes it is valid');
+const { seq, ...noSeq } = update;
+check(seq === 1 && validateMessage('server', noSeq).length > 0, 'an update without a required field is found');
+check(validateMessage('server', { ...update, extra: 1 }).length > 0, 'a server field the schema lacks is found');
+check(validateMessage('server', { v: 1, type: 'error', code: 'busy', message: 'x' }).length > 0,
+  'an error code the schema lacks is found');
+// The examples of docs/protocol.md that are JSON (a block, or one message a
+// line) follow the schema too; a string holding "..." stands for any.
+const SERVER_ONLY = new Set(schema['x-server'].filter((t) => !schema['x-client'].includes(t)));
+let examples = 0;
+const wrong = [];
+for (const block of fs.readFileSync(path.join(ROOT, 'docs', 'protocol.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)) {
+  let msgs;
+  try {
+    msgs = [JSON.parse(block[1])];
+  } catch {
+    try {
+      msgs = block[1].split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    } catch {
+      continue; // an example with elided parts ("...") outside strings
+    }
+  }
+  for (const msg of msgs) {
+    if (!msg || typeof msg.type !== 'string') continue;
+    const direction = 're' in msg || SERVER_ONLY.has(msg.type) ? 'server' : 'client';
+    const problems = validateMessage(direction, msg, schema, { elided: true });
+    examples++;
+    if (problems.length) wrong.push(`${direction} ${msg.type}: ${problems.slice(0, 3).join('; ')}`);
+  }
+}
+check(examples >= 20 && wrong.length === 0,
+  `the ${examples} examples of docs/protocol.md that are JSON follow the schema${wrong.length ? `: ${wrong.join(' | ')}` : ''}`);
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);
