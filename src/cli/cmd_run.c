@@ -6,7 +6,7 @@
  * The table (variant, player count) must be known before the position is
  * parsed; it comes from --variant/--players, else from the position's
  * top-level "variant", "players" (a count, or an array with one entry per
- * seat) and "first_roller" keys when present, else the game's defaults. */
+ * seat) and "options" keys when present, else the game's defaults. */
 #include <stdlib.h>
 #include <string.h>
 
