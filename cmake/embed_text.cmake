@@ -1,7 +1,7 @@
 # embed_text.cmake — turns a text file into a C string, at build time.
 #
-#   cmake -DINPUT=docs/play-dml.md -DOUTPUT=build/generated/guide_dml.c
-#         -DSYMBOL=cr_guide_dml -P cmake/embed_text.cmake
+#   cmake -DINPUT=docs/play-GAME.md -DOUTPUT=build/generated/guide_GAME.c
+#         -DSYMBOL=cr_guide_GAME -P cmake/embed_text.cmake
 #
 # The bytes are written as hex (0x23,0x20,...) and end with a NUL, so no
 # character of the file can break out of the literal: the text is data,

@@ -16,7 +16,7 @@
  * Specs (the text a user types; parameters after ':' separated by ','):
  *   random                        uniform over the legal list (withdraw
  *                                 actions included: it is the baseline)
- *   heuristic                     hand-written player (DML, 18Dracula)
+ *   heuristic                     the game's hand-written player (its parts)
  *   ismcts:iters=2000             information-set MCTS, 2000 iterations
  *   ismcts:ms=500,threads=2,rollout=heuristic|random,c=0.7,nodes=N
  *   ismcts:iters=2000,root=even   every root action searched alike (analysis)

@@ -3,7 +3,7 @@
  *
  * A game is a `cr_game`: a const table of functions (`cr_game_def`) plus the
  * parameters of one table (player count, variant) and any read-only data the
- * game loaded at creation (18Dracula's board file).  Game states are flat,
+ * game loaded at creation (a board file).  Game states are flat,
  * pointer-free blobs of `g->state_size` bytes owned by the caller: clone is
  * memcpy, and every function receives the game and the state, so a state
  * never points at the data it uses.
@@ -85,7 +85,17 @@ typedef struct cr_option_def {
      * names this variant; records and positions write only the options of
      * their own variant (cr_option_applies). */
     const char *variant;
+    /* CR_OPTF_*: other spellings of the option the clients accept. */
+    unsigned flags;
 } cr_option_def;
+
+enum {
+    /* The command line takes `--KEY VALUE` for `--option KEY=VALUE`. */
+    CR_OPTF_SWITCH = 1u,
+    /* A record's header may give it as `KEY VALUE`, without `option`: its
+     * spelling in records made before table options existed. */
+    CR_OPTF_RECORD_KEY = 2u,
+};
 
 enum { CR_MAX_OPTIONS = 16 };
 
@@ -166,12 +176,12 @@ static inline void cr_events_push(cr_events *ev, int kind, int seat, int other, 
 /* --- The per-thread context ------------------------------------------------
  * apply, legal_actions and sample receive a caller-owned context: the event
  * sink apply reports into, and scratch memory of g->scratch_size bytes the
- * game may use during the call (DML's sampler keeps its 9 KB matching
- * there; 18Dracula's route search will keep its tables there).  A game
+ * game may use during the call (a sampler's matching, a route search's
+ * tables).  A game
  * keeps no memory of its own between calls (no globals, no thread-locals),
  * so one context per thread is all threads need to share nothing.
  * cr_ctx_new makes one for a game; a caller may also fill one itself.
- * A game says which of its calls need the scratch (DML: sample only); a
+ * A game says which of its calls need the scratch (say, sample only); a
  * caller that knows nothing of the game passes a full context always.
  * NULL is a context with no event sink and no scratch. */
 typedef struct cr_ctx {
@@ -185,8 +195,8 @@ typedef struct cr_game cr_game;
 /* The function table of one game.  Every function receives the game
  * instance and a state of g->state_size bytes. */
 typedef struct cr_game_def {
-    const char *name;  /* stable key: "dml" */
-    const char *title; /* "Dragon's Money Laundering" */
+    const char *name;  /* stable key: the folder src/games/NAME/ */
+    const char *title; /* the game's title, as its box has it */
     const cr_variant *variants;
     int n_variants;
     /* Bumped whenever a rule change could change what a recorded game
@@ -194,7 +204,7 @@ typedef struct cr_game_def {
     int rules_version;
     const cr_option_def *options; /* the table options (may be NULL) */
     int n_options;
-    /* What counts as a clear score margin (DML: 10 Victory Points): a search
+    /* What counts as a clear score margin (say, 10 Victory Points): a search
      * bot rewarding margins divides them by it.  0 = no meaningful score. */
     int32_t score_scale;
 
@@ -224,7 +234,7 @@ typedef struct cr_game_def {
     /* At a terminal state: the utility of each seat for bots, out[num_players]:
      * 1 to a sole winner, 1/k to each of k shared winners, 0 to the others. */
     void (*returns)(const cr_game *g, const void *st, double *out);
-    /* The game's own score of each seat, now (DML: Victory Points) and, at
+    /* The game's own score of each seat, now (say, Victory Points) and, at
      * a terminal state, the ranks and winners. */
     void (*result)(const cr_game *g, const void *st, cr_result *out);
 
@@ -242,7 +252,7 @@ typedef struct cr_game_def {
     cr_status (*sample)(const cr_game *g, const void *obs, cr_rng *rng, void *st_out, cr_ctx *cx);
     /* Marks a state as one that search and rollouts will play on and nobody
      * will observe: the game may stop keeping what only observations need
-     * (DML: every seat's memory of cards it no longer sees).  observe() on
+     * (say, every seat's memory of cards it no longer sees).  observe() on
      * such a state shows what a seat sees now, without what it remembers.
      * Cheap; may be NULL (nothing to drop).  Not undone by apply. */
     void (*for_search)(const cr_game *g, void *st);

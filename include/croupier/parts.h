@@ -38,7 +38,7 @@ enum { CR_LAB_MAX_COUNTERS = 32, CR_LAB_MAX_LABELS = 8, CR_LAB_MAX_ENDS = 7 };
 
 /* The lab's profile of a game (croupier sim): its rule-level counters,
  * counted from the omniscient event stream, its end reasons, a per-seat
- * label read from the final state (DML: the seat's Merchant King) and the
+ * label read from the final state (say, the suit of a seat's King) and the
  * default cap on a game's length. */
 typedef struct cr_lab_profile {
     int n_counters; /* <= CR_LAB_MAX_COUNTERS */
@@ -59,8 +59,8 @@ typedef struct cr_lab_profile {
     /* Default cap on applied actions per game (0: the lab's own). */
     long max_actions;
     /* Optional: the profile of one table when its variant or options count
-     * other things or name them otherwise (DML-2015: the 2015 names of the
-     * Powers and its own counts), or NULL to keep this one.  The lab asks
+     * other things or name them otherwise (an older edition: its own names
+     * and counts), or NULL to keep this one.  The lab asks
      * once per run, before the games. */
     const struct cr_lab_profile *(*for_table)(const cr_game *g);
 } cr_lab_profile;
@@ -78,7 +78,7 @@ typedef struct cr_lab_profile {
  * Inside a line, CR_PANEL_STYLE followed by one style byte sets the style
  * of what follows, until the next style or the end of the line:
  *   '0' plain   'e' emphasis   'd' dim   '+' good   '-' bad   '!' attention
- *   '1' '2' '3' '4'  the game's four accent colours (DML: its suits)
+ *   '1' '2' '3' '4'  the game's four accent colours (a card game: its suits)
  * flags: CR_PANEL_UTF8 allows non-ASCII symbols (suit symbols); without it
  * the game writes them as ASCII (the client also replaces any other
  * non-ASCII character in that mode). */
@@ -113,12 +113,41 @@ static inline const cr_achievement *cr_achievement_find(const cr_achievement *li
  * the full-screen client and the replay viewer show this text. */
 size_t cr_achievements_text(const cr_game *g, const void *st, char *buf, size_t cap);
 
+/* --- The game's own conformance checks ------------------------------------
+ * What the conformance suite (tests/conformance/test_conformance.c,
+ * docs/conformance.md) checks of a game beyond the checks every game gets:
+ * what only the game's rules can say (every card of the deck in exactly one
+ * zone, what a seat may know of the cards it does not see).  The suite
+ * follows each random game with a watcher: watch_size bytes it allocates
+ * and the game fills in at start and keeps up from the events.  Every check
+ * returns 0, or non-zero with err saying what is wrong (the suite prints
+ * it).  Every member is optional. */
+typedef struct cr_conformance {
+    size_t watch_size; /* bytes of the watcher (0: none) */
+    /* A new game from its first state st: sets up the watcher. */
+    int (*start)(const cr_game *g, void *watch, const void *st, char *err, size_t errcap);
+    /* A whole state: the game's, before every step, and every state
+     * sample() draws. */
+    int (*check_state)(const cr_game *g, const void *st, char *err, size_t errcap);
+    /* The events of one apply (after it): the watcher follows them.
+     * Returns how many of them are `counted` (the suite reports the most
+     * in one apply), 0 when the game counts none. */
+    int (*events)(const cr_game *g, void *watch, const cr_events *ev);
+    const char *counted; /* what events() counts, plural ("moves"), or NULL */
+    /* The observation obs of seat in state st, against what the watcher
+     * says the seat may know. */
+    int (*check_observation)(const cr_game *g, const void *watch, const void *st, int seat,
+                             const void *obs, char *err, size_t errcap);
+    /* A terminal state st and its returns ret[num_players]. */
+    int (*check_end)(const cr_game *g, const void *st, const double *ret, char *err, size_t errcap);
+} cr_conformance;
+
 typedef struct cr_game_parts {
     /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
     cr_policy_fn heuristic;
     /* The lab's profile. */
     const cr_lab_profile *lab;
-    /* Structural invariants of a state (DML: every card in exactly one
+    /* Structural invariants of a state (say, every card in exactly one
      * zone).  Returns 0 when st is sound, else non-zero with err naming
      * what is broken.  The conformance suite calls it after every step,
      * and the position loader before accepting a position. */
@@ -148,13 +177,13 @@ typedef struct cr_game_parts {
      * see "Panels" above.  snprintf semantics. */
     cr_panels_fn panels;
     /* How much a random game of this game costs the test suites, in units
-     * of a typical DML game (18Dracula: thousands of actions and a route
-     * search per rampage): the conformance and leak suites play that many
+     * of a typical game (one of thousands of actions with a route search in
+     * some): the conformance and leak suites play that many
      * times fewer of its games, at least one a table (the leak test ten
      * times fewer again); `croupier bench` sizes its measurements by it,
      * capped at 100.  0 or 1: as many. */
     int test_cost;
-    /* The game's read-only data (18Dracula: its board) as one JSON object,
+    /* The game's read-only data (say, its board) as one JSON object,
      * for clients that draw it (the browser's map): what g was created
      * with, never a state.  Deterministic (the same data, the same bytes);
      * the server serves it at GET /api/games/NAME/data with the data hash
@@ -168,6 +197,8 @@ typedef struct cr_game_parts {
      * cap is at least that size (call with NULL, 0 to ask the size).  The
      * game documents its layout (docs/clients.md, "Observation tensors"). */
     size_t (*obs_tensor)(const cr_game *g, const void *obs, float *out, size_t cap);
+    /* The game's own checks for the conformance suite (above). */
+    const cr_conformance *conformance;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

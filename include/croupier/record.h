@@ -2,17 +2,17 @@
  * options, data hash, rules version), the seats, the secret seed and every
  * action in order (chance outcomes included), as text (docs/records.md).
  *
- *   # croupier record: Dragon's Money Laundering
- *   game dml
+ *   # croupier record: TITLE
+ *   game NAME
  *   rules 1
- *   variant full
+ *   variant VARIANT
  *   players 4
- *   option first-roller 0
+ *   option KEY VALUE
  *   seed 42
  *   seat 0 human
  *   seat 1 ismcts:iters=1000
  *   actions
- *   roll 3 4
+ *   ACTION (in the game's notation, one a line)
  *   ! resign 2
  *   ...
  *

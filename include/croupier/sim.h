@@ -39,7 +39,7 @@ enum { CR_SIM_MAX_COUNTERS = 32, CR_SIM_MAX_LABELS = 8, CR_SIM_MAX_ENDS = 8 };
 enum { CR_SIM_MAX_ACHIEVEMENTS = 64 };
 
 typedef struct cr_sim_config {
-    const char *game; /* registry name: "dml" */
+    const char *game; /* the game's registry name (cr_game_def.name) */
     /* NULL: the registry's game named `game`.  Else this definition is
      * played (a game not in the registry: one being written, a test
      * double); `game` is then only a label. */
@@ -61,10 +61,10 @@ typedef struct cr_sim_config {
 /* One game's result (the lab keeps one per game, by index). */
 typedef struct cr_sim_game {
     float returns[CR_MAX_PLAYERS];
-    int32_t score[CR_MAX_PLAYERS];     /* the game's scores (DML: Victory Points) */
+    int32_t score[CR_MAX_PLAYERS];     /* the game's scores (e.g. Victory Points) */
     int8_t rank[CR_MAX_PLAYERS];       /* 1 = first; shared places share a rank; 0 if aborted */
     uint32_t winners;                  /* bit s: seat s won (several for a shared win) */
-    int8_t label[CR_MAX_PLAYERS];      /* per-seat label index (DML: Merchant King suit), -1 none */
+    int8_t label[CR_MAX_PLAYERS];      /* per-seat label index (the lab profile's), -1 none */
     int8_t winner;                     /* the seat with return 1 when exactly one, else -1 */
     uint8_t end;                       /* index into cr_sim_result.end_names */
     uint32_t rounds;                   /* 0 when the game has no rounds */
@@ -113,7 +113,7 @@ typedef struct cr_sim_result {
     uint64_t counters[CR_SIM_MAX_COUNTERS]; /* totals over all games */
     /* Achievements: the game's list (keys and titles borrowed from it),
      * how many times each seat earned each one, and in how many games
-     * anyone did (a shared one, e.g. DML's no-soup-for-you, counts once
+     * anyone did (a shared one, earned by several seats at once, counts once
      * there and once for every seat). */
     int n_achievements;
     const char *achievement_keys[CR_SIM_MAX_ACHIEVEMENTS];
@@ -126,7 +126,7 @@ typedef struct cr_sim_result {
 } cr_sim_result;
 
 /* The seed of game i's match: every die and bot choice of that game follows
- * from it (match.h), so `croupier play dml --seed X --seats ...` with the
+ * from it (match.h), so `croupier play GAME --seed X --seats ...` with the
  * same seats plays game i of the lab again, move for move. */
 uint64_t cr_sim_game_seed(uint64_t seed, long i);
 

@@ -1,5 +1,5 @@
 /* heuristic.c — the `heuristic` bot: the game's own hand-written player
- * (cr_game_parts.heuristic, e.g. src/games/dml/heuristic.c), fed with the
+ * (cr_game_parts.heuristic, e.g. src/games/NAME/heuristic.c), fed with the
  * seat's observation.  A game without one cannot seat this bot. */
 #include <stdio.h>
 

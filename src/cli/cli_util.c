@@ -197,14 +197,26 @@ int cli_table_opt(int argc, char **argv, int *i, cr_params *p)
 {
     const char *v;
     int m;
-    if ((m = cli_opt(argc, argv, i, "--board", &v)) != 0) {
-        if (m < 0) return -1;
-        if (cr_params_set(p, "board", v) != CR_OK) {
-            cli_usage_error(argv[0], "too many options");
-            return -1;
+    /* --KEY VALUE: an option some game lets the command line spell so
+     * (CR_OPTF_SWITCH); the game made with p checks it as any other. */
+    if (strncmp(argv[*i], "--", 2) == 0)
+        for (int gi = 0; gi < cr_registry_count(); gi++) {
+            const cr_game_def *def = cr_registry_get(gi);
+            for (int k = 0; k < def->n_options; k++) {
+                const cr_option_def *o = &def->options[k];
+                char name[64];
+                if (!(o->flags & CR_OPTF_SWITCH) ||
+                    (size_t)snprintf(name, sizeof name, "--%s", o->key) >= sizeof name)
+                    continue;
+                if ((m = cli_opt(argc, argv, i, name, &v)) == 0) continue;
+                if (m < 0) return -1;
+                if (cr_params_set(p, o->key, v) != CR_OK) {
+                    cli_usage_error(argv[0], "too many options");
+                    return -1;
+                }
+                return 1;
+            }
         }
-        return 1;
-    }
     if ((m = cli_opt(argc, argv, i, "--option", &v)) == 0) return 0;
     if (m < 0) return -1;
     char *kv = (char *)v; /* argv's strings are the program's to modify */

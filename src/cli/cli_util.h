@@ -41,16 +41,16 @@ size_t cli_escape(const char *in, size_t len, char *out, size_t cap);
  * 0 if argv[*i] is another option, -1 (error printed) if the value is missing. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
 /* Table options, in every command that makes a game: `--option KEY=VALUE`
- * (repeatable) and `--board FILE` (the option "board" of games that have
- * one) into p.  Returns 1 if argv[*i] was one (consumed), 0 if not, -1 on
- * error (printed). */
+ * (repeatable) and `--KEY VALUE` for the options a game lets the command
+ * line spell so (CR_OPTF_SWITCH, shown by `croupier games`) into p.  Returns 1 if argv[*i] was one
+ * (consumed), 0 if not, -1 on error (printed). */
 int cli_table_opt(int argc, char **argv, int *i, cr_params *p);
 /* Parses a whole decimal string into [lo, hi]; 0 on failure. */
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* The most cli_read_file() accepts: 16 MiB.  A DML record takes about 6
- * bytes per action (a 360-action game: 2.3 KiB) and a pretty-printed
+/* The most cli_read_file() accepts: 16 MiB.  A card game's record takes
+ * about 6 bytes per action (a 360-action game: 2.3 KiB) and a pretty-printed
  * position about 17 KiB, so this leaves some three orders of magnitude for
  * longer games and bigger boards while bounding what a hostile input
  * (`replay /dev/zero`) can make the program read and hold. */

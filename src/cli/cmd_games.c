@@ -1,5 +1,6 @@
 /* cmd_games.c — `croupier games`: the registry's games and variants. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_util.h"
 #include "commands.h"
@@ -25,7 +26,7 @@ int cmd_games(int argc, char **argv)
         if (def->n_options > 0) printf("  options (--option KEY=VALUE):\n");
         for (int k = 0; k < def->n_options; k++) {
             const cr_option_def *o = &def->options[k];
-            char range[96];
+            char range[128];
             switch (o->type) {
             case CR_OPT_INT:
                 snprintf(range, sizeof range, "%d..%d, default %d", (int)o->min, (int)o->max,
@@ -41,6 +42,10 @@ int cmd_games(int argc, char **argv)
                 snprintf(range, sizeof range, "one of its choices, default %s", o->choices[o->def]);
                 break;
             case CR_OPT_FILE: snprintf(range, sizeof range, "a file, default built-in"); break;
+            }
+            if (o->flags & CR_OPTF_SWITCH) { /* the commands take --KEY VALUE too */
+                size_t n = strlen(range);
+                snprintf(range + n, sizeof range - n, "; also --%s", o->key);
             }
             if (o->variant != NULL) /* given to another variant, it is refused */
                 printf("    %-14s %s (%s; %s only)\n", o->key, o->help ? o->help : "", range,

@@ -125,7 +125,7 @@ static int is_command(const char *s)
 
 /* An action's label in words (its JSON "label") with "(type N)": for an
  * action whose notation is a command word, which typed would be the
- * command (DML's Withdraw is `undo`).  Left as it was without a label. */
+ * command (a game's Withdraw may be written `undo`).  Left as it was without a label. */
 static void action_label(table *t, int who, int i, char *out, size_t cap)
 {
     char buf[1024];
@@ -424,7 +424,7 @@ static int play_end(table *t, int stopped)
 int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
-    const char *first_s = NULL, *save_path = NULL, *load_path = NULL, *pace_s = NULL;
+    const char *save_path = NULL, *load_path = NULL, *pace_s = NULL;
     int verbose = 0, plain = 0, ascii = 0;
     cr_params params = {0};
     for (int i = 1; i < argc; i++) {
@@ -438,8 +438,6 @@ int cmd_play(int argc, char **argv)
             variant = v;
         else if ((m = cli_opt(argc, argv, &i, "--seed", &v)) != 0)
             seed_s = v;
-        else if ((m = cli_opt(argc, argv, &i, "--first-roller", &v)) != 0)
-            first_s = v;
         else if ((m = cli_opt(argc, argv, &i, "--save", &v)) != 0)
             save_path = v;
         else if ((m = cli_opt(argc, argv, &i, "--load", &v)) != 0)
@@ -462,9 +460,6 @@ int cmd_play(int argc, char **argv)
     }
     if (game == NULL && load_path == NULL)
         return cli_usage_error(argv[0], "which game? (croupier games lists them)");
-    /* --first-roller N: kept as a short form of --option first-roller=N */
-    if (first_s != NULL && cr_params_set(&params, "first-roller", first_s) != CR_OK)
-        return cli_usage_error(argv[0], "too many options");
 
     long pace = 400;
     if (pace_s != NULL && !cli_parse_int(pace_s, 0, 10000, &pace))

@@ -6,7 +6,7 @@
  * The table (variant, player count) must be known before the position is
  * parsed; it comes from --variant/--players, else from the position's
  * top-level "variant", "players" (a count, or an array with one entry per
- * seat) and "first_roller" keys when present, else the game's defaults. */
+ * seat) and "options" keys when present, else the game's defaults. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +63,7 @@ static int parse_view(const char *s, int *view)
 int cmd_run(int argc, char **argv)
 {
     const char *game = NULL, *pos_path = NULL, *act_path = NULL, *variant_s = NULL;
-    const char *players_s = NULL, *first_s = NULL, *as_s = NULL;
+    const char *players_s = NULL, *as_s = NULL;
     int json = 0, view = CR_SEAT_OMNISCIENT;
     cr_params over = {0};
     for (int i = 1; i < argc; i++) {
@@ -79,8 +79,6 @@ int cmd_run(int argc, char **argv)
             variant_s = v;
         else if ((m = cli_opt(argc, argv, &i, "--players", &v)) != 0)
             players_s = v;
-        else if ((m = cli_opt(argc, argv, &i, "--first-roller", &v)) != 0)
-            first_s = v;
         else if ((m = cli_opt(argc, argv, &i, "--as", &v)) != 0)
             as_s = v;
         else if (strcmp(argv[i], "--json") == 0)
@@ -101,8 +99,6 @@ int cmd_run(int argc, char **argv)
     if (as_s && !parse_view(as_s, &view))
         return cli_usage_error(argv[0], "bad --as '%s': expected a seat (0, P1...), public or all",
                                as_s);
-    if (first_s != NULL && cr_params_set(&over, "first-roller", first_s) != CR_OK)
-        return cli_usage_error(argv[0], "too many options");
     over.variant = variant_s;
     over.num_players = (int)players;
     const cr_game_def *def = cli_find_game(game);

@@ -40,9 +40,9 @@ static const cli_command commands[] = {
      "  --variant V          the game's variant (default: the first that seats the players)\n"
      "  --seed N             seed of the dice, draws and bots (default: from the clock,\n"
      "                       printed)\n"
-     "  --first-roller N     the seat that rolls first at setup (default 0)\n"
-     "  --option KEY=VALUE   a table option ('croupier games' lists them; dml-2015's\n"
-     "                       switches: --variant dml-2015 --option bm-wager=yes)\n"
+     "  --option KEY=VALUE   a table option ('croupier games' lists each game's, with the\n"
+     "                       variant an option belongs to, and those also given as\n"
+     "                       --KEY VALUE)\n"
      "  --save FILE          write the game record to FILE as the game starts (a path that\n"
      "                       cannot be written fails at once), after every human decision\n"
      "                       and at the end (also when the game is stopped)\n"
@@ -74,7 +74,8 @@ static const cli_command commands[] = {
      "  --json               print only the resulting position, as JSON\n"
      "  --variant V          the variant (default: the position's \"variant\" key, if any)\n"
      "  --players N          the player count (default: the position's \"players\" key)\n"
-     "  --first-roller N     the first roller of the setup roll-off (default 0)\n"},
+     "  --option KEY=VALUE   a table option ('croupier games' lists them; some also as\n"
+     "                       --KEY VALUE)\n"},
     {"replay", cmd_replay, "replay a game record: step through it, or print it as a log",
      "usage: croupier replay FILE [--log | --step | --json] [--as SEAT|public|open] [--plain]\n"
      "\n"

@@ -293,10 +293,33 @@ static int parse_hex64(const char *s, uint64_t *out)
     return 1;
 }
 
-/* Keys that may appear once; `option` and `seat` may repeat. */
-enum { K_GAME, K_RULES, K_VARIANT, K_PLAYERS, K_FIRST, K_SEED, K_HASH, K_OPTION, K_SEAT, K_COUNT };
-static const char *const keys[K_COUNT] = {"game", "rules",     "variant", "players", "first-roller",
+/* Keys that may appear once; `option` and `seat` may repeat.  K_BARE is
+ * an option spelled as a key of its own (`KEY VALUE`, as records made
+ * before table options wrote it), for the options whose game allows it
+ * (CR_OPTF_RECORD_KEY); each such key may appear once. */
+enum { K_GAME, K_RULES, K_VARIANT, K_PLAYERS, K_BARE, K_SEED, K_HASH, K_OPTION, K_SEAT, K_COUNT };
+static const char *const keys[K_COUNT] = {"game", "rules",     "variant", "players", "",
                                           "seed", "data-hash", "option",  "seat"};
+
+/* The option of `game` a record may spell as the header key `key`
+ * (CR_OPTF_RECORD_KEY): its index, or -1. */
+static int bare_option(const char *game, const char *key)
+{
+    const cr_game_def *def = cr_registry_find(game);
+    for (int i = 0; def && i < def->n_options; i++)
+        if ((def->options[i].flags & CR_OPTF_RECORD_KEY) && strcmp(def->options[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+/* A header line whose key is not in keys[] before the game is known: kept
+ * until the `actions` line, then read as an option of the game (or refused
+ * as an unknown key), so the header's keys may come in any order. */
+enum { MAX_PENDING = 4 };
+typedef struct pending_key {
+    int line;
+    char key[48], val[CR_RECORD_OPT_MAX + 1]; /* truncated: then too long */
+} pending_key;
 
 /* Splits "word rest" in place: returns rest (blanks skipped), "" if none. */
 static char *split_word(char *line)
@@ -328,11 +351,45 @@ static int add_option(cr_record *r, const char *key, const char *val)
     return 1;
 }
 
+static cr_status unknown_key(int line, const char *key, char *err, size_t errcap)
+{
+    cr_errf(err, errcap,
+            "line %d: unknown header key '%.40s' (expected game, rules, variant, players, "
+            "option, data-hash, seed, seat or actions)",
+            line, key);
+    return CR_ERR_PARSE;
+}
+
+/* `KEY VALUE` on line `at` for the game's option `o` (bare_option). */
+static cr_status read_bare(cr_record *r, int o, const char *key, const char *val, int at,
+                           int key_line[K_COUNT], int bare_line[CR_MAX_OPTIONS], char *err,
+                           size_t errcap)
+{
+    if (bare_line[o]) {
+        cr_errf(err, errcap, "line %d: '%s' given twice (first on line %d)", at, key, bare_line[o]);
+        return CR_ERR_PARSE;
+    }
+    bare_line[o] = at;
+    if (!key_line[K_BARE]) key_line[K_BARE] = at;
+    if (val[0] == '\0') {
+        cr_errf(err, errcap, "line %d: '%s' needs a value", at, key);
+        return CR_ERR_PARSE;
+    }
+    /* given as `option KEY VALUE` too: the first one stands */
+    if (!add_option(r, key, val)) {
+        cr_errf(err, errcap, "line %d: bad %s '%.40s': expected a value of the option %s", at, key,
+                val, key);
+        return CR_ERR_PARSE;
+    }
+    return CR_OK;
+}
+
 /* Reads the header up to and including the `actions` line into r. */
 static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], char *err,
                              size_t errcap)
 {
-    int got;
+    int got, bare_line[CR_MAX_OPTIONS] = {0}, n_pending = 0;
+    pending_key pending[MAX_PENDING];
     while ((got = next_line(rd, err, errcap)) == 1) {
         char *line = rd->buf;
         if (line[0] == '\0' || line[0] == '#') continue;
@@ -341,17 +398,35 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
                 cr_errf(err, errcap, "line %d: 'actions' before the 'game' line", rd->line);
                 return CR_ERR_PARSE;
             }
+            for (int i = 0; i < n_pending; i++) {
+                pending_key *pk = &pending[i];
+                int o = bare_option(r->game, pk->key);
+                if (o < 0) return unknown_key(pk->line, pk->key, err, errcap);
+                cr_status rc =
+                    read_bare(r, o, pk->key, pk->val, pk->line, key_line, bare_line, err, errcap);
+                if (rc != CR_OK) return rc;
+            }
             return CR_OK;
         }
         char *val = split_word(line);
         int k = 0;
-        while (k < K_COUNT && strcmp(line, keys[k]) != 0) k++;
+        while (k < K_COUNT && (k == K_BARE || strcmp(line, keys[k]) != 0)) k++;
         if (k == K_COUNT) {
-            cr_errf(err, errcap,
-                    "line %d: unknown header key '%.40s' (expected game, rules, variant, players, "
-                    "option, data-hash, seed, seat or actions)",
-                    rd->line, line);
-            return CR_ERR_PARSE;
+            if (key_line[K_GAME]) { /* an option of the game's, or unknown */
+                int o = bare_option(r->game, line);
+                if (o < 0) return unknown_key(rd->line, line, err, errcap);
+                cr_status rc =
+                    read_bare(r, o, line, val, rd->line, key_line, bare_line, err, errcap);
+                if (rc != CR_OK) return rc;
+                continue;
+            }
+            if (n_pending == MAX_PENDING || strlen(line) >= sizeof pending[0].key)
+                return unknown_key(rd->line, line, err, errcap);
+            pending_key *pk = &pending[n_pending++];
+            pk->line = rd->line;
+            strcpy(pk->key, line);
+            snprintf(pk->val, sizeof pk->val, "%s", val);
+            continue;
         }
         if (key_line[k] && k != K_OPTION && k != K_SEAT) {
             cr_errf(err, errcap, "line %d: '%s' given twice (first on line %d)", rd->line, keys[k],
@@ -381,9 +456,7 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             if (ok) strcpy(r->variant, val);
             break;
         case K_PLAYERS: ok = parse_int(val, 1, CR_MAX_PLAYERS, &r->num_players); break;
-        case K_FIRST: /* before rules version headers: DML's first-roller option */
-            ok = add_option(r, "first-roller", val);
-            break;
+        case K_BARE: break; /* read_bare() */
         case K_SEED:
             ok = parse_u64(val, &r->seed);
             r->has_seed = ok;
@@ -417,7 +490,7 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
                 "a rules version (a positive integer)",
                 "a variant name",
                 "a player count from 1 to 8",
-                "a seat number from 0 to 7",
+                "",
                 "an unsigned 64-bit integer",
                 "16 lowercase hexadecimal digits",
                 "'option KEY VALUE' with a new key",
@@ -530,7 +603,7 @@ cr_status cr_core_record_load(const char *text, size_t len, const cr_params *ove
     if (g == NULL) {
         int at = key_line[K_PLAYERS]   ? key_line[K_PLAYERS]
                  : key_line[K_OPTION]  ? key_line[K_OPTION]
-                 : key_line[K_FIRST]   ? key_line[K_FIRST]
+                 : key_line[K_BARE]    ? key_line[K_BARE]
                  : key_line[K_VARIANT] ? key_line[K_VARIANT]
                                        : actions_line;
         cr_errf(err, errcap, "line %d: %s", at, why);

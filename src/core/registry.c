@@ -1,17 +1,21 @@
 /* registry.c — the table of games croupier knows (cf. Redis redisTests[]).
- * Adding a game is one line here plus its sources under src/games/<name>/.
- * The table is constant: it is safe to read from any thread. */
+ * Adding a game is its folder, src/games/NAME/ (its sources, and its
+ * game.cmake if it needs build rules of its own), web/games/NAME.* for the
+ * browser, and its definition's name on the one line below.  The table is
+ * constant: it is safe to read from any thread. */
 #include <string.h>
 
 #include "croupier/game.h"
 
-extern const cr_game_def dml_def; /* src/games/dml/rules.c */
-extern const cr_game_def d18_def; /* src/games/18dracula/rules.c */
+/* The games' definitions (each in its folder's rules.c), in the order
+ * `croupier games` lists them. */
+#define CR_GAMES(X) X(dml_def) X(d18_def)
 
-static const cr_game_def *const games[] = {
-    &dml_def,
-    &d18_def,
-};
+#define CR_GAME_EXTERN(def) extern const cr_game_def def;
+CR_GAMES(CR_GAME_EXTERN)
+
+#define CR_GAME_ENTRY(def) &def,
+static const cr_game_def *const games[] = {CR_GAMES(CR_GAME_ENTRY)};
 
 int cr_registry_count(void) { return (int)(sizeof games / sizeof games[0]); }
 

@@ -258,7 +258,7 @@ cr_match *cr_match_new(const cr_game_def *def, const cr_params *p, const char *c
         }
         strcpy(m->rec.seats[s], m->spec[s]);
     }
-    /* init may already have produced events (none in DML): start the log */
+    /* init may already have produced events: start the log */
     return m;
 }
 

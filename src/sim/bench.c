@@ -27,13 +27,13 @@
  *     timed in CPU time of the (single) search thread.
  * The all-threads playouts are wall time: they depend on the load.
  * A long game (cr_game_parts.test_cost > 1: a random game costs that many
- * typical DML games, e.g. 18Dracula's 2,500 actions with a route search
- * per rampage) gets measurements sized to it: timed playouts check their
+ * typical games, e.g. 2,500 actions with a route search in some of them)
+ * gets measurements sized to it: timed playouts check their
  * deadline after every game instead of every 16, the per-call figures
  * replay 64 / cost recorded games (at least one) and time legal_actions
  * and clone on every cost-th decision state, and ISMCTS runs 2000 /
  * cost iterations a search (at least 10) unless --iters says otherwise.
- * A game without the hint (DML) is measured as before.
+ * A game without the hint is measured as before.
  * The machine (CPU count and model) and the build (CR_BUILD_TYPE,
  * CR_BUILD_FLAGS: compile definitions set by CMake) are printed with the
  * figures. */
@@ -152,9 +152,9 @@ out:
     return NULL;
 }
 
-/* How many typical DML games one random game of g costs (the game's hint,
+/* How many typical games one random game of g costs (the game's hint,
  * cr_game_parts.test_cost); 1 without a hint.  The hint also carries the
- * suites' caution about rare slow positions (18Dracula's router: 1000),
+ * suites' caution about rare slow positions (a hint of 1000, say),
  * which a measurement of typical costs must not follow: capped at 100. */
 static int game_cost(const cr_game *g)
 {
@@ -389,7 +389,7 @@ static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *le
     long calls = 0;
     size_t sz = g->state_size;
     /* A long game: every cost-th decision state (a game's legal_actions
-     * can cost far more than DML's; the sample is spread over the game). */
+     * can cost far more than a typical game's; the sample is spread over the game). */
     long stride = game_cost(g);
     do {
         for (int k = 0; k < pc->n_games; k++) {

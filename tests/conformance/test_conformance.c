@@ -22,24 +22,17 @@
  *   - every 7th step and at the end, for each seat: observe -> sample ->
  *     observe gives the same observation bytes (the step phases rotate from
  *     game to game, so every step residue is covered);
- *   - DML: the cards over all zones are exactly the variant's deck, and the
- *     hidden-information check below.
+ *   - the game's invariants (cr_game_parts.check_invariants) after every
+ *     apply;
+ *   - the game's own checks (cr_game_parts.conformance, parts.h), where the
+ *     game has them: of every state before each step and of every sampled
+ *     state (a card game: the cards over all zones are exactly the deck), of
+ *     every observation checked above against a watcher that follows the
+ *     events (what a seat may know of the cards it does not see), and of the
+ *     end; each game's file says what its own checks are.
  *
  * At the end: returns in {0, 1} with at most one 1, scores finite; and a
  * second run with the same seed gives the same actions and final state.
- *
- * DML hidden information.  From the event stream the test keeps, for each
- * seat and card, the zone where that seat has last seen the card (or
- * "unknown"): a MOVE whose seen_by has the seat's bit shows the destination;
- * a REVEAL shows the card where it is; an unseen move makes the card unknown
- * to the seat unless the zone it left held only that card and the seat knew
- * it (then the seat knows where it went).  Initially a seat knows the cards
- * of the public zones, of its own zones, and the Deck's and the Nest's
- * contents (public at setup).  Every card an observation places in another
- * seat's Hand, King or offer, in a Black Market, the Deck, the Nest or among
- * the face-down exiled Kings must be one the seat has last seen there: a
- * necessary condition of "nothing beyond what the rules reveal".  And the
- * observing seat's own Hand, King and offer are complete in its observation.
  *
  * CR_CONFORMANCE_GAMES=N overrides the number of random games (soaks).
  */
@@ -61,7 +54,6 @@
 #include "croupier/game.h"
 #include "croupier/parts.h"
 #include "croupier/rng.h"
-#include "games/dml/dml_internal.h"
 
 /* Default number of random games over all (game, variant, player count)
  * tables: about 45 s in a Release build on 2 cores, about 2 min 10 s under
@@ -116,8 +108,8 @@ typedef struct table {
     const cr_game *g;
     const char *game, *variant;
     int np;
-    int is_dml;
-    char label[96]; /* the variant, and the switch a table turns on ("dml-2015+bm-wager") */
+    const cr_conformance *conf; /* the game's own checks, or NULL */
+    char label[96];             /* the variant, and the switch a table turns on */
 } table;
 
 static long n_failures;
@@ -153,6 +145,7 @@ typedef struct bufs {
     double *prob;
     cr_event *evbuf;
     char *text;
+    void *watch;        /* the game's conformance watcher (parts.h) */
     cr_action *actions; /* the game's action list */
     size_t actions_cap;
 } bufs;
@@ -171,6 +164,8 @@ static void bufs_init(bufs *b, const cr_game *g)
     b->prob = calloc((size_t)g->max_chance_outcomes + 1, sizeof *b->prob);
     b->evbuf = calloc(EVENT_CAP, sizeof *b->evbuf);
     b->text = malloc(TEXT_CAP);
+    const cr_conformance *conf = cr_parts(g)->conformance;
+    b->watch = calloc(1, conf && conf->watch_size ? conf->watch_size : 1);
     b->actions_cap = 4096;
     b->actions = malloc(b->actions_cap * sizeof *b->actions);
     assert_non_null(b->st);
@@ -181,7 +176,8 @@ static void bufs_init(bufs *b, const cr_game *g)
 static void bufs_free(bufs *b)
 {
     free(b->st), free(b->clone), free(b->tmp), free(b->samp), free(b->obs), free(b->obs2);
-    free(b->legal), free(b->outs), free(b->prob), free(b->evbuf), free(b->text), free(b->actions);
+    free(b->legal), free(b->outs), free(b->prob), free(b->evbuf), free(b->text), free(b->watch);
+    free(b->actions);
 }
 
 static void push_action(bufs *b, size_t n, cr_action a)
@@ -194,257 +190,14 @@ static void push_action(bufs *b, size_t n, cr_action a)
     b->actions[n] = a;
 }
 
-/* ------------------------------------------------------ DML invariants */
-
-static uint64_t dml_variant_deck(int variant)
-{
-    if (variant != DML_V_MAYHEM) return DML_ALL_CARDS;
-    return dml_commodity_mask() | dml_rank_mask[DML_K];
-}
-
-static int dml_is_hidden_zone(int z, int seat)
-{
-    if (z == DML_Z_DECK || z == DML_Z_NEST || z == DML_Z_XKING) return 1;
-    if (z == DML_Z_PILES) return 1; /* DML-2015's face-down piles */
-    if (z >= DML_Z_BM && z < DML_Z_BM + DML_MAX_BM) return 1;
-    for (int base = DML_Z_HAND; base <= DML_Z_OFFER; base += 4) {
-        if (base == DML_Z_FRONT) continue; /* Fronts are public */
-        if (z >= base && z < base + 4 && z != base + seat) return 1;
-    }
-    return 0;
-}
-
-static int dml_is_own_zone(int z, int seat)
-{
-    return z == DML_Z_HAND + seat || z == DML_Z_KING + seat || z == DML_Z_OFFER + seat;
-}
-
-/* Public zones as the rules have them (Event, Discard, Stocks, Exile,
- * Stack, buying area, setup pool, Fronts). */
-static int dml_is_public_zone(int z)
-{
-    return z == DML_Z_EVENT || z == DML_Z_DISCARD || z == DML_Z_STOCK || z == DML_Z_EXILE ||
-           z == DML_Z_STACK || z == DML_Z_TARGET || z == DML_Z_COMMIT || z == DML_Z_POOL ||
-           (z >= DML_Z_FRONT && z < DML_Z_FRONT + 4);
-}
-
-/* Returns NULL or what is wrong. */
-static const char *dml_check_cards(const dml_state *s, char *why, size_t cap)
-{
-    uint64_t deck = dml_variant_deck(s->variant), all = 0;
-    for (int z = 0; z < DML_NZONES; z++) {
-        uint64_t m = s->zone[z];
-        if (all & m) {
-            snprintf(why, cap, "zone %d shares cards with another zone (mask %016llx)", z,
-                     (unsigned long long)(all & m));
-            return why;
-        }
-        all |= m;
-        if (s->zone_count[z] != __builtin_popcountll(m)) {
-            snprintf(why, cap, "zone %d: zone_count %d but %d cards", z, s->zone_count[z],
-                     __builtin_popcountll(m));
-            return why;
-        }
-        for (; m; m &= m - 1) {
-            int c = __builtin_ctzll(m);
-            if (s->loc[c] != z) {
-                snprintf(why, cap, "card %s in zone %d but loc says %d", dml_card_code(c), z,
-                         s->loc[c]);
-                return why;
-            }
-        }
-    }
-    if (all != deck) {
-        snprintf(why, cap,
-                 "cards over all zones %016llx != the variant's deck %016llx (missing %016llx, "
-                 "extra %016llx)",
-                 (unsigned long long)all, (unsigned long long)deck,
-                 (unsigned long long)(deck & ~all), (unsigned long long)(all & ~deck));
-        return why;
-    }
-    for (int c = 0; c < DML_NCARDS; c++)
-        if (!(deck & dml_bit(c)) && s->loc[c] < DML_NZONES) {
-            snprintf(why, cap, "card %s is not in this variant but loc says %d", dml_card_code(c),
-                     s->loc[c]);
-            return why;
-        }
-    if (s->variant == DML_V_MAYHEM && (all & (dml_rank_mask[DML_J] | dml_rank_mask[DML_Q] |
-                                              dml_rank_mask[DML_A] | dml_rank_mask[0]))) {
-        snprintf(why, cap, "Market Mayhem holds a J, Q, A or Joker");
-        return why;
-    }
-    if (s->discard_top >= 0 && s->loc[s->discard_top] != DML_Z_DISCARD) {
-        snprintf(why, cap, "discard_top %s is not in the Discard Pile",
-                 dml_card_code(s->discard_top));
-        return why;
-    }
-    for (int i = 0; i < s->nest_top_n; i++)
-        if (s->nest_top[i] >= DML_NCARDS || s->loc[s->nest_top[i]] != DML_Z_NEST) {
-            snprintf(why, cap, "nest_top[%d] is not in the Nest", i);
-            return why;
-        }
-    /* the Stack zone: the cards in the Stack's order, plus the Character
-     * whose Power is resolving (it stays in the zone until it resolves) */
-    uint64_t order = 0;
-    for (int i = 0; i < s->stack_n; i++) {
-        if (s->stack_card[i] >= DML_NCARDS || (order & dml_bit(s->stack_card[i]))) {
-            snprintf(why, cap, "stack_card[%d] is not a card or is there twice", i);
-            return why;
-        }
-        order |= dml_bit(s->stack_card[i]);
-    }
-    if (s->resolving >= 0 && s->resolving < DML_NCARDS && s->loc[s->resolving] == DML_Z_STACK)
-        order |= dml_bit(s->resolving);
-    if (order != s->zone[DML_Z_STACK]) {
-        snprintf(why, cap,
-                 "the Stack's order (%d cards, resolving %d) does not match its zone (%d cards)",
-                 s->stack_n, s->resolving, s->zone_count[DML_Z_STACK]);
-        return why;
-    }
-    return NULL;
-}
-
-/* poss[seat][card]: the zones (a bit set over DML_NZONES <= 128 zones)
- * where the seat may believe the card to be, kept from the event stream
- * alone.  A card is "known" to the seat when the set has one zone. */
-typedef struct zset {
-    uint64_t w[2];
-} zset;
-
-typedef struct tracker {
-    zset poss[4][DML_NCARDS];
-    int count[DML_NZONES]; /* zone sizes (public, R47), kept from the moves */
-    int np;
-    int wager; /* DML-2015's bm-wager: a lost wager puts unseen Hand cards, eggs too, in a BM */
-} tracker;
-
-static zset zs_one(int z)
-{
-    zset r = {{0, 0}};
-    r.w[z >> 6] = (uint64_t)1 << (z & 63);
-    return r;
-}
-static int zs_has(zset a, int z) { return (a.w[z >> 6] >> (z & 63)) & 1; }
-static int zs_is_one(zset a, int z)
-{
-    zset o = zs_one(z);
-    return a.w[0] == o.w[0] && a.w[1] == o.w[1];
-}
-static void zs_add(zset *a, int z) { a->w[z >> 6] |= (uint64_t)1 << (z & 63); }
-
-static void tracker_init(tracker *k, const dml_state *s)
-{
-    memset(k->poss, 0, sizeof k->poss);
-    k->np = s->n < 4 ? s->n : 4;
-    k->wager = (s->sw & DML_SW_BM_WAGER) != 0;
-    for (int z = 0; z < DML_NZONES; z++) k->count[z] = s->zone_count[z];
-    for (int q = 0; q < k->np; q++) {
-        zset hidden = {{0, 0}};
-        for (int z = 0; z < DML_NZONES; z++)
-            if (s->zone_count[z] && !(dml_is_public_zone(z) || dml_is_own_zone(z, q) ||
-                                      z == DML_Z_DECK || z == DML_Z_NEST))
-                zs_add(&hidden, z);
-        for (int c = 0; c < DML_NCARDS; c++) {
-            int z = s->loc[c];
-            if (z >= DML_NZONES) continue;
-            if (dml_is_public_zone(z) || dml_is_own_zone(z, q) || z == DML_Z_DECK ||
-                z == DML_Z_NEST)
-                k->poss[q][c] = zs_one(z);
-            else
-                k->poss[q][c] = hidden;
-        }
-    }
-}
-
-/* What everyone learns of an unseen card from the move itself (the rules
- * make it public): only eggs enter or leave the Nest, only Kings go among
- * the face-down exiled Kings, a deal from the setup pool (or a DML-2015
- * pile, one 2 and one 3) moves a known rank, and an unseen card put into a
- * Black Market is not an egg (bm-wager's lost wagers aside) nor a King. */
-static uint64_t public_hint(const tracker *k, int card, int from, int to)
-{
-    if (to == DML_Z_NEST || from == DML_Z_NEST) return dml_rank_mask[DML_A];
-    if (to == DML_Z_XKING) return dml_rank_mask[DML_K];
-    if (from == DML_Z_POOL || from == DML_Z_PILES) return dml_rank_mask[dml_rank(card)];
-    if (to >= DML_Z_BM && k->wager) return DML_ALL_CARDS & ~dml_rank_mask[DML_K];
-    if (to >= DML_Z_BM) return DML_ALL_CARDS & ~dml_rank_mask[DML_A];
-    return DML_ALL_CARDS;
-}
-
-/* Zone sizes are public: a zone whose cards the seat all knows (an empty
- * one too) holds no other card, and a card left with one possible zone is
- * known there (docs/rulings.md C7). */
-static void tracker_close(tracker *k, int q)
-{
-    for (int changed = 1; changed;) {
-        changed = 0;
-        int known[DML_NZONES] = {0};
-        for (int c = 0; c < DML_NCARDS; c++) {
-            zset a = k->poss[q][c];
-            if (__builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]) == 1)
-                known[a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1])]++;
-        }
-        zset full = {{0, 0}};
-        for (int z = 0; z < DML_NZONES; z++)
-            if (known[z] >= k->count[z]) zs_add(&full, z);
-        for (int c = 0; c < DML_NCARDS; c++) {
-            zset *a = &k->poss[q][c];
-            if (__builtin_popcountll(a->w[0]) + __builtin_popcountll(a->w[1]) < 2) continue;
-            zset r = {{a->w[0] & ~full.w[0], a->w[1] & ~full.w[1]}};
-            if (r.w[0] != a->w[0] || r.w[1] != a->w[1]) {
-                *a = r;
-                changed = 1;
-            }
-        }
-    }
-}
-
-static void tracker_events(tracker *k, const cr_events *ev)
-{
-    for (int i = 0; i < ev->len; i++) {
-        const cr_event *e = &ev->buf[i];
-        if (e->card < 0 || e->card >= DML_NCARDS) continue;
-        if (e->from < 0 || e->from >= DML_NZONES || e->to < 0 || e->to >= DML_NZONES) continue;
-        int c = e->card;
-        if (e->kind == DML_E_MOVE) {
-            k->count[e->from]--;
-            k->count[e->to]++;
-            uint64_t hint = public_hint(k, c, e->from, e->to);
-            for (int q = 0; q < k->np && q < 4; q++) {
-                if (e->seen_by & (1u << q)) {
-                    k->poss[q][c] = zs_one(e->to);
-                    continue;
-                }
-                /* "a card went from `from` to `to`": any card that could be
-                 * in `from` and fits the hint could be in `to` now */
-                int cand[DML_NCARDS], nc = 0;
-                for (uint64_t m = hint; m; m &= m - 1) {
-                    int x = __builtin_ctzll(m);
-                    if (zs_has(k->poss[q][x], e->from)) cand[nc++] = x;
-                }
-                if (nc == 1)
-                    k->poss[q][cand[0]] = zs_one(e->to);
-                else
-                    for (int j = 0; j < nc; j++) zs_add(&k->poss[q][cand[j]], e->to);
-            }
-        } else if (e->kind == DML_E_REVEAL) {
-            for (int q = 0; q < k->np && q < 4; q++)
-                if (e->seen_by & (1u << q)) k->poss[q][c] = zs_one(e->to);
-        } else {
-            continue;
-        }
-        for (int q = 0; q < k->np && q < 4; q++) tracker_close(k, q);
-    }
-}
-
 /* ------------------------------------------------------------ one game */
 
 typedef struct game_result {
     size_t n_actions;
     long steps;
     int ok;
-    int max_events; /* the most events one apply wrote */
-    int max_moves;  /* DML: the most card moves (DML_E_MOVE) in one apply */
+    int max_events;  /* the most events one apply wrote */
+    int max_counted; /* the most events one apply made of those the game counts (conf->counted) */
 } game_result;
 
 static uint64_t actions_total;
@@ -477,23 +230,22 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
     cr_rng_seed(&srng, seed, 2); /* the sampler's own generator */
     cr_events ev = {b->evbuf, EVENT_CAP, 0, 0};
     char err[256];
-    static tracker trk;
+    const cr_conformance *conf = t->conf;
     uint64_t a0;
 
     d->init(g, b->st);
-    if (t->is_dml) {
-        const dml_state *s = (const dml_state *)b->st;
-        tracker_init(&trk, s);
+    if (conf && conf->start) {
+        char why[256];
+        CHECK(!conf->start(g, b->watch, b->st, why, sizeof why), "start: %s", why);
     }
     for (;;) {
         int who = d->current_player(g, b->st);
         CHECK(who == CR_TERMINAL || who == CR_CHANCE || (who >= 0 && who < g->num_players),
               "current_player returned %d", who);
 
-        if (t->is_dml) {
+        if (conf && conf->check_state) {
             char why[256];
-            const char *bad = dml_check_cards((const dml_state *)b->st, why, sizeof why);
-            CHECK(bad == NULL, "cards: %s", bad);
+            CHECK(!conf->check_state(g, b->st, why, sizeof why), "cards: %s", why);
         }
 
         /* serialize -> deserialize */
@@ -520,38 +272,17 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
                     d->observe(g, b->samp, seat, b->obs2);
                     CHECK(memcmp(b->obs, b->obs2, g->obs_size) == 0,
                           "seat %d: observe -> sample -> observe differs", seat);
-                    if (t->is_dml) {
+                    if (conf && conf->check_state) {
                         char why[256];
-                        const char *bad =
-                            dml_check_cards((const dml_state *)b->samp, why, sizeof why);
-                        CHECK(bad == NULL, "seat %d: sampled state: %s", seat, bad);
+                        CHECK(!conf->check_state(g, b->samp, why, sizeof why),
+                              "seat %d: sampled state: %s", seat, why);
                     }
                 }
-                if (t->is_dml) {
-                    const dml_state *s = (const dml_state *)b->st, *o = (const dml_state *)b->obs;
-                    for (int z = 0; z < DML_NZONES; z++) {
-                        CHECK((o->zone[z] & ~s->zone[z]) == 0,
-                              "seat %d: observation puts cards in zone %d that are not there", seat,
-                              z);
-                        if (dml_is_own_zone(z, seat))
-                            CHECK(o->zone[z] == s->zone[z],
-                                  "seat %d: its own zone %d is incomplete in its observation", seat,
-                                  z);
-                        if (!dml_is_hidden_zone(z, seat)) continue;
-                        for (uint64_t m = o->zone[z]; m; m &= m - 1) {
-                            int c = __builtin_ctzll(m);
-                            CHECK(zs_is_one(trk.poss[seat][c], z),
-                                  "seat %d: observation shows %s in hidden zone %d, where the seat "
-                                  "has "
-                                  "neither seen it go nor can infer it from the events",
-                                  seat, dml_card_code(c), z);
-                        }
-                    }
-                    for (int q = 0; q < 4; q++)
-                        if (q != seat)
-                            for (int z = 0; z < DML_NZONES; z++)
-                                CHECK(o->pin[q][z] == 0 && o->may[q][z] == 0,
-                                      "seat %d: observation holds seat %d's knowledge", seat, q);
+                if (conf && conf->check_observation) {
+                    char why[512];
+                    CHECK(
+                        !conf->check_observation(g, b->watch, b->st, seat, b->obs, why, sizeof why),
+                        "%s", why);
                 }
             }
         }
@@ -607,7 +338,7 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         CHECK(memcmp(b->clone, b->st, g->state_size) == 0, "clone differs from the original");
         ev.len = 0;
         ev.dropped = 0;
-        cr_ctx *cx = test_ctx(g); /* a full context: 18Dracula's rampage uses the scratch */
+        cr_ctx *cx = test_ctx(g); /* a full context: a game's apply may use the scratch */
         count_on(&a0);
         cx->ev = &ev;
         d->apply(g, b->st, a, cx);
@@ -620,14 +351,12 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         CHECK(ev.len <= g->max_events, "action %d wrote %d events, more than max_events = %d", a,
               ev.len, g->max_events);
         if (ev.len > r.max_events) r.max_events = ev.len;
-        if (t->is_dml) {
-            int moves = 0;
-            for (int i = 0; i < ev.len; i++) moves += ev.buf[i].kind == DML_E_MOVE;
-            if (moves > r.max_moves) r.max_moves = moves;
-        }
         CHECK(memcmp(b->clone, b->st, g->state_size) == 0,
               "action %d applied to a clone (without events) gives a different state", a);
-        if (t->is_dml) tracker_events(&trk, &ev);
+        if (conf && conf->events) { /* the watcher follows the events */
+            int counted = conf->events(g, b->watch, &ev);
+            if (counted > r.max_counted) r.max_counted = counted;
+        }
         if (cr_parts(g)->check_invariants) { /* the game's invariants, every step */
             char why[256];
             CHECK(!cr_parts(g)->check_invariants(g, b->st, why, sizeof why),
@@ -659,12 +388,9 @@ static game_result play_checked(const table *t, uint64_t seed, long k, bufs *b)
         }
         CHECK(res.winners == 0 || fabs(sum - 1.0) < 1e-12, "returns sum to %g", sum);
         CHECK(res.winners < (1u << g->num_players), "winners mask %#x", res.winners);
-        if (t->is_dml) {
-            const dml_state *s = (const dml_state *)b->st;
-            CHECK(s->over, "terminal but not over");
-            for (int p = 0; p < g->num_players; p++)
-                CHECK(ret[p] == (s->winner == p ? 1.0 : 0.0),
-                      "returns[%d] = %g but the winner is %d", p, ret[p], s->winner);
+        if (conf && conf->check_end) {
+            char why[256];
+            CHECK(!conf->check_end(g, b->st, ret, why, sizeof why), "%s", why);
         }
     }
     r.ok = 1;
@@ -742,7 +468,7 @@ static void test_every_game(void **unused)
             assert_true(var->min_players >= 1 && var->min_players <= var->max_players &&
                         var->max_players <= CR_MAX_PLAYERS);
             /* the variant as it is, then once with each yes/no switch of its
-             * own turned on (DML-2015's historic switches) */
+             * own turned on (a variant's historic switches) */
             for (int o = -1; o < def->n_options; o++) {
                 const cr_option_def *od = o >= 0 ? &def->options[o] : NULL;
                 if (od && (od->type != CR_OPT_BOOL || od->variant == NULL ||
@@ -762,10 +488,9 @@ static void test_every_game(void **unused)
                     }
                     assert_true(nt < MAX_TABLES);
                     table *t = &tables[nt++];
-                    *t = (table){g, def->name, t->label, np, strcmp(def->name, "dml") == 0, ""};
+                    *t = (table){g, def->name, t->label, np, cr_parts(g)->conformance, ""};
                     snprintf(t->label, sizeof t->label, "%s%s%s", var->name, od ? "+" : "",
                              od ? od->key : "");
-                    if (t->is_dml) assert_true(g->state_size == sizeof(dml_state));
                     /* the buffer must outsize the bound, so an apply beyond it is seen */
                     assert_true(g->max_events > 0 && g->max_events < EVENT_CAP);
                 }
@@ -786,7 +511,7 @@ static void test_every_game(void **unused)
     for (int ti = 0; ti < nt; ti++) n_plain += cr_parts(tables[ti].g)->test_cost <= 1;
     if (n_plain == 0) n_plain = nt;
     /* CR_CONFORMANCE_REPLAY=TABLE:SEED:K plays just the failing game a
-     * failure line names (TABLE as printed, e.g. "18dracula/medieval/4p";
+     * failure line names (TABLE as printed, "GAME/VARIANT/NUMp";
      * K its number in the table's run), to debug it alone */
     char replay_table[96] = "";
     unsigned long long replay_seed = 0;
@@ -817,7 +542,7 @@ static void test_every_game(void **unused)
         bufs b;
         bufs_init(&b, t->g);
         long before = n_failures, tsteps = 0;
-        int max_events = 0, max_moves = 0;
+        int max_events = 0, max_counted = 0;
         for (long k = 0; k < share; k++) {
             uint64_t seed = ((uint64_t)ti << 32) ^ (uint64_t)(k * 2654435761u + 1);
             game_result r = play_checked(t, seed, k, &b);
@@ -825,14 +550,15 @@ static void test_every_game(void **unused)
             steps += (uint64_t)r.steps;
             tsteps += r.steps;
             if (r.max_events > max_events) max_events = r.max_events;
-            if (r.max_moves > max_moves) max_moves = r.max_moves;
+            if (r.max_counted > max_counted) max_counted = r.max_counted;
             if (r.ok && !replay_same_seed(t, seed, &b, r.n_actions)) r.ok = 0;
             if (!r.ok) games_failed++;
         }
         printf("conformance: %s/%s/%dp: %ld games, %ld actions, at most %d events in one apply "
                "(max_events %d)",
                t->game, t->variant, t->np, share, tsteps, max_events, t->g->max_events);
-        if (t->is_dml) printf(", of them at most %d moves", max_moves);
+        if (t->conf && t->conf->counted)
+            printf(", of them at most %d %s", max_counted, t->conf->counted);
         printf("%s\n", n_failures > before ? " (FAILURES)" : "");
         bufs_free(&b);
     }

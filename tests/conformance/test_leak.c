@@ -26,7 +26,8 @@
  *
  * CR_LEAK_GAMES=N overrides the number of games (default 2,000 over all
  * tables of every game); CR_LEAK_TABLES=TEXT plays only the tables whose
- * name ("dml/dml-2015+bm-wager/4p") holds TEXT, the games spread over them.
+ * name ("GAME/VARIANT+SWITCH/NUMp", as it prints them) holds TEXT, the games
+ * spread over them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,7 +169,8 @@ static int switch_of(const cr_game_def *def, int o, int v)
            strcmp(od->variant, def->variants[v].name) == 0;
 }
 
-/* A table's name, "dml/dml-2015+bm-wager/4p", for CR_LEAK_TABLES. */
+/* A table's name, "GAME/VARIANT/NUMp" or "GAME/VARIANT+SWITCH/NUMp", for
+ * CR_LEAK_TABLES. */
 static void table_label(const cr_game_def *def, int v, int o, int np, char *out, size_t cap)
 {
     snprintf(out, cap, "%s/%s%s%s/%dp", def->name, def->variants[v].name, o >= 0 ? "+" : "",
@@ -177,7 +179,7 @@ static void table_label(const cr_game_def *def, int v, int o, int np, char *out,
 
 /* Whether the table is one to play: every table, or, with
  * CR_LEAK_TABLES=TEXT, the tables whose name holds TEXT (a long run on a
- * few tables, e.g. "dml-2015"). */
+ * few tables, e.g. one variant's name). */
 static int table_wanted(const cr_game_def *def, int v, int o, int np)
 {
     const char *want = getenv("CR_LEAK_TABLES");
@@ -194,7 +196,7 @@ static long check_game(const cr_game_def *def, long games, answer_fn answer, lon
 {
     long leaks = 0;
     int tables = 0;
-    /* each variant, then once with each yes/no switch of its own on (DML-2015's) */
+    /* each variant, then once with each yes/no switch of its own on */
     for (int v = 0; v < def->n_variants; v++)
         for (int o = -1; o < def->n_options; o++)
             for (int np = def->variants[v].min_players; np <= def->variants[v].max_players; np++)
@@ -254,7 +256,7 @@ static long check_game(const cr_game_def *def, long games, answer_fn answer, lon
                             a = legal[cr_rng_below(&rng, (uint32_t)n)];
                         }
                         cr_events ev = {.buf = evbuf, .cap = EVENTS};
-                        cr_ctx *cx = test_ctx(g); /* the scratch too (18Dracula's rampage) */
+                        cr_ctx *cx = test_ctx(g); /* the scratch too (a game's apply may use it) */
                         cx->ev = &ev;
                         g->def->apply(g, st, a, cx);
                         cx->ev = NULL;
@@ -295,9 +297,9 @@ static void test_no_leaks(void **state)
         const cr_game_def *def = cr_registry_get(i);
         long checks = 0, games = env_games(2000);
         /* A costly game plays fewer (parts.h), and ten times fewer here:
-         * every step renders the whole legal list twice per seat, and an
-         * 18Dracula game is ~2,500 steps with lists of hundreds of actions
-         * (2 games: ~300,000 comparisons). */
+         * every step renders the whole legal list twice per seat, and a
+         * costly game may be thousands of steps with lists of hundreds of
+         * actions (one of 2,500 steps: 2 games, ~300,000 comparisons). */
         if (def->parts && def->parts->test_cost > 1) {
             long div = 10L * def->parts->test_cost;
             games = games / div > 0 ? games / div : 1;
@@ -321,14 +323,35 @@ static size_t leaky_event_to_str(const cr_game *g, const cr_event *e, int seat, 
     return cr_registry_find(g->def->name)->event_to_str(g, e, CR_SEAT_OMNISCIENT, buf, cap);
 }
 
+/* The leaking variants of the games below are tried on the registry's
+ * games in order, up to the first where the leak shows in 12 games (one
+ * with cards some seat does not see: a game without hidden information
+ * cannot leak).  Returns that game, or NULL when none shows it. */
+static const cr_game_def *first_game_caught(const cr_game_def *(*leaky)(const cr_game_def *def,
+                                                                        cr_game_def *copy),
+                                            answer_fn answer)
+{
+    for (int i = 0; i < cr_registry_count(); i++) {
+        cr_game_def copy;
+        const cr_game_def *def = leaky(cr_registry_get(i), &copy);
+        long checks = 0;
+        int tables;
+        if (check_game(def, 12, answer, &checks, &tables) > 0) return cr_registry_get(i);
+    }
+    return NULL;
+}
+
+static const cr_game_def *with_leaky_renderer(const cr_game_def *def, cr_game_def *copy)
+{
+    *copy = *def;
+    copy->event_to_str = leaky_event_to_str;
+    return copy;
+}
+
 static void test_catches_leaky_event_renderer(void **state)
 {
     (void)state;
-    cr_game_def leaky = *cr_registry_find("dml");
-    leaky.event_to_str = leaky_event_to_str;
-    long checks = 0;
-    int tables;
-    assert_true(check_game(&leaky, 12, answer_seat_parse, &checks, &tables) > 0);
+    assert_non_null(first_game_caught(with_leaky_renderer, answer_seat_parse));
 }
 
 /* The error cr_apply_text gave before issue 7: the true state's prompt,
@@ -350,13 +373,16 @@ static cr_status old_apply_text_answer(const cr_game *g, const void *st, int sea
     return rc;
 }
 
+static const cr_game_def *as_it_is(const cr_game_def *def, cr_game_def *copy)
+{
+    (void)copy;
+    return def;
+}
+
 static void test_catches_old_apply_text_leak(void **state)
 {
     (void)state;
-    long checks = 0;
-    int tables;
-    assert_true(check_game(cr_registry_find("dml"), 12, old_apply_text_answer, &checks, &tables) >
-                0);
+    assert_non_null(first_game_caught(as_it_is, old_apply_text_answer));
 }
 
 int main(void)

@@ -55,6 +55,9 @@ const HEX_RE = /^[0-9a-f]{16}$/;
 const num = (v) => (Number.isFinite(v) ? v : 0);
 const at = (arr, i) => (Array.isArray(arr) && i >= 0 && i < arr.length ? arr[i] : undefined);
 
+// The table's own rules: web/games/18dracula.css (web/js/game.js loads them).
+export const stylesheet = true;
+
 export function createView(root, ctx) {
   let snap = null;
   let board = null;

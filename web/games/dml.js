@@ -103,6 +103,9 @@ function seatIndex(s) {
   return m ? Number(m[1]) : -1;
 }
 
+// The table's own rules: web/games/dml.css (web/js/game.js loads them).
+export const stylesheet = true;
+
 export function createView(root, ctx) {
   let chosen = null; // the card whose several actions are shown beside it
   let lastDice = ''; // the roll and check drawn last: a new roll animates, nothing else redraws

@@ -13,7 +13,6 @@ import { amountProblem, amountText } from './actions.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
-// The view module for a game name, or the generic table.
 // What each seat earned, from the server's `achievements` (per seat, a list
 // of {key, title, words}: the update's result, the replay's last step), as a
 // section with one item a seat and achievement; null when there is none.
@@ -32,11 +31,32 @@ export function achievementsList(per, n, seatName) {
     el('h3', { text: 'Achievements' }), el('ul', {}, items));
 }
 
+// A game's own stylesheet, web/games/<game>.css, added to the page once;
+// resolves when it has loaded (or failed to), so the view draws styled.
+function gameStylesheet(name) {
+  const href = new URL(`../games/${name}.css`, import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) {
+    return Promise.resolve();
+  }
+  const link = el('link', { rel: 'stylesheet', href });
+  const loaded = new Promise((resolve) => {
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+  });
+  document.head.append(link);
+  return loaded;
+}
+
+// The view module for a game name, or the generic table.  A module that
+// exports `stylesheet = true` has its rules in web/games/<game>.css, loaded
+// before the view is handed out.
 export async function viewFor(name) {
   if (!NAME_RE.test(String(name))) return generic;
   try {
     const mod = await import(`../games/${name}.js`);
-    return typeof mod.createView === 'function' ? mod : generic;
+    if (typeof mod.createView !== 'function') return generic;
+    if (mod.stylesheet === true) await gameStylesheet(name);
+    return mod;
   } catch {
     return generic;
   }

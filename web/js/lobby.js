@@ -84,8 +84,8 @@ function drawCreate(box, invitesBox, app, welcome) {
   }
   // One control per table option, by its type (int, bool, choice, seat; a
   // `file` option names data on the server and keeps its built-in default).
-  // An option that belongs to one variant (its `variant`, e.g. dml-2015's
-  // historic switches) is offered only with that variant: the server
+  // An option that belongs to one variant (its `variant`, e.g. one
+  // edition's historic switches) is offered only with that variant: the server
   // refuses it with another.
   function drawOptions() {
     const g = game();

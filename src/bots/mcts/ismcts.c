@@ -144,7 +144,7 @@ static int in_sorted(const cr_action *a, int n, cr_action x)
 }
 
 /* The value of a rollout cut off before the end: the game's scores now
- * (DML: Victory Points), 1 shared among the seats with the highest. */
+ * (a card game's Victory Points), 1 shared among the seats with the highest. */
 static void score_leaders(const cr_game *g, const void *st, double *ret)
 {
     cr_result res;
@@ -493,7 +493,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             return 0;
         }
     }
-    /* Defaults.  With a heuristic policy (DML) the search is "guided": the
+    /* Defaults.  With a heuristic policy (the game's parts) the search is "guided": the
      * policy rolls out, plays the other seats, and a rollout stops after 100
      * actions with the score margin as its value: the strongest profile the
      * lab found (docs/bots.md).  Without one: random rollouts to the end,

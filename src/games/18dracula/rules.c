@@ -981,7 +981,8 @@ static const cr_variant variants[] = {
 static const cr_option_def options[] = {
     {.key = "board",
      .type = CR_OPT_FILE,
-     .help = "a board file (docs/18dracula-board.md); default: the bundled board"},
+     .help = "a board file (docs/18dracula-board.md); default: the bundled board",
+     .flags = CR_OPTF_SWITCH}, /* --board FILE */
 };
 
 static cr_status create(cr_game *g, char *err, size_t errcap)

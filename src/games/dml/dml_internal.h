@@ -560,11 +560,14 @@ DML_HIDDEN void dml_result(const cr_game *g, const void *st, cr_result *out);
  * docs/rulings.md.  1: the 2016 rules with rulings R1-R78 and C1-C13. */
 enum { DML_RULES_VERSION = 1 };
 
-/* Game-owned parts (parts.c, heuristic.c, lab.c). */
+/* Game-owned parts (parts.c, heuristic.c, lab.c, conformance.c). */
 struct cr_game_parts;
 struct cr_lab_profile;
 extern DML_HIDDEN const struct cr_game_parts dml_parts;
 extern DML_HIDDEN const struct cr_lab_profile dml_lab;
+/* conformance.c: the conformance suite's checks of DML (cr_game_parts.conformance) */
+struct cr_conformance;
+extern DML_HIDDEN const struct cr_conformance dml_conformance;
 DML_HIDDEN void dml_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed);
 DML_HIDDEN size_t dml_obs_tensor(const cr_game *g, const void *obs, float *out, size_t cap);
 DML_HIDDEN cr_action dml_heuristic(const cr_game *g, const void *view, int seat,

@@ -1,6 +1,7 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
  * its hand-written player, its lab profile, its achievements, the clients'
- * help, the player's guide and the full-screen client's table (table.c).
+ * help, the player's guide, the full-screen client's table (table.c) and the
+ * conformance suite's checks (conformance.c).
  *
  * Achievements (spec Appendix A, notes A1-A6, and a few of our own): half of
  * them are read from the final state (how the game ended, what the Hands
@@ -184,4 +185,5 @@ const cr_game_parts dml_parts = {
     .guide = cr_guide_dml, /* docs/play-dml.md, compiled in */
     .panels = dml_panels,  /* table.c */
     .obs_tensor = dml_obs_tensor,
+    .conformance = &dml_conformance, /* conformance.c */
 };

@@ -3112,7 +3112,9 @@ const cr_option_def dml_options[DML_NOPTIONS] = {
     [DML_OPT_FIRST_ROLLER] = {.key = "first-roller",
                               .type = CR_OPT_SEAT,
                               .def = 0,
-                              .help = "the seat that rolls first in the setup roll-off"},
+                              .help = "the seat that rolls first in the setup roll-off",
+                              /* --first-roller N, and the records' old header key */
+                              .flags = CR_OPTF_SWITCH | CR_OPTF_RECORD_KEY},
     [DML_OPT_BM_WAGER] = {.key = "bm-wager",
                           .type = CR_OPT_BOOL,
                           .help = "2015-06: a Black Market attempt wagers M cards and needs 7 - M",
