@@ -71,6 +71,14 @@ const char *cr_bot_kind(const cr_bot *b); /* "random", "heuristic", "ismcts" */
 /* Checks a spec without a game (parses the name and the parameters). */
 int cr_bot_spec_valid(const char *spec, char *err, size_t errcap);
 
+/* Tiers.  Each game names its levels of play, weakest first (three to five
+ * of beginner, casual, club, expert, master: cr_game_parts.tiers), each a
+ * bot spec of that game with a rating measured in the lab (docs/bots.md).
+ * A tier's name is taken wherever a spec is: cr_bot_new resolves it for its
+ * game, and cr_bot_spec_valid accepts the name of any game's tier.  The spec
+ * tier `name` stands for in games of def, or NULL when def has no such tier. */
+const char *cr_bot_tier_spec(const cr_game_def *def, const char *name);
+
 /* Statistics of the last cr_bot_act (ISMCTS; zeros for other bots, and for
  * an ISMCTS call that did not search because one option was left). */
 typedef struct cr_bot_stats {

@@ -142,6 +142,15 @@ typedef struct cr_conformance {
     int (*check_end)(const cr_game *g, const void *st, const double *ret, char *err, size_t errcap);
 } cr_conformance;
 
+/* A named level of play (bot.h, "Tiers"): a short name any client takes
+ * in place of a bot spec, the spec it stands for in this game, and one line
+ * saying what it plays like.  Static strings. */
+typedef struct cr_tier {
+    const char *name;  /* "beginner", "casual", "club", "expert", "master" */
+    const char *spec;  /* a bot spec (bot.h), e.g. "ismcts:iters=1000" */
+    const char *words; /* e.g. "searches 1,000 imagined games a move" */
+} cr_tier;
+
 typedef struct cr_game_parts {
     /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
     cr_policy_fn heuristic;
@@ -199,6 +208,9 @@ typedef struct cr_game_parts {
     size_t (*obs_tensor)(const cr_game *g, const void *obs, float *out, size_t cap);
     /* The game's own checks for the conformance suite (above). */
     const cr_conformance *conformance;
+    /* Its levels of play, weakest first (bot.h, "Tiers"); n_tiers of them. */
+    const cr_tier *tiers;
+    int n_tiers;
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

@@ -160,6 +160,37 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
  * cannot be allocated (r is then left half-summarized). */
 cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
 
+/* --- Ratings (croupier sim GAME --rate A,B,...) -------------------------------
+ * Bots or tiers (bot.h) rated by a round-robin of seat mixtures: for each
+ * pair, base.games games with the seats alternating the two and base.games
+ * with them swapped; a Bradley-Terry fit of the pairwise results within each
+ * game, on the Elo scale (mean 1500), with 95% bootstrap intervals over the
+ * games (src/sim/rating.c says how exactly).  base.seats is not used;
+ * base.num_players must be set. */
+enum { CR_RATE_MAX = 8 };
+typedef struct cr_rate_config {
+    cr_sim_config base;
+    const char *bots[CR_RATE_MAX]; /* specs or tier names, borrowed */
+    int n_bots;
+    int bootstrap; /* resamples; 0: 200 */
+} cr_rate_config;
+typedef struct cr_rate_entry {
+    char spec[128];
+    double elo, lo, hi;
+    long pairs;   /* pairwise results counted */
+    double score; /* share of them won (draws half) */
+} cr_rate_entry;
+typedef struct cr_rate_result {
+    int n;
+    cr_rate_entry e[CR_RATE_MAX]; /* in the order of cfg->bots */
+    long games;
+    double seconds;
+} cr_rate_result;
+cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *err,
+                         size_t errcap) CR_MUST_CHECK;
+/* The rating table, strongest first. */
+void cr_sim_print_rating(const cr_rate_config *cfg, const cr_rate_result *r, FILE *f);
+
 /* Whether a progress mode draws the bar: AUTO draws iff stderr is a terminal. */
 int cr_sim_progress_enabled(int mode);
 

@@ -73,12 +73,29 @@ static const bot_vtable *find_kind(const char *kind)
     return NULL;
 }
 
+const char *cr_bot_tier_spec(const cr_game_def *def, const char *name)
+{
+    const cr_game_parts *parts = def && def->parts ? def->parts : NULL;
+    for (int i = 0; parts && name && i < parts->n_tiers; i++)
+        if (strcmp(parts->tiers[i].name, name) == 0) return parts->tiers[i].spec;
+    return NULL;
+}
+
+/* Whether name is a tier of some game in the registry. */
+static int any_tier(const char *name)
+{
+    for (int i = 0; i < cr_registry_count(); i++)
+        if (cr_bot_tier_spec(cr_registry_get(i), name)) return 1;
+    return 0;
+}
+
 int cr_bot_spec_valid(const char *spec, char *err, size_t errcap)
 {
+    if (spec && any_tier(spec)) return 1;
     bot_spec s;
     if (!bot_spec_parse(spec, &s, err, errcap)) return 0;
     if (!find_kind(s.kind)) {
-        set_err(err, errcap, "unknown bot (random, heuristic, ismcts)", s.kind);
+        set_err(err, errcap, "unknown bot (random, heuristic, ismcts, or a game's tier)", s.kind);
         return 0;
     }
     return 1;
@@ -108,10 +125,21 @@ cr_bot *cr_bot_new(const cr_game *g, const char *spec, int seat, uint64_t seed, 
         set_err(err, errcap, "seat out of range", spec);
         return NULL;
     }
-    if (!bot_spec_parse(spec, &s, err, errcap)) return NULL;
+    /* a tier's name: the game's spec for it (the bot keeps the name) */
+    const char *tier = cr_bot_tier_spec(g->def, spec);
+    if (!bot_spec_parse(tier ? tier : spec, &s, err, errcap)) return NULL;
     const bot_vtable *vt = find_kind(s.kind);
-    if (!vt) {
-        set_err(err, errcap, "unknown bot (random, heuristic, ismcts)", s.kind);
+    if (!vt) { /* name the game's tiers too */
+        char known[160] = "unknown bot (random, heuristic, ismcts";
+        const cr_game_parts *parts = g->def->parts;
+        for (int t = 0; parts && t < parts->n_tiers; t++) {
+            size_t n = strlen(known);
+            snprintf(known + n, sizeof known - n, "%s%s",
+                     t ? ", " : "; tiers: ", parts->tiers[t].name);
+        }
+        size_t n = strlen(known);
+        snprintf(known + n, sizeof known - n, ")");
+        set_err(err, errcap, known, s.kind);
         return NULL;
     }
     cr_bot *b = cr_calloc(1, sizeof *b);

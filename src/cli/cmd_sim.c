@@ -35,6 +35,8 @@ const char cmd_sim_usage[] =
     "                       the CPUs it is bound to); results do not depend on T\n"
     "  --seed S             game i uses (S, i); the bot of seat s uses (S, i, s) (default 1)\n"
     "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
+    "  --rate A,B,...      rate bots or tiers: --games games per seating of each pair,\n"
+    "                      a Bradley-Terry fit on the Elo scale with 95% intervals\n"
     "  --json FILE          every summary figure as JSON\n"
     "  --csv FILE           one row per game\n"
     "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png (DIR is created\n"
@@ -48,6 +50,33 @@ enum { MAX_VARY = 64 };
  * (ranks processes; 1 without).  Every process parses the same arguments
  * and so takes the same way until the games; then rank 0 alone checks the
  * output paths (all stop if it fails), prints and writes. */
+/* --rate A,B,...: the bots' ratings (cr_sim_ratings), in one process. */
+static int rate_command(const cr_sim_config *cfg, const char *list, int vary, int ranks)
+{
+    if (vary) return cli_usage_error("sim", "--rate and --vary exclude each other");
+    if (ranks > 1) return cli_usage_error("sim", "--rate runs in one process, not under mpirun");
+    cr_rate_config rc;
+    memset(&rc, 0, sizeof rc);
+    rc.base = *cfg;
+    char buf[1024], *bots[CR_RATE_MAX + 1];
+    int n = cr_sim_split_specs(list, buf, sizeof buf, bots, CR_RATE_MAX + 1);
+    if (n < 2 || n > CR_RATE_MAX)
+        return cli_usage_error("sim", "--rate: give 2 to %d bots or tiers", CR_RATE_MAX);
+    for (int i = 0; i < n; i++) rc.bots[i] = bots[i];
+    rc.n_bots = n;
+    if (rc.base.num_players == 0) { /* the variant's largest table */
+        const cr_game_def *def = cli_find_game(cfg->game);
+        for (int v = 0; def && v < def->n_variants; v++)
+            if (!cfg->variant ? v == 0 : strcmp(def->variants[v].name, cfg->variant) == 0)
+                rc.base.num_players = def->variants[v].max_players;
+    }
+    char err[512];
+    cr_rate_result res;
+    if (cr_sim_ratings(&rc, &res, err, sizeof err) != CR_OK) return cli_error("%s", err);
+    cr_sim_print_rating(&rc, &res, stdout);
+    return 0;
+}
+
 static int sim_command(int argc, char **argv, int ranks)
 {
     cr_sim_config cfg;
@@ -56,7 +85,7 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.seed = 1;
     cfg.progress = CR_SIM_PROGRESS_AUTO;
     const char *game = NULL, *seats = "random", *json = NULL, *csv = NULL, *plots = NULL;
-    const char *vary = NULL, *val;
+    const char *vary = NULL, *rate = NULL, *val;
     char seat_buf[1024], vary_buf[2048];
     char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
     cr_params table = {0};
@@ -99,6 +128,9 @@ static int sim_command(int argc, char **argv, int ranks)
         } else if ((r = cli_opt(argc, argv, &i, "--plots", &val))) {
             if (r < 0) return 2;
             plots = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--rate", &val))) {
+            if (r < 0) return 2;
+            rate = val;
         } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
             if (r < 0) return 2;
             vary = val;
@@ -124,6 +156,8 @@ static int sim_command(int argc, char **argv, int ranks)
         return cli_usage_error("sim", "--seats: give 1 to %d bot specs", CR_MAX_PLAYERS);
     cfg.n_seats = n_seats;
     for (int s = 0; s < n_seats; s++) cfg.seats[s] = seat_list[s];
+
+    if (rate) return rate_command(&cfg, rate, vary != NULL, ranks);
 
     /* --vary KEY=V1,V2,...: KEY is seatK or variant */
     char vary_key[32] = "";

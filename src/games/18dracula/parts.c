@@ -51,6 +51,14 @@ static void d18_bench(const cr_game *g, FILE *out, double seconds, uint64_t seed
     d18_router_bench(out, d18_brd(g), n, seed, 200000);
 }
 
+/* The levels of play, weakest first (bot.h, "Tiers"); their ratings and
+ * the command that measured them: docs/bots.md. */
+static const cr_tier d18_tiers[] = {
+    {"beginner", "random", "plays any legal move"},
+    {"casual", "heuristic:noise=0.5", "the club player's ideas, half of the time"},
+    {"club", "heuristic", "a hand-written player: floats fronts, builds, buys monsters"},
+};
+
 const cr_game_parts d18_parts = {
     .bench = d18_bench,
     .lab = &d18_lab,
@@ -67,4 +75,6 @@ const cr_game_parts d18_parts = {
      * (docs/18dracula-board.md): a long search is rare, not impossible. */
     .test_cost = 100,
     .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
+    .tiers = d18_tiers,
+    .n_tiers = (int)(sizeof d18_tiers / sizeof d18_tiers[0]),
 };

@@ -173,6 +173,16 @@ static int dml_achievements(const cr_game *g, const void *st, int seat, const ch
     return n;
 }
 
+/* The levels of play, weakest first (bot.h, "Tiers"); their ratings and
+ * the command that measured them: docs/bots.md. */
+static const cr_tier dml_tiers[] = {
+    {"beginner", "random", "plays any legal move"},
+    {"casual", "heuristic:noise=0.5", "the club player's ideas, half of the time"},
+    {"club", "heuristic", "a hand-written player: sound buying, seizing and visiting"},
+    {"expert", "ismcts:iters=300", "searches 300 imagined games a move, guided by the club player"},
+    {"master", "ismcts:iters=2000", "searches 2,000 imagined games a move (about 0.1 s)"},
+};
+
 const cr_game_parts dml_parts = {
     .heuristic = dml_heuristic,
     .lab = &dml_lab,
@@ -186,4 +196,6 @@ const cr_game_parts dml_parts = {
     .panels = dml_panels,  /* table.c */
     .obs_tensor = dml_obs_tensor,
     .conformance = &dml_conformance, /* conformance.c */
+    .tiers = dml_tiers,
+    .n_tiers = (int)(sizeof dml_tiers / sizeof dml_tiers[0]),
 };
