@@ -180,7 +180,10 @@ static double sv_mono(void)
 
 typedef struct sv_conn sv_conn;
 
+typedef struct sv_server sv_server;
+
 typedef struct sv_game {
+    sv_server *srv; /* the server holding it (set once, never changes) */
     pthread_mutex_t mu;
     cr_store_game meta; /* as created (seats: "human", "invite" or a bot spec) */
     cr_match *m;        /* NULL when outdated (kept in the store, never played) */
@@ -234,6 +237,7 @@ typedef struct sv_game {
 } sv_game;
 
 struct sv_conn {
+    sv_server *srv; /* the server it is connected to */
     struct mg_connection *mc;
     /* After the handshake the connection's own thread (sv_conn_main) owns
      * the socket: it reads and decodes the client's frames, and writes the
@@ -269,7 +273,7 @@ typedef struct sv_hook {
     struct sv_hook *next;
 } sv_hook;
 
-typedef struct sv_server {
+struct sv_server {
     sv_config cfg;
     int conns_stop; /* connection threads end (mg_stop is under way) */
     cr_store *store;
@@ -298,12 +302,10 @@ typedef struct sv_server {
     int n_hooks;
     int hook_stop; /* under hook_mu */
     pthread_t hook_thread;
-} sv_server;
+};
 
-static sv_server *sv; /* the one server of the process (civetweb's callbacks reach it) */
-
-static void sv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sv_log(const char *fmt, ...)
+static void sv_log(const sv_server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sv_log(const sv_server *sv, const char *fmt, ...)
 {
     if (sv && sv->cfg.quiet) return;
     va_list ap;
@@ -322,6 +324,7 @@ static void sv_log(const char *fmt, ...)
  * frame is dropped and its thread closes the connection (1008). */
 static void sv_queue(sv_conn *c, int op, const void *data, size_t len)
 {
+    sv_server *sv = c->srv;
     if (c->sink) { /* a connection with no socket (the fuzz target) */
         c->sink(c->sink_arg, op, data, len);
         return;
@@ -407,7 +410,7 @@ static void sv_new_token(char out[SV_TOKEN_LEN + 1])
 /* Checks a seat spec against the server's limits: random, heuristic, or
  * ismcts with iters <= bot_max_iters, ms <= bot_deadline_ms, threads=1 and
  * nodes within the memory cap. */
-static int sv_bot_allowed(const char *spec, char *err, size_t errcap)
+static int sv_bot_allowed(sv_server *sv, const char *spec, char *err, size_t errcap)
 {
     if (!cr_bot_spec_valid(spec, err, errcap)) return 0;
     const char *colon = strchr(spec, ':');
@@ -628,10 +631,11 @@ static void sv_clock_restore(sv_game *g, const cr_store_game *meta)
     g->clock_saved_started = g->clock_started;
 }
 
-static sv_game *sv_game_alloc(const cr_store_game *meta)
+static sv_game *sv_game_alloc(sv_server *sv, const cr_store_game *meta)
 {
     sv_game *g = calloc(1, sizeof *g);
     if (!g) return NULL;
+    g->srv = sv;
     pthread_mutex_init(&g->mu, NULL);
     g->refs = 1; /* the caller's */
     g->meta = *meta;
@@ -695,6 +699,7 @@ static int sv_game_attach_match(sv_game *g, cr_match *m)
 /* Rebuilds g's match from the store (after a failed append). */
 static int sv_game_reload(sv_game *g, char *err, size_t errcap)
 {
+    sv_server *sv = g->srv;
     cr_store_game meta;
     cr_store_entry *e = NULL;
     if (sv->store->ops->load(sv->store, g->meta.id, &meta, &e, err, errcap) != CR_OK) return 0;
@@ -743,6 +748,7 @@ static void sv_game_free(sv_game *g)
 
 static void sv_game_hold(sv_game *g)
 {
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&sv->table_mu);
     g->refs++;
     pthread_mutex_unlock(&sv->table_mu);
@@ -752,6 +758,7 @@ static void sv_game_hold(sv_game *g)
 static void sv_game_put(sv_game *g)
 {
     if (!g) return;
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&sv->table_mu);
     int last = --g->refs == 0;
     pthread_mutex_unlock(&sv->table_mu);
@@ -759,7 +766,7 @@ static void sv_game_put(sv_game *g)
 }
 
 /* A game of the table, with a reference for the caller (sv_game_put). */
-static sv_game *sv_find_loaded(const char *id)
+static sv_game *sv_find_loaded(sv_server *sv, const char *id)
 {
     sv_game *g = NULL;
     pthread_mutex_lock(&sv->table_mu);
@@ -774,6 +781,7 @@ static sv_game *sv_find_loaded(const char *id)
  * reference, so g is freed by the last sv_game_put. */
 static void sv_table_drop(sv_game *g)
 {
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&sv->table_mu);
     for (int i = 0; g->in_table && i < sv->n_games; i++)
         if (sv->games[i] == g) {
@@ -786,6 +794,7 @@ static void sv_table_drop(sv_game *g)
 
 static int sv_table_add(sv_game *g)
 {
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&sv->table_mu);
     if (sv->n_games == sv->cap_games) {
         int cap = sv->cap_games ? sv->cap_games * 2 : 64;
@@ -807,16 +816,16 @@ static int sv_table_add(sv_game *g)
 /* Loads a game from the store into the table (built from its record, or
  * marked outdated); *added: this call put it there (another thread may have
  * loaded it meanwhile).  NULL if there is none. */
-static sv_game *sv_load_game(const char *id, int *added)
+static sv_game *sv_load_game(sv_server *sv, const char *id, int *added)
 {
     *added = 0;
-    sv_game *g = sv_find_loaded(id);
+    sv_game *g = sv_find_loaded(sv, id);
     if (g) return g;
     char err[256];
     cr_store_game meta;
     cr_store_entry *e = NULL;
     if (sv->store->ops->load(sv->store, id, &meta, &e, err, sizeof err) != CR_OK) return NULL;
-    g = sv_game_alloc(&meta);
+    g = sv_game_alloc(sv, &meta);
     if (!g) {
         free(e);
         return NULL;
@@ -835,7 +844,7 @@ static sv_game *sv_load_game(const char *id, int *added)
                                err, sizeof err);
         if (!m || !sv_game_attach_match(g, m)) {
             if (m) cr_match_free(m);
-            sv_log("game %s cannot be rebuilt: %s", meta.id, err);
+            sv_log(sv, "game %s cannot be rebuilt: %s", meta.id, err);
             g->outdated = 1;
         }
     }
@@ -844,7 +853,7 @@ static sv_game *sv_load_game(const char *id, int *added)
     free(e);
     if (meta.status != CR_STORE_RUNNING) return g; /* for this caller only */
     /* another thread may have loaded it meanwhile */
-    sv_game *again = sv_find_loaded(id);
+    sv_game *again = sv_find_loaded(sv, id);
     if (again) {
         sv_game_free(g);
         return again;
@@ -920,6 +929,7 @@ static void sv_clock_turn(sv_game *g);
  * match (and the clock) from the store. */
 static int sv_flush(sv_game *g, char *err, size_t errcap)
 {
+    sv_server *sv = g->srv;
     cr_store_clock ck, *clock = NULL;
     if (g->clock_mode != SV_CLOCK_NONE && g->m) {
         sv_clock_turn(g);
@@ -941,10 +951,10 @@ static int sv_flush(sv_game *g, char *err, size_t errcap)
         }
         return 1;
     }
-    sv_log("game %s: append failed: %s", g->meta.id, err);
+    sv_log(sv, "game %s: append failed: %s", g->meta.id, err);
     char why[256];
     if (!sv_game_reload(g, why, sizeof why)) {
-        sv_log("game %s: reload failed: %s; the game stops", g->meta.id, why);
+        sv_log(sv, "game %s: reload failed: %s; the game stops", g->meta.id, why);
         g->outdated = 1; /* unplayable until the store answers again */
     }
     return 0;
@@ -964,6 +974,7 @@ static void sv_after_change(sv_game *g);
  * go on; marks an outdated one in the store.  1: resumed. */
 static int sv_resume_game(sv_game *g)
 {
+    sv_server *sv = g->srv;
     char err[256];
     int resumed = 0;
     pthread_mutex_lock(&g->mu);
@@ -992,7 +1003,7 @@ enum { SV_HERE = 0, SV_ELSEWHERE = 1, SV_FULL = 2 };
 /* Claims the running game id (not in memory) and resumes it.  NULL when
  * another process holds it (*elsewhere = SV_ELSEWHERE), the server is full
  * (SV_FULL), or it cannot be loaded (the claim is given back then). */
-static sv_game *sv_take_over(const char *id, int *elsewhere)
+static sv_game *sv_take_over(sv_server *sv, const char *id, int *elsewhere)
 {
     char err[256];
     *elsewhere = SV_HERE;
@@ -1006,11 +1017,11 @@ static sv_game *sv_take_over(const char *id, int *elsewhere)
     cr_status rc = sv->store->ops->claim(sv->store, id, err, sizeof err);
     if (rc != CR_OK) {
         *elsewhere = rc == CR_ERR_ILLEGAL ? SV_ELSEWHERE : SV_HERE;
-        if (rc != CR_ERR_ILLEGAL) sv_log("game %.40s: cannot claim: %s", id, err);
+        if (rc != CR_ERR_ILLEGAL) sv_log(sv, "game %.40s: cannot claim: %s", id, err);
         return NULL;
     }
     int added = 0;
-    sv_game *g = sv_load_game(id, &added);
+    sv_game *g = sv_load_game(sv, id, &added);
     if (!g) sv->store->ops->release(sv->store, id); /* another process may manage */
     if (g && added) sv_resume_game(g);
     return g;
@@ -1022,7 +1033,7 @@ static sv_game *sv_take_over(const char *id, int *elsewhere)
  * SV_ELSEWHERE, SV_FULL; may be NULL). */
 /* Takes n record actions from the server-wide allowance of finished
  * loads; 0 when it is spent (the caller answers `limit`). */
-static int sv_load_allowed(int n)
+static int sv_load_allowed(sv_server *sv, int n)
 {
     double now = sv_mono();
     pthread_mutex_lock(&sv->table_mu);
@@ -1040,10 +1051,10 @@ static int sv_load_allowed(int n)
  * when another process plays it, *busy set when loading a finished game
  * would pass the server's load allowance (either out parameter may be
  * NULL). */
-static sv_game *sv_find_game_where(const char *id, int *elsewhere, int *busy)
+static sv_game *sv_find_game_where(sv_server *sv, const char *id, int *elsewhere, int *busy)
 {
     int other = 0, spent = 0;
-    sv_game *g = sv_find_loaded(id);
+    sv_game *g = sv_find_loaded(sv, id);
     if (!g) {
         char err[256];
         cr_store_game meta;
@@ -1052,9 +1063,9 @@ static sv_game *sv_find_game_where(const char *id, int *elsewhere, int *busy)
             free(e);
             int added = 0;
             if (meta.status == CR_STORE_RUNNING)
-                g = sv_take_over(meta.id, &other);
-            else if (sv_load_allowed(meta.n_entries > 0 ? meta.n_entries : 1))
-                g = sv_load_game(meta.id, &added);
+                g = sv_take_over(sv, meta.id, &other);
+            else if (sv_load_allowed(sv, meta.n_entries > 0 ? meta.n_entries : 1))
+                g = sv_load_game(sv, meta.id, &added);
             else
                 spent = 1;
         }
@@ -1064,9 +1075,9 @@ static sv_game *sv_find_game_where(const char *id, int *elsewhere, int *busy)
     return g;
 }
 
-static sv_game *sv_find_game(const char *id, int *busy)
+static sv_game *sv_find_game(sv_server *sv, const char *id, int *busy)
 {
-    return sv_find_game_where(id, NULL, busy);
+    return sv_find_game_where(sv, id, NULL, busy);
 }
 
 static void sv_send_busy(sv_conn *c, const sv_msg *m)
@@ -1329,6 +1340,7 @@ static void sv_clock_turn(sv_game *g)
 
 static void sv_after_change(sv_game *g)
 {
+    sv_server *sv = g->srv;
     if (!g->m) return;
     if (cr_match_over(g->m) && !g->finished) {
         sv_buf b = {0};
@@ -1345,7 +1357,7 @@ static void sv_after_change(sv_game *g)
             g->bot_seats = 0;
             pthread_mutex_unlock(&sv->table_mu);
         } else {
-            sv_log("game %s: cannot store its result: %s", g->meta.id, err);
+            sv_log(sv, "game %s: cannot store its result: %s", g->meta.id, err);
         }
         sb_free(&b);
     }
@@ -1375,6 +1387,7 @@ static void sv_after_change(sv_game *g)
 
 static void sv_enqueue_bot(sv_game *g)
 {
+    sv_server *sv = g->srv;
     if (g->bot_queued) return;
     g->bot_queued = 1;
     sv_game_hold(g); /* the job's reference */
@@ -1395,6 +1408,7 @@ static void sv_enqueue_bot(sv_game *g)
  * g->mu, with no worker thinking for g. */
 static cr_bot *sv_seat_bot(sv_game *g, int s)
 {
+    sv_server *sv = g->srv;
     const char *spec = cr_match_seat_spec(g->m, s);
     if (strcmp(g->bot_made[s], spec) == 0) return g->bots[s]; /* NULL: refused before */
     cr_bot_free(g->bots[s]);
@@ -1403,12 +1417,13 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
     char err[256];
     cr_bot *b = cr_bot_new(g->bot_game, spec, s, g->meta.seed, err, sizeof err);
     if (!b) {
-        sv_log("game %s: bot %s of P%d: %s; the random policy plays", g->meta.id, spec, s, err);
+        sv_log(sv, "game %s: bot %s of P%d: %s; the random policy plays", g->meta.id, spec, s, err);
         return NULL;
     }
     size_t cap = (size_t)sv->cfg.bot_memory_mb * 1024 * 1024;
     if (cr_bot_memory(b) > cap) {
-        sv_log("game %s: bot %s of P%d needs %zu KB, over --bot-memory-mb %d; the random "
+        sv_log(sv,
+               "game %s: bot %s of P%d needs %zu KB, over --bot-memory-mb %d; the random "
                "policy plays",
                g->meta.id, spec, s, cr_bot_memory(b) / 1024, sv->cfg.bot_memory_mb);
         cr_bot_free(b);
@@ -1439,6 +1454,7 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
  * (sv_sync). */
 static void sv_bot_move(sv_game *g)
 {
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&g->mu);
     g->bot_queued = 0;
     double start = sv_mono();
@@ -1452,7 +1468,7 @@ static void sv_bot_move(sv_game *g)
             char err[256];
             g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
             if (!g->rnd) {
-                sv_log("game %s: %s", g->meta.id, err);
+                sv_log(sv, "game %s: %s", g->meta.id, err);
                 break;
             }
         }
@@ -1478,7 +1494,8 @@ static void sv_bot_move(sv_game *g)
             double ms = (sv_mono() - t0) * 1000;
             late = ms > sv->cfg.bot_deadline_ms;
             if (late)
-                sv_log("game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random "
+                sv_log(sv,
+                       "game %s: bot %s of P%d took %.0f ms (deadline %d ms): the random "
                        "policy's move is played",
                        g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
         }
@@ -1500,7 +1517,7 @@ static void sv_bot_move(sv_game *g)
             break;
         }
         if (cr_match_submit_bot(g->m, who, a, err, sizeof err) != CR_OK) {
-            sv_log("game %s: bot move of P%d refused: %s", g->meta.id, who, err);
+            sv_log(sv, "game %s: bot move of P%d refused: %s", g->meta.id, who, err);
             stale = 1;
             break;
         }
@@ -1522,7 +1539,7 @@ static void sv_bot_move(sv_game *g)
 
 static void *sv_worker(void *arg)
 {
-    (void)arg;
+    sv_server *sv = arg;
     for (;;) {
         pthread_mutex_lock(&sv->job_mu);
         while (!sv->stopping && !sv->job_head) pthread_cond_wait(&sv->job_cv, &sv->job_mu);
@@ -1543,6 +1560,7 @@ static void *sv_worker(void *arg)
 
 static void sv_clock_check(sv_game *g)
 {
+    sv_server *sv = g->srv;
     pthread_mutex_lock(&g->mu);
     if (g->m && !g->outdated && g->clock_mode != SV_CLOCK_NONE && g->clock_seat >= 0 &&
         !cr_match_over(g->m)) {
@@ -1559,7 +1577,7 @@ static void sv_clock_check(sv_game *g)
                 sv_flush(g, err, sizeof err);
                 sv_after_change(g);
             } else {
-                sv_log("game %s: timeout of P%d: %s", g->meta.id, s, err);
+                sv_log(sv, "game %s: timeout of P%d: %s", g->meta.id, s, err);
                 g->clock_seat = -1;
             }
         }
@@ -1569,7 +1587,7 @@ static void sv_clock_check(sv_game *g)
 
 static void *sv_clock_main(void *arg)
 {
-    (void)arg;
+    sv_server *sv = arg;
     for (;;) {
         pthread_mutex_lock(&sv->job_mu);
         int stop = sv->stopping;
@@ -1593,6 +1611,7 @@ static void *sv_clock_main(void *arg)
 
 static void sv_enqueue_hook(sv_game *g, int seat, int64_t decision)
 {
+    sv_server *sv = g->srv;
     sv_hook *h = calloc(1, sizeof *h);
     if (!h) return;
     snprintf(h->url, sizeof h->url, "%s", g->webhook);
@@ -1644,7 +1663,7 @@ static void sv_post(const sv_hook *h)
 
 static void *sv_hook_main(void *arg)
 {
-    (void)arg;
+    sv_server *sv = arg;
     for (;;) {
         pthread_mutex_lock(&sv->hook_mu);
         while (!sv->hook_stop && !sv->hook_head) pthread_cond_wait(&sv->hook_cv, &sv->hook_mu);
@@ -1715,7 +1734,7 @@ static void sv_reply_json(sv_conn *c, const sv_msg *m, json_t *o)
     json_decref(o);
 }
 
-static json_t *sv_welcome(void)
+static json_t *sv_welcome(const sv_server *sv)
 {
     json_t *o = json_pack("{s:i,s:s,s:i,s:s}", "v", 1, "type", "welcome", "protocol",
                           SV_PROTO_VERSION, "server", "croupier 0.1.0");
@@ -1771,6 +1790,7 @@ static void sv_invite(char *out, size_t cap, const char *id, int seat, const cha
 
 static void sv_h_create(sv_conn *c, const sv_msg *m)
 {
+    sv_server *sv = c->srv;
     char err[256];
     const cr_game_def *def = sv_def(m->game);
     if (!def) {
@@ -1796,7 +1816,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     int bots = 0;
     for (int s = 0; s < m->n_seats; s++) {
         if (strcmp(m->seats[s], "human") == 0 || strcmp(m->seats[s], "invite") == 0) continue;
-        if (!sv_bot_allowed(m->seats[s], err, sizeof err)) {
+        if (!sv_bot_allowed(sv, m->seats[s], err, sizeof err)) {
             char msg[320];
             snprintf(msg, sizeof msg, "seat %d: %s", s, err);
             sv_send_error(c, m, "limit", msg);
@@ -1810,7 +1830,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         return;
     }
     if (m->clock_mode != SV_CLOCK_NONE && strcmp(m->clock_on_timeout, "end") != 0 &&
-        !sv_bot_allowed(m->clock_on_timeout, err, sizeof err)) {
+        !sv_bot_allowed(sv, m->clock_on_timeout, err, sizeof err)) {
         sv_send_error(c, m, "limit", err);
         return;
     }
@@ -1880,7 +1900,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         goto undo;
     }
     snprintf(meta.variant, sizeof meta.variant, "%s", cr_match_game(mt)->variant->name);
-    g = sv_game_alloc(&meta);
+    g = sv_game_alloc(sv, &meta);
     if (!g || !sv_game_attach_match(g, mt)) {
         if (!g) cr_match_free(mt);
         sv_send_error(c, m, "store", "out of memory");
@@ -1900,7 +1920,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     if (!claimed || sv->store->ops->create_game(sv->store, &meta, err, sizeof err) != CR_OK) {
         if (claimed) sv->store->ops->release(sv->store, meta.id);
         sv_send_error(c, m, "store", "the store refused the game");
-        sv_log("create: %s", err);
+        sv_log(sv, "create: %s", err);
         goto undo;
     }
     /* tokens for the creator's seat and the invite seats */
@@ -1933,7 +1953,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     sv_after_change(g);
     pthread_mutex_unlock(&g->mu);
     sv_game_put(g); /* the table (and a follower) hold it */
-    sv_log("game %s created: %s, %d seats", meta.id, def->name, m->n_seats);
+    sv_log(sv, "game %s created: %s, %d seats", meta.id, def->name, m->n_seats);
     return;
 undo_stored:
     sv->store->ops->finish(sv->store, meta.id, "{\"aborted\":true}", 0, err, sizeof err);
@@ -1985,7 +2005,7 @@ static int sv_list_fn(void *arg, const cr_store_game *g)
     return json_array_size(lc->arr) >= SV_LIST_MAX;
 }
 
-static json_t *sv_games_json(int status)
+static json_t *sv_games_json(sv_server *sv, int status)
 {
     char err[256];
     sv_list_ctx lc = {json_array(), status == 1};
@@ -2014,7 +2034,7 @@ static int sv_stats_fn(void *arg, const cr_store_stats *st)
     return 0;
 }
 
-static json_t *sv_stats_json(void)
+static json_t *sv_stats_json(sv_server *sv)
 {
     char err[256];
     json_t *arr = json_array();
@@ -2035,8 +2055,9 @@ static void sv_send_elsewhere(sv_conn *c, const sv_msg *m, int why)
 
 static void sv_h_join(sv_conn *c, const sv_msg *m)
 {
+    sv_server *sv = c->srv;
     int elsewhere = 0, busy = 0;
-    sv_game *g = sv_find_game_where(m->game_id, &elsewhere, &busy);
+    sv_game *g = sv_find_game_where(sv, m->game_id, &elsewhere, &busy);
     if (!g) {
         if (elsewhere)
             sv_send_elsewhere(c, m, elsewhere);
@@ -2094,8 +2115,9 @@ static void sv_h_join(sv_conn *c, const sv_msg *m)
 
 static void sv_h_sit(sv_conn *c, const sv_msg *m, int spectate)
 {
+    sv_server *sv = c->srv;
     int elsewhere = 0, busy = 0;
-    sv_game *g = sv_find_game_where(m->game_id, &elsewhere, &busy);
+    sv_game *g = sv_find_game_where(sv, m->game_id, &elsewhere, &busy);
     int seat = CR_SEAT_PUBLIC;
     char err[256];
     if (elsewhere) {
@@ -2226,8 +2248,9 @@ refuse_turn:
 
 static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
 {
+    sv_server *sv = c->srv;
     char err[256];
-    if (to_bot && !sv_bot_allowed(m->spec, err, sizeof err)) {
+    if (to_bot && !sv_bot_allowed(sv, m->spec, err, sizeof err)) {
         sv_send_error(c, m, "limit", err);
         return;
     }
@@ -2311,8 +2334,9 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
 
 static void sv_h_record(sv_conn *c, const sv_msg *m)
 {
+    sv_server *sv = c->srv;
     int busy = 0;
-    sv_game *g = sv_find_game(m->game_id, &busy);
+    sv_game *g = sv_find_game(sv, m->game_id, &busy);
     if (busy) {
         sv_send_busy(c, m);
         return;
@@ -2367,6 +2391,7 @@ static void sv_replay_drop(sv_conn *c)
  * another one or closes, so stepping through it rebuilds nothing. */
 static void sv_h_replay(sv_conn *c, const sv_msg *m)
 {
+    sv_server *sv = c->srv;
     double now = sv_mono();
     c->rp_bucket += (now - c->rp_t) * SV_REPLAY_RATE;
     if (c->rp_bucket > 2.0 * SV_REPLAY_RATE) c->rp_bucket = 2.0 * SV_REPLAY_RATE;
@@ -2401,7 +2426,7 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
     c->rp_bucket -= cost;
     if (take) {
         int busy = 0;
-        g = sv_find_game(m->game_id, &busy);
+        g = sv_find_game(sv, m->game_id, &busy);
         if (busy) {
             sv_send_busy(c, m);
             return;
@@ -2455,6 +2480,7 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
 
 static void sv_dispatch(sv_conn *c, const char *data, size_t len)
 {
+    sv_server *sv = c->srv;
     sv_msg *m = malloc(sizeof *m);
     if (!m) return;
     const char *code;
@@ -2465,9 +2491,9 @@ static void sv_dispatch(sv_conn *c, const char *data, size_t len)
         return;
     }
     switch (m->type) {
-    case SV_HELLO: sv_reply_json(c, m, sv_welcome()); break;
+    case SV_HELLO: sv_reply_json(c, m, sv_welcome(sv)); break;
     case SV_CREATE: sv_h_create(c, m); break;
-    case SV_LIST: sv_reply_json(c, m, sv_games_json(m->status)); break;
+    case SV_LIST: sv_reply_json(c, m, sv_games_json(sv, m->status)); break;
     case SV_JOIN: sv_h_join(c, m); break;
     case SV_SIT: sv_h_sit(c, m, 0); break;
     case SV_SPECTATE: sv_h_sit(c, m, 1); break;
@@ -2476,7 +2502,7 @@ static void sv_dispatch(sv_conn *c, const char *data, size_t len)
     case SV_RESIGN: sv_h_leave(c, m, 0); break;
     case SV_BOT: sv_h_leave(c, m, 1); break;
     case SV_RECORD: sv_h_record(c, m); break;
-    case SV_STATS: sv_reply_json(c, m, sv_stats_json()); break;
+    case SV_STATS: sv_reply_json(c, m, sv_stats_json(sv)); break;
     case SV_REPLAY: sv_h_replay(c, m); break;
     }
     free(m);
@@ -2584,6 +2610,7 @@ static void sv_conn_close_frame(sv_conn *c, int status, const char *reason)
  * Returns 0 to go on, or the close status to end the connection with. */
 static int sv_conn_message(sv_conn *c, int op, const char *data, size_t len)
 {
+    sv_server *sv = c->srv;
     if (op != SV_WS_TEXT) {
         sv_send_error(c, NULL, "bad_request", "only text frames holding JSON are understood");
         return SV_WS_UNSUPPORTED;
@@ -2642,6 +2669,7 @@ static int sv_conn_bytes(sv_conn *c, sv_ws_dec *d, const uint8_t *buf, size_t n,
 static void *sv_conn_main(void *arg)
 {
     sv_conn *c = arg;
+    sv_server *sv = c->srv;
     const sv_config *cfg = &sv->cfg;
     sv_ws_dec d;
     int status = 0;
@@ -2738,7 +2766,7 @@ static void *sv_conn_main(void *arg)
  * `sit` would claim it.  Plain /ws, a malformed id, an unknown, finished or
  * outdated game, or a full server (SV_FULL) are let through: the messages
  * on the connection answer those. */
-static int sv_route_refuses(const struct mg_connection *mc)
+static int sv_route_refuses(sv_server *sv, const struct mg_connection *mc)
 {
     const struct mg_request_info *ri = mg_get_request_info(mc);
     char id[40];
@@ -2746,22 +2774,23 @@ static int sv_route_refuses(const struct mg_connection *mc)
     if (mg_get_var(ri->query_string, strlen(ri->query_string), "game", id, sizeof id) < 0) return 0;
     if (!sv_is_game_id(id)) return 0;
     int where = SV_HERE;
-    sv_game *g = sv_find_game_where(id, &where, NULL);
+    sv_game *g = sv_find_game_where(sv, id, &where, NULL);
     if (g) sv_game_put(g);
     return !g && where == SV_ELSEWHERE;
 }
 
 static int sv_ws_connect(const struct mg_connection *mc, void *cb)
 {
-    (void)cb;
-    return sv_route_refuses(mc); /* 0 accepts the upgrade */
+    sv_server *sv = cb;
+    return sv_route_refuses(sv, mc); /* 0 accepts the upgrade */
 }
 
 static void sv_ws_ready(struct mg_connection *mc, void *cb)
 {
-    (void)cb;
+    sv_server *sv = cb;
     sv_conn *c = calloc(1, sizeof *c);
     if (!c) return;
+    c->srv = sv;
     c->mc = mc;
     c->fd = -1;
     c->wake = -1;
@@ -2785,7 +2814,7 @@ static void sv_ws_ready(struct mg_connection *mc, void *cb)
         pthread_attr_destroy(&at);
     }
     if (!ok) {
-        sv_log("cannot serve a WebSocket from %s (%s)", c->addr,
+        sv_log(sv, "cannot serve a WebSocket from %s (%s)", c->addr,
                c->fd < 0 ? "its socket was not found" : "no thread");
         mg_websocket_write(mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf3", 2); /* 1011 */
         if (c->fd >= 0) shutdown(c->fd, SHUT_RD);
@@ -2818,7 +2847,7 @@ static void sv_ws_close(const struct mg_connection *mc, void *cb)
 
 /* GET /api/server: what the server holds and how its bots did (counters
  * since start; no game is named). */
-static json_t *sv_server_json(void)
+static json_t *sv_server_json(sv_server *sv)
 {
     pthread_mutex_lock(&sv->table_mu);
     int loaded = sv->n_games, running = sv->n_running, bots = sv->n_bots;
@@ -2909,16 +2938,16 @@ static int sv_http_data(struct mg_connection *mc, const struct mg_request_info *
 
 static int sv_http_api(struct mg_connection *mc, void *cb)
 {
-    (void)cb;
+    sv_server *sv = cb;
     const struct mg_request_info *ri = mg_get_request_info(mc);
     const char *uri = ri->local_uri ? ri->local_uri : "";
     if (strcmp(ri->request_method, "GET") != 0) {
         mg_send_http_error(mc, 405, "%s", "GET only");
         return 405;
     }
-    if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome());
-    if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json());
-    if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json());
+    if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome(sv));
+    if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json(sv));
+    if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json(sv));
     if (strncmp(uri, "/api/games/", 11) == 0) return sv_http_data(mc, ri, uri + 11);
     if (strcmp(uri, "/api/games") == 0) {
         int status = 0;
@@ -2928,7 +2957,7 @@ static int sv_http_api(struct mg_connection *mc, void *cb)
         if (strcmp(st, "open") == 0) status = 1;
         if (strcmp(st, "running") == 0) status = 2;
         if (strcmp(st, "finished") == 0) status = 3;
-        return sv_http_json(mc, sv_games_json(status));
+        return sv_http_json(mc, sv_games_json(sv, status));
     }
     mg_send_http_error(mc, 404, "%s", "no such endpoint");
     return 404;
@@ -2936,8 +2965,8 @@ static int sv_http_api(struct mg_connection *mc, void *cb)
 
 static int sv_log_message(const struct mg_connection *mc, const char *msg)
 {
-    (void)mc;
-    sv_log("civetweb: %s", msg);
+    const sv_server *sv = mg_get_user_data(mg_get_context(mc));
+    sv_log(sv, "civetweb: %s", msg);
     return 1;
 }
 
@@ -2991,20 +3020,20 @@ static int sv_collect_id(void *arg, const cr_store_game *g)
  * marked outdated, never replayed.  At start this resumes the server's own
  * games after a restart; later sweeps (a shared store only) take the games
  * of a server process that stopped or died. */
-static void sv_claim_sweep(int at_start)
+static void sv_claim_sweep(sv_server *sv, int at_start)
 {
     sv_idlist l = {0};
     char err[256];
     sv->store->ops->list(sv->store, CR_STORE_RUNNING, 1 << 30, sv_collect_id, &l, err, sizeof err);
     int resumed = 0, outdated = 0;
     for (int i = 0; i < l.n; i++) {
-        sv_game *held = sv_find_loaded(l.ids[i]);
+        sv_game *held = sv_find_loaded(sv, l.ids[i]);
         if (held) {
             sv_game_put(held);
             continue;
         }
         int elsewhere = 0;
-        sv_game *g = sv_take_over(l.ids[i], &elsewhere);
+        sv_game *g = sv_take_over(sv, l.ids[i], &elsewhere);
         if (!g) continue;
         pthread_mutex_lock(&g->mu);
         int out = g->outdated;
@@ -3017,9 +3046,9 @@ static void sv_claim_sweep(int at_start)
     }
     free(l.ids);
     if (at_start && l.n)
-        sv_log("resumed %d games (%d outdated, kept as stored)", resumed, outdated);
+        sv_log(sv, "resumed %d games (%d outdated, kept as stored)", resumed, outdated);
     else if (resumed + outdated)
-        sv_log("took over %d running games no server held (%d outdated)", resumed + outdated,
+        sv_log(sv, "took over %d running games no server held (%d outdated)", resumed + outdated,
                outdated);
 }
 
@@ -3034,7 +3063,6 @@ static sv_server *sv_start(const sv_config *cfg)
     }
     sv_server *S = calloc(1, sizeof *S);
     if (!S) return NULL;
-    sv = S;
     S->cfg = *cfg;
     pthread_mutex_init(&S->table_mu, NULL);
     pthread_mutex_init(&S->job_mu, NULL);
@@ -3046,15 +3074,14 @@ static sv_server *sv_start(const sv_config *cfg)
     if (!S->store) {
         fprintf(stderr, "croupier: error: %s\n", err);
         free(S);
-        sv = NULL;
         return NULL;
     }
     S->n_workers = cfg->bot_threads;
     S->workers = calloc((size_t)S->n_workers, sizeof *S->workers);
-    for (int i = 0; i < S->n_workers; i++) pthread_create(&S->workers[i], NULL, sv_worker, NULL);
-    pthread_create(&S->clock_thread, NULL, sv_clock_main, NULL);
-    pthread_create(&S->hook_thread, NULL, sv_hook_main, NULL);
-    sv_claim_sweep(1);
+    for (int i = 0; i < S->n_workers; i++) pthread_create(&S->workers[i], NULL, sv_worker, S);
+    pthread_create(&S->clock_thread, NULL, sv_clock_main, S);
+    pthread_create(&S->hook_thread, NULL, sv_hook_main, S);
+    sv_claim_sweep(S, 1);
     return S;
 }
 
@@ -3089,7 +3116,6 @@ static void sv_finish(sv_server *S)
     free(S->games);
     cr_store_close(S->store);
     free(S);
-    sv = NULL;
 }
 
 int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
@@ -3130,14 +3156,13 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
     cbs.log_message = sv_log_message;
     sv_accept_cap_set(cfg->max_conns_per_addr);
     mg_init_library(0);
-    S->ctx = mg_start(&cbs, NULL, opts);
+    S->ctx = mg_start(&cbs, S, opts); /* the context's user data: sv_log_message's server */
     if (!S->ctx) {
         fprintf(stderr, "croupier: error: cannot listen on %s\n", cfg->listen);
         goto out;
     }
-    mg_set_websocket_handler(S->ctx, "/ws", sv_ws_connect, sv_ws_ready, sv_ws_data, sv_ws_close,
-                             NULL);
-    mg_set_request_handler(S->ctx, "/api/", sv_http_api, NULL);
+    mg_set_websocket_handler(S->ctx, "/ws", sv_ws_connect, sv_ws_ready, sv_ws_data, sv_ws_close, S);
+    mg_set_request_handler(S->ctx, "/api/", sv_http_api, S);
     struct mg_server_port ports[4];
     int np = mg_get_server_ports(S->ctx, 4, ports);
     char host[64];
@@ -3155,11 +3180,11 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop)
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
         if (sweep && sv_mono() >= next_sweep) {
-            sv_claim_sweep(0);
+            sv_claim_sweep(S, 0);
             next_sweep = sv_mono() + cfg->claim_ms / 1000.0;
         }
     }
-    sv_log("stopping");
+    sv_log(S, "stopping");
     __atomic_store_n(&S->conns_stop, 1, __ATOMIC_RELEASE); /* each connection's thread ends */
     mg_stop(S->ctx);
     mg_exit_library();
@@ -3172,9 +3197,9 @@ out:
 
 /* ---- a server without a listener, for the fuzz target (server.h) ---- */
 
-int sv_local_open(const sv_config *cfg) { return sv_start(cfg) ? 0 : -1; }
+sv_server *sv_local_open(const sv_config *cfg) { return sv_start(cfg); }
 
-void sv_local_close(void)
+void sv_local_close(sv_server *sv)
 {
     if (sv) sv_finish(sv);
 }
@@ -3184,7 +3209,8 @@ struct sv_local_conn {
     sv_ws_dec d;
 };
 
-sv_conn *sv_local_conn(void (*sink)(void *arg, int op, const void *data, size_t len), void *arg)
+sv_conn *sv_local_conn(sv_server *sv, void (*sink)(void *arg, int op, const void *data, size_t len),
+                       void *arg)
 {
     struct sv_local_conn *l = calloc(1, sizeof *l);
     if (!l) return NULL;
@@ -3193,6 +3219,7 @@ sv_conn *sv_local_conn(void (*sink)(void *arg, int op, const void *data, size_t 
         return NULL;
     }
     sv_conn *c = &l->c;
+    c->srv = sv;
     c->fd = -1;
     c->wake = -1;
     c->seat = CR_SEAT_PUBLIC;
