@@ -1,7 +1,7 @@
 /* fuzz_protocol.c — libFuzzer target: what a client can send the server
  * after the WebSocket handshake.  An input is the client's byte stream
  * (RFC 6455 frames, masked; the seeds mask with 0 so their JSON reads as
- * is): it is fed to the server's real connection code (src/server/server.c:
+ * is): it is fed to the server's real connection code (src/server/transport.c:
  * frame decoder, rate limit, parser, every message handler, the store) on
  * a thread with the stack of a connection's thread (SV_CONN_STACK), as a
  * socket would feed it.  The server is one for the process (SQLite in a

@@ -132,7 +132,7 @@ static void sv_bot_move(sv_game *g)
         int wants = bot && cr_bot_wants_obs(bot);
         if (wants) cr_match_observe(g->m, who, g->think_obs);
         uint64_t version = g->version;
-        int decision = sv_decision(g, who);
+        int decision = cr_match_decision(g->m, who);
         uint64_t seed = cr_match_bot_seed(g->m, who); /* as the match seeds its own bots */
         g->thinking = 1;
         pthread_mutex_lock(&sv->job_mu);
@@ -167,7 +167,7 @@ static void sv_bot_move(sv_game *g)
         late_n += late;
         char err[256];
         if (!g->m || g->outdated || g->version != version || cr_match_to_act(g->m) != who ||
-            cr_match_is_human(g->m, who) || sv_decision(g, who) != decision) {
+            cr_match_is_human(g->m, who) || cr_match_decision(g->m, who) != decision) {
             stale = 1;
             break;
         }
@@ -176,7 +176,7 @@ static void sv_bot_move(sv_game *g)
             stale = 1;
             break;
         }
-        sv_collect(g, who);
+        sv_collect(g);
         sv_run_chance(g);
         moved++;
     }

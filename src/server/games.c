@@ -86,10 +86,8 @@ static const char *sv_match_spec(const char *seat)
 }
 
 /* Builds the match of meta + entries (a record replayed through
- * cr_match_load, which checks every action); acted[] counts each seat's
- * actions. */
-static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *e, int n,
-                               int32_t *acted, int *rec_actions, int *rec_marks, char *err,
+ * cr_match_load, which checks every action). */
+static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *e, int n, char *err,
                                size_t errcap)
 {
     const cr_game_def *def = sv_def(meta->game);
@@ -118,14 +116,10 @@ static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *
     for (int s = 0; s < meta->players; s++)
         snprintf(r.seats[s], sizeof r.seats[s], "%s", sv_match_spec(meta->seats[s]));
     cr_game_free(g);
-    memset(acted, 0, sizeof(int32_t) * CR_MAX_PLAYERS);
     cr_status rc = CR_OK;
     for (int i = 0; i < n && rc == CR_OK; i++) {
         switch (e[i].kind) {
-        case CR_STORE_ACTION:
-            rc = cr_record_push(&r, e[i].value);
-            if (e[i].seat >= 0 && e[i].seat < CR_MAX_PLAYERS) acted[e[i].seat]++;
-            break;
+        case CR_STORE_ACTION: rc = cr_record_push(&r, e[i].value); break;
         case CR_STORE_RESIGN: rc = cr_record_mark(&r, CR_MARK_RESIGN, e[i].seat, NULL); break;
         case CR_STORE_TIMEOUT: rc = cr_record_mark(&r, CR_MARK_TIMEOUT, e[i].seat, NULL); break;
         case CR_STORE_SEAT: rc = cr_record_mark(&r, CR_MARK_SEAT, e[i].seat, e[i].spec); break;
@@ -145,10 +139,6 @@ static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *
         if (rc == CR_OK) m = cr_match_load(text, len, NULL, meta->seed, err, errcap);
     }
     free(text);
-    if (m) {
-        *rec_actions = r.n_actions;
-        *rec_marks = r.n_marks;
-    }
     cr_record_fini(&r);
     return m;
 }
@@ -164,8 +154,6 @@ typedef struct sv_build_job {
     const cr_store_game *meta;
     const cr_store_entry *e;
     int n;
-    int32_t *acted;
-    int *rec_actions, *rec_marks;
     char *err;
     size_t errcap;
     cr_match *m;
@@ -174,15 +162,14 @@ typedef struct sv_build_job {
 static void *sv_build_main(void *arg)
 {
     sv_build_job *j = arg;
-    j->m = sv_build_here(j->meta, j->e, j->n, j->acted, j->rec_actions, j->rec_marks, j->err,
-                         j->errcap);
+    j->m = sv_build_here(j->meta, j->e, j->n, j->err, j->errcap);
     return NULL;
 }
 
-cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
-                   int *rec_actions, int *rec_marks, char *err, size_t errcap)
+cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, char *err,
+                   size_t errcap)
 {
-    sv_build_job j = {meta, e, n, acted, rec_actions, rec_marks, err, errcap, NULL};
+    sv_build_job j = {meta, e, n, err, errcap, NULL};
     pthread_attr_t attr;
     pthread_t t;
     int ok = pthread_attr_init(&attr) == 0;
@@ -250,17 +237,8 @@ sv_game *sv_game_alloc(sv_server *sv, const cr_store_game *meta)
 int sv_game_attach_match(sv_game *g, cr_match *m)
 {
     const cr_game *gm = cr_match_game(m);
-    void *obs = realloc(g->obs, gm->obs_size);
-    cr_action *legal = realloc(g->legal, sizeof(cr_action) * (size_t)gm->max_legal);
-    if (!obs || !legal) {
-        free(obs);
-        free(legal);
-        g->obs = NULL;
-        g->legal = NULL;
-        return 0;
-    }
-    g->obs = obs;
-    g->legal = legal;
+    cr_view_fini(&g->view);
+    if (!cr_view_init(&g->view, gm)) return 0;
     if (!g->think_obs) g->think_obs = malloc(gm->obs_size);
     if (!g->think_legal) g->think_legal = malloc(sizeof(cr_action) * (size_t)gm->max_legal);
     if (!g->think_obs || !g->think_legal) return 0;
@@ -273,6 +251,9 @@ int sv_game_attach_match(sv_game *g, cr_match *m)
     }
     if (g->m) cr_match_free(g->m);
     g->m = m;
+    const cr_record *r = cr_match_record(m); /* the store holds all of it */
+    g->stored.actions = r->n_actions;
+    g->stored.marks = r->n_marks;
     g->version++;
     return 1;
 }
@@ -284,8 +265,7 @@ static int sv_game_reload(sv_game *g, char *err, size_t errcap)
     cr_store_game meta;
     cr_store_entry *e = NULL;
     if (sv->store->ops->load(sv->store, g->meta.id, &meta, &e, err, errcap) != CR_OK) return 0;
-    cr_match *m =
-        sv_build(&meta, e, meta.n_entries, g->acted, &g->rec_actions, &g->rec_marks, err, errcap);
+    cr_match *m = sv_build(&meta, e, meta.n_entries, err, errcap);
     if (m && sv_game_attach_match(g, m)) {
         if (g->clock_mode != SV_CLOCK_NONE) {
             for (int s = 0; s < CR_MAX_PLAYERS; s++) g->remaining[s] = g->clock_initial;
@@ -312,9 +292,7 @@ void sv_game_free(sv_game *g)
     cr_game_free(g->bot_game);
     free(g->think_obs);
     free(g->think_legal);
-    free(g->obs);
-    free(g->legal);
-    free(g->tmp);
+    cr_view_fini(&g->view);
     free(g->pend);
     free(g->conns);
     pthread_mutex_destroy(&g->mu);
@@ -421,8 +399,7 @@ static sv_game *sv_load_game(sv_server *sv, const char *id, int *added)
     if (!def || meta.rules_version != def->rules_version || meta.status == CR_STORE_OUTDATED) {
         g->outdated = 1;
     } else {
-        cr_match *m = sv_build(&meta, e, meta.n_entries, g->acted, &g->rec_actions, &g->rec_marks,
-                               err, sizeof err);
+        cr_match *m = sv_build(&meta, e, meta.n_entries, err, sizeof err);
         if (!m || !sv_game_attach_match(g, m)) {
             if (m) cr_match_free(m);
             sv_log(sv, "game %s cannot be rebuilt: %s", meta.id, err);
@@ -467,27 +444,25 @@ static int sv_pend(sv_game *g, cr_store_kind kind, int32_t value, int32_t seat, 
     return 1;
 }
 
-/* Turns what the last match call added to its record into pending entries;
- * `actor` chose the new action (CR_CHANCE for chance). */
-int sv_collect(sv_game *g, int actor)
+/* Turns what the last match calls added to its record into pending
+ * entries (each action with the seat or CR_CHANCE that chose it). */
+int sv_collect(sv_game *g)
 {
     const cr_record *r = cr_match_record(g->m);
     int ok = 1;
-    if (g->rec_marks < r->n_marks || g->rec_actions < r->n_actions)
+    if (g->stored.marks < r->n_marks || g->stored.actions < r->n_actions)
         g->version++; /* the match moved: a bot's move thought out before is stale */
-    for (int guard = 0; guard < 1 << 20; guard++) {
-        if (g->rec_marks < r->n_marks && r->marks[g->rec_marks].at <= g->rec_actions) {
-            const cr_mark *mk = &r->marks[g->rec_marks++];
+    cr_match_entry e;
+    while (cr_match_record_next(g->m, &g->stored, &e)) {
+        if (e.mark) {
+            const cr_mark *mk = e.mark;
             cr_store_kind k = mk->kind == CR_MARK_RESIGN    ? CR_STORE_RESIGN
                               : mk->kind == CR_MARK_TIMEOUT ? CR_STORE_TIMEOUT
                               : mk->kind == CR_MARK_SEAT    ? CR_STORE_SEAT
                                                             : CR_STORE_END;
             ok &= sv_pend(g, k, 0, mk->seat, mk->kind == CR_MARK_SEAT ? mk->spec : NULL);
-        } else if (g->rec_actions < r->n_actions) {
-            ok &= sv_pend(g, CR_STORE_ACTION, r->actions[g->rec_actions++], actor, NULL);
-            if (actor >= 0 && actor < CR_MAX_PLAYERS) g->acted[actor]++;
         } else {
-            break;
+            ok &= sv_pend(g, CR_STORE_ACTION, e.action, e.actor, NULL);
         }
     }
     return ok;
@@ -499,7 +474,7 @@ void sv_run_chance(sv_game *g)
     for (int guard = 0; guard < 100000; guard++) {
         if (cr_match_to_act(g->m) != CR_CHANCE) return;
         if (cr_match_step(g->m) != CR_OK) return;
-        sv_collect(g, CR_CHANCE);
+        sv_collect(g);
     }
 }
 
@@ -664,156 +639,44 @@ void sv_send_busy(sv_conn *c, const sv_msg *m)
 
 /* ---- views ---- */
 
-int sv_decision(const sv_game *g, int seat)
-{
-    if (seat < 0 || seat >= CR_MAX_PLAYERS) return 0;
-    return g->acted[seat] + (g->m && cr_match_to_act(g->m) == seat ? 1 : 0);
-}
-
-static void sv_result_json(sv_game *g, sv_buf *b)
-{
-    const cr_game *gm = cr_match_game(g->m);
-    cr_result res;
-    cr_match_result(g->m, &res);
-    sb_puts(b, "{\"scores\":[");
-    for (int s = 0; s < gm->num_players; s++) sb_printf(b, "%s%d", s ? "," : "", res.score[s]);
-    sb_puts(b, "],\"ranks\":[");
-    for (int s = 0; s < gm->num_players; s++) sb_printf(b, "%s%d", s ? "," : "", res.rank[s]);
-    sb_puts(b, "],\"winners\":[");
-    int first = 1;
-    for (int s = 0; s < gm->num_players; s++)
-        if (res.winners & (1u << s)) {
-            sb_printf(b, "%s%d", first ? "" : ",", s);
-            first = 0;
-        }
-    const char *by = "rules";
-    for (int s = 0; s < gm->num_players; s++) {
-        int left = cr_match_left(g->m, s);
-        if (left == CR_MARK_RESIGN && strcmp(by, "rules") == 0) by = "resign";
-        if (left == CR_MARK_TIMEOUT && strcmp(by, "rules") == 0) by = "timeout";
-    }
-    sb_printf(b, "],\"ended_by\":\"%s\"", by);
-    /* per seat, what it earned (a game over by the rules only): key + words */
-    const cr_game_parts *parts = cr_parts(gm);
-    const void *st = cr_match_state(g->m);
-    sb_puts(b, ",\"achievements\":[");
-    for (int s = 0; s < gm->num_players; s++) {
-        const char *keys[64];
-        int n = parts->achievements ? parts->achievements(gm, st, s, keys, 64) : 0;
-        sb_puts(b, s ? ",[" : "[");
-        for (int i = 0; i < n; i++) {
-            const cr_achievement *a =
-                cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
-            sb_puts(b, i ? ",{\"key\":" : "{\"key\":");
-            sb_json_str(b, keys[i]);
-            sb_puts(b, ",\"title\":");
-            sb_json_str(b, a ? a->title : keys[i]);
-            sb_puts(b, ",\"words\":");
-            sb_json_str(b, a ? a->words : "");
-            sb_puts(b, "}");
-        }
-        sb_puts(b, "]");
-    }
-    sb_puts(b, "]}");
-}
-
 /* The view of `seat` (a seat or CR_SEAT_PUBLIC) as an update message into b,
  * events from *since on; hash gets the BLAKE2b of the view-relevant part
  * (everything but the events list and the clock). */
-static void sv_build_update(sv_game *g, int seat, uint32_t since, sv_buf *b, uint8_t hash[32])
+static void sv_build_update(sv_game *g, int seat, uint32_t since, cr_jbuf *b, uint8_t hash[32])
 {
     crypto_generichash_state hs;
     crypto_generichash_init(&hs, NULL, 0, 32);
     cr_match *m = g->m;
     const cr_game *gm = cr_match_game(m);
-    int to_act = cr_match_to_act(m);
-    int over = cr_match_over(m);
-    int mine = seat >= 0 && to_act == seat && cr_match_is_human(m, seat);
     size_t mark = b->len;
-    sb_printf(b, "{\"v\":1,\"type\":\"update\",\"game_id\":\"%s\",\"game\":", g->meta.id);
-    sb_json_str(b, gm->def->name);
-    if (seat >= 0)
-        sb_printf(b, ",\"seat\":%d,\"decision\":%d", seat, sv_decision(g, seat));
-    else
-        sb_puts(b, ",\"seat\":null");
-    if (to_act >= 0)
-        sb_printf(b, ",\"to_act\":%d", to_act);
-    else
-        sb_puts(b, ",\"to_act\":null");
-    sb_printf(b, ",\"your_turn\":%s,\"over\":%s", mine ? "true" : "false", over ? "true" : "false");
-    cr_match_observe(m, seat, g->obs);
-    SV_RENDER(g, gm->def->obs_to_json(gm, g->obs, buf, cap));
-    sb_puts(b, ",\"observation\":");
-    sb_puts(b, g->tmp && g->tmp[0] ? g->tmp : "null");
-    SV_RENDER(g, mine ? cr_match_prompt(m, seat, buf, cap) : (buf && cap ? (buf[0] = 0) : 0));
-    sb_puts(b, ",\"prompt\":");
-    sb_json_str(b, mine && g->tmp ? g->tmp : "");
-    SV_RENDER(g, mine ? cr_match_help(m, seat, buf, cap) : (buf && cap ? (buf[0] = 0) : 0));
-    sb_puts(b, ",\"help\":");
-    sb_json_str(b, mine && g->tmp ? g->tmp : "");
-    sb_puts(b, ",\"actions\":[");
-    int n = mine ? cr_match_legal(m, seat, g->legal) : 0;
-    for (int i = 0; i < n; i++) {
-        SV_RENDER(g, cr_match_action_json(m, seat, g->legal[i], buf, cap));
-        if (i) sb_puts(b, ",");
-        sb_puts(b, g->tmp && g->tmp[0] ? g->tmp : "null");
-    }
-    uint32_t count = cr_match_event_count(m);
-    sb_printf(b, "],\"seq\":%u,\"seats\":[", count);
-    for (int s = 0; s < gm->num_players; s++) {
-        int human = cr_match_is_human(m, s);
-        int left = cr_match_left(m, s);
-        sb_printf(b, "%s{\"seat\":%d,\"kind\":\"%s\",\"spec\":", s ? "," : "", s,
-                  human ? "human" : "bot");
-        sb_json_str(b, cr_match_seat_spec(m, s));
-        sb_printf(b, ",\"taken\":%s,\"left\":%s}",
-                  human && !((g->meta.taken >> s) & 1) ? "false" : "true",
-                  left == CR_MARK_RESIGN    ? "\"resign\""
-                  : left == CR_MARK_TIMEOUT ? "\"timeout\""
-                                            : "false");
-    }
-    sb_puts(b, "]");
-    if (over) {
-        sb_puts(b, ",\"result\":");
-        sv_result_json(g, b);
-    }
+    cr_jb_printf(b, "{\"v\":1,\"type\":\"update\",\"game_id\":\"%s\",", g->meta.id);
+    cr_view_json(&g->view, m, seat, g->meta.taken, b); /* match/view.h */
     if (!b->oom) crypto_generichash_update(&hs, (const unsigned char *)b->p + mark, b->len - mark);
     crypto_generichash_final(&hs, hash, 32);
     /* not part of the view's identity: the clock and the new events */
     if (g->clock_mode != SV_CLOCK_NONE) {
         int64_t now = sv_now_ms();
-        sb_printf(b, ",\"clock\":{\"mode\":\"%s\",\"remaining_ms\":[",
-                  g->clock_mode == SV_CLOCK_MOVE ? "move" : "total");
+        cr_jb_printf(b, ",\"clock\":{\"mode\":\"%s\",\"remaining_ms\":[",
+                     g->clock_mode == SV_CLOCK_MOVE ? "move" : "total");
         for (int s = 0; s < gm->num_players; s++) {
             int64_t r = g->remaining[s];
             if (s == g->clock_seat) r -= now - g->clock_started;
             if (cr_match_is_human(m, s))
-                sb_printf(b, "%s%lld", s ? "," : "", (long long)(r > 0 ? r : 0));
+                cr_jb_printf(b, "%s%lld", s ? "," : "", (long long)(r > 0 ? r : 0));
             else
-                sb_printf(b, "%snull", s ? "," : "");
+                cr_jb_printf(b, "%snull", s ? "," : "");
         }
         if (g->clock_seat >= 0)
-            sb_printf(b, "],\"running\":%d}", g->clock_seat);
+            cr_jb_printf(b, "],\"running\":%d}", g->clock_seat);
         else
-            sb_puts(b, "],\"running\":null}");
+            cr_jb_puts(b, "],\"running\":null}");
     }
-    sb_puts(b, ",\"events\":[");
-    const cr_match_event *ev = NULL;
+    cr_jb_puts(b, ",\"events\":[");
+    uint32_t count = cr_match_event_count(m);
     if (count > SV_MAX_EVENTS_PER_UPDATE && since + SV_MAX_EVENTS_PER_UPDATE < count)
         since = count - SV_MAX_EVENTS_PER_UPDATE;
-    int ne = since < count ? cr_match_events_since(m, since, &ev) : 0;
-    for (int i = 0; i < ne; i++) {
-        SV_RENDER(g, cr_match_event_json(m, &ev[i], seat, buf, cap));
-        const char *j = g->tmp && g->tmp[0] == '{' ? g->tmp : NULL;
-        sb_printf(b, "%s{\"seq\":%u", i ? "," : "", ev[i].seq);
-        if (j && j[1] != '}') {
-            sb_puts(b, ",");
-            sb_puts(b, j + 1);
-        } else {
-            sb_puts(b, "}");
-        }
-    }
-    sb_puts(b, "]}");
+    cr_view_events_json(&g->view, m, seat, since, SV_MAX_EVENTS_PER_UPDATE, b);
+    cr_jb_puts(b, "]}");
 }
 
 /* Stores the entries a bot worker played and has not stored yet (it is
@@ -834,19 +697,19 @@ void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re)
     sv_sync(g);
     if (!g->m) return;
     uint8_t hash[32];
-    sb_reset(&c->out);
+    cr_jb_reset(&c->out);
     sv_build_update(g, c->seat, c->sent_seq, &c->out, hash);
     if (c->out.oom) {
-        sb_free(&c->out);
+        cr_jb_free(&c->out);
         return;
     }
     if (!force && c->has_view && memcmp(hash, c->view, 32) == 0) return;
     if (re >= 0) { /* after the opening brace: the hash covers the view, not the reply */
         char r[32];
         int n = snprintf(r, sizeof r, "\"re\":%lld,", (long long)re);
-        sb_reserve(&c->out, (size_t)n);
+        cr_jb_reserve(&c->out, (size_t)n);
         if (c->out.oom) {
-            sb_free(&c->out);
+            cr_jb_free(&c->out);
             return;
         }
         memmove(c->out.p + 1 + n, c->out.p + 1, c->out.len); /* with its NUL */
@@ -859,7 +722,7 @@ void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re)
     sv_send(c, c->out.p, c->out.len);
     int seat = c->seat;
     if (seat >= 0 && cr_match_to_act(g->m) == seat && cr_match_is_human(g->m, seat)) {
-        int64_t d = sv_decision(g, seat);
+        int64_t d = cr_match_decision(g->m, seat);
         if (d != c->turn_sent) {
             c->turn_sent = d;
             char msg[160];
@@ -898,8 +761,8 @@ void sv_after_change(sv_game *g)
     sv_server *sv = g->srv;
     if (!g->m) return;
     if (cr_match_over(g->m) && !g->finished) {
-        sv_buf b = {0};
-        sv_result_json(g, &b);
+        cr_jbuf b = {0};
+        cr_view_result_json(g->m, &b);
         cr_result res;
         cr_match_result(g->m, &res);
         char err[256];
@@ -914,7 +777,7 @@ void sv_after_change(sv_game *g)
         } else {
             sv_log(sv, "game %s: cannot store its result: %s", g->meta.id, err);
         }
-        sb_free(&b);
+        cr_jb_free(&b);
     }
     sv_clock_turn(g);
     int to_act = cr_match_to_act(g->m);
@@ -923,7 +786,7 @@ void sv_after_change(sv_game *g)
     if (to_act >= 0 && cr_match_is_human(g->m, to_act) && g->webhook[0]) {
         int followed = 0;
         for (int i = 0; i < g->n_conns; i++) followed |= g->conns[i]->seat == to_act;
-        int64_t d = sv_decision(g, to_act);
+        int64_t d = cr_match_decision(g->m, to_act);
         if (!followed && g->hooked[to_act] != d) {
             g->hooked[to_act] = d;
             sv_enqueue_hook(g, to_act, d);
@@ -952,7 +815,7 @@ static void sv_clock_check(sv_game *g)
             const char *spec = strcmp(g->on_timeout, "end") == 0 ? NULL : g->on_timeout;
             char err[256];
             if (cr_match_timeout(g->m, s, spec, err, sizeof err) == CR_OK) {
-                sv_collect(g, s);
+                sv_collect(g);
                 sv_run_chance(g);
                 g->remaining[s] = 0;
                 g->clock_seat = -1; /* the next seat's clock starts in sv_flush */

@@ -324,14 +324,12 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     free(cs);
     sv_game *g = NULL;
     cr_match *mt = NULL;
-    int32_t acted[CR_MAX_PLAYERS];
-    int ra = 0, rm = 0;
     if (!fits) {
         sv_send_error(c, m, "bad_request", "options too long");
         goto undo;
     }
     /* the match first: it checks the variant, the player count and the options */
-    mt = sv_build(&meta, NULL, 0, acted, &ra, &rm, err, sizeof err);
+    mt = sv_build(&meta, NULL, 0, err, sizeof err);
     if (!mt) {
         sv_send_error(c, m, "bad_request", err);
         goto undo;
@@ -623,16 +621,16 @@ static void sv_ack(sv_conn *c, const sv_msg *m, sv_game *g, int64_t decision)
 }
 
 /* The end of a seat's accepted request (act, resign, hand-over): the
- * match's new entries (chosen by `seat`) and the chance that follows are
- * stored; only then is the request acknowledged (`decision`: the seat's
- * decision number before it) and the followers updated.  If the store
- * fails the game is rebuilt from it and the client gets `store` with
- * `store_msg`.  Called under g->mu; releases it. */
-static void sv_commit_seat(sv_conn *c, const sv_msg *m, sv_game *g, int seat, int64_t decision,
+ * match's new entries and the chance that follows are stored; only then
+ * is the request acknowledged (`decision`: the seat's decision number
+ * before it) and the followers updated.  If the store fails the game is
+ * rebuilt from it and the client gets `store` with `store_msg`.  Called
+ * under g->mu; releases it. */
+static void sv_commit_seat(sv_conn *c, const sv_msg *m, sv_game *g, int64_t decision,
                            const char *store_msg)
 {
     char err[256];
-    sv_collect(g, seat);
+    sv_collect(g);
     sv_run_chance(g);
     if (!sv_flush(g, err, sizeof err)) {
         pthread_mutex_unlock(&g->mu);
@@ -661,7 +659,7 @@ static void sv_h_act(sv_conn *c, const sv_msg *m)
         snprintf(err, sizeof err, "seat P%d is played by a bot", seat);
         goto refuse_turn;
     }
-    int64_t d = sv_decision(g, seat);
+    int64_t d = cr_match_decision(g->m, seat);
     if (m->decision != d) {
         snprintf(err, sizeof err, "stale: this is decision %lld, not %lld", (long long)d,
                  (long long)m->decision);
@@ -676,7 +674,7 @@ static void sv_h_act(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "illegal", err);
         return;
     }
-    sv_commit_seat(c, m, g, seat, d, "the store failed; the action was not taken");
+    sv_commit_seat(c, m, g, d, "the store failed; the action was not taken");
     return;
 refuse_turn:
     pthread_mutex_unlock(&g->mu);
@@ -694,7 +692,7 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
     sv_game *g = sv_seated(c, m);
     if (!g) return;
     int seat = c->seat;
-    int64_t d = sv_decision(g, seat);
+    int64_t d = cr_match_decision(g->m, seat);
     cr_status rc;
     if (to_bot) {
         pthread_mutex_lock(&sv->table_mu);
@@ -727,7 +725,7 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
         sv_send_error(c, m, "illegal", err);
         return;
     }
-    sv_commit_seat(c, m, g, seat, d, "the store failed; nothing was changed");
+    sv_commit_seat(c, m, g, d, "the store failed; nothing was changed");
 }
 
 static void sv_h_history(sv_conn *c, const sv_msg *m)
@@ -744,27 +742,15 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "outdated", "this game cannot be replayed");
         return;
     }
-    sv_buf *b = &c->out; /* c->out is written under the game's mutex only */
-    sb_reset(b);
-    sb_puts(b, "{\"v\":1,\"type\":\"history\"");
-    if (m->has_id) sb_printf(b, ",\"re\":%lld", (long long)m->id);
+    cr_jbuf *b = &c->out; /* c->out is written under the game's mutex only */
+    cr_jb_reset(b);
+    cr_jb_puts(b, "{\"v\":1,\"type\":\"history\"");
+    if (m->has_id) cr_jb_printf(b, ",\"re\":%lld", (long long)m->id);
     uint32_t count = cr_match_event_count(g->m);
-    sb_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
-    const cr_match_event *ev = NULL;
-    int ne = m->since < count ? cr_match_events_since(g->m, (uint32_t)m->since, &ev) : 0;
-    if (ne > SV_MAX_HISTORY) ne = SV_MAX_HISTORY;
-    for (int i = 0; i < ne; i++) {
-        SV_RENDER(g, cr_match_event_json(g->m, &ev[i], c->seat, buf, cap));
-        const char *j = g->tmp && g->tmp[0] == '{' ? g->tmp : NULL;
-        sb_printf(b, "%s{\"seq\":%u", i ? "," : "", ev[i].seq);
-        if (j && j[1] != '}') {
-            sb_puts(b, ",");
-            sb_puts(b, j + 1);
-        } else {
-            sb_puts(b, "}");
-        }
-    }
-    sb_puts(b, "]}");
+    cr_jb_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
+    if (m->since < count)
+        cr_view_events_json(&g->view, g->m, c->seat, (uint32_t)m->since, SV_MAX_HISTORY, b);
+    cr_jb_puts(b, "]}");
     if (!b->oom) sv_send(c, b->p, b->len);
     pthread_mutex_unlock(&g->mu);
 }
@@ -896,23 +882,23 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, strcmp(err, "out of memory") == 0 ? "limit" : "bad_request", err);
         return;
     }
-    sv_buf b = {0};
-    sb_puts(&b, "{\"v\":1,\"type\":\"replay\"");
-    if (m->has_id) sb_printf(&b, ",\"re\":%lld", (long long)m->id);
-    sb_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
-    sb_json_str(&b, name);
+    cr_jbuf b = {0};
+    cr_jb_puts(&b, "{\"v\":1,\"type\":\"replay\"");
+    if (m->has_id) cr_jb_printf(&b, ",\"re\":%lld", (long long)m->id);
+    cr_jb_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
+    cr_jb_json_str(&b, name);
     if (m->seat >= 0)
-        sb_printf(&b, ",\"seat\":%d,", m->seat);
+        cr_jb_printf(&b, ",\"seat\":%d,", m->seat);
     else
-        sb_puts(&b, ",\"seat\":null,");
-    sb_puts(&b, body);
-    sb_puts(&b, "}");
+        cr_jb_puts(&b, ",\"seat\":null,");
+    cr_jb_puts(&b, body);
+    cr_jb_puts(&b, "}");
     free(body);
     if (!b.oom)
         sv_send(c, b.p, b.len);
     else
         sv_send_error(c, m, "limit", "out of memory");
-    sb_free(&b);
+    cr_jb_free(&b);
 }
 
 void sv_dispatch(sv_conn *c, const char *data, size_t len)

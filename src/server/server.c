@@ -1,6 +1,6 @@
 /* server/server.c — `croupier serve` (server.h, docs/server.md): the
  * server's start and stop, and the small tools every room of it uses (the
- * growing text buffer replies are built in, the clocks, the log).
+ * clocks, the log; replies are built in match/view.h's growing buffer).
  *
  * The server is split by what it does (server_internal.h names the rooms):
  * transport.c (HTTP, WebSocket, webhooks), handlers.c (one function per
@@ -46,88 +46,7 @@
 #include "server/accept_cap.h"
 #include "server/server_internal.h"
 
-/* ---- a growing text buffer (replies are built by hand: the game's JSON
- * pieces are spliced in as they come) ---- */
-void sb_reserve(sv_buf *b, size_t extra)
-{
-    if (b->oom || b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < b->len + extra + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        b->oom = 1;
-        return;
-    }
-    b->p = p;
-    b->cap = cap;
-}
-
-static void sb_add(sv_buf *b, const char *s, size_t n)
-{
-    sb_reserve(b, n);
-    if (b->oom) return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-void sb_puts(sv_buf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-void sb_printf(sv_buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    sb_reserve(b, (size_t)n);
-    if (b->oom) return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* A JSON string literal of s (escaping quotes, backslashes and controls). */
-/* A JSON string of s.  A byte that does not start a whole UTF-8 sequence
- * is written as U+FFFD: the texts quoted here may hold client bytes (a
- * parser's "near '...'" can cut a character), and every frame the server
- * sends must be UTF-8. */
-void sb_json_str(sv_buf *b, const char *s)
-{
-    sb_add(b, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            char e[2] = {'\\', (char)*p};
-            sb_add(b, e, 2);
-        } else if (*p < 0x20 || *p == 0x7f) {
-            sb_printf(b, "\\u%04x", *p);
-        } else if (*p < 0x80) {
-            sb_add(b, (const char *)p, 1);
-        } else {
-            size_t k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-            if (strnlen((const char *)p, k) == k && sv_ws_utf8((const char *)p, k)) {
-                sb_add(b, (const char *)p, k);
-                p += k - 1;
-            } else {
-                sb_puts(b, "\\ufffd");
-            }
-        }
-    }
-    sb_add(b, "\"", 1);
-}
-
-void sb_reset(sv_buf *b)
-{
-    b->len = 0;
-    if (b->p) b->p[0] = '\0';
-}
-
-void sb_free(sv_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
+/* ---- clocks of the process ---- */
 
 int64_t sv_now_ms(void)
 {
@@ -431,6 +350,6 @@ void sv_local_conn_free(sv_conn *c)
     sv_replay_drop(c);
     sv_ws_free(&l->d);
     pthread_mutex_destroy(&c->q_mu);
-    sb_free(&c->out);
+    cr_jb_free(&c->out);
     free(l);
 }

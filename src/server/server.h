@@ -33,7 +33,7 @@ typedef struct sv_config {
 } sv_config;
 
 /* The stack size of a connection's thread, which runs the message
- * handlers (server.c says why). */
+ * handlers (server_internal.h says why). */
 enum { SV_CONN_STACK = 1 << 20 };
 
 /* The defaults of every flag (docs/server.md). */

@@ -31,6 +31,7 @@
 
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "match/view.h"
 #include "server/proto.h"
 #include "server/replay.h"
 #include "server/server.h"
@@ -67,26 +68,16 @@ enum { SV_LOAD_ACTIONS = 10000 };
 /* Why sv_take_over / sv_find_game_where found no game. */
 enum { SV_HERE = 0, SV_ELSEWHERE = 1, SV_FULL = 2 };
 
-/* A growing text buffer (replies are built by hand: the game's JSON pieces
- * are spliced in as they come).  oom: an allocation failed, the text is
- * incomplete and must not be sent. */
-typedef struct sv_buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} sv_buf;
-
 typedef struct sv_game {
     sv_server *srv; /* the server holding it (set once, never changes) */
     pthread_mutex_t mu;
     cr_store_game meta; /* as created (seats: "human", "invite" or a bot spec) */
     cr_match *m;        /* NULL when outdated (kept in the store, never played) */
     int outdated;
-    int finished;               /* the store has the result */
-    int n_stored;               /* entries in the store */
-    int rec_actions, rec_marks; /* the match record's actions/marks the entries cover */
-    int32_t acted[CR_MAX_PLAYERS];
-    int bot_seats; /* bot seats counted against max_bots */
+    int finished;           /* the store has the result */
+    int n_stored;           /* entries in the store */
+    cr_match_cursor stored; /* the match record's entries taken into pend or the store */
+    int bot_seats;          /* bot seats counted against max_bots */
     int bot_queued;
     /* The server's own bots: one per bot seat, made on first use; a worker
      * thinks with them outside mu on a copy of the seat's observation
@@ -115,10 +106,7 @@ typedef struct sv_game {
     sv_conn **conns;
     int n_conns, cap_conns;
     /* scratch, used under mu */
-    void *obs;
-    cr_action *legal;
-    char *tmp;
-    size_t tmp_cap;
+    cr_view view; /* the views sent to followers */
     cr_store_entry *pend;
     int n_pend, cap_pend;
     struct sv_game *next_job;
@@ -153,7 +141,7 @@ struct sv_conn {
     uint32_t sent_seq;
     int64_t turn_sent; /* the decision a your_turn was sent for */
     double bucket, bucket_t;
-    sv_buf out;
+    cr_jbuf out;
     /* `replay`: the finished game this connection replays (a reference),
      * its checkpoints, and the replay rate's bucket */
     struct sv_game *rp_game;
@@ -198,31 +186,7 @@ struct sv_server {
     pthread_t hook_thread;
 };
 
-/* Renders into g->tmp (grown as needed) with a snprintf-style function. */
-#define SV_RENDER(g, call_with_buf_cap)                                                            \
-    do {                                                                                           \
-        for (int try_ = 0; try_ < 2; try_++) {                                                     \
-            char *buf = (g)->tmp;                                                                  \
-            size_t cap = (g)->tmp_cap;                                                             \
-            size_t need = (call_with_buf_cap);                                                     \
-            if (need < cap) break;                                                                 \
-            char *p = realloc((g)->tmp, need + 1);                                                 \
-            if (!p) {                                                                              \
-                if ((g)->tmp) (g)->tmp[0] = '\0';                                                  \
-                break;                                                                             \
-            }                                                                                      \
-            (g)->tmp = p;                                                                          \
-            (g)->tmp_cap = need + 1;                                                               \
-        }                                                                                          \
-    } while (0)
-
-/* ---- server.c: the growing text buffer, clocks of the process, the log, start and stop ---- */
-void sb_reserve(sv_buf *b, size_t extra);
-void sb_puts(sv_buf *b, const char *s);
-void sb_printf(sv_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_json_str(sv_buf *b, const char *s);
-void sb_reset(sv_buf *b);
-void sb_free(sv_buf *b);
+/* ---- server.c: clocks of the process, the log, start and stop ---- */
 int64_t sv_now_ms(void);
 double sv_mono(void);
 void sv_log(const sv_server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -250,8 +214,8 @@ void sv_dispatch(sv_conn *c, const char *data, size_t len);
 
 /* ---- games.c: the live games table, building, storing, views, clocks ---- */
 const cr_game_def *sv_def(const char *name);
-cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, int32_t *acted,
-                   int *rec_actions, int *rec_marks, char *err, size_t errcap);
+cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, char *err,
+                   size_t errcap);
 sv_game *sv_game_alloc(sv_server *sv, const cr_store_game *meta);
 int sv_game_attach_match(sv_game *g, cr_match *m);
 void sv_game_free(sv_game *g);
@@ -260,14 +224,13 @@ void sv_game_put(sv_game *g);
 sv_game *sv_find_loaded(sv_server *sv, const char *id);
 void sv_table_drop(sv_game *g);
 int sv_table_add(sv_game *g);
-int sv_collect(sv_game *g, int actor);
+int sv_collect(sv_game *g);
 void sv_run_chance(sv_game *g);
 int sv_flush(sv_game *g, char *err, size_t errcap);
 sv_game *sv_take_over(sv_server *sv, const char *id, int *elsewhere);
 sv_game *sv_find_game_where(sv_server *sv, const char *id, int *elsewhere, int *busy);
 sv_game *sv_find_game(sv_server *sv, const char *id, int *busy);
 void sv_send_busy(sv_conn *c, const sv_msg *m);
-int sv_decision(const sv_game *g, int seat);
 void sv_sync(sv_game *g);
 void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re);
 void sv_after_change(sv_game *g);
