@@ -87,6 +87,18 @@ int cr_match_seed(const cr_match *m, uint64_t *seed);
  * match's seed, the seat and how many decisions the seat has made (the
  * server's bot workers seed their bots with it too). */
 uint64_t cr_match_bot_seed(const cr_match *m, int seat);
+/* The seed of the substitute that plays `seat`'s next decision when its
+ * bot cannot (the server plays the uniform random policy when a bot
+ * overruns its deadline): derived from cr_match_bot_seed, so a replay of
+ * the record needs neither. */
+uint64_t cr_match_substitute_seed(const cr_match *m, int seat);
+/* A bot of `spec` for `seat`, made as the match makes its own (seeded from
+ * the match's secret seed), on g: a game the caller owns and keeps alive
+ * while the bot lives (a server's worker thinks on its own game, without
+ * the lock that guards the match).  Reseed it with cr_match_bot_seed before
+ * each decision.  NULL with err on a bad spec.  Caller frees: cr_bot_free. */
+struct cr_bot *cr_match_bot_new(const cr_match *m, cr_game *g, const char *spec, int seat,
+                                char *err, size_t errcap);
 
 /* `seat`'s decision number: how many decisions it has made, plus one while
  * it is to act (so it names the decision it faces; a client's move says

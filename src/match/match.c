@@ -393,6 +393,17 @@ uint64_t cr_match_bot_seed(const cr_match *m, int seat)
     return mix(m->seed ^ mix(((uint64_t)(unsigned)seat << 32 | (uint32_t)k) + 0x626f74ull));
 }
 
+uint64_t cr_match_substitute_seed(const cr_match *m, int seat)
+{
+    return cr_match_bot_seed(m, seat) ^ (uint64_t)seat;
+}
+
+cr_bot *cr_match_bot_new(const cr_match *m, cr_game *g, const char *spec, int seat, char *err,
+                         size_t errcap)
+{
+    return cr_bot_new(g, spec, seat, m->seed, err, errcap);
+}
+
 int cr_match_decision(const cr_match *m, int seat)
 {
     if (seat < 0 || seat >= m->g->num_players) return 0;

@@ -70,7 +70,7 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
     g->bots[s] = NULL;
     snprintf(g->bot_made[s], sizeof g->bot_made[s], "%s", spec);
     char err[256];
-    cr_bot *b = cr_bot_new(g->bot_game, spec, s, g->meta.seed, err, sizeof err);
+    cr_bot *b = cr_match_bot_new(g->m, g->bot_game, spec, s, err, sizeof err);
     if (!b) {
         sv_log(sv, "game %s: bot %s of P%d: %s; the random policy plays", g->meta.id, spec, s, err);
         return NULL;
@@ -99,8 +99,10 @@ static cr_bot *sv_seat_bot(sv_game *g, int s)
  * not moved on (a timeout, a resignation, a hand-over, a reload): a stale
  * move is dropped.  A bot that overruns the per-move deadline
  * (--bot-deadline-ms) has its choice replaced by the random policy's,
- * seeded as the match seeds its bots (cr_match_bot_seed); the record holds the
- * action played, so replays are exact.
+ * seeded by the match (cr_match_substitute_seed); the record holds the
+ * action played, so replays are exact.  Bots are made by the match
+ * (cr_match_bot_new) on the game's own bot_game and seeded by it before
+ * each move (cr_match_bot_seed): the server derives no seed itself.
  *
  * Consecutive bot moves (with the chance that follows) are stored in one
  * append, as long as bots are to act and for up to 5 ms (then the game is
@@ -121,7 +123,7 @@ static void sv_bot_move(sv_game *g)
         cr_bot *bot = sv_seat_bot(g, who);
         if (!g->rnd) {
             char err[256];
-            g->rnd = cr_bot_new(g->bot_game, "random", 0, g->meta.seed, err, sizeof err);
+            g->rnd = cr_match_bot_new(g->m, g->bot_game, "random", 0, err, sizeof err);
             if (!g->rnd) {
                 sv_log(sv, "game %s: %s", g->meta.id, err);
                 break;
@@ -134,6 +136,7 @@ static void sv_bot_move(sv_game *g)
         uint64_t version = g->version;
         int decision = cr_match_decision(g->m, who);
         uint64_t seed = cr_match_bot_seed(g->m, who); /* as the match seeds its own bots */
+        uint64_t substitute = cr_match_substitute_seed(g->m, who);
         g->thinking = 1;
         pthread_mutex_lock(&sv->job_mu);
         sv->bot_thinking++;
@@ -155,7 +158,7 @@ static void sv_bot_move(sv_game *g)
                        g->meta.id, cr_bot_spec(bot), who, ms, sv->cfg.bot_deadline_ms);
         }
         if (n > 1 && (late || !bot)) {
-            cr_bot_reseed(g->rnd, seed ^ (uint64_t)who);
+            cr_bot_reseed(g->rnd, substitute);
             a = cr_bot_act(g->rnd, NULL, g->think_legal, n);
         }
 

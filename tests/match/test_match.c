@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "croupier/alloc.h"
+#include "croupier/bot.h"
 #include "croupier/match.h"
 
 static const char *const BOTS[4] = {"random", "random", "random", "random"};
@@ -371,6 +372,47 @@ static void test_record_since_cursor_and_decisions(void **state)
     cr_match_free(m);
 }
 
+/* A bot made by cr_match_bot_new on the caller's own game and reseeded with
+ * cr_match_bot_seed chooses what the match's own bot chooses (what a
+ * server's worker relies on). */
+static void test_bot_new_chooses_as_the_match(void **state)
+{
+    (void)state;
+    char err[256];
+    cr_match *m = new_match(BOTS, 21);
+    cr_params p = {.num_players = 4};
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    assert_non_null(g);
+    cr_action *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    void *obs = malloc(g->obs_size);
+    int checked = 0;
+    for (int k = 0; k < 400 && !cr_match_over(m); k++) {
+        int who = cr_match_to_act(m);
+        if (who < 0) {
+            assert_int_equal(cr_match_step(m), CR_OK);
+            continue;
+        }
+        cr_bot *b = cr_match_bot_new(m, g, "random", who, err, sizeof err);
+        assert_non_null(b);
+        cr_bot_reseed(b, cr_match_bot_seed(m, who));
+        int n = cr_match_legal(m, who, legal);
+        cr_match_observe(m, who, obs);
+        cr_action mine =
+            n == 1 ? legal[0] : cr_bot_act(b, cr_bot_wants_obs(b) ? obs : NULL, legal, n);
+        cr_bot_free(b);
+        assert_true(cr_match_substitute_seed(m, who) != cr_match_bot_seed(m, who) || who == 0);
+        assert_int_equal(cr_match_step(m), CR_OK);
+        const cr_record *r = cr_match_record(m);
+        assert_int_equal(r->actions[r->n_actions - 1], mine);
+        checked++;
+    }
+    assert_true(checked > 10);
+    free(legal);
+    free(obs);
+    cr_game_free(g);
+    cr_match_free(m);
+}
+
 /* The undo rule: a seat may take back its own moves only, not another
  * human's decision made since. */
 static void test_undo_blocker(void **state)
@@ -459,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_resign_and_timeout),
         cmocka_unit_test(test_record_since_cursor_and_decisions),
         cmocka_unit_test(test_undo_blocker),
+        cmocka_unit_test(test_bot_new_chooses_as_the_match),
         cmocka_unit_test(test_rules_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
