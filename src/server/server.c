@@ -11,11 +11,13 @@
  * it to a thread of its own) run the message handlers; a small pool plays
  * bot seats; one thread runs the clocks; one posts webhooks.  sv_start
  * makes the server and its threads, each given the server as its argument;
- * sv_finish stops them and frees it.  The server keeps no process-global.
+ * sv_finish stops them and frees it.  The server keeps no process-global;
+ * the one process-wide state of src/server is accept_cap.c's, which must
+ * be: it defines accept() for civetweb, a call with no user pointer.
  *
  * Lock order: as server_internal.h says (a game's mutex, then one leaf).
- * sv_start and sv_finish run with no other thread of the server alive
- * (before the workers start, after they are joined).
+ * sv_finish frees the games only once every thread of the server has been
+ * joined (civetweb's stopped first, in sv_run).
  *
  * Durability: sv_start resumes the store's running games from their
  * records before the listener opens; nothing is told to a client that the
