@@ -324,17 +324,9 @@ sv_conn *sv_local_conn(sv_server *sv, void (*sink)(void *arg, int op, const void
         return NULL;
     }
     sv_conn *c = &l->c;
-    c->srv = sv;
-    c->fd = -1;
-    c->wake = -1;
-    c->seat = CR_SEAT_PUBLIC;
-    c->bucket = 2.0 * sv->cfg.max_msg_rate;
-    c->bucket_t = sv_mono();
-    c->rp_bucket = 2.0 * SV_REPLAY_RATE;
-    c->rp_t = c->bucket_t;
+    sv_conn_init(c, sv);
     c->sink = sink;
     c->sink_arg = arg;
-    pthread_mutex_init(&c->q_mu, NULL);
     return c;
 }
 

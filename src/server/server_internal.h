@@ -192,6 +192,9 @@ double sv_mono(void);
 void sv_log(const sv_server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- transport.c: sending, connections, civetweb callbacks, the HTTP API, webhooks ---- */
+/* A connection of sv with no socket yet, following no game (the caller
+ * owns c's storage; sv_ws_close or sv_local_conn_free undo it). */
+void sv_conn_init(sv_conn *c, sv_server *sv);
 void sv_send(sv_conn *c, const char *text, size_t len);
 void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg);
 int sv_conn_bytes(sv_conn *c, sv_ws_dec *d, const uint8_t *buf, size_t n, const char **why);

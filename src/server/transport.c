@@ -388,13 +388,10 @@ int sv_ws_connect(const struct mg_connection *mc, void *cb)
     return sv_route_refuses(sv, mc); /* 0 accepts the upgrade */
 }
 
-void sv_ws_ready(struct mg_connection *mc, void *cb)
+void sv_conn_init(sv_conn *c, sv_server *sv)
 {
-    sv_server *sv = cb;
-    sv_conn *c = calloc(1, sizeof *c);
-    if (!c) return;
+    memset(c, 0, sizeof *c);
     c->srv = sv;
-    c->mc = mc;
     c->fd = -1;
     c->wake = -1;
     c->seat = CR_SEAT_PUBLIC;
@@ -403,6 +400,15 @@ void sv_ws_ready(struct mg_connection *mc, void *cb)
     c->rp_bucket = 2.0 * SV_REPLAY_RATE;
     c->rp_t = c->bucket_t;
     pthread_mutex_init(&c->q_mu, NULL);
+}
+
+void sv_ws_ready(struct mg_connection *mc, void *cb)
+{
+    sv_server *sv = cb;
+    sv_conn *c = malloc(sizeof *c);
+    if (!c) return;
+    sv_conn_init(c, sv);
+    c->mc = mc;
     const struct mg_request_info *ri = mg_get_request_info(mc);
     snprintf(c->addr, sizeof c->addr, "%s", ri ? ri->remote_addr : "");
     mg_set_user_connection_data(mc, c);
