@@ -12,7 +12,9 @@
  * server's table_mu, job_mu and hook_mu, or a connection's q_mu.  Those
  * four are leaves: each is held briefly and nothing else is locked while
  * one is held (the clock thread and the claim sweep let go of table_mu
- * before they lock a game).
+ * before they lock a game).  The store's own locks (store.c, store_pg.c)
+ * are taken inside its calls, under a game's mutex or none, never under a
+ * leaf.
  *
  * Durability: the match is changed in memory under g->mu, its new record
  * entries are appended to the store (which returns once they are durable),
