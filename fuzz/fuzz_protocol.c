@@ -1,7 +1,7 @@
 /* fuzz_protocol.c — libFuzzer target: what a client can send the server
  * after the WebSocket handshake.  An input is the client's byte stream
  * (RFC 6455 frames, masked; the seeds mask with 0 so their JSON reads as
- * is): it is fed to the server's real connection code (src/server/server.c:
+ * is): it is fed to the server's real connection code (src/server/transport.c:
  * frame decoder, rate limit, parser, every message handler, the store) on
  * a thread with the stack of a connection's thread (SV_CONN_STACK), as a
  * socket would feed it.  The server is one for the process (SQLite in a
@@ -128,6 +128,10 @@ static void sink(void *arg, int op, const void *data, size_t len)
 
 /* The connection's thread: the whole input, then the checks of what was
  * answered. */
+/* The target's one server, made once (start_server); the fuzzer's own, not
+ * the server's: the server keeps no global. */
+static sv_server *server;
+
 static void *conn_main(void *arg)
 {
     run *r = arg;
@@ -152,7 +156,7 @@ static void *conn_main(void *arg)
     free(m);
     sv_ws_free(&d);
 
-    sv_conn *c = sv_local_conn(sink, r);
+    sv_conn *c = sv_local_conn(server, sink, r);
     if (!c) return NULL;
     r->status = sv_local_feed(c, r->data, r->size);
     sv_local_conn_free(c);
@@ -167,7 +171,7 @@ static char dir[64];
 
 static void stop_server(void)
 {
-    sv_local_close();
+    sv_local_close(server);
     char path[128];
     const char *files[] = {"/games.db", "/games.db-wal", "/games.db-shm", "/games.db.lock"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -192,7 +196,8 @@ static void start_server(void)
     cfg.max_games = 64;        /* what a long run creates stays bounded */
     cfg.max_msg_rate = 100000; /* every message of an input is handled */
     cfg.webhooks = 0;
-    FUZZ_CHECK(sv_local_open(&cfg) == 0, "the server does not start");
+    server = sv_local_open(&cfg);
+    FUZZ_CHECK(server != NULL, "the server does not start");
     atexit(stop_server);
 }
 

@@ -334,6 +334,12 @@ const cr_game_def *cr_registry_find(const char *name); /* NULL if unknown */
 cr_game *cr_game_new(const cr_game_def *def, const cr_params *p, char *err, size_t errcap);
 void cr_game_free(cr_game *g);
 
+/* The identity of game data: FNV-1a 64 of its bytes.  g->data_hash is this
+ * hash of a data file's bytes (a game's built-in data hashes its own text
+ * the same way), which records, positions and the server's data endpoint
+ * carry as 16 lowercase hexadecimal digits.  Cost: one pass over len bytes. */
+uint64_t cr_data_hash(const void *data, size_t len);
+
 /* --- Convenience over the table ------------------------------------------ */
 
 static inline int cr_current_player(const cr_game *g, const void *st)

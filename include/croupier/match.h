@@ -87,6 +87,42 @@ int cr_match_seed(const cr_match *m, uint64_t *seed);
  * match's seed, the seat and how many decisions the seat has made (the
  * server's bot workers seed their bots with it too). */
 uint64_t cr_match_bot_seed(const cr_match *m, int seat);
+/* The seed of the substitute that plays `seat`'s next decision when its
+ * bot cannot (the server plays the uniform random policy when a bot
+ * overruns its deadline): derived from cr_match_bot_seed, so a replay of
+ * the record needs neither. */
+uint64_t cr_match_substitute_seed(const cr_match *m, int seat);
+/* A bot of `spec` for `seat`, made as the match makes its own (seeded from
+ * the match's secret seed), on g: a game the caller owns and keeps alive
+ * while the bot lives (a server's worker thinks on its own game, without
+ * the lock that guards the match).  Reseed it with cr_match_bot_seed before
+ * each decision.  NULL with err on a bad spec.  Caller frees: cr_bot_free. */
+struct cr_bot *cr_match_bot_new(const cr_match *m, cr_game *g, const char *spec, int seat,
+                                char *err, size_t errcap);
+
+/* `seat`'s decision number: how many decisions it has made, plus one while
+ * it is to act (so it names the decision it faces; a client's move says
+ * which decision it answers, and a stale one is refused).  0 for no seat. */
+int cr_match_decision(const cr_match *m, int seat);
+
+/* --- The record since a cursor ---------------------------------------------
+ * A client that keeps the record elsewhere (the server's store) takes the
+ * entries the match added since it last looked.  A cursor counts the
+ * record's actions and marks taken so far ({0, 0}: the start). */
+typedef struct cr_match_cursor {
+    int actions, marks;
+} cr_match_cursor;
+/* One entry: an action with the seat (or CR_CHANCE) that chose it, or a
+ * mark (resignation, timeout, seat change, end). */
+typedef struct cr_match_entry {
+    const cr_mark *mark; /* NULL for an action; else points into the record (valid
+                            until the next change) */
+    cr_action action;    /* an action's id */
+    int actor;           /* an action's chooser: a seat or CR_CHANCE */
+} cr_match_entry;
+/* The entry after *cur, in record order (a mark made before action k comes
+ * before it), into *out, advancing *cur; 0 when there is none. */
+int cr_match_record_next(const cr_match *m, cr_match_cursor *cur, cr_match_entry *out);
 
 const char *cr_match_seat_spec(const cr_match *m, int seat);
 int cr_match_is_human(const cr_match *m, int seat);
@@ -141,6 +177,12 @@ size_t cr_match_event_json(const cr_match *m, const cr_match_event *e, int seat,
 /* Takes back to the last decision `seat` made (the state before it), with
  * everything after it; CR_ERR_INVALID (err set) when it has made none. */
 cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap);
+/* The undo rule of a shared table: a seat may take back only its own
+ * moves.  Returns the first human seat other than `seat` that decided
+ * after `seat`'s last decision (an undo would take that decision back too), or
+ * -1 when there is none (or `seat` has made no decision: cr_match_undo
+ * then says so).  Seats are human or bot as they are now. */
+int cr_match_undo_blocker(const cr_match *m, int seat);
 /* The seat resigns / ran out of time: with bot_spec, that bot plays the
  * seat from now on; with NULL the match ends here. */
 cr_status cr_match_resign(cr_match *m, int seat, const char *bot_spec, char *err, size_t errcap);

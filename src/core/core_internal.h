@@ -28,9 +28,6 @@ enum { CR_CORE_MAX_ACTION_TEXT = 256 };
 /* Largest game-data file (a board) the core reads: 8 MiB. */
 enum { CR_MAX_DATA_FILE = 8 << 20 };
 
-/* FNV-1a 64 of the bytes: the identity of game data. */
-CR_INTERNAL uint64_t cr_hash_bytes(const void *data, size_t len);
-
 /* snprintf into err (if err && cap), never overflowing. */
 CR_INTERNAL void cr_errf(char *err, size_t cap, const char *fmt, ...) CR_PRINTF(3, 4);
 

@@ -112,7 +112,7 @@ static int parse_i32(const char *s, long lo, long hi, int32_t *out)
     return 1;
 }
 
-uint64_t cr_hash_bytes(const void *data, size_t len)
+uint64_t cr_data_hash(const void *data, size_t len)
 {
     const unsigned char *b = data;
     uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
@@ -180,7 +180,7 @@ static cr_status read_data_file(cr_game *g, const char *key, const char *path, c
     strcpy(g->data_path, path);
     g->data_text = buf;
     g->data_len = len;
-    g->data_hash = cr_hash_bytes(buf, len);
+    g->data_hash = cr_data_hash(buf, len);
     return CR_OK;
 }
 

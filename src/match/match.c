@@ -393,6 +393,41 @@ uint64_t cr_match_bot_seed(const cr_match *m, int seat)
     return mix(m->seed ^ mix(((uint64_t)(unsigned)seat << 32 | (uint32_t)k) + 0x626f74ull));
 }
 
+uint64_t cr_match_substitute_seed(const cr_match *m, int seat)
+{
+    return cr_match_bot_seed(m, seat) ^ (uint64_t)seat;
+}
+
+cr_bot *cr_match_bot_new(const cr_match *m, cr_game *g, const char *spec, int seat, char *err,
+                         size_t errcap)
+{
+    return cr_bot_new(g, spec, seat, m->seed, err, errcap);
+}
+
+int cr_match_decision(const cr_match *m, int seat)
+{
+    if (seat < 0 || seat >= m->g->num_players) return 0;
+    return m->n_decided[seat] + (cr_match_to_act(m) == seat ? 1 : 0);
+}
+
+int cr_match_record_next(const cr_match *m, cr_match_cursor *cur, cr_match_entry *out)
+{
+    const cr_record *r = &m->rec;
+    if (cur->marks < r->n_marks && r->marks[cur->marks].at <= cur->actions) {
+        out->mark = &r->marks[cur->marks++];
+        out->action = 0;
+        out->actor = out->mark->seat;
+        return 1;
+    }
+    if (cur->actions < r->n_actions) {
+        out->mark = NULL;
+        out->action = r->actions[cur->actions];
+        out->actor = m->who[cur->actions++];
+        return 1;
+    }
+    return 0;
+}
+
 int cr_match_is_human(const cr_match *m, int seat)
 {
     return seat >= 0 && seat < m->g->num_players && m->bot[seat] == NULL;
@@ -627,6 +662,17 @@ cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap)
             if (seat_spec(m, s, spec, err, errcap) != CR_OK) return CR_ERR_INVALID;
     }
     return CR_OK;
+}
+
+int cr_match_undo_blocker(const cr_match *m, int seat)
+{
+    int k = m->rec.n_actions - 1;
+    while (k >= 0 && m->who[k] != seat) k--;
+    for (int j = k + 1; k >= 0 && j < m->rec.n_actions; j++) {
+        int who = m->who[j];
+        if (who >= 0 && who != seat && cr_match_is_human(m, who)) return who;
+    }
+    return -1;
 }
 
 static cr_status leave(cr_match *m, int seat, cr_mark_kind kind, const char *bot_spec, char *err,

@@ -33,7 +33,7 @@ typedef struct sv_config {
 } sv_config;
 
 /* The stack size of a connection's thread, which runs the message
- * handlers (server.c says why). */
+ * handlers (server_internal.h says why). */
 enum { SV_CONN_STACK = 1 << 20 };
 
 /* The defaults of every flag (docs/server.md). */
@@ -47,14 +47,17 @@ int sv_run(const sv_config *cfg, volatile sig_atomic_t *stop);
 /* ---- for the fuzz target (fuzz/fuzz_protocol.c): the server's real
  * handlers without a listener or sockets ---- */
 typedef struct sv_conn sv_conn;
+typedef struct sv_server sv_server;
 
-/* Makes the process's server (store, bot workers, clock) as sv_run does,
- * but listens nowhere; 0, or -1 after a line on stderr. */
-int sv_local_open(const sv_config *cfg);
-void sv_local_close(void);
-/* A connection with no socket: every frame the server would write to it
- * goes to sink (op: SV_WS_TEXT, SV_WS_PONG, ...; data without a header). */
-sv_conn *sv_local_conn(void (*sink)(void *arg, int op, const void *data, size_t len), void *arg);
+/* Makes a server (store, bot workers, clock) as sv_run does, but listens
+ * nowhere; NULL after a line on stderr.  sv_local_close stops and frees it
+ * (every connection of it freed first). */
+sv_server *sv_local_open(const sv_config *cfg);
+void sv_local_close(sv_server *sv);
+/* A connection to sv with no socket: every frame the server would write to
+ * it goes to sink (op: SV_WS_TEXT, SV_WS_PONG, ...; data without a header). */
+sv_conn *sv_local_conn(sv_server *sv, void (*sink)(void *arg, int op, const void *data, size_t len),
+                       void *arg);
 /* The bytes a client sends after the handshake (masked frames), decoded and
  * handled exactly as from a socket; returns 0, or the status the server
  * would close the connection with.  Call it on a thread of SV_CONN_STACK. */

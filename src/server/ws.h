@@ -1,7 +1,7 @@
 /* server/ws.h — the WebSocket frames of RFC 6455 (section 5), server side:
  * a decoder fed the bytes a client sends after the handshake, and the
  * encoder of the server's frames.  No I/O, no allocation after
- * sv_ws_init: the connection's thread (server.c) reads the socket and feeds
+ * sv_ws_init: the connection's thread (transport.c) reads the socket and feeds
  * the decoder; the fuzz target fuzz/fuzz_protocol.c feeds it any bytes.
  *
  * Why not civetweb's: civetweb 1.15 (Debian 12) reads a whole frame before

@@ -254,6 +254,8 @@ static void test_data_file(void **state)
     assert_int_equal(g->data_len, 8);
     uint64_t h = g->data_hash;
     assert_true(h != 0);
+    assert_true(h == cr_data_hash("a board\n", 8));            /* the one hash of game data */
+    assert_true(cr_data_hash("", 0) == 0xcbf29ce484222325ull); /* FNV-1a 64's offset basis */
     cr_game_free(g);
     /* another content, another hash */
     f = fopen(path, "w");

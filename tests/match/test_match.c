@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "croupier/alloc.h"
+#include "croupier/bot.h"
 #include "croupier/match.h"
 
 static const char *const BOTS[4] = {"random", "random", "random", "random"};
@@ -332,6 +333,126 @@ static void test_resign_and_timeout(void **state)
     cr_match_free(m);
 }
 
+/* The record since a cursor gives every action (with its chooser) and mark
+ * once, in record order; decision numbers count a seat's decisions, plus
+ * the one it faces. */
+static void test_record_since_cursor_and_decisions(void **state)
+{
+    (void)state;
+    char err[256];
+    cr_match *m = new_match(ONE_HUMAN, 9);
+    assert_int_equal(cr_match_run(m, 0), 0);
+    assert_int_equal(cr_match_decision(m, 0), 1); /* it faces its first decision */
+    cr_match_cursor cur = {0, 0};
+    cr_match_entry e;
+    int n = 0;
+    while (cr_match_record_next(m, &cur, &e)) {
+        assert_null(e.mark);
+        assert_int_equal(e.action, cr_match_record(m)->actions[n]);
+        assert_int_equal(e.actor, cr_match_actor(m, n));
+        n++;
+    }
+    assert_int_equal(n, cr_match_record(m)->n_actions);
+    assert_int_equal(cur.actions, n);
+    for (int s = 1; s < 4; s++) {
+        int decided = 0;
+        for (int i = 0; i < n; i++) decided += cr_match_actor(m, i) == s;
+        assert_int_equal(cr_match_decision(m, s), decided);
+    }
+    assert_int_equal(cr_match_resign(m, 0, "random", err, sizeof err), CR_OK);
+    assert_int_equal(cr_match_record_next(m, &cur, &e), 1); /* ! resign 0 */
+    assert_non_null(e.mark);
+    assert_int_equal(e.mark->kind, CR_MARK_RESIGN);
+    assert_int_equal(e.actor, 0);
+    assert_int_equal(cr_match_record_next(m, &cur, &e), 1); /* ! seat 0 random */
+    assert_int_equal(e.mark->kind, CR_MARK_SEAT);
+    assert_int_equal(cr_match_record_next(m, &cur, &e), 0);
+    assert_int_equal(cr_match_decision(m, 0), 1); /* a bot now: made none yet, faces one */
+    assert_int_equal(cr_match_decision(m, -1), 0);
+    cr_match_free(m);
+}
+
+/* A bot made by cr_match_bot_new on the caller's own game and reseeded with
+ * cr_match_bot_seed chooses what the match's own bot chooses (what a
+ * server's worker relies on). */
+static void test_bot_new_chooses_as_the_match(void **state)
+{
+    (void)state;
+    char err[256];
+    cr_match *m = new_match(BOTS, 21);
+    cr_params p = {.num_players = 4};
+    cr_game *g = cr_game_new(cr_registry_find("dml"), &p, err, sizeof err);
+    assert_non_null(g);
+    cr_action *legal = malloc(sizeof *legal * (size_t)g->max_legal);
+    void *obs = malloc(g->obs_size);
+    int checked = 0;
+    for (int k = 0; k < 400 && !cr_match_over(m); k++) {
+        int who = cr_match_to_act(m);
+        if (who < 0) {
+            assert_int_equal(cr_match_step(m), CR_OK);
+            continue;
+        }
+        cr_bot *b = cr_match_bot_new(m, g, "random", who, err, sizeof err);
+        assert_non_null(b);
+        cr_bot_reseed(b, cr_match_bot_seed(m, who));
+        int n = cr_match_legal(m, who, legal);
+        cr_match_observe(m, who, obs);
+        cr_action mine =
+            n == 1 ? legal[0] : cr_bot_act(b, cr_bot_wants_obs(b) ? obs : NULL, legal, n);
+        cr_bot_free(b);
+        assert_true(cr_match_substitute_seed(m, who) != cr_match_bot_seed(m, who) || who == 0);
+        assert_int_equal(cr_match_step(m), CR_OK);
+        const cr_record *r = cr_match_record(m);
+        assert_int_equal(r->actions[r->n_actions - 1], mine);
+        checked++;
+    }
+    assert_true(checked > 10);
+    free(legal);
+    free(obs);
+    cr_game_free(g);
+    cr_match_free(m);
+}
+
+/* The undo rule: a seat may take back its own moves only, not another
+ * human's decision made since. */
+static void test_undo_blocker(void **state)
+{
+    (void)state;
+    char err[256];
+    cr_match *m = new_match((const char *const[]){"human", "human", "random", "random"}, 4);
+    int guard = 0, first = -1, blocked = 0;
+    while (guard++ < 10000) {
+        int who = cr_match_run(m, 0);
+        if (who == CR_TERMINAL) break;
+        if (first < 0) {
+            first = who;
+            assert_int_equal(cr_match_undo_blocker(m, who), -1); /* nothing to take back */
+        }
+        int other = 1 - who;
+        if (cr_match_decision(m, other) > 0 && cr_match_decision(m, who) > 1) {
+            /* `who` decided before; if `other` decided after that, it blocks */
+            const cr_record *r = cr_match_record(m);
+            int k = r->n_actions - 1, expect = -1;
+            while (k >= 0 && cr_match_actor(m, k) != who) k--;
+            for (int j = k + 1; j < r->n_actions && expect < 0; j++)
+                if (cr_match_actor(m, j) == other) expect = other;
+            assert_int_equal(cr_match_undo_blocker(m, who), expect);
+            if (expect == other) {
+                blocked = 1;
+                assert_int_equal(cr_match_undo_blocker(m, other),
+                                 -1); /* its own turn back is free */
+                break;
+            }
+        }
+        cr_action legal[4096];
+        int n = cr_match_legal(m, who, legal);
+        assert_true(n > 0);
+        assert_int_equal(cr_match_submit_action(m, who, legal[0], err, sizeof err), CR_OK);
+    }
+    assert_true(blocked); /* the game reached a take-back another human's move blocks */
+    cr_match_free(m);
+}
+
 static cr_match *load_text(const char *text, char *err, size_t cap)
 {
     return cr_match_load(text, strlen(text), NULL, 0, err, cap);
@@ -378,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_log_rebuilt_on_load),
         cmocka_unit_test(test_seats_and_seed_in_record),
         cmocka_unit_test(test_resign_and_timeout),
+        cmocka_unit_test(test_record_since_cursor_and_decisions),
+        cmocka_unit_test(test_undo_blocker),
+        cmocka_unit_test(test_bot_new_chooses_as_the_match),
         cmocka_unit_test(test_rules_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
