@@ -89,8 +89,8 @@ typedef struct table {
     cli_session ses; /* what each seat has been shown; the hand-over between humans */
     cr_action *legal;
     const char *save_path;
-    cli_buf text, aux;
-    cli_text out;
+    cr_text text, aux;
+    cr_text out;
 } table;
 
 /* Prints and empties t->out. */
@@ -98,7 +98,7 @@ static void flush_out(table *t)
 {
     if (t->out.len > 0) fputs(t->out.p, stdout);
     if (t->out.oom) printf("(out of memory: some lines are missing)\n");
-    cli_text_fini(&t->out);
+    cr_text_free(&t->out);
 }
 
 static int save(table *t, int quiet)
@@ -594,8 +594,8 @@ int cmd_play(int argc, char **argv)
     if (!full_screen) rc = play_loop(&t);
 
 out:
-    cli_buf_fini(&t.text);
-    cli_buf_fini(&t.aux);
+    cr_text_free(&t.text);
+    cr_text_free(&t.aux);
     cr_free(t.legal);
     cr_free(t.obs);
     cr_match_free(t.m);

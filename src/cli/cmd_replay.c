@@ -55,13 +55,13 @@ static json_t *seed_json(const cr_match *m)
 /* What `view` sees of the match now, as JSON: the position (the whole
  * state) for the open view, else the match layer's observation of that seat
  * (CR_SEAT_PUBLIC: what every seat knows).  NULL when out of memory. */
-static json_t *view_json(const cr_match *m, int view, cli_buf *b)
+static json_t *view_json(const cr_match *m, int view, cr_text *b)
 {
     const cr_game *g = cr_match_game(m);
     if (view == CR_SEAT_OMNISCIENT) {
         cli_serialize(g, cr_match_state(m), b);
-        json_t *pos = json_loads(b->p, 0, NULL);
-        return pos != NULL ? pos : json_string(b->p); /* not JSON: keep the text */
+        json_t *pos = json_loads(cr_text_str(b), 0, NULL);
+        return pos != NULL ? pos : json_string(cr_text_str(b)); /* not JSON: keep the text */
     }
     void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     if (obs == NULL) return NULL;
@@ -84,7 +84,7 @@ static json_t *view_json(const cr_match *m, int view, cli_buf *b)
  * carries that view's observation instead, and the scores, ranks, winners
  * and returns only once the match is over (mid-game they could follow from
  * cards the view does not see). */
-static int print_json(const cr_match *m, int view, cli_buf *b)
+static int print_json(const cr_match *m, int view, cr_text *b)
 {
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
@@ -159,11 +159,11 @@ static int parse_view(const char *s, int *view)
     return 1;
 }
 
-static void print_text(cli_text *t)
+static void print_text(cr_text *t)
 {
     if (t->len > 0) fputs(t->p, stdout);
     if (t->oom) printf("(out of memory: some lines are missing)\n");
-    cli_text_clear(t);
+    cr_text_reset(t);
     t->oom = 0;
 }
 
@@ -221,7 +221,7 @@ static int print_log(const cr_match *m, int view)
     cli_stepper sp;
     if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
     print_header(m, view);
-    cli_text t = {0};
+    cr_text t = {0};
     for (int k = 1; k <= sp.n; k++) {
         cli_stepper_goto(&sp, k);
         cli_stepper_move(&sp, &t);
@@ -230,12 +230,12 @@ static int print_log(const cr_match *m, int view)
     cli_stepper_tail_marks(&sp, &t);
     print_text(&t);
     print_end(m);
-    cli_text_fini(&t);
+    cr_text_free(&t);
     cli_stepper_fini(&sp);
     return 0;
 }
 
-static void show_step(cli_stepper *sp, cli_text *t)
+static void show_step(cli_stepper *sp, cr_text *t)
 {
     printf("\n== move %d of %d ==\n", sp->at, sp->n);
     if (sp->at == 0) printf("(the start: no move yet)\n");
@@ -253,7 +253,7 @@ static int step_through(const cr_match *m, int view)
     if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
     print_header(m, view);
     printf("n (or Enter): next move, p: previous, g N: go to move N, e: the end, q: quit\n");
-    cli_text t = {0};
+    cr_text t = {0};
     show_step(&sp, &t);
     char *line = NULL;
     size_t cap = 0;
@@ -309,7 +309,7 @@ static int step_through(const cr_match *m, int view)
         show_step(&sp, &t);
     }
     free(line);
-    cli_text_fini(&t);
+    cr_text_free(&t);
     cli_stepper_fini(&sp);
     return 0;
 }
@@ -386,7 +386,7 @@ int cmd_replay(int argc, char **argv)
     }
 
     int rc = 0;
-    cli_buf b = {0};
+    cr_text b = {0};
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
     const cr_record *r = cr_match_record(m);
@@ -421,7 +421,7 @@ int cmd_replay(int argc, char **argv)
             printf("status: unfinished, P%d to act: %s\n", who, cli_prompt_text(g, st, &b));
         printf("position:\n");
         cli_serialize(g, st, &b);
-        cli_print_json(stdout, b.p, strlen(b.p));
+        cli_print_json(stdout, cr_text_str(&b), strlen(cr_text_str(&b)));
         if (who == CR_TERMINAL) {
             cr_result res;
             cr_match_result(m, &res);
@@ -432,7 +432,7 @@ int cmd_replay(int argc, char **argv)
         }
         cli_print_result(stdout, g, st);
     }
-    cli_buf_fini(&b);
+    cr_text_free(&b);
     cr_match_free(m);
     return rc;
 }

@@ -7,7 +7,6 @@
  * the log's length (undo shortens the log and clamps them). */
 #include "session.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,63 +14,12 @@
 #include "croupier/alloc.h"
 #include "croupier/log_summary.h"
 
-/* ---- text ---- */
-
-void cli_text_fini(cli_text *t)
-{
-    free(t->p);
-    memset(t, 0, sizeof *t);
-}
-
-void cli_text_clear(cli_text *t)
-{
-    t->len = 0;
-    if (t->p) t->p[0] = '\0';
-}
-
-static int text_reserve(cli_text *t, size_t more)
-{
-    if (t->oom) return 0;
-    if (t->len + more + 1 <= t->cap) return 1;
-    size_t cap = t->cap ? t->cap : 256;
-    while (cap < t->len + more + 1) cap *= 2;
-    char *p = realloc(t->p, cap);
-    if (p == NULL) {
-        t->oom = 1;
-        return 0;
-    }
-    t->p = p;
-    t->cap = cap;
-    return 1;
-}
-
-void cli_text_add(cli_text *t, const char *s, size_t n)
-{
-    if (!text_reserve(t, n)) return;
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-}
-
-void cli_text_addf(cli_text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !text_reserve(t, (size_t)n)) return;
-    va_start(ap, fmt);
-    vsnprintf(t->p + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
 /* ---- summaries ---- */
 
-static void emit_text(void *ctx, const char *s, size_t n) { cli_text_add(ctx, s, n); }
+static void emit_text(void *ctx, const char *s, size_t n) { cr_text_add(ctx, s, n); }
 
 int cli_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int verbose,
-                  const char *indent, cli_text *out)
+                  const char *indent, cr_text *out)
 {
     cr_log_summary_opts o = {.width = CLI_SUMMARY_WIDTH, .verbose = verbose, .indent = indent};
     int oom = 0;
@@ -120,25 +68,25 @@ void cli_session_handover_text(const cli_session *s, int seat, char *buf, size_t
 
 void cli_session_take_screen(cli_session *s, int seat) { s->owner = seat; }
 
-void cli_session_catch_up(cli_session *s, int seat, cli_text *out)
+void cli_session_catch_up(cli_session *s, int seat, cr_text *out)
 {
     uint32_t now = cr_match_event_count(s->m);
     if (seat < 0 || seat >= cr_match_game(s->m)->num_players) return;
     if (s->seen[seat] < now) {
-        cli_text head = {0};
+        cr_text head = {0};
         int k = cli_summarize(s->m, s->seen[seat], now, seat, s->verbose, "  ", &head);
         if (k > 0) {
-            cli_text_addf(out, "since your last turn:\n");
-            cli_text_add(out, head.p, head.len);
+            cr_text_printf(out, "since your last turn:\n");
+            cr_text_add(out, head.p, head.len);
         }
         if (head.oom) out->oom = 1;
-        cli_text_fini(&head);
+        cr_text_free(&head);
     }
     s->seen[seat] = now;
     if (s->n_humans == 1) s->table_seen = now;
 }
 
-void cli_session_table_lines(cli_session *s, cli_text *out)
+void cli_session_table_lines(cli_session *s, cr_text *out)
 {
     const cr_game *g = cr_match_game(s->m);
     uint32_t now = cr_match_event_count(s->m), from = s->table_seen;

@@ -18,27 +18,19 @@
 #include <stdint.h>
 
 #include "croupier/match.h"
+#include "croupier/text.h"
 
 enum { CLI_SUMMARY_WIDTH = 96 };
 
-/* A growing text: lines ending in '\n'.  p is NUL-terminated (or NULL
- * while empty); oom is set once an append failed (the text is then cut). */
-typedef struct cli_text {
-    char *p;
-    size_t len, cap;
-    int oom;
-} cli_text;
-void cli_text_fini(cli_text *t);
-void cli_text_clear(cli_text *t);
-void cli_text_add(cli_text *t, const char *s, size_t n);
-void cli_text_addf(cli_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The texts below are appended to a cr_text (croupier/text.h): lines
+ * ending in '\n', its oom flag set when memory ran out (the text is cut). */
 
 /* Appends to out the summary of events [from, to) of m's log as `view`
  * (a seat, CR_SEAT_PUBLIC or CR_SEAT_OMNISCIENT) may know them, each line
  * starting with indent; verbose: one line per event.  Nothing for an empty
  * range.  Returns the number of events rendered (non-empty texts). */
 int cli_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int verbose,
-                  const char *indent, cli_text *out);
+                  const char *indent, cr_text *out);
 
 /* One terminal shared by the seats of a match. */
 typedef struct cli_session {
@@ -67,11 +59,11 @@ void cli_session_take_screen(cli_session *s, int seat);
 /* Appends what `seat` has not been shown yet, in its view, headed
  * "since your last turn:" (nothing when there is nothing new), and marks it
  * shown to that seat. */
-void cli_session_catch_up(cli_session *s, int seat, cli_text *out);
+void cli_session_catch_up(cli_session *s, int seat, cr_text *out);
 /* Appends the events of the table since the table last saw them, in the
  * table's view, and marks them shown to the table (and to every seat when
  * that view is a seat's own). */
-void cli_session_table_lines(cli_session *s, cli_text *out);
+void cli_session_table_lines(cli_session *s, cr_text *out);
 /* Takes back seat's previous decision (cr_match_undo), unless another
  * human seat decided since (undoing would take back their decision too):
  * then CR_ERR_INVALID with the reason.  Keeps the seen counters inside the

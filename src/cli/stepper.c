@@ -71,18 +71,18 @@ void cli_stepper_goto(cli_stepper *sp, int k)
     }
 }
 
-static void add_mark(const cli_stepper *sp, const cr_mark *k, cli_text *out)
+static void add_mark(const cli_stepper *sp, const cr_mark *k, cr_text *out)
 {
     switch (k->kind) {
-    case CR_MARK_RESIGN: cli_text_addf(out, "      -- P%d resigns\n", k->seat); break;
-    case CR_MARK_TIMEOUT: cli_text_addf(out, "      -- P%d runs out of time\n", k->seat); break;
+    case CR_MARK_RESIGN: cr_text_printf(out, "      -- P%d resigns\n", k->seat); break;
+    case CR_MARK_TIMEOUT: cr_text_printf(out, "      -- P%d runs out of time\n", k->seat); break;
     case CR_MARK_SEAT: {
         char spec[2 * CR_RECORD_SPEC_MAX];
         cli_escape(k->spec, strlen(k->spec), spec, sizeof spec); /* a record's text */
-        cli_text_addf(out, "      -- P%d is now played by %s\n", k->seat, spec);
+        cr_text_printf(out, "      -- P%d is now played by %s\n", k->seat, spec);
         break;
     }
-    case CR_MARK_END: cli_text_addf(out, "      -- the match ends here\n"); break;
+    case CR_MARK_END: cr_text_printf(out, "      -- the match ends here\n"); break;
     }
     (void)sp;
 }
@@ -97,7 +97,7 @@ static const char *spec_at(const cr_record *r, int seat, int i)
     return spec;
 }
 
-void cli_stepper_move(const cli_stepper *sp, cli_text *out)
+void cli_stepper_move(const cli_stepper *sp, cr_text *out)
 {
     if (sp->at == 0) return;
     int i = sp->at - 1;
@@ -112,7 +112,7 @@ void cli_stepper_move(const cli_stepper *sp, cli_text *out)
         g->def->action_to_str(g, sp->prev, r->actions[i], text, sizeof text);
     char esc[2 * CR_RECORD_SPEC_MAX];
     if (who == CR_CHANCE) {
-        cli_text_addf(out, "%4d. chance%s%s\n", i + 1, text[0] ? ": " : "", text);
+        cr_text_printf(out, "%4d. chance%s%s\n", i + 1, text[0] ? ": " : "", text);
     } else {
         const char *spec = spec_at(r, who, i);
         cli_escape(spec, strlen(spec), esc, sizeof esc);
@@ -121,24 +121,24 @@ void cli_stepper_move(const cli_stepper *sp, cli_text *out)
         const char *hidden = text[0] || sp->ev_start[i] < sp->ev_start[i + 1]
                                  ? ""
                                  : ": a step this view does not see";
-        cli_text_addf(out, "%4d. P%d (%s)%s%s%s\n", i + 1, who, esc, text[0] ? ": " : "", text,
-                      hidden);
+        cr_text_printf(out, "%4d. P%d (%s)%s%s%s\n", i + 1, who, esc, text[0] ? ": " : "", text,
+                       hidden);
     }
     /* Its events, one per line, as the view may know them. */
     uint32_t from = sp->ev_start[i], to = sp->ev_start[i + 1];
     if (from < to) {
         const cr_match_event *ev;
         cr_match_events_since(sp->m, from, &ev);
-        cli_buf b = {0};
+        cr_text b = {0};
         for (uint32_t e = 0; e < to - from; e++) {
             const char *s = cli_event_text(g, &ev[e].ev, sp->view, &b);
-            if (s[0]) cli_text_addf(out, "        %s\n", s);
+            if (s[0]) cr_text_printf(out, "        %s\n", s);
         }
-        cli_buf_fini(&b);
+        cr_text_free(&b);
     }
 }
 
-void cli_stepper_tail_marks(const cli_stepper *sp, cli_text *out)
+void cli_stepper_tail_marks(const cli_stepper *sp, cr_text *out)
 {
     const cr_record *r = cr_match_record(sp->m);
     if (sp->at != sp->n) return;
@@ -146,14 +146,14 @@ void cli_stepper_tail_marks(const cli_stepper *sp, cli_text *out)
         if (r->marks[j].at == sp->n) add_mark(sp, &r->marks[j], out);
 }
 
-void cli_stepper_position(cli_stepper *sp, cli_text *out)
+void cli_stepper_position(cli_stepper *sp, cr_text *out)
 {
     const cr_game *g = sp->g;
     if (g->def->obs_to_text == NULL) return;
     g->def->observe(g, sp->st, sp->view, sp->obs);
-    cli_buf b = {0};
+    cr_text b = {0};
     const char *s = cli_obs_text(g, sp->obs, &b);
-    cli_text_add(out, s, strlen(s));
-    if (s[0] && s[strlen(s) - 1] != '\n') cli_text_add(out, "\n", 1);
-    cli_buf_fini(&b);
+    cr_text_add(out, s, strlen(s));
+    if (s[0] && s[strlen(s) - 1] != '\n') cr_text_add(out, "\n", 1);
+    cr_text_free(&b);
 }

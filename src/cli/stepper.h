@@ -36,10 +36,10 @@ void cli_stepper_goto(cli_stepper *sp, int k);
 /* Appends the move the cursor just passed (move at-1), numbered from 1:
  * "  12. P3 (heuristic): buy", its events one per line, and the marks
  * recorded before it (a resignation, a new player).  Nothing at 0. */
-void cli_stepper_move(const cli_stepper *sp, cli_text *out);
+void cli_stepper_move(const cli_stepper *sp, cr_text *out);
 /* Appends the marks recorded after the last move (at == n only). */
-void cli_stepper_tail_marks(const cli_stepper *sp, cli_text *out);
+void cli_stepper_tail_marks(const cli_stepper *sp, cr_text *out);
 /* Appends the view of the position at the cursor (the game's obs_to_text). */
-void cli_stepper_position(cli_stepper *sp, cli_text *out);
+void cli_stepper_position(cli_stepper *sp, cr_text *out);
 
 #endif

@@ -7,19 +7,19 @@
 #include <string.h>
 
 #include "croupier/parts.h"
+#include "croupier/text.h"
 
 struct sv_replay {
     const cr_match *m; /* the match the cache was made for */
     const cr_game *g;
     cr_ctx *cx;
     int interval;
-    int n_ck;  /* checkpoints made: ck[i] is the state after i * interval actions */
-    char *ck;  /* SV_REPLAY_CHECKPOINTS states */
-    int at;    /* the step `cur` holds, -1: none */
-    char *cur; /* the state of the last step served */
-    void *obs; /* g->obs_size bytes */
-    char *tmp; /* renderings */
-    size_t tmp_cap;
+    int n_ck;    /* checkpoints made: ck[i] is the state after i * interval actions */
+    char *ck;    /* SV_REPLAY_CHECKPOINTS states */
+    int at;      /* the step `cur` holds, -1: none */
+    char *cur;   /* the state of the last step served */
+    void *obs;   /* g->obs_size bytes */
+    cr_text tmp; /* renderings */
 };
 
 int sv_replay_steps(const cr_match *m) { return cr_match_record(m)->n_actions; }
@@ -31,7 +31,7 @@ void sv_replay_free(sv_replay *r)
     free(r->ck);
     free(r->cur);
     free(r->obs);
-    free(r->tmp);
+    cr_text_free(&r->tmp);
     free(r);
 }
 
@@ -83,22 +83,11 @@ static void replay_seek(sv_replay *r, int step)
     for (; r->at < step; r->at++) r->g->def->apply(r->g, r->cur, rec->actions[r->at], r->cx);
 }
 
-/* Renders with an snprintf-style call into r->tmp (grown as needed). */
+/* Renders with an snprintf-style call into r->tmp, replacing its text. */
 #define RENDER(r, call_with_buf_cap)                                                               \
     do {                                                                                           \
-        for (int try_ = 0; try_ < 2; try_++) {                                                     \
-            char *buf = (r)->tmp;                                                                  \
-            size_t cap = (r)->tmp_cap;                                                             \
-            size_t need = (call_with_buf_cap);                                                     \
-            if (need < cap) break;                                                                 \
-            char *p = realloc((r)->tmp, need + 1);                                                 \
-            if (!p) {                                                                              \
-                if ((r)->tmp) (r)->tmp[0] = '\0';                                                  \
-                break;                                                                             \
-            }                                                                                      \
-            (r)->tmp = p;                                                                          \
-            (r)->tmp_cap = need + 1;                                                               \
-        }                                                                                          \
+        cr_text_reset(&(r)->tmp);                                                                  \
+        CR_TEXT_RENDER(&(r)->tmp, call_with_buf_cap);                                              \
     } while (0)
 
 /* The first event of ev[0..n) produced by action `index` or a later one. */
@@ -181,7 +170,7 @@ static char *replay_render(sv_replay *r, int step, int seat)
         fprintf(f, ",\"to_act\":null");
     g->def->observe(g, r->cur, seat, r->obs);
     RENDER(r, g->def->obs_to_json(g, r->obs, buf, cap));
-    fprintf(f, ",\"observation\":%s", r->tmp && r->tmp[0] ? r->tmp : "null");
+    fprintf(f, ",\"observation\":%s", r->tmp.len ? r->tmp.p : "null");
     /* the events of action step-1: the log is ordered by action index, and
      * its events are numbered from 0 */
     const cr_match_event *ev = NULL;
@@ -192,7 +181,7 @@ static char *replay_render(sv_replay *r, int step, int seat)
     fprintf(f, ",\"events\":[");
     for (int i = first; i < end; i++) {
         RENDER(r, cr_match_event_json(m, &ev[i], seat, buf, cap));
-        const char *j = r->tmp && r->tmp[0] == '{' ? r->tmp : NULL;
+        const char *j = cr_text_str(&r->tmp)[0] == '{' ? r->tmp.p : NULL;
         fprintf(f, "%s{\"seq\":%u", i > first ? "," : "", ev[i].seq);
         if (j && j[1] != '}')
             fprintf(f, ",%s", j + 1);

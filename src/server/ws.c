@@ -7,6 +7,8 @@
 
 #include "server/ws.h"
 
+#include "croupier/text.h"
+
 int sv_ws_init(sv_ws_dec *d, size_t max_message)
 {
     memset(d, 0, sizeof *d);
@@ -83,34 +85,8 @@ static sv_ws_event sv_ws_header_done(sv_ws_dec *d, int *status, const char **why
 
 int sv_ws_utf8(const char *s, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1;
-        else if (c >= 0xe0 && c <= 0xef) {
-            k = 2;
-            if (c == 0xe0) lo = 0xa0; /* overlong */
-            if (c == 0xed) hi = 0x9f; /* surrogates */
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            k = 3;
-            if (c == 0xf0) lo = 0x90; /* overlong */
-            if (c == 0xf4) hi = 0x8f; /* past U+10FFFF */
-        } else
-            return 0;
-        if (n - i <= k) return 0;
-        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
-        for (size_t j = 2; j <= k; j++)
-            if (p[i + j] < 0x80 || p[i + j] > 0xbf) return 0;
-        i += k + 1;
-    }
+    for (size_t i = 0, k; i < n; i += k)
+        if ((k = cr_utf8_seq(s + i, n - i)) == 0) return 0;
     return 1;
 }
 

@@ -40,6 +40,7 @@
 #include "croupier/alloc.h"
 #include "croupier/log_summary.h"
 #include "croupier/parts.h"
+#include "croupier/text.h"
 
 const char tui_keys_text[] =
     "Up/Down, PgUp/PgDn, Home/End  move in the menu\n"
@@ -501,32 +502,8 @@ static void draw_header(tui *t, int view, const char *extra)
     draw_str(t, 0, 0, W, line, A_REVERSE);
 }
 
-/* A growing text for the log pane's summary (the emit of cr_log_summary). */
-typedef struct pane_text {
-    char *p;
-    size_t len, cap;
-    int oom;
-} pane_text;
-
-static void pane_emit(void *ctx, const char *s, size_t n)
-{
-    pane_text *pt = ctx;
-    if (pt->oom) return;
-    if (pt->len + n + 1 > pt->cap) {
-        size_t cap = pt->cap ? pt->cap : 1024;
-        while (cap < pt->len + n + 1) cap *= 2;
-        char *q = realloc(pt->p, cap);
-        if (q == NULL) {
-            pt->oom = 1;
-            return;
-        }
-        pt->p = q;
-        pt->cap = cap;
-    }
-    memcpy(pt->p + pt->len, s, n);
-    pt->len += n;
-    pt->p[pt->len] = '\0';
-}
+/* The log pane's summary is built in a cr_text (the emit of cr_log_summary). */
+static void pane_emit(void *ctx, const char *s, size_t n) { cr_text_add(ctx, s, n); }
 
 /* The lines of a summary: where each starts and how many rows it takes. */
 typedef struct log_lines {
@@ -582,7 +559,7 @@ static int draw_log_line(tui *t, const log_lines *L, int i, int y, int x, int w,
 static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, int y, int x, int w,
                             int h)
 {
-    pane_text pt = {0};
+    cr_text pt = CR_TEXT_INIT;
     cr_log_summary_opts o = {.width = w,
                              .utf8_columns = 1,
                              .wrap = 1,
@@ -601,7 +578,7 @@ static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, 
     if (oom || pt.oom || (cap > 0 && (L.start == NULL || L.rows == NULL))) {
         free(L.start);
         free(L.rows);
-        free(pt.p);
+        cr_text_free(&pt);
         return 0;
     }
     for (size_t i = 0; i < pt.len && L.n < cap;) { /* every line ends in '\n' */
@@ -643,7 +620,7 @@ static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, 
     }
     free(L.start);
     free(L.rows);
-    free(pt.p);
+    cr_text_free(&pt);
     return 1;
 }
 

@@ -160,7 +160,7 @@ static void hot_seat_game(uint64_t seed)
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     cr_rng rng;
     cr_rng_seed(&rng, seed, 99);
-    cli_text out = {0};
+    cr_text out = {0};
     int handovers = 0, checked = 0, decisions = 0;
     for (int step = 0; step < 20000 && !cr_match_over(m); step++) {
         int who = cr_match_to_act(m);
@@ -177,7 +177,7 @@ static void hot_seat_game(uint64_t seed)
         }
         assert_false(cli_session_needs_handover(&s, who));
         uint32_t from = s.seen[who], now = cr_match_event_count(m);
-        cli_text_clear(&out);
+        cr_text_reset(&out);
         cli_session_catch_up(&s, who, &out);
         assert_int_equal(s.seen[who], now);
         if (out.len > 0) checked += check_private(m, who, other, out.p, from, now);
@@ -191,14 +191,14 @@ static void hot_seat_game(uint64_t seed)
         decisions++;
         /* the echo of the decision, to the seat that made it */
         uint32_t after = cr_match_event_count(m);
-        cli_text_clear(&out);
+        cr_text_reset(&out);
         cli_summarize(m, s.seen[who], after, who, 0, "", &out);
         if (out.len > 0) checked += check_private(m, who, other, out.p, s.seen[who], after);
         s.seen[who] = after;
     }
     assert_true(cr_match_over(m));
     /* the end, to the whole table: the public view */
-    cli_text_clear(&out);
+    cr_text_reset(&out);
     cli_session_table_lines(&s, &out);
     assert_int_equal(cr_match_actor(m, -1), CR_TERMINAL);
     assert_int_equal(cr_match_actor(m, cr_match_record(m)->n_actions), CR_TERMINAL);
@@ -206,7 +206,7 @@ static void hot_seat_game(uint64_t seed)
     assert_true(decisions > 10);
     assert_true(checked > 0); /* the check had secrets to look for */
     assert_false(out.oom);
-    cli_text_fini(&out);
+    cr_text_free(&out);
     cr_free(legal);
     cr_match_free(m);
 }
@@ -260,7 +260,7 @@ static void test_summary_groups(void **state)
     (void)state;
     cr_match *m = new_match("random,random,random,random", 7);
     cr_match_run(m, 60);
-    cli_text sum = {0}, all = {0};
+    cr_text sum = {0}, all = {0};
     int k1 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 0, "", &sum);
     int k2 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 1, "", &all);
     assert_int_equal(k1, k2);
@@ -273,11 +273,11 @@ static void test_summary_groups(void **state)
     assert_true(lines_sum * 3 < lines_all * 2);
     assert_non_null(strstr(sum.p, "Chance:\n"));
     /* an empty range says nothing */
-    cli_text none = {0};
+    cr_text none = {0};
     assert_int_equal(cli_summarize(m, 5, 5, 0, 0, "", &none), 0);
     assert_int_equal(none.len, 0);
-    cli_text_fini(&sum);
-    cli_text_fini(&all);
+    cr_text_free(&sum);
+    cr_text_free(&all);
     cr_match_free(m);
 }
 
@@ -299,14 +299,14 @@ static void test_stepper(void **state)
     cli_stepper_goto(&sp, 120);
     cli_stepper_goto(&sp, 37);
     assert_memory_equal(sp.st, at37, g->state_size);
-    cli_text t = {0};
+    cr_text t = {0};
     cli_stepper_move(&sp, &t);
     assert_non_null(strstr(t.p, "  37. "));
     cli_stepper_goto(&sp, -5);
     assert_int_equal(sp.at, 0);
     cli_stepper_goto(&sp, 100000);
     assert_int_equal(sp.at, 200);
-    cli_text_fini(&t);
+    cr_text_free(&t);
     cr_free(at37);
     cli_stepper_fini(&sp);
     cr_match_free(m);
