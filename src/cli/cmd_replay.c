@@ -27,7 +27,7 @@
 #include "commands.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
-#include "session.h"
+#include "croupier/session.h"
 #include "stepper.h"
 #include "tui/tui.h"
 

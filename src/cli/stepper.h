@@ -13,7 +13,7 @@
 #define CROUPIER_CLI_STEPPER_H
 
 #include "croupier/match.h"
-#include "session.h"
+#include "croupier/session.h"
 
 typedef struct cli_stepper {
     const cr_match *m; /* the loaded record (borrowed): its log and actors */

@@ -40,6 +40,7 @@
 #include "croupier/alloc.h"
 #include "croupier/log_summary.h"
 #include "croupier/parts.h"
+#include "croupier/session.h"
 #include "croupier/text.h"
 
 const char tui_keys_text[] =
@@ -81,9 +82,9 @@ typedef struct tui {
     char letter_of_group[64][GROUP_MAX]; /* letter -> group, by index below */
     char letters[64];                    /* letters assigned, in menu order */
     int n_letters;
-    char *text; /* panels / scratch */
-    size_t text_cap;
-    int utf8, color, pace_ms, n_humans;
+    cr_text text; /* the table's panel text */
+    int utf8, color, pace_ms;
+    cr_session ses; /* the views of a shared screen, whose it is, the hand-over */
     char save_path[1024];
     uint32_t anchor[CR_MAX_PLAYERS];   /* a seat's log starts here */
     uint32_t last_sub[CR_MAX_PLAYERS]; /* event count after the seat's last decision */
@@ -272,46 +273,24 @@ static void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
 
 /* ---------------------------------------------------------------- buffers */
 
-/* Grows t->text to hold n + 1 bytes; 0 when out of memory. */
-static int text_reserve(tui *t, size_t n)
-{
-    if (n + 1 <= t->text_cap) return 1;
-    size_t cap = t->text_cap ? t->text_cap : 4096;
-    while (cap < n + 1) cap *= 2;
-    char *p = cr_alloc(cap);
-    if (p == NULL) return 0;
-    cr_free(t->text);
-    t->text = p;
-    t->text_cap = cap;
-    return 1;
-}
-
-/* The view's table as panel text in t->text; its length. */
+/* The view's table as panel text in t->text; its length (0 when out of
+ * memory: the text is then released, so the next table tries again). */
 static size_t table_text(tui *t, const void *obs)
 {
     const cr_game *g = t->g;
     const cr_game_parts *parts = cr_parts(g);
-    for (int tries = 0; tries < 6; tries++) {
-        size_t n = 0;
-        if (t->text_cap == 0 && !text_reserve(t, 8192)) return 0;
-        if (parts->panels) {
-            n = parts->panels(g, obs, t->utf8 ? CR_PANEL_UTF8 : 0, t->text, t->text_cap);
-        } else if (g->def->obs_to_text) {
-            const char *head = "\x01Table\n";
-            size_t h = strlen(head);
-            if (t->text_cap > h) {
-                memcpy(t->text, head, h);
-                n = h + g->def->obs_to_text(g, obs, t->text + h, t->text_cap - h);
-            } else {
-                n = h;
-            }
-        } else {
-            n = (size_t)snprintf(t->text, t->text_cap, "\x01Table\n(this game shows no table)\n");
-        }
-        if (n < t->text_cap) return n;
-        if (!text_reserve(t, n)) break;
+    cr_text_reset(&t->text);
+    if (parts->panels) {
+        int flags = t->utf8 ? CR_PANEL_UTF8 : 0;
+        CR_TEXT_RENDER(&t->text, parts->panels(g, obs, flags, buf, cap));
+    } else if (g->def->obs_to_text) {
+        cr_text_puts(&t->text, "\x01Table\n");
+        CR_TEXT_RENDER(&t->text, g->def->obs_to_text(g, obs, buf, cap));
+    } else {
+        cr_text_puts(&t->text, "\x01Table\n(this game shows no table)\n");
     }
-    if (t->text_cap) t->text[0] = '\0';
+    if (!t->text.oom) return t->text.len;
+    cr_text_free(&t->text);
     return 0;
 }
 
@@ -408,26 +387,27 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
 static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
                       int right_max)
 {
+    const char *text = cr_text_str(&t->text);
     int flow = rw >= MIN_RIGHT && right_max >= 3;
-    size_t rest = draw_panels(t, t->text, len, 1, 0, left, body, cols, flow);
+    size_t rest = draw_panels(t, text, len, 1, 0, left, body, cols, flow);
     attrset(A_DIM);
     for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
     attrset(A_NORMAL);
     if (rest >= len) return 0;
     /* a panel cut at a line goes on under its title, "(cont.)" */
-    const char *more = t->text + rest;
+    const char *more = text + rest;
     size_t more_len = len - rest;
     char *joined = NULL;
-    if (t->text[rest] != CR_PANEL_TITLE) {
+    if (text[rest] != CR_PANEL_TITLE) {
         size_t ts = rest;
-        while (ts > 0 && !(t->text[ts] == CR_PANEL_TITLE && t->text[ts - 1] == '\n')) ts--;
+        while (ts > 0 && !(text[ts] == CR_PANEL_TITLE && text[ts - 1] == '\n')) ts--;
         size_t te = ts;
-        while (te < rest && t->text[te] != '\n') te++;
+        while (te < rest && text[te] != '\n') te++;
         static const char cont[] = " (cont.)\n";
         joined = cr_alloc(te - ts + sizeof cont + more_len);
-        if (joined != NULL && t->text[ts] == CR_PANEL_TITLE) {
+        if (joined != NULL && text[ts] == CR_PANEL_TITLE) {
             size_t n = te - ts;
-            memcpy(joined, t->text + ts, n);
+            memcpy(joined, text + ts, n);
             memcpy(joined + n, cont, sizeof cont - 1);
             memcpy(joined + n + sizeof cont - 1, more, more_len);
             more = joined;
@@ -454,14 +434,9 @@ static int table_width(int W, int *cols)
 
 /* ----------------------------------------------------------------- views */
 
-static int viewer_between(const tui *t)
-{
-    if (t->n_humans == 0) return CR_SEAT_OMNISCIENT;
-    if (t->n_humans == 1)
-        for (int s = 0; s < t->g->num_players; s++)
-            if (cr_match_is_human(t->m, s)) return s;
-    return CR_SEAT_PUBLIC;
-}
+/* The view between two humans' decisions (a bot's move, the end): the
+ * session's view for the whole table. */
+static int viewer_between(const tui *t) { return cr_session_table_view(&t->ses); }
 
 static const char *view_name(int view, char *buf, size_t cap)
 {
@@ -958,26 +933,19 @@ static void log_window(tui *t, int view)
 {
     const cr_match_event *ev;
     int n = cr_match_events_since(t->m, 0, &ev);
-    size_t len = 0;
+    cr_text log = CR_TEXT_INIT; /* out of memory: the lines that fit */
     char buf[1024];
     for (int i = 0; i < n; i++) {
         size_t k = cr_match_event_text(t->m, &ev[i], view, buf, sizeof buf);
         if (k >= sizeof buf) k = sizeof buf - 1;
         if (k == 0) continue;
-        if (!text_reserve(t, len + k + 2)) break;
-        memcpy(t->text + len, buf, k);
-        len += k;
-        t->text[len++] = '\n';
+        cr_text_add(&log, buf, k);
+        cr_text_add(&log, "\n", 1);
     }
     char title[64], vb[32];
     snprintf(title, sizeof title, " The log (%s)", view_name(view, vb, sizeof vb));
-    /* t->text is reused by the table: copy the log out first */
-    char *copy = cr_alloc(len + 1);
-    if (copy == NULL) return;
-    memcpy(copy, t->text, len);
-    copy[len] = '\0';
-    text_window(t, title, copy, len, 0, 1);
-    cr_free(copy);
+    text_window(t, title, cr_text_str(&log), log.len, 0, 1);
+    cr_text_free(&log);
 }
 
 static void table_window(tui *t, int view)
@@ -986,7 +954,7 @@ static void table_window(tui *t, int view)
     size_t len = table_text(t, t->obs);
     char *copy = cr_alloc(len + 1);
     if (copy == NULL) return;
-    memcpy(copy, t->text, len);
+    memcpy(copy, cr_text_str(&t->text), len);
     copy[len] = '\0';
     text_window(t, " The table", copy, len, 1, 0);
     cr_free(copy);
@@ -1090,7 +1058,7 @@ static int do_save(tui *t)
         t->save_path[0] = '\0';
         return -1;
     }
-    if (t->n_humans >= 2) /* a record holds the deal: every Hand of the table */
+    if (t->ses.n_humans >= 2) /* a record holds the deal: every Hand of the table */
         snprintf(t->msg, sizeof t->msg,
                  "saved to %.300s: it holds every card, keep it out of sight", t->save_path);
     else
@@ -1203,11 +1171,12 @@ static int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size
     t->obs = cr_alloc(t->g->obs_size ? t->g->obs_size : 1);
     t->legal = cr_alloc((size_t)t->g->max_legal * sizeof *t->legal);
     t->items = cr_alloc((size_t)t->g->max_legal * sizeof *t->items);
-    if (t->obs == NULL || t->legal == NULL || t->items == NULL || !text_reserve(t, 16384)) {
+    if (t->obs == NULL || t->legal == NULL || t->items == NULL ||
+        !cr_text_reserve(&t->text, 16384)) {
         snprintf(err, errcap, "out of memory");
         return 0;
     }
-    for (int s = 0; s < t->g->num_players; s++) t->n_humans += cr_match_is_human(m, s) != 0;
+    cr_session_init(&t->ses, m, 0);
     return 1;
 }
 
@@ -1216,7 +1185,7 @@ static void tui_fini(tui *t)
     cr_free(t->obs);
     cr_free(t->legal);
     cr_free(t->items);
-    cr_free(t->text);
+    cr_text_free(&t->text);
 }
 
 /* ------------------------------------------------------------------ play */
@@ -1289,7 +1258,7 @@ static int decide(tui *t, int seat)
         case '-': t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0; break;
         case 'u': {
             char err[512];
-            int other = t->n_humans >= 2 ? other_human_since(t, seat) : -1;
+            int other = t->ses.n_humans >= 2 ? other_human_since(t, seat) : -1;
             if (other >= 0) {
                 snprintf(t->msg, sizeof t->msg,
                          "cannot undo: P%d has decided since; undo takes back only your own "
@@ -1394,7 +1363,7 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
         tui_fini(&t);
         return TUI_NO_TERM;
     }
-    int rc = TUI_OVER, shown_to = -1;
+    int rc = TUI_OVER;
     for (;;) {
         int who = cr_match_to_act(m);
         if (who == CR_TERMINAL) {
@@ -1411,7 +1380,8 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             t.prev_actor = who;
             if (who >= 0 && t.pace_ms > 0) {
                 int view = viewer_between(&t);
-                if (t.n_humans >= 2) shown_to = -1; /* the next human gets the privacy screen */
+                if (t.ses.n_humans >= 2) /* the next human gets the privacy screen */
+                    cr_session_take_screen(&t.ses, -1);
                 t.bot = who;
                 draw_screen(&t, view, -1, view >= 0 ? t.anchor[view] : 0,
                             view >= 0 ? "Since your last turn" : "What happens", NULL);
@@ -1422,13 +1392,13 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             }
             continue;
         }
-        if (t.n_humans >= 2 && shown_to != who) {
+        if (cr_session_needs_handover(&t.ses, who)) {
             if (!privacy_screen(&t, who)) {
                 rc = TUI_STOPPED;
                 break;
             }
         }
-        shown_to = who;
+        cr_session_take_screen(&t.ses, who);
         if (t.prev_actor != who) t.anchor[who] = t.last_sub[who];
         if (t.save_path[0] && opt->save_path) {
             /* the game's file follows every decision; when it cannot be

@@ -1,11 +1,11 @@
-/* session.c — summaries of the event log and the bookkeeping of a terminal
- * shared by the seats of a match (session.h).
+/* session.c — summaries of the event log and the bookkeeping of a screen
+ * shared by the seats of a match (croupier/session.h).
  *
  * The summaries are croupier/log_summary.h's (the full-screen client shows
  * the same ones at its pane's width); line mode packs them to the fixed
- * CLI_SUMMARY_WIDTH, counted in bytes.  Invariant of a session: seen[s] and table_seen never exceed
- * the log's length (undo shortens the log and clamps them). */
-#include "session.h"
+ * CR_SESSION_SUMMARY_WIDTH, counted in bytes.  Invariant of a session: seen[s] and table_seen never
+ * exceed the log's length (undo shortens the log and clamps them). */
+#include "croupier/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +18,11 @@
 
 static void emit_text(void *ctx, const char *s, size_t n) { cr_text_add(ctx, s, n); }
 
-int cli_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int verbose,
-                  const char *indent, cr_text *out)
+int cr_session_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int verbose,
+                         const char *indent, cr_text *out)
 {
-    cr_log_summary_opts o = {.width = CLI_SUMMARY_WIDTH, .verbose = verbose, .indent = indent};
+    cr_log_summary_opts o = {
+        .width = CR_SESSION_SUMMARY_WIDTH, .verbose = verbose, .indent = indent};
     int oom = 0;
     int k = cr_log_summary(m, from, to, view, &o, emit_text, out, &oom);
     if (oom) out->oom = 1;
@@ -30,7 +31,7 @@ int cli_summarize(const cr_match *m, uint32_t from, uint32_t to, int view, int v
 
 /* ---- the session ---- */
 
-void cli_session_init(cli_session *s, cr_match *m, int verbose)
+void cr_session_init(cr_session *s, cr_match *m, int verbose)
 {
     memset(s, 0, sizeof *s);
     s->m = m;
@@ -45,7 +46,7 @@ void cli_session_init(cli_session *s, cr_match *m, int verbose)
     s->table_seen = now;
 }
 
-int cli_session_table_view(const cli_session *s)
+int cr_session_table_view(const cr_session *s)
 {
     if (s->n_humans == 0) return CR_SEAT_OMNISCIENT;
     if (s->n_humans > 1) return CR_SEAT_PUBLIC;
@@ -55,26 +56,26 @@ int cli_session_table_view(const cli_session *s)
     return CR_SEAT_PUBLIC;
 }
 
-int cli_session_needs_handover(const cli_session *s, int seat)
+int cr_session_needs_handover(const cr_session *s, int seat)
 {
     return s->n_humans > 1 && s->owner != seat;
 }
 
-void cli_session_handover_text(const cli_session *s, int seat, char *buf, size_t cap)
+void cr_session_handover_text(const cr_session *s, int seat, char *buf, size_t cap)
 {
     (void)s;
     snprintf(buf, cap, "Pass the screen to P%d, then press Enter (P%d's view follows)", seat, seat);
 }
 
-void cli_session_take_screen(cli_session *s, int seat) { s->owner = seat; }
+void cr_session_take_screen(cr_session *s, int seat) { s->owner = seat; }
 
-void cli_session_catch_up(cli_session *s, int seat, cr_text *out)
+void cr_session_catch_up(cr_session *s, int seat, cr_text *out)
 {
     uint32_t now = cr_match_event_count(s->m);
     if (seat < 0 || seat >= cr_match_game(s->m)->num_players) return;
     if (s->seen[seat] < now) {
         cr_text head = {0};
-        int k = cli_summarize(s->m, s->seen[seat], now, seat, s->verbose, "  ", &head);
+        int k = cr_session_summarize(s->m, s->seen[seat], now, seat, s->verbose, "  ", &head);
         if (k > 0) {
             cr_text_printf(out, "since your last turn:\n");
             cr_text_add(out, head.p, head.len);
@@ -86,19 +87,19 @@ void cli_session_catch_up(cli_session *s, int seat, cr_text *out)
     if (s->n_humans == 1) s->table_seen = now;
 }
 
-void cli_session_table_lines(cli_session *s, cr_text *out)
+void cr_session_table_lines(cr_session *s, cr_text *out)
 {
     const cr_game *g = cr_match_game(s->m);
     uint32_t now = cr_match_event_count(s->m), from = s->table_seen;
     for (int seat = 0; seat < g->num_players; seat++)
         if (cr_match_is_human(s->m, seat) && s->seen[seat] > from) from = s->seen[seat];
-    int view = cli_session_table_view(s);
-    if (from < now) cli_summarize(s->m, from, now, view, s->verbose, "", out);
+    int view = cr_session_table_view(s);
+    if (from < now) cr_session_summarize(s->m, from, now, view, s->verbose, "", out);
     s->table_seen = now;
     if (view >= 0) s->seen[view] = now;
 }
 
-cr_status cli_session_undo(cli_session *s, int seat, char *err, size_t errcap)
+cr_status cr_session_undo(cr_session *s, int seat, char *err, size_t errcap)
 {
     const cr_record *r = cr_match_record(s->m);
     int k = r->n_actions - 1;

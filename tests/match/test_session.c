@@ -1,4 +1,4 @@
-/* test_session.c — the terminal session (src/cli/session.c) as the line
+/* test_session.c — the screen's session (src/match/session.c) as the line
  * mode drives it: in hot-seat games every "since your last turn" summary
  * and every echo of a human's own move is checked against the omniscient
  * state at that moment (it never names a card of the other human's Hand
@@ -18,8 +18,8 @@
 #include <jansson.h>
 
 #include "cli/cli_util.c"
-#include "cli/session.c"
 #include "cli/stepper.c"
+#include "croupier/session.h"
 #include "croupier/rng.h"
 
 static cr_match *new_match(const char *seats_csv, uint64_t seed)
@@ -153,10 +153,10 @@ static void hot_seat_game(uint64_t seed)
 {
     cr_match *m = new_match("human,random,human,random", seed);
     const cr_game *g = cr_match_game(m);
-    cli_session s;
-    cli_session_init(&s, m, 0);
+    cr_session s;
+    cr_session_init(&s, m, 0);
     assert_int_equal(s.n_humans, 2);
-    assert_int_equal(cli_session_table_view(&s), CR_SEAT_PUBLIC);
+    assert_int_equal(cr_session_table_view(&s), CR_SEAT_PUBLIC);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     cr_rng rng;
     cr_rng_seed(&rng, seed, 99);
@@ -171,14 +171,14 @@ static void hot_seat_game(uint64_t seed)
             continue;
         }
         int other = 2 - who;
-        if (cli_session_needs_handover(&s, who)) {
+        if (cr_session_needs_handover(&s, who)) {
             handovers++;
-            cli_session_take_screen(&s, who);
+            cr_session_take_screen(&s, who);
         }
-        assert_false(cli_session_needs_handover(&s, who));
+        assert_false(cr_session_needs_handover(&s, who));
         uint32_t from = s.seen[who], now = cr_match_event_count(m);
         cr_text_reset(&out);
-        cli_session_catch_up(&s, who, &out);
+        cr_session_catch_up(&s, who, &out);
         assert_int_equal(s.seen[who], now);
         if (out.len > 0) checked += check_private(m, who, other, out.p, from, now);
         int n = cr_match_legal(m, who, legal);
@@ -192,14 +192,14 @@ static void hot_seat_game(uint64_t seed)
         /* the echo of the decision, to the seat that made it */
         uint32_t after = cr_match_event_count(m);
         cr_text_reset(&out);
-        cli_summarize(m, s.seen[who], after, who, 0, "", &out);
+        cr_session_summarize(m, s.seen[who], after, who, 0, "", &out);
         if (out.len > 0) checked += check_private(m, who, other, out.p, s.seen[who], after);
         s.seen[who] = after;
     }
     assert_true(cr_match_over(m));
     /* the end, to the whole table: the public view */
     cr_text_reset(&out);
-    cli_session_table_lines(&s, &out);
+    cr_session_table_lines(&s, &out);
     assert_int_equal(cr_match_actor(m, -1), CR_TERMINAL);
     assert_int_equal(cr_match_actor(m, cr_match_record(m)->n_actions), CR_TERMINAL);
     assert_true(handovers >= 2);
@@ -223,8 +223,8 @@ static void test_undo_spares_other_humans(void **state)
     (void)state;
     cr_match *m = new_match("human,random,human,random", 3);
     const cr_game *g = cr_match_game(m);
-    cli_session s;
-    cli_session_init(&s, m, 0);
+    cr_session s;
+    cr_session_init(&s, m, 0);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     char err[256];
     int decided[CR_MAX_PLAYERS] = {0}, last = -1;
@@ -241,10 +241,10 @@ static void test_undo_spares_other_humans(void **state)
     cr_match_run(m, 0);
     int before = cr_match_record(m)->n_actions;
     s.seen[0] = s.seen[2] = cr_match_event_count(m);
-    assert_int_equal(cli_session_undo(&s, 0, err, sizeof err), CR_ERR_INVALID);
+    assert_int_equal(cr_session_undo(&s, 0, err, sizeof err), CR_ERR_INVALID);
     assert_non_null(strstr(err, "P2 has decided since"));
     assert_int_equal(cr_match_record(m)->n_actions, before); /* nothing changed */
-    assert_int_equal(cli_session_undo(&s, 2, err, sizeof err), CR_OK);
+    assert_int_equal(cr_session_undo(&s, 2, err, sizeof err), CR_OK);
     assert_true(cr_match_record(m)->n_actions < before);
     assert_true(s.seen[0] <= cr_match_event_count(m)); /* clamped to the shorter log */
     assert_true(s.seen[2] <= cr_match_event_count(m));
@@ -261,8 +261,8 @@ static void test_summary_groups(void **state)
     cr_match *m = new_match("random,random,random,random", 7);
     cr_match_run(m, 60);
     cr_text sum = {0}, all = {0};
-    int k1 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 0, "", &sum);
-    int k2 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 1, "", &all);
+    int k1 = cr_session_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 0, "", &sum);
+    int k2 = cr_session_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 1, "", &all);
     assert_int_equal(k1, k2);
     assert_true(k1 > 20);
     int lines_sum = 0, lines_all = 0;
@@ -274,7 +274,7 @@ static void test_summary_groups(void **state)
     assert_non_null(strstr(sum.p, "Chance:\n"));
     /* an empty range says nothing */
     cr_text none = {0};
-    assert_int_equal(cli_summarize(m, 5, 5, 0, 0, "", &none), 0);
+    assert_int_equal(cr_session_summarize(m, 5, 5, 0, 0, "", &none), 0);
     assert_int_equal(none.len, 0);
     cr_text_free(&sum);
     cr_text_free(&all);
