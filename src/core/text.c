@@ -32,21 +32,6 @@ void cr_tb_printf(cr_tbuf *t, const char *fmt, ...)
     if (n > 0) t->len += (size_t)n;
 }
 
-void cr_tb_json_str(cr_tbuf *t, const char *s)
-{
-    cr_tb_printf(t, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            cr_tb_printf(t, "\\%c", ch);
-        else if (ch < 0x20)
-            cr_tb_printf(t, "\\u%04x", ch);
-        else
-            cr_tb_printf(t, "%c", ch);
-    }
-    cr_tb_printf(t, "\"");
-}
-
 /* ---- the growing buffer ---- */
 
 int cr_text_reserve(cr_text *t, size_t more)
@@ -101,6 +86,8 @@ void cr_text_printf(cr_text *t, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- JSON strings (both writers escape alike) ---- */
+
 /* The JSON escape of byte ch, or NULL when it stands for itself; `del`
  * escapes DEL too.  esc holds the escape (7 bytes). */
 static const char *json_escape(unsigned char ch, int del, char esc[8])
@@ -116,6 +103,20 @@ static const char *json_escape(unsigned char ch, int del, char esc[8])
         return esc;
     }
     return NULL;
+}
+
+void cr_tb_json_str(cr_tbuf *t, const char *s)
+{
+    char esc[8];
+    cr_tb_printf(t, "\"");
+    for (; *s; s++) {
+        const char *e = json_escape((unsigned char)*s, 0, esc);
+        if (e != NULL)
+            cr_tb_printf(t, "%s", e);
+        else
+            cr_tb_printf(t, "%c", *s);
+    }
+    cr_tb_printf(t, "\"");
 }
 
 void cr_text_json_str(cr_text *t, const char *s)

@@ -40,6 +40,7 @@
 #include "croupier/alloc.h"
 #include "croupier/log_summary.h"
 #include "croupier/parts.h"
+#include "croupier/replay.h"
 #include "croupier/session.h"
 #include "croupier/text.h"
 
@@ -1440,17 +1441,6 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
 
 /* ---------------------------------------------------------------- replay */
 
-/* Replays the first k actions of the record into st. */
-static int replay_to(const cr_game *g, const cr_record *r, void *st, cr_ctx *cx, int k)
-{
-    g->def->init(g, st);
-    for (int i = 0; i < k && i < r->n_actions; i++) {
-        if (cx->ev) cx->ev->len = 0; /* the match's log has the events: drop these */
-        if (cr_apply_checked(g, st, r->actions[i], cx) != CR_OK) return i;
-    }
-    return k;
-}
-
 int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t errcap)
 {
     tui t;
@@ -1460,30 +1450,25 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
     }
     const cr_game *g = t.g;
     const cr_record *r = cr_match_record(m);
-    void *st = cr_alloc(g->state_size), *before = cr_alloc(g->state_size);
-    cr_ctx *cx = cr_ctx_new(g);
-    if (st == NULL || before == NULL || cx == NULL) {
+    cr_replay *rp = cr_replay_new(m); /* the state at any move, from its checkpoints */
+    if (rp == NULL) {
         snprintf(err, errcap, "out of memory");
-        cr_free(st);
-        cr_free(before);
-        cr_ctx_free(cx);
         tui_fini(&t);
         return TUI_FAILED;
     }
     if (!term_start(&t, opt, err, errcap)) {
-        cr_free(st);
-        cr_free(before);
-        cr_ctx_free(cx);
+        cr_replay_free(rp);
         tui_fini(&t);
         return TUI_NO_TERM;
     }
     t.replay = 1;
     const cr_match_event *all;
-    int n_events = cr_match_events_since(m, 0, &all);
+    cr_match_events_since(m, 0, &all);
     int k = 0, n = r->n_actions;
     for (;;) {
-        replay_to(g, r, before, cx, k > 0 ? k - 1 : 0);
-        replay_to(g, r, st, cx, k);
+        cr_replay_seek(rp, k);
+        const void *st = cr_replay_state(rp);
+        const void *before = k > 0 ? cr_replay_state_before(rp) : NULL;
         /* the table at step k, in the view's eyes */
         erase();
         draw_header(&t, view, "(replay)");
@@ -1493,10 +1478,8 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         int rx = left + 1, rw = W - rx;
         int top = draw_table(&t, len, left, cols, rx, rw, H - 2, H - 2 - 2 - LOG_MIN_ROWS);
         /* the log up to move k: events of actions before k, the last move's first */
-        int upto = 0, last_from = 0;
-        while (upto < n_events && all[upto].action_index < k) upto++;
-        last_from = upto;
-        while (last_from > 0 && all[last_from - 1].action_index == k - 1) last_from--;
+        int upto = (int)cr_replay_event_at(rp, k);
+        int last_from = k > 0 ? (int)cr_replay_event_at(rp, k - 1) : upto;
         int rows = H - 3 - top, y = 1 + top;
         for (int row = 0; row < rows + 1; row++) fill_row(y + row, rx, rw, A_NORMAL);
         draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
@@ -1582,9 +1565,7 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         }
     }
     endwin();
-    cr_free(st);
-    cr_free(before);
-    cr_ctx_free(cx);
+    cr_replay_free(rp);
     tui_fini(&t);
     return TUI_OVER;
 }

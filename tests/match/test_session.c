@@ -3,10 +3,8 @@
  * and every echo of a human's own move is checked against the omniscient
  * state at that moment (it never names a card of the other human's Hand
  * that the viewer does not know, nor the card of an event private to the
- * other human); undo never takes back another human's decision; the
- * stepper walks a record forwards and backwards to the same states.
- * src/cli is the program, not the library, so its files are compiled into
- * this test directly. */
+ * other human); undo never takes back another human's decision.  (The
+ * replay cursor, once the stepper here, is tests/match/test_replay.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "cli/cli_util.c"
-#include "cli/stepper.c"
+#include "croupier/alloc.h"
 #include "croupier/session.h"
 #include "croupier/rng.h"
 
@@ -281,44 +278,12 @@ static void test_summary_groups(void **state)
     cr_match_free(m);
 }
 
-/* The stepper reaches the same state forwards and backwards. */
-static void test_stepper(void **state)
-{
-    (void)state;
-    cr_match *m = new_match("random,random,random,random", 11);
-    cr_match_run(m, 200);
-    const cr_game *g = cr_match_game(m);
-    cli_stepper sp;
-    assert_int_equal(cli_stepper_init(&sp, m, 1), CR_OK);
-    assert_int_equal(sp.n, 200);
-    cli_stepper_goto(&sp, 200);
-    assert_memory_equal(sp.st, cr_match_state(m), g->state_size);
-    cli_stepper_goto(&sp, 37);
-    void *at37 = cr_alloc(g->state_size);
-    memcpy(at37, sp.st, g->state_size);
-    cli_stepper_goto(&sp, 120);
-    cli_stepper_goto(&sp, 37);
-    assert_memory_equal(sp.st, at37, g->state_size);
-    cr_text t = {0};
-    cli_stepper_move(&sp, &t);
-    assert_non_null(strstr(t.p, "  37. "));
-    cli_stepper_goto(&sp, -5);
-    assert_int_equal(sp.at, 0);
-    cli_stepper_goto(&sp, 100000);
-    assert_int_equal(sp.at, 200);
-    cr_text_free(&t);
-    cr_free(at37);
-    cli_stepper_fini(&sp);
-    cr_match_free(m);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hot_seat_privacy),
         cmocka_unit_test(test_undo_spares_other_humans),
         cmocka_unit_test(test_summary_groups),
-        cmocka_unit_test(test_stepper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
