@@ -46,11 +46,13 @@ static sv_replay *replay_new(const cr_match *m)
     return r;
 }
 
-/* Renders with an snprintf-style call into r->tmp, replacing its text. */
+/* Renders with an snprintf-style call into r->tmp, replacing its text;
+ * out of memory leaves it empty (and the next rendering tries afresh). */
 #define RENDER(r, call_with_buf_cap)                                                               \
     do {                                                                                           \
         cr_text_reset(&(r)->tmp);                                                                  \
         CR_TEXT_RENDER(&(r)->tmp, call_with_buf_cap);                                              \
+        if ((r)->tmp.oom) cr_text_free(&(r)->tmp);                                                 \
     } while (0)
 
 void sv_achievements_json(cr_text *f, const cr_game *g, const void *st)
