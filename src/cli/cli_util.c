@@ -277,7 +277,7 @@ static char *read_fail(FILE *f, char *buf, const char *path, const char *reason,
 {
     snprintf(err, errcap, "%s: %s", path, reason);
     if (f != stdin) fclose(f);
-    free(buf);
+    free(buf); /* a cr_text's memory (cr_free is free) */
     return NULL;
 }
 
@@ -301,33 +301,28 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
     }
     /* Anything else (a pipe, a device, a file that grows) is read only until
      * the limit is passed or a NUL byte shows. */
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    if (buf == NULL) return read_fail(f, NULL, path, "out of memory", err, errcap);
+    cr_text t = CR_TEXT_INIT; /* grows from 64 KiB, by doubling, to a little past the limit */
     for (;;) {
-        if (n + 1 >= cap) {
-            size_t grown = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
-            char *p = realloc(buf, grown);
-            if (p == NULL) return read_fail(f, buf, path, "out of memory", err, errcap);
-            buf = p;
-            cap = grown;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        const char *nul = memchr(buf + n, '\0', got);
+        if (!cr_text_reserve(&t, 65536))
+            return read_fail(f, t.p, path, "out of memory", err, errcap);
+        size_t room = t.cap - 1 - t.len;
+        if (room > limit + 1 - t.len) room = limit + 1 - t.len;
+        size_t got = fread(t.p + t.len, 1, room, f);
+        const char *nul = memchr(t.p + t.len, '\0', got);
         if (nul != NULL) {
             char where[64];
-            snprintf(where, sizeof where, "NUL byte at offset %zu", (size_t)(nul - buf));
-            return read_fail(f, buf, path, where, err, errcap);
+            snprintf(where, sizeof where, "NUL byte at offset %zu", (size_t)(nul - t.p));
+            return read_fail(f, t.p, path, where, err, errcap);
         }
-        n += got;
-        if (n > limit) return read_fail(f, buf, path, reason, err, errcap);
+        t.len += got;
+        t.p[t.len] = '\0';
+        if (t.len > limit) return read_fail(f, t.p, path, reason, err, errcap);
         if (got == 0 || ferror(f) || feof(f)) break;
     }
-    if (ferror(f)) return read_fail(f, buf, path, "read error", err, errcap);
+    if (ferror(f)) return read_fail(f, t.p, path, "read error", err, errcap);
     if (f != stdin) fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    *len = t.len;
+    return cr_text_take(&t); /* cannot fail: the room is there */
 }
 
 int cli_out_check(const char *path, int *created, char *err, size_t errcap)
@@ -357,72 +352,53 @@ void cli_out_discard(const char *path, int created)
     if (created && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) remove(path);
 }
 
-void cli_buf_fini(cli_buf *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->cap = 0;
-}
-
-static void buf_reserve(cli_buf *b, size_t need)
-{
-    if (b->cap >= need && b->p != NULL) return;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < need) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (p == NULL) {
-        fputs("croupier: error: out of memory\n", stderr);
-        exit(1); /* the program's policy: the CLI stops on OOM */
-    }
-    b->p = p;
-    b->cap = cap;
-}
-
-/* Renders with snprintf semantics: a result >= cap means "grow and redo". */
+/* Renders an snprintf-style call into b, replacing its text (the CLI
+ * stops on out of memory rather than print a cut text). */
 #define RENDER(b, call)                                                                            \
     do {                                                                                           \
-        buf_reserve((b), 1024);                                                                    \
-        (b)->p[0] = '\0';                                                                          \
-        size_t need_ = (call);                                                                     \
-        if (need_ >= (b)->cap) {                                                                   \
-            buf_reserve((b), need_ + 1);                                                           \
-            (void)(call);                                                                          \
-        }                                                                                          \
+        cr_text_reset(b);                                                                          \
+        CR_TEXT_RENDER((b), (call));                                                               \
+        if ((b)->oom) cli_oom();                                                                   \
     } while (0)
 
-const char *cli_serialize(const cr_game *g, const void *st, cli_buf *b)
+static void cli_oom(void)
 {
-    RENDER(b, g->def->serialize(g, st, b->p, b->cap));
-    return b->p;
+    fputs("croupier: error: out of memory\n", stderr);
+    exit(1); /* the program's policy: the CLI stops on OOM */
 }
 
-const char *cli_obs_text(const cr_game *g, const void *obs, cli_buf *b)
+const char *cli_serialize(const cr_game *g, const void *st, cr_text *b)
 {
-    RENDER(b, g->def->obs_to_text(g, obs, b->p, b->cap));
-    return b->p;
+    RENDER(b, g->def->serialize(g, st, buf, cap));
+    return cr_text_str(b);
 }
 
-const char *cli_event_text(const cr_game *g, const cr_event *e, int seat, cli_buf *b)
+const char *cli_obs_text(const cr_game *g, const void *obs, cr_text *b)
 {
-    RENDER(b, g->def->event_to_str(g, e, seat, b->p, b->cap));
-    return b->p;
+    RENDER(b, g->def->obs_to_text(g, obs, buf, cap));
+    return cr_text_str(b);
 }
 
-const char *cli_action_text(const cr_game *g, const void *st, cr_action a, cli_buf *b)
+const char *cli_event_text(const cr_game *g, const cr_event *e, int seat, cr_text *b)
 {
-    RENDER(b, g->def->action_to_str(g, st, a, b->p, b->cap));
-    return b->p;
+    RENDER(b, g->def->event_to_str(g, e, seat, buf, cap));
+    return cr_text_str(b);
 }
 
-const char *cli_prompt_text(const cr_game *g, const void *st, cli_buf *b)
+const char *cli_action_text(const cr_game *g, const void *st, cr_action a, cr_text *b)
+{
+    RENDER(b, g->def->action_to_str(g, st, a, buf, cap));
+    return cr_text_str(b);
+}
+
+const char *cli_prompt_text(const cr_game *g, const void *st, cr_text *b)
 {
     if (g->def->prompt == NULL) {
-        buf_reserve(b, 1);
-        b->p[0] = '\0';
-        return b->p;
+        cr_text_reset(b);
+        return cr_text_str(b);
     }
-    RENDER(b, g->def->prompt(g, st, b->p, b->cap));
-    return b->p;
+    RENDER(b, g->def->prompt(g, st, buf, cap));
+    return cr_text_str(b);
 }
 
 void cli_print_json(FILE *f, const char *json, size_t len)
@@ -437,7 +413,7 @@ void cli_print_json(FILE *f, const char *json, size_t len)
 }
 
 void cli_print_events(FILE *f, const cr_game *g, cr_events *ev, int seat, const char *prefix,
-                      cli_buf *b)
+                      cr_text *b)
 {
     for (int i = 0; i < ev->len; i++) {
         const char *text = cli_event_text(g, &ev->buf[i], seat, b);

@@ -1,6 +1,6 @@
 /* cli_util.h — small helpers shared by the commands of the `croupier`
  * program: one-line errors, option parsing, reading files, growing text
- * buffers for the game's snprintf-style renderers, pretty JSON. */
+ * the game's snprintf-style renderers into a growing text, pretty JSON. */
 #ifndef CROUPIER_CLI_UTIL_H
 #define CROUPIER_CLI_UTIL_H
 
@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "croupier/game.h"
+#include "croupier/text.h"
 
 #if defined(__GNUC__)
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -73,18 +74,14 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
 int cli_out_check(const char *path, int *created, char *err, size_t errcap);
 void cli_out_discard(const char *path, int created);
 
-/* A growing text buffer for the renderers (serialize, obs_to_text...). */
-typedef struct cli_buf {
-    char *p;
-    size_t cap;
-} cli_buf;
-void cli_buf_fini(cli_buf *b);
-/* Each renders into b (growing it as needed) and returns b->p. */
-const char *cli_serialize(const cr_game *g, const void *st, cli_buf *b);
-const char *cli_obs_text(const cr_game *g, const void *obs, cli_buf *b);
-const char *cli_event_text(const cr_game *g, const cr_event *e, int seat, cli_buf *b);
-const char *cli_action_text(const cr_game *g, const void *st, cr_action a, cli_buf *b);
-const char *cli_prompt_text(const cr_game *g, const void *st, cli_buf *b);
+/* Each renders into b (a cr_text, croupier/text.h: emptied, then grown as
+ * needed) and returns its text.  Out of memory stops the program (the
+ * CLI's policy: "croupier: error: out of memory", exit status 1). */
+const char *cli_serialize(const cr_game *g, const void *st, cr_text *b);
+const char *cli_obs_text(const cr_game *g, const void *obs, cr_text *b);
+const char *cli_event_text(const cr_game *g, const cr_event *e, int seat, cr_text *b);
+const char *cli_action_text(const cr_game *g, const void *st, cr_action a, cr_text *b);
+const char *cli_prompt_text(const cr_game *g, const void *st, cr_text *b);
 
 /* Prints JSON text indented by two spaces (as is if it does not parse). */
 void cli_print_json(FILE *f, const char *json, size_t len);
@@ -92,7 +89,7 @@ void cli_print_json(FILE *f, const char *json, size_t len);
 /* Prints each event of ev as `seat` may know it (-1: omniscient), each line
  * preceded by prefix; resets ev->len and ev->dropped. */
 void cli_print_events(FILE *f, const cr_game *g, cr_events *ev, int seat, const char *prefix,
-                      cli_buf *b);
+                      cr_text *b);
 
 /* Prints "P0 12  P1 7 ..." lines for scores and returns. */
 void cli_print_result(FILE *f, const cr_game *g, const void *st);

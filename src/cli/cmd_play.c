@@ -45,7 +45,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "session.h"
+#include "croupier/session.h"
 #include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
@@ -86,11 +86,11 @@ typedef struct table {
     cr_match *m;
     const cr_game *g;
     void *obs;
-    cli_session ses; /* what each seat has been shown; the hand-over between humans */
+    cr_session ses; /* what each seat has been shown; the hand-over between humans */
     cr_action *legal;
     const char *save_path;
-    cli_buf text, aux;
-    cli_text out;
+    cr_text text, aux;
+    cr_text out;
 } table;
 
 /* Prints and empties t->out. */
@@ -98,7 +98,7 @@ static void flush_out(table *t)
 {
     if (t->out.len > 0) fputs(t->out.p, stdout);
     if (t->out.oom) printf("(out of memory: some lines are missing)\n");
-    cli_text_fini(&t->out);
+    cr_text_free(&t->out);
 }
 
 static int save(table *t, int quiet)
@@ -244,7 +244,7 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
         }
         if (strcmp(s, "undo") == 0) {
             int before = cr_match_record(t->m)->n_actions;
-            if (cli_session_undo(&t->ses, who, err, sizeof err) != CR_OK) {
+            if (cr_session_undo(&t->ses, who, err, sizeof err) != CR_OK) {
                 cli_say(stdout, "cannot undo: %s", err);
                 continue;
             }
@@ -308,7 +308,7 @@ static int hand_over(table *t, int who, char **line, size_t *cap)
 {
     char text[160];
     clear_screen();
-    cli_session_handover_text(&t->ses, who, text, sizeof text);
+    cr_session_handover_text(&t->ses, who, text, sizeof text);
     printf("==== %s ====\n", text);
     fflush(stdout);
     for (;;) {
@@ -324,7 +324,7 @@ static int hand_over(table *t, int who, char **line, size_t *cap)
         if (got > 0) break;
     }
     clear_screen();
-    cli_session_take_screen(&t->ses, who);
+    cr_session_take_screen(&t->ses, who);
     return 1;
 }
 static int play_end(table *t, int stopped);
@@ -341,7 +341,7 @@ static int play_loop(table *t)
         if (who == CR_CHANCE || !cr_match_is_human(t->m, who)) {
             /* A table of bots only: one summary per seat's run of moves. */
             if (t->ses.n_humans == 0 && who >= 0 && who != last) {
-                cli_session_table_lines(&t->ses, &t->out);
+                cr_session_table_lines(&t->ses, &t->out);
                 flush_out(t);
                 last = who;
             }
@@ -358,12 +358,12 @@ static int play_loop(table *t)
             break;
         }
         if ((rc = save(t, 1)) != 0) break;
-        if (cli_session_needs_handover(&t->ses, who) && !hand_over(t, who, &line, &cap)) {
+        if (cr_session_needs_handover(&t->ses, who) && !hand_over(t, who, &line, &cap)) {
             stopped = 1;
             break;
         }
-        cli_session_take_screen(&t->ses, who);
-        cli_session_catch_up(&t->ses, who, &t->out);
+        cr_session_take_screen(&t->ses, who);
+        cr_session_catch_up(&t->ses, who, &t->out);
         flush_out(t);
         int got = ask(t, who, n, &line, &cap);
         if (got == ASK_STOP) {
@@ -373,14 +373,14 @@ static int play_loop(table *t)
         /* What the decision did, to the seat that made it (it has the screen). */
         uint32_t now = cr_match_event_count(t->m);
         if (got == ASK_MOVED && t->ses.seen[who] < now) {
-            cli_summarize(t->m, t->ses.seen[who], now, who, t->ses.verbose, "", &t->out);
+            cr_session_summarize(t->m, t->ses.seen[who], now, who, t->ses.verbose, "", &t->out);
             t->ses.seen[who] = now;
             flush_out(t);
         }
     }
     /* The rest (the last moves, the end) to the whole table. */
     if (!stopped) {
-        cli_session_table_lines(&t->ses, &t->out);
+        cr_session_table_lines(&t->ses, &t->out);
         flush_out(t);
     }
     free(line);
@@ -544,7 +544,7 @@ int cmd_play(int argc, char **argv)
 
     int rc = 0;
     const cr_game *g = t.g;
-    cli_session_init(&t.ses, t.m, verbose);
+    cr_session_init(&t.ses, t.m, verbose);
     t.legal = cr_alloc((size_t)g->max_legal * sizeof *t.legal);
     t.obs = g->obs_size ? cr_alloc(g->obs_size) : NULL;
     if (t.legal == NULL || (g->obs_size && t.obs == NULL)) {
@@ -589,8 +589,8 @@ int cmd_play(int argc, char **argv)
     if (!full_screen) rc = play_loop(&t);
 
 out:
-    cli_buf_fini(&t.text);
-    cli_buf_fini(&t.aux);
+    cr_text_free(&t.text);
+    cr_text_free(&t.aux);
     cr_free(t.legal);
     cr_free(t.obs);
     cr_match_free(t.m);

@@ -1,6 +1,6 @@
 /* cmd_replay.c — `croupier replay`: load a game record (every action checked
  * against the rules, see record.c) through the match layer, then
- *   --log     print the whole game in words, move by move (stepper.h);
+ *   --log     print the whole game in words, move by move (replay_text.h);
  *   a terminal (or --step): step through it, n(ext), p(rev), g(oto) N, q(uit);
  *   --json    print where it ends as one JSON object;
  *   otherwise print where it ends: a summary, the final position, the result.
@@ -27,8 +27,8 @@
 #include "commands.h"
 #include "croupier/alloc.h"
 #include "croupier/match.h"
-#include "session.h"
-#include "stepper.h"
+#include "croupier/replay.h"
+#include "replay_text.h"
 #include "tui/tui.h"
 
 static json_t *options_json(const cr_record *r)
@@ -55,13 +55,13 @@ static json_t *seed_json(const cr_match *m)
 /* What `view` sees of the match now, as JSON: the position (the whole
  * state) for the open view, else the match layer's observation of that seat
  * (CR_SEAT_PUBLIC: what every seat knows).  NULL when out of memory. */
-static json_t *view_json(const cr_match *m, int view, cli_buf *b)
+static json_t *view_json(const cr_match *m, int view, cr_text *b)
 {
     const cr_game *g = cr_match_game(m);
     if (view == CR_SEAT_OMNISCIENT) {
         cli_serialize(g, cr_match_state(m), b);
-        json_t *pos = json_loads(b->p, 0, NULL);
-        return pos != NULL ? pos : json_string(b->p); /* not JSON: keep the text */
+        json_t *pos = json_loads(cr_text_str(b), 0, NULL);
+        return pos != NULL ? pos : json_string(cr_text_str(b)); /* not JSON: keep the text */
     }
     void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
     if (obs == NULL) return NULL;
@@ -84,7 +84,7 @@ static json_t *view_json(const cr_match *m, int view, cli_buf *b)
  * carries that view's observation instead, and the scores, ranks, winners
  * and returns only once the match is over (mid-game they could follow from
  * cards the view does not see). */
-static int print_json(const cr_match *m, int view, cli_buf *b)
+static int print_json(const cr_match *m, int view, cr_text *b)
 {
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
@@ -159,11 +159,11 @@ static int parse_view(const char *s, int *view)
     return 1;
 }
 
-static void print_text(cli_text *t)
+static void print_text(cr_text *t)
 {
     if (t->len > 0) fputs(t->p, stdout);
     if (t->oom) printf("(out of memory: some lines are missing)\n");
-    cli_text_clear(t);
+    cr_text_reset(t);
     t->oom = 0;
 }
 
@@ -218,48 +218,51 @@ static void print_end(const cr_match *m)
 
 static int print_log(const cr_match *m, int view)
 {
-    cli_stepper sp;
-    if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
+    cr_replay *rp = cr_replay_new(m);
+    if (rp == NULL) return cli_error("out of memory");
     print_header(m, view);
-    cli_text t = {0};
-    for (int k = 1; k <= sp.n; k++) {
-        cli_stepper_goto(&sp, k);
-        cli_stepper_move(&sp, &t);
+    cr_text t = {0};
+    int n = cr_replay_steps(rp);
+    for (int k = 1; k <= n; k++) {
+        cr_replay_seek(rp, k);
+        cli_replay_move(rp, view, &t);
         print_text(&t);
     }
-    cli_stepper_tail_marks(&sp, &t);
+    cli_replay_tail_marks(rp, &t);
     print_text(&t);
     print_end(m);
-    cli_text_fini(&t);
-    cli_stepper_fini(&sp);
+    cr_text_free(&t);
+    cr_replay_free(rp);
     return 0;
 }
 
-static void show_step(cli_stepper *sp, cli_text *t)
+static void show_step(cr_replay *rp, int view, cr_text *t)
 {
-    printf("\n== move %d of %d ==\n", sp->at, sp->n);
-    if (sp->at == 0) printf("(the start: no move yet)\n");
-    cli_stepper_move(sp, t);
-    cli_stepper_tail_marks(sp, t);
-    cli_stepper_position(sp, t);
+    int at = cr_replay_at(rp), n = cr_replay_steps(rp);
+    printf("\n== move %d of %d ==\n", at, n);
+    if (at == 0) printf("(the start: no move yet)\n");
+    cli_replay_move(rp, view, t);
+    cli_replay_tail_marks(rp, t);
+    cli_replay_position(rp, view, t);
     print_text(t);
-    if (sp->at == sp->n) print_end(sp->m);
+    if (at == n) print_end(cr_replay_match(rp));
 }
 
 /* The line-mode stepper: commands from stdin until q or end of input. */
 static int step_through(const cr_match *m, int view)
 {
-    cli_stepper sp;
-    if (cli_stepper_init(&sp, m, view) != CR_OK) return cli_error("out of memory");
+    cr_replay *rp = cr_replay_new(m);
+    if (rp == NULL) return cli_error("out of memory");
+    int n = cr_replay_steps(rp);
     print_header(m, view);
     printf("n (or Enter): next move, p: previous, g N: go to move N, e: the end, q: quit\n");
-    cli_text t = {0};
-    show_step(&sp, &t);
+    cr_text t = {0};
+    show_step(rp, view, &t);
     char *line = NULL;
     size_t cap = 0;
     int echo = !isatty(fileno(stdin));
     for (;;) {
-        printf("replay %d/%d> ", sp.at, sp.n);
+        printf("replay %d/%d> ", cr_replay_at(rp), n);
         fflush(stdout);
         ssize_t got = getline(&line, &cap, stdin);
         if (got < 0) {
@@ -276,27 +279,27 @@ static int step_through(const cr_match *m, int view)
         if (echo) cli_say(stdout, "%s", s);
         long k;
         if (s[0] == '\0' || strcmp(s, "n") == 0 || strcmp(s, "next") == 0) {
-            if (sp.at == sp.n) {
+            if (cr_replay_at(rp) == n) {
                 printf("(this is the last move)\n");
                 continue;
             }
-            cli_stepper_goto(&sp, sp.at + 1);
+            cr_replay_seek(rp, cr_replay_at(rp) + 1);
         } else if (strcmp(s, "p") == 0 || strcmp(s, "prev") == 0) {
-            if (sp.at == 0) {
+            if (cr_replay_at(rp) == 0) {
                 printf("(this is the start)\n");
                 continue;
             }
-            cli_stepper_goto(&sp, sp.at - 1);
+            cr_replay_seek(rp, cr_replay_at(rp) - 1);
         } else if (strcmp(s, "e") == 0 || strcmp(s, "end") == 0) {
-            cli_stepper_goto(&sp, sp.n);
+            cr_replay_seek(rp, n);
         } else if ((s[0] == 'g' && (s[1] == ' ' || isdigit((unsigned char)s[1])))) {
             const char *num = s + 1;
             while (*num == ' ') num++;
-            if (!cli_parse_int(num, 0, sp.n, &k)) {
-                cli_say(stdout, "no move '%s': go to a move from 0 to %d", num, sp.n);
+            if (!cli_parse_int(num, 0, n, &k)) {
+                cli_say(stdout, "no move '%s': go to a move from 0 to %d", num, n);
                 continue;
             }
-            cli_stepper_goto(&sp, (int)k);
+            cr_replay_seek(rp, (int)k);
         } else if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) {
             break;
         } else {
@@ -306,11 +309,11 @@ static int step_through(const cr_match *m, int view)
                     s);
             continue;
         }
-        show_step(&sp, &t);
+        show_step(rp, view, &t);
     }
     free(line);
-    cli_text_fini(&t);
-    cli_stepper_fini(&sp);
+    cr_text_free(&t);
+    cr_replay_free(rp);
     return 0;
 }
 
@@ -386,7 +389,7 @@ int cmd_replay(int argc, char **argv)
     }
 
     int rc = 0;
-    cli_buf b = {0};
+    cr_text b = {0};
     const cr_game *g = cr_match_game(m);
     const void *st = cr_match_state(m);
     const cr_record *r = cr_match_record(m);
@@ -421,7 +424,7 @@ int cmd_replay(int argc, char **argv)
             printf("status: unfinished, P%d to act: %s\n", who, cli_prompt_text(g, st, &b));
         printf("position:\n");
         cli_serialize(g, st, &b);
-        cli_print_json(stdout, b.p, strlen(b.p));
+        cli_print_json(stdout, cr_text_str(&b), strlen(cr_text_str(&b)));
         if (who == CR_TERMINAL) {
             cr_result res;
             cr_match_result(m, &res);
@@ -432,7 +435,7 @@ int cmd_replay(int argc, char **argv)
         }
         cli_print_result(stdout, g, st);
     }
-    cli_buf_fini(&b);
+    cr_text_free(&b);
     cr_match_free(m);
     return rc;
 }

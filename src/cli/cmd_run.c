@@ -16,7 +16,7 @@
 #include "croupier/record.h"
 
 static int apply_actions(const cr_game *g, void *st, const char *path, const char *text,
-                         int print_log, int view, cr_events *ev, cli_buf *b)
+                         int print_log, int view, cr_events *ev, cr_text *b)
 {
     const char *p = text;
     int line_no = 0;
@@ -125,7 +125,7 @@ int cmd_run(int argc, char **argv)
     int rc = 0;
     cr_game *g = NULL;
     void *st = NULL, *obs = NULL;
-    cli_buf b = {0};
+    cr_text b = {0};
     cr_events ev = {0};
     if (cr_position_load(pos, pos_len, def->name, &over, &g, &st, err, sizeof err) != CR_OK) {
         rc = cli_error("%s: %s", pos_path, err);
@@ -149,7 +149,7 @@ int cmd_run(int argc, char **argv)
     if (!json) printf(view == CR_SEAT_OMNISCIENT ? "== position ==\n" : "== view ==\n");
     if (view == CR_SEAT_OMNISCIENT) {
         cli_serialize(g, st, &b);
-        cli_print_json(stdout, b.p, strlen(b.p));
+        cli_print_json(stdout, cr_text_str(&b), strlen(cr_text_str(&b)));
     } else {
         /* a seat's (or the public) view: its observation, never the state */
         g->def->observe(g, st, view, obs);
@@ -178,7 +178,7 @@ int cmd_run(int argc, char **argv)
     }
 
 out:
-    cli_buf_fini(&b);
+    cr_text_free(&b);
     cr_free(ev.buf);
     cr_free(obs);
     cr_free(st);

@@ -9,59 +9,11 @@
  * screen's cells), so the same code serves a terminal of any width. */
 #include "croupier/log_summary.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a growing buffer ---- */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static int buf_reserve(buf *b, size_t more)
-{
-    /* a summary is a few KB: a huge request is a bug, refused (this bound
-     * also lets the optimizer see that len + more + 1 cannot wrap) */
-    if (more >= ((size_t)1 << 30) || b->len >= ((size_t)1 << 30)) b->oom = 1;
-    if (b->oom) return 0;
-    if (b->len + more + 1 <= b->cap) return 1;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (p == NULL) {
-        b->oom = 1;
-        return 0;
-    }
-    b->p = p;
-    b->cap = cap;
-    return 1;
-}
-
-static void buf_add(buf *b, const char *s, size_t n)
-{
-    if (!buf_reserve(b, n)) return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void buf_addf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_addf(buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !buf_reserve(b, (size_t)n)) return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
+#include "croupier/text.h"
 
 /* ---- widths ---- */
 
@@ -125,7 +77,7 @@ static size_t actor_prefix(const char *s, int actor)
 
 /* The lines of one group, before merging: offsets into a buffer. */
 typedef struct group {
-    buf text;      /* the lines, each NUL-terminated, back to back */
+    cr_text text;  /* the lines, each NUL-terminated, back to back */
     size_t *start; /* offset of line i */
     int n, cap;
     int oom;
@@ -144,7 +96,7 @@ static void group_add(group *g, const char *s)
         g->cap = cap;
     }
     g->start[g->n++] = g->text.len;
-    buf_add(&g->text, s, strlen(s) + 1);
+    cr_text_add(&g->text, s, strlen(s) + 1);
 }
 
 static const char *group_line(const group *g, int i) { return g->text.p + g->start[i]; }
@@ -240,15 +192,15 @@ static void add_item(out *u, const char *s, size_t n)
 
 /* Merges the group's lines into items (identical runs counted, shared
  * tails merged) and packs them into lines. */
-static void group_flush(const group *g, out *u, const buf *head, int *oom)
+static void group_flush(const group *g, out *u, const cr_text *head, int *oom)
 {
     int verbose = u->o->verbose, wrap = wrapping(u);
     int inline_head = wrap && !verbose && u->o->inline_headers;
-    buf item = {0}, para = {0}; /* wrapping: the group's items, "; "-separated */
+    cr_text item = {0}, para = {0}; /* wrapping: the group's items, "; "-separated */
     u->used = 0;
     if (inline_head) {
-        buf_add(&para, head->p, head->len);
-        buf_add(&para, " ", 1);
+        cr_text_add(&para, head->p, head->len);
+        cr_text_add(&para, " ", 1);
     } else {
         put(u, u->indent, strlen(u->indent));
         put(u, head->p, head->len);
@@ -258,14 +210,14 @@ static void group_flush(const group *g, out *u, const buf *head, int *oom)
     for (int i = 0; i < g->n;) {
         const char *s = group_line(g, i);
         int j = i + 1;
-        item.len = 0;
+        cr_text_reset(&item);
         if (verbose) {
-            buf_add(&item, s, strlen(s));
+            cr_text_add(&item, s, strlen(s));
         } else {
             while (j < g->n && strcmp(group_line(g, j), s) == 0) j++;
             size_t ta, tb;
             if (j - i > 1) {
-                buf_addf(&item, "%s ×%d", s, j - i);
+                cr_text_printf(&item, "%s ×%d", s, j - i);
             } else if (j < g->n && merge_split(s, group_line(g, j), &ta, &tb)) {
                 const char *tail = s + ta;
                 /* heads in order, each with its count of repeats */
@@ -278,15 +230,15 @@ static void group_flush(const group *g, out *u, const buf *head, int *oom)
                         break;
                     int r = k + 1;
                     while (r < g->n && strcmp(group_line(g, r), t) == 0) r++;
-                    if (k > i) buf_add(&item, ", ", 2);
-                    buf_add(&item, t, lt - lk - 1);
-                    if (r - k > 1) buf_addf(&item, " ×%d", r - k);
+                    if (k > i) cr_text_add(&item, ", ", 2);
+                    cr_text_add(&item, t, lt - lk - 1);
+                    if (r - k > 1) cr_text_printf(&item, " ×%d", r - k);
                     k = r;
                 }
-                buf_addf(&item, " %s", tail);
+                cr_text_printf(&item, " %s", tail);
                 j = k;
             } else {
-                buf_add(&item, s, strlen(s));
+                cr_text_add(&item, s, strlen(s));
             }
         }
         i = j;
@@ -296,30 +248,30 @@ static void group_flush(const group *g, out *u, const buf *head, int *oom)
         } else if (verbose) {
             put_wrapped(u, item.p, item.len, 0);
         } else {
-            if (para.len > para_start) buf_add(&para, "; ", 2);
-            buf_add(&para, item.p, item.len);
+            if (para.len > para_start) cr_text_add(&para, "; ", 2);
+            cr_text_add(&para, item.p, item.len);
         }
     }
     if (u->used > 0) put(u, "\n", 1);
     u->used = 0;
     if (para.len > para_start) put_wrapped(u, para.p, para.len, inline_head);
     if (item.oom || para.oom) *oom = 1;
-    free(item.p);
-    free(para.p);
+    cr_text_free(&item);
+    cr_text_free(&para);
 }
 
 /* The group's header without its newline: "Chance:", "P0 (you):",
  * "P1 (heuristic):". */
-static void group_header(const cr_match *m, int actor, int view, buf *h)
+static void group_header(const cr_match *m, int actor, int view, cr_text *h)
 {
-    h->len = 0;
+    cr_text_reset(h);
     if (actor == CR_CHANCE) {
-        buf_add(h, "Chance:", 7);
+        cr_text_add(h, "Chance:", 7);
     } else if (actor == view) {
-        buf_addf(h, "P%d (you):", actor);
+        cr_text_printf(h, "P%d (you):", actor);
     } else {
         const char *spec = cr_match_seat_spec(m, actor);
-        buf_addf(h, "P%d (%s):", actor, spec ? spec : "");
+        cr_text_printf(h, "P%d (%s):", actor, spec ? spec : "");
     }
 }
 
@@ -335,7 +287,7 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
     u.indent_cols = cr_log_columns(opts, u.indent, strlen(u.indent));
     int failed = 0;
     group g = {0};
-    buf head = {0};
+    cr_text head = {0};
     char small[512];
     char *big = NULL;
     int actor = CR_TERMINAL, rendered = 0; /* actor of the group being built */
@@ -345,7 +297,7 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
             group_header(m, actor, view, &head);
             group_flush(&g, &u, &head, &failed);
             g.n = 0;
-            g.text.len = 0;
+            cr_text_reset(&g.text);
         }
         if (who != CR_CHANCE || actor == CR_TERMINAL) actor = who;
         size_t len = cr_match_event_text(m, &ev[i], view, small, sizeof small);
@@ -370,10 +322,10 @@ int cr_log_summary(const cr_match *m, uint32_t from, uint32_t to, int view,
         group_flush(&g, &u, &head, &failed);
     }
     if (g.oom || g.text.oom || head.oom) failed = 1;
-    free(head.p);
+    cr_text_free(&head);
     if (oom && failed) *oom = 1;
     free(big);
     free(g.start);
-    free(g.text.p);
+    cr_text_free(&g.text);
     return rendered;
 }

@@ -1,4 +1,6 @@
-/* server/replay.c — a finished game's table at any step (replay.h). */
+/* server/replay.c — a finished game's table at any step (replay.h): the
+ * `replay` message's JSON, read off the match layer's replay cursor
+ * (croupier/replay.h), on a thread with a full-size stack. */
 #include "server/replay.h"
 
 #include <pthread.h>
@@ -7,19 +9,15 @@
 #include <string.h>
 
 #include "croupier/parts.h"
+#include "croupier/replay.h"
+#include "croupier/text.h"
 
 struct sv_replay {
     const cr_match *m; /* the match the cache was made for */
     const cr_game *g;
-    cr_ctx *cx;
-    int interval;
-    int n_ck;  /* checkpoints made: ck[i] is the state after i * interval actions */
-    char *ck;  /* SV_REPLAY_CHECKPOINTS states */
-    int at;    /* the step `cur` holds, -1: none */
-    char *cur; /* the state of the last step served */
-    void *obs; /* g->obs_size bytes */
-    char *tmp; /* renderings */
-    size_t tmp_cap;
+    cr_replay *cur; /* the cursor: its checkpoints make any step cheap */
+    void *obs;      /* g->obs_size bytes */
+    cr_text tmp;    /* renderings */
 };
 
 int sv_replay_steps(const cr_match *m) { return cr_match_record(m)->n_actions; }
@@ -27,11 +25,9 @@ int sv_replay_steps(const cr_match *m) { return cr_match_record(m)->n_actions; }
 void sv_replay_free(sv_replay *r)
 {
     if (!r) return;
-    cr_ctx_free(r->cx);
-    free(r->ck);
-    free(r->cur);
+    cr_replay_free(r->cur);
     free(r->obs);
-    free(r->tmp);
+    cr_text_free(&r->tmp);
     free(r);
 }
 
@@ -41,121 +37,46 @@ static sv_replay *replay_new(const cr_match *m)
     if (!r) return NULL;
     r->m = m;
     r->g = cr_match_game(m);
-    int n = sv_replay_steps(m);
-    r->interval = (n + SV_REPLAY_CHECKPOINTS - 1) / SV_REPLAY_CHECKPOINTS;
-    if (r->interval < SV_REPLAY_MIN_INTERVAL) r->interval = SV_REPLAY_MIN_INTERVAL;
-    r->cx = cr_ctx_new(r->g);
-    r->ck = malloc(r->g->state_size * SV_REPLAY_CHECKPOINTS);
-    r->cur = malloc(r->g->state_size);
+    r->cur = cr_replay_new(m);
     r->obs = malloc(r->g->obs_size);
-    r->at = -1;
-    if (!r->cx || !r->ck || !r->cur || !r->obs) {
+    if (!r->cur || !r->obs) {
         sv_replay_free(r);
         return NULL;
     }
-    /* checkpoint 0: the state the record starts from */
-    r->g->def->init(r->g, r->ck);
-    r->n_ck = 1;
     return r;
 }
 
-/* Puts the state after `step` actions into r->cur. */
-static void replay_seek(sv_replay *r, int step)
-{
-    const cr_record *rec = cr_match_record(r->m);
-    size_t sz = r->g->state_size;
-    int k = step / r->interval;
-    if (k >= SV_REPLAY_CHECKPOINTS) k = SV_REPLAY_CHECKPOINTS - 1;
-    /* make the checkpoints up to k, each from the one before */
-    while (r->n_ck <= k) {
-        char *dst = r->ck + sz * (size_t)r->n_ck;
-        memcpy(dst, r->ck + sz * (size_t)(r->n_ck - 1), sz);
-        int from = (r->n_ck - 1) * r->interval;
-        for (int i = from; i < from + r->interval; i++)
-            r->g->def->apply(r->g, dst, rec->actions[i], r->cx);
-        r->n_ck++;
-    }
-    int base = k * r->interval;
-    if (!(r->at >= base && r->at <= step)) {
-        memcpy(r->cur, r->ck + sz * (size_t)k, sz);
-        r->at = base;
-    }
-    for (; r->at < step; r->at++) r->g->def->apply(r->g, r->cur, rec->actions[r->at], r->cx);
-}
-
-/* Renders with an snprintf-style call into r->tmp (grown as needed). */
+/* Renders with an snprintf-style call into r->tmp, replacing its text;
+ * out of memory leaves it empty (and the next rendering tries afresh). */
 #define RENDER(r, call_with_buf_cap)                                                               \
     do {                                                                                           \
-        for (int try_ = 0; try_ < 2; try_++) {                                                     \
-            char *buf = (r)->tmp;                                                                  \
-            size_t cap = (r)->tmp_cap;                                                             \
-            size_t need = (call_with_buf_cap);                                                     \
-            if (need < cap) break;                                                                 \
-            char *p = realloc((r)->tmp, need + 1);                                                 \
-            if (!p) {                                                                              \
-                if ((r)->tmp) (r)->tmp[0] = '\0';                                                  \
-                break;                                                                             \
-            }                                                                                      \
-            (r)->tmp = p;                                                                          \
-            (r)->tmp_cap = need + 1;                                                               \
-        }                                                                                          \
+        cr_text_reset(&(r)->tmp);                                                                  \
+        CR_TEXT_RENDER(&(r)->tmp, call_with_buf_cap);                                              \
+        if ((r)->tmp.oom) cr_text_free(&(r)->tmp);                                                 \
     } while (0)
 
-/* The first event of ev[0..n) produced by action `index` or a later one. */
-static int first_event(const cr_match_event *ev, int n, int index)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (ev[mid].action_index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* s as a JSON string (the game's static words: escapes the quote, the
- * backslash and control characters). */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-/* ,"achievements":[[{key, title, words}, ...] per seat] of the state st
- * (empty lists for a game that did not end by its rules: a resignation). */
-static void write_achievements(FILE *f, const cr_game *g, const void *st)
+void sv_achievements_json(cr_text *f, const cr_game *g, const void *st)
 {
     const cr_game_parts *parts = cr_parts(g);
-    fprintf(f, ",\"achievements\":[");
+    cr_text_puts(f, ",\"achievements\":[");
     for (int s = 0; s < g->num_players; s++) {
         const char *keys[64];
         int n = parts->achievements ? parts->achievements(g, st, s, keys, 64) : 0;
-        fprintf(f, "%s[", s ? "," : "");
+        cr_text_printf(f, "%s[", s ? "," : "");
         for (int i = 0; i < n; i++) {
             const cr_achievement *a =
                 cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
-            fprintf(f, "%s{\"key\":", i ? "," : "");
-            json_str(f, keys[i]);
-            fprintf(f, ",\"title\":");
-            json_str(f, a ? a->title : keys[i]);
-            fprintf(f, ",\"words\":");
-            json_str(f, a ? a->words : "");
-            fputc('}', f);
+            cr_text_printf(f, "%s{\"key\":", i ? "," : "");
+            cr_text_json_str(f, keys[i]);
+            cr_text_puts(f, ",\"title\":");
+            cr_text_json_str(f, a ? a->title : keys[i]);
+            cr_text_puts(f, ",\"words\":");
+            cr_text_json_str(f, a ? a->words : "");
+            cr_text_puts(f, "}");
         }
-        fputc(']', f);
+        cr_text_puts(f, "]");
     }
-    fputc(']', f);
+    cr_text_puts(f, "]");
 }
 
 static char *replay_render(sv_replay *r, int step, int seat)
@@ -163,52 +84,44 @@ static char *replay_render(sv_replay *r, int step, int seat)
     const cr_game *g = r->g;
     const cr_match *m = r->m;
     int n = sv_replay_steps(m);
-    replay_seek(r, step);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    if (!f) return NULL;
-    fprintf(f, "\"step\":%d,\"steps\":%d,\"players\":%d", step, n, g->num_players);
+    cr_replay_seek(r->cur, step);
+    const void *st = cr_replay_state(r->cur);
+    cr_text f = CR_TEXT_INIT;
+    cr_text_printf(&f, "\"step\":%d,\"steps\":%d,\"players\":%d", step, n, g->num_players);
     int actor = step > 0 ? cr_match_actor(m, step - 1) : CR_TERMINAL;
     if (actor >= 0)
-        fprintf(f, ",\"actor\":%d", actor);
+        cr_text_printf(&f, ",\"actor\":%d", actor);
     else
-        fprintf(f, ",\"actor\":null");
-    int to_act = g->def->current_player(g, r->cur);
+        cr_text_puts(&f, ",\"actor\":null");
+    int to_act = g->def->current_player(g, st);
     if (to_act >= 0 && step < n)
-        fprintf(f, ",\"to_act\":%d", to_act);
+        cr_text_printf(&f, ",\"to_act\":%d", to_act);
     else
-        fprintf(f, ",\"to_act\":null");
-    g->def->observe(g, r->cur, seat, r->obs);
+        cr_text_puts(&f, ",\"to_act\":null");
+    g->def->observe(g, st, seat, r->obs);
     RENDER(r, g->def->obs_to_json(g, r->obs, buf, cap));
-    fprintf(f, ",\"observation\":%s", r->tmp && r->tmp[0] ? r->tmp : "null");
-    /* the events of action step-1: the log is ordered by action index, and
-     * its events are numbered from 0 */
+    cr_text_printf(&f, ",\"observation\":%s", r->tmp.len ? r->tmp.p : "null");
+    /* the events of action step-1, numbered from 0 in the log */
     const cr_match_event *ev = NULL;
     int ne = cr_match_events_since(m, 0, &ev);
-    int first = step > 0 ? first_event(ev, ne, step - 1) : 0;
-    int end = first_event(ev, ne, step);
-    if (step == 0) first = end;
-    fprintf(f, ",\"events\":[");
+    int end = (int)cr_replay_event_at(r->cur, step);
+    int first = step > 0 ? (int)cr_replay_event_at(r->cur, step - 1) : end;
+    cr_text_puts(&f, ",\"events\":[");
     for (int i = first; i < end; i++) {
         RENDER(r, cr_match_event_json(m, &ev[i], seat, buf, cap));
-        const char *j = r->tmp && r->tmp[0] == '{' ? r->tmp : NULL;
-        fprintf(f, "%s{\"seq\":%u", i > first ? "," : "", ev[i].seq);
+        const char *j = cr_text_str(&r->tmp)[0] == '{' ? r->tmp.p : NULL;
+        cr_text_printf(&f, "%s{\"seq\":%u", i > first ? "," : "", ev[i].seq);
         if (j && j[1] != '}')
-            fprintf(f, ",%s", j + 1);
+            cr_text_printf(&f, ",%s", j + 1);
         else
-            fprintf(f, "}");
+            cr_text_puts(&f, "}");
     }
     /* the event count after this step */
-    fprintf(f, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
+    cr_text_printf(&f, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
     /* the last step of a game ended by its rules: what each seat earned, as
      * in the update's result (docs/protocol.md) */
-    if (step == n) write_achievements(f, g, r->cur);
-    if (fclose(f) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    if (step == n) sv_achievements_json(&f, g, st);
+    return cr_text_take(&f); /* NULL when out of memory (cr_free is free) */
 }
 
 /* Replaying may apply thousands of actions (18Dracula's rampages search

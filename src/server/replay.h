@@ -4,20 +4,17 @@
  * with the events those actions produced.  Only for a finished match: its
  * record and seed are public then, so every view is too.
  *
- * A step is rebuilt from the record (the game's init and apply, chance
- * outcomes being actions of the record), from the nearest checkpoint: a
- * copy of the state every `interval` actions (at most SV_REPLAY_CHECKPOINTS
- * copies, made as far as requests reach), and from the last step served
- * when that is nearer, so stepping forwards costs one apply.  Nothing here
- * knows games or connections. */
+ * A step is rebuilt by the match layer's replay cursor (croupier/replay.h:
+ * checkpoints every few actions, made as far as requests reach, and the
+ * last step served when that is nearer, so stepping forwards costs one
+ * apply).  Nothing here knows games or connections. */
 #ifndef CR_SERVER_REPLAY_H
 #define CR_SERVER_REPLAY_H
 
 #include <stddef.h>
 
 #include "croupier/match.h"
-
-enum { SV_REPLAY_CHECKPOINTS = 256, SV_REPLAY_MIN_INTERVAL = 16 };
+#include "croupier/text.h"
 
 typedef struct sv_replay sv_replay;
 
@@ -37,5 +34,11 @@ char *sv_replay_step(sv_replay **cache, const cr_match *m, int step, int seat, c
                      size_t errcap);
 
 void sv_replay_free(sv_replay *r);
+
+/* Appends ,"achievements":[[{"key":..,"title":..,"words":..}, ...] per
+ * seat] for the state st (empty lists for a game that did not end by its
+ * rules: a resignation): the list a replay's last step and an update's
+ * result both carry (docs/protocol.md). */
+void sv_achievements_json(cr_text *b, const cr_game *g, const void *st);
 
 #endif

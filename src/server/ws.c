@@ -7,7 +7,7 @@
 
 #include "server/ws.h"
 
-#include "match/view.h"
+#include "croupier/text.h"
 
 int sv_ws_init(sv_ws_dec *d, size_t max_message)
 {
@@ -83,7 +83,12 @@ static sv_ws_event sv_ws_header_done(sv_ws_dec *d, int *status, const char **why
     return SV_WS_NONE;
 }
 
-int sv_ws_utf8(const char *s, size_t n) { return cr_utf8_valid(s, n); }
+int sv_ws_utf8(const char *s, size_t n)
+{
+    for (size_t i = 0, k; i < n; i += k)
+        if ((k = cr_utf8_seq(s + i, n - i)) == 0) return 0;
+    return 1;
+}
 
 /* The frame's payload is complete: what it makes. */
 static sv_ws_event sv_ws_frame_done(sv_ws_dec *d, const char **data, size_t *len, int *op,

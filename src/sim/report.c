@@ -13,6 +13,8 @@
 
 #include "sim/sim_internal.h"
 
+#include "croupier/text.h"
+
 static void print_rate(FILE *f, const char *name, const cr_sim_rate *r)
 {
     fprintf(f, "  %-34s %6.2f%%  [%6.2f%%, %6.2f%%]  %7ld / %-7ld  mean score %.1f\n", name,
@@ -95,17 +97,10 @@ void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
 
 static void json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    cr_text t = CR_TEXT_INIT;
+    cr_text_json_str(&t, s ? s : "");
+    fputs(cr_text_str(&t), f);
+    cr_text_free(&t);
 }
 
 static void json_rate(FILE *f, const cr_sim_rate *r)

@@ -40,6 +40,9 @@
 #include "croupier/alloc.h"
 #include "croupier/log_summary.h"
 #include "croupier/parts.h"
+#include "croupier/replay.h"
+#include "croupier/session.h"
+#include "croupier/text.h"
 
 const char tui_keys_text[] =
     "Up/Down, PgUp/PgDn, Home/End  move in the menu\n"
@@ -80,9 +83,9 @@ typedef struct tui {
     char letter_of_group[64][GROUP_MAX]; /* letter -> group, by index below */
     char letters[64];                    /* letters assigned, in menu order */
     int n_letters;
-    char *text; /* panels / scratch */
-    size_t text_cap;
-    int utf8, color, pace_ms, n_humans;
+    cr_text text; /* the table's panel text */
+    int utf8, color, pace_ms;
+    cr_session ses; /* the views of a shared screen, whose it is, the hand-over */
     char save_path[1024];
     uint32_t anchor[CR_MAX_PLAYERS];   /* a seat's log starts here */
     uint32_t last_sub[CR_MAX_PLAYERS]; /* event count after the seat's last decision */
@@ -271,46 +274,24 @@ static void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
 
 /* ---------------------------------------------------------------- buffers */
 
-/* Grows t->text to hold n + 1 bytes; 0 when out of memory. */
-static int text_reserve(tui *t, size_t n)
-{
-    if (n + 1 <= t->text_cap) return 1;
-    size_t cap = t->text_cap ? t->text_cap : 4096;
-    while (cap < n + 1) cap *= 2;
-    char *p = cr_alloc(cap);
-    if (p == NULL) return 0;
-    cr_free(t->text);
-    t->text = p;
-    t->text_cap = cap;
-    return 1;
-}
-
-/* The view's table as panel text in t->text; its length. */
+/* The view's table as panel text in t->text; its length (0 when out of
+ * memory: the text is then released, so the next table tries again). */
 static size_t table_text(tui *t, const void *obs)
 {
     const cr_game *g = t->g;
     const cr_game_parts *parts = cr_parts(g);
-    for (int tries = 0; tries < 6; tries++) {
-        size_t n = 0;
-        if (t->text_cap == 0 && !text_reserve(t, 8192)) return 0;
-        if (parts->panels) {
-            n = parts->panels(g, obs, t->utf8 ? CR_PANEL_UTF8 : 0, t->text, t->text_cap);
-        } else if (g->def->obs_to_text) {
-            const char *head = "\x01Table\n";
-            size_t h = strlen(head);
-            if (t->text_cap > h) {
-                memcpy(t->text, head, h);
-                n = h + g->def->obs_to_text(g, obs, t->text + h, t->text_cap - h);
-            } else {
-                n = h;
-            }
-        } else {
-            n = (size_t)snprintf(t->text, t->text_cap, "\x01Table\n(this game shows no table)\n");
-        }
-        if (n < t->text_cap) return n;
-        if (!text_reserve(t, n)) break;
+    cr_text_reset(&t->text);
+    if (parts->panels) {
+        int flags = t->utf8 ? CR_PANEL_UTF8 : 0;
+        CR_TEXT_RENDER(&t->text, parts->panels(g, obs, flags, buf, cap));
+    } else if (g->def->obs_to_text) {
+        cr_text_puts(&t->text, "\x01Table\n");
+        CR_TEXT_RENDER(&t->text, g->def->obs_to_text(g, obs, buf, cap));
+    } else {
+        cr_text_puts(&t->text, "\x01Table\n(this game shows no table)\n");
     }
-    if (t->text_cap) t->text[0] = '\0';
+    if (!t->text.oom) return t->text.len;
+    cr_text_free(&t->text);
     return 0;
 }
 
@@ -407,26 +388,27 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
 static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
                       int right_max)
 {
+    const char *text = cr_text_str(&t->text);
     int flow = rw >= MIN_RIGHT && right_max >= 3;
-    size_t rest = draw_panels(t, t->text, len, 1, 0, left, body, cols, flow);
+    size_t rest = draw_panels(t, text, len, 1, 0, left, body, cols, flow);
     attrset(A_DIM);
     for (int r = 1; r <= body; r++) mvaddch(r, left, ACS_VLINE);
     attrset(A_NORMAL);
     if (rest >= len) return 0;
     /* a panel cut at a line goes on under its title, "(cont.)" */
-    const char *more = t->text + rest;
+    const char *more = text + rest;
     size_t more_len = len - rest;
     char *joined = NULL;
-    if (t->text[rest] != CR_PANEL_TITLE) {
+    if (text[rest] != CR_PANEL_TITLE) {
         size_t ts = rest;
-        while (ts > 0 && !(t->text[ts] == CR_PANEL_TITLE && t->text[ts - 1] == '\n')) ts--;
+        while (ts > 0 && !(text[ts] == CR_PANEL_TITLE && text[ts - 1] == '\n')) ts--;
         size_t te = ts;
-        while (te < rest && t->text[te] != '\n') te++;
+        while (te < rest && text[te] != '\n') te++;
         static const char cont[] = " (cont.)\n";
         joined = cr_alloc(te - ts + sizeof cont + more_len);
-        if (joined != NULL && t->text[ts] == CR_PANEL_TITLE) {
+        if (joined != NULL && text[ts] == CR_PANEL_TITLE) {
             size_t n = te - ts;
-            memcpy(joined, t->text + ts, n);
+            memcpy(joined, text + ts, n);
             memcpy(joined + n, cont, sizeof cont - 1);
             memcpy(joined + n + sizeof cont - 1, more, more_len);
             more = joined;
@@ -453,14 +435,9 @@ static int table_width(int W, int *cols)
 
 /* ----------------------------------------------------------------- views */
 
-static int viewer_between(const tui *t)
-{
-    if (t->n_humans == 0) return CR_SEAT_OMNISCIENT;
-    if (t->n_humans == 1)
-        for (int s = 0; s < t->g->num_players; s++)
-            if (cr_match_is_human(t->m, s)) return s;
-    return CR_SEAT_PUBLIC;
-}
+/* The view between two humans' decisions (a bot's move, the end): the
+ * session's view for the whole table. */
+static int viewer_between(const tui *t) { return cr_session_table_view(&t->ses); }
 
 static const char *view_name(int view, char *buf, size_t cap)
 {
@@ -501,32 +478,8 @@ static void draw_header(tui *t, int view, const char *extra)
     draw_str(t, 0, 0, W, line, A_REVERSE);
 }
 
-/* A growing text for the log pane's summary (the emit of cr_log_summary). */
-typedef struct pane_text {
-    char *p;
-    size_t len, cap;
-    int oom;
-} pane_text;
-
-static void pane_emit(void *ctx, const char *s, size_t n)
-{
-    pane_text *pt = ctx;
-    if (pt->oom) return;
-    if (pt->len + n + 1 > pt->cap) {
-        size_t cap = pt->cap ? pt->cap : 1024;
-        while (cap < pt->len + n + 1) cap *= 2;
-        char *q = realloc(pt->p, cap);
-        if (q == NULL) {
-            pt->oom = 1;
-            return;
-        }
-        pt->p = q;
-        pt->cap = cap;
-    }
-    memcpy(pt->p + pt->len, s, n);
-    pt->len += n;
-    pt->p[pt->len] = '\0';
-}
+/* The log pane's summary is built in a cr_text (the emit of cr_log_summary). */
+static void pane_emit(void *ctx, const char *s, size_t n) { cr_text_add(ctx, s, n); }
 
 /* The lines of a summary: where each starts and how many rows it takes. */
 typedef struct log_lines {
@@ -582,7 +535,7 @@ static int draw_log_line(tui *t, const log_lines *L, int i, int y, int x, int w,
 static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, int y, int x, int w,
                             int h)
 {
-    pane_text pt = {0};
+    cr_text pt = CR_TEXT_INIT;
     cr_log_summary_opts o = {.width = w,
                              .utf8_columns = 1,
                              .wrap = 1,
@@ -601,7 +554,7 @@ static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, 
     if (oom || pt.oom || (cap > 0 && (L.start == NULL || L.rows == NULL))) {
         free(L.start);
         free(L.rows);
-        free(pt.p);
+        cr_text_free(&pt);
         return 0;
     }
     for (size_t i = 0; i < pt.len && L.n < cap;) { /* every line ends in '\n' */
@@ -643,7 +596,7 @@ static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, 
     }
     free(L.start);
     free(L.rows);
-    free(pt.p);
+    cr_text_free(&pt);
     return 1;
 }
 
@@ -981,26 +934,19 @@ static void log_window(tui *t, int view)
 {
     const cr_match_event *ev;
     int n = cr_match_events_since(t->m, 0, &ev);
-    size_t len = 0;
+    cr_text log = CR_TEXT_INIT; /* out of memory: the lines that fit */
     char buf[1024];
     for (int i = 0; i < n; i++) {
         size_t k = cr_match_event_text(t->m, &ev[i], view, buf, sizeof buf);
         if (k >= sizeof buf) k = sizeof buf - 1;
         if (k == 0) continue;
-        if (!text_reserve(t, len + k + 2)) break;
-        memcpy(t->text + len, buf, k);
-        len += k;
-        t->text[len++] = '\n';
+        cr_text_add(&log, buf, k);
+        cr_text_add(&log, "\n", 1);
     }
     char title[64], vb[32];
     snprintf(title, sizeof title, " The log (%s)", view_name(view, vb, sizeof vb));
-    /* t->text is reused by the table: copy the log out first */
-    char *copy = cr_alloc(len + 1);
-    if (copy == NULL) return;
-    memcpy(copy, t->text, len);
-    copy[len] = '\0';
-    text_window(t, title, copy, len, 0, 1);
-    cr_free(copy);
+    text_window(t, title, cr_text_str(&log), log.len, 0, 1);
+    cr_text_free(&log);
 }
 
 static void table_window(tui *t, int view)
@@ -1009,7 +955,7 @@ static void table_window(tui *t, int view)
     size_t len = table_text(t, t->obs);
     char *copy = cr_alloc(len + 1);
     if (copy == NULL) return;
-    memcpy(copy, t->text, len);
+    memcpy(copy, cr_text_str(&t->text), len);
     copy[len] = '\0';
     text_window(t, " The table", copy, len, 1, 0);
     cr_free(copy);
@@ -1113,7 +1059,7 @@ static int do_save(tui *t)
         t->save_path[0] = '\0';
         return -1;
     }
-    if (t->n_humans >= 2) /* a record holds the deal: every Hand of the table */
+    if (t->ses.n_humans >= 2) /* a record holds the deal: every Hand of the table */
         snprintf(t->msg, sizeof t->msg,
                  "saved to %.300s: it holds every card, keep it out of sight", t->save_path);
     else
@@ -1226,11 +1172,12 @@ static int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size
     t->obs = cr_alloc(t->g->obs_size ? t->g->obs_size : 1);
     t->legal = cr_alloc((size_t)t->g->max_legal * sizeof *t->legal);
     t->items = cr_alloc((size_t)t->g->max_legal * sizeof *t->items);
-    if (t->obs == NULL || t->legal == NULL || t->items == NULL || !text_reserve(t, 16384)) {
+    if (t->obs == NULL || t->legal == NULL || t->items == NULL ||
+        !cr_text_reserve(&t->text, 16384)) {
         snprintf(err, errcap, "out of memory");
         return 0;
     }
-    for (int s = 0; s < t->g->num_players; s++) t->n_humans += cr_match_is_human(m, s) != 0;
+    cr_session_init(&t->ses, m, 0);
     return 1;
 }
 
@@ -1239,7 +1186,7 @@ static void tui_fini(tui *t)
     cr_free(t->obs);
     cr_free(t->legal);
     cr_free(t->items);
-    cr_free(t->text);
+    cr_text_free(&t->text);
 }
 
 /* ------------------------------------------------------------------ play */
@@ -1312,7 +1259,7 @@ static int decide(tui *t, int seat)
         case '-': t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0; break;
         case 'u': {
             char err[512];
-            int other = t->n_humans >= 2 ? other_human_since(t, seat) : -1;
+            int other = t->ses.n_humans >= 2 ? other_human_since(t, seat) : -1;
             if (other >= 0) {
                 snprintf(t->msg, sizeof t->msg,
                          "cannot undo: P%d has decided since; undo takes back only your own "
@@ -1417,7 +1364,7 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
         tui_fini(&t);
         return TUI_NO_TERM;
     }
-    int rc = TUI_OVER, shown_to = -1;
+    int rc = TUI_OVER;
     for (;;) {
         int who = cr_match_to_act(m);
         if (who == CR_TERMINAL) {
@@ -1434,7 +1381,8 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             t.prev_actor = who;
             if (who >= 0 && t.pace_ms > 0) {
                 int view = viewer_between(&t);
-                if (t.n_humans >= 2) shown_to = -1; /* the next human gets the privacy screen */
+                if (t.ses.n_humans >= 2) /* the next human gets the privacy screen */
+                    cr_session_take_screen(&t.ses, -1);
                 t.bot = who;
                 draw_screen(&t, view, -1, view >= 0 ? t.anchor[view] : 0,
                             view >= 0 ? "Since your last turn" : "What happens", NULL);
@@ -1445,13 +1393,13 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
             }
             continue;
         }
-        if (t.n_humans >= 2 && shown_to != who) {
+        if (cr_session_needs_handover(&t.ses, who)) {
             if (!privacy_screen(&t, who)) {
                 rc = TUI_STOPPED;
                 break;
             }
         }
-        shown_to = who;
+        cr_session_take_screen(&t.ses, who);
         if (t.prev_actor != who) t.anchor[who] = t.last_sub[who];
         if (t.save_path[0] && opt->save_path) {
             /* the game's file follows every decision; when it cannot be
@@ -1493,17 +1441,6 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
 
 /* ---------------------------------------------------------------- replay */
 
-/* Replays the first k actions of the record into st. */
-static int replay_to(const cr_game *g, const cr_record *r, void *st, cr_ctx *cx, int k)
-{
-    g->def->init(g, st);
-    for (int i = 0; i < k && i < r->n_actions; i++) {
-        if (cx->ev) cx->ev->len = 0; /* the match's log has the events: drop these */
-        if (cr_apply_checked(g, st, r->actions[i], cx) != CR_OK) return i;
-    }
-    return k;
-}
-
 int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t errcap)
 {
     tui t;
@@ -1513,30 +1450,25 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
     }
     const cr_game *g = t.g;
     const cr_record *r = cr_match_record(m);
-    void *st = cr_alloc(g->state_size), *before = cr_alloc(g->state_size);
-    cr_ctx *cx = cr_ctx_new(g);
-    if (st == NULL || before == NULL || cx == NULL) {
+    cr_replay *rp = cr_replay_new(m); /* the state at any move, from its checkpoints */
+    if (rp == NULL) {
         snprintf(err, errcap, "out of memory");
-        cr_free(st);
-        cr_free(before);
-        cr_ctx_free(cx);
         tui_fini(&t);
         return TUI_FAILED;
     }
     if (!term_start(&t, opt, err, errcap)) {
-        cr_free(st);
-        cr_free(before);
-        cr_ctx_free(cx);
+        cr_replay_free(rp);
         tui_fini(&t);
         return TUI_NO_TERM;
     }
     t.replay = 1;
     const cr_match_event *all;
-    int n_events = cr_match_events_since(m, 0, &all);
+    cr_match_events_since(m, 0, &all);
     int k = 0, n = r->n_actions;
     for (;;) {
-        replay_to(g, r, before, cx, k > 0 ? k - 1 : 0);
-        replay_to(g, r, st, cx, k);
+        cr_replay_seek(rp, k);
+        const void *st = cr_replay_state(rp);
+        const void *before = k > 0 ? cr_replay_state_before(rp) : NULL;
         /* the table at step k, in the view's eyes */
         erase();
         draw_header(&t, view, "(replay)");
@@ -1546,10 +1478,8 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         int rx = left + 1, rw = W - rx;
         int top = draw_table(&t, len, left, cols, rx, rw, H - 2, H - 2 - 2 - LOG_MIN_ROWS);
         /* the log up to move k: events of actions before k, the last move's first */
-        int upto = 0, last_from = 0;
-        while (upto < n_events && all[upto].action_index < k) upto++;
-        last_from = upto;
-        while (last_from > 0 && all[last_from - 1].action_index == k - 1) last_from--;
+        int upto = (int)cr_replay_event_at(rp, k);
+        int last_from = k > 0 ? (int)cr_replay_event_at(rp, k - 1) : upto;
         int rows = H - 3 - top, y = 1 + top;
         for (int row = 0; row < rows + 1; row++) fill_row(y + row, rx, rw, A_NORMAL);
         draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
@@ -1635,9 +1565,7 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         }
     }
     endwin();
-    cr_free(st);
-    cr_free(before);
-    cr_ctx_free(cx);
+    cr_replay_free(rp);
     tui_fini(&t);
     return TUI_OVER;
 }

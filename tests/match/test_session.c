@@ -1,12 +1,10 @@
-/* test_session.c — the terminal session (src/cli/session.c) as the line
+/* test_session.c — the screen's session (src/match/session.c) as the line
  * mode drives it: in hot-seat games every "since your last turn" summary
  * and every echo of a human's own move is checked against the omniscient
  * state at that moment (it never names a card of the other human's Hand
  * that the viewer does not know, nor the card of an event private to the
- * other human); undo never takes back another human's decision; the
- * stepper walks a record forwards and backwards to the same states.
- * src/cli is the program, not the library, so its files are compiled into
- * this test directly. */
+ * other human); undo never takes back another human's decision.  (The
+ * replay cursor, once the stepper here, is tests/match/test_replay.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,9 +15,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "cli/cli_util.c"
-#include "cli/session.c"
-#include "cli/stepper.c"
+#include "croupier/alloc.h"
+#include "croupier/session.h"
 #include "croupier/rng.h"
 
 static cr_match *new_match(const char *seats_csv, uint64_t seed)
@@ -153,14 +150,14 @@ static void hot_seat_game(uint64_t seed)
 {
     cr_match *m = new_match("human,random,human,random", seed);
     const cr_game *g = cr_match_game(m);
-    cli_session s;
-    cli_session_init(&s, m, 0);
+    cr_session s;
+    cr_session_init(&s, m, 0);
     assert_int_equal(s.n_humans, 2);
-    assert_int_equal(cli_session_table_view(&s), CR_SEAT_PUBLIC);
+    assert_int_equal(cr_session_table_view(&s), CR_SEAT_PUBLIC);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     cr_rng rng;
     cr_rng_seed(&rng, seed, 99);
-    cli_text out = {0};
+    cr_text out = {0};
     int handovers = 0, checked = 0, decisions = 0;
     for (int step = 0; step < 20000 && !cr_match_over(m); step++) {
         int who = cr_match_to_act(m);
@@ -171,14 +168,14 @@ static void hot_seat_game(uint64_t seed)
             continue;
         }
         int other = 2 - who;
-        if (cli_session_needs_handover(&s, who)) {
+        if (cr_session_needs_handover(&s, who)) {
             handovers++;
-            cli_session_take_screen(&s, who);
+            cr_session_take_screen(&s, who);
         }
-        assert_false(cli_session_needs_handover(&s, who));
+        assert_false(cr_session_needs_handover(&s, who));
         uint32_t from = s.seen[who], now = cr_match_event_count(m);
-        cli_text_clear(&out);
-        cli_session_catch_up(&s, who, &out);
+        cr_text_reset(&out);
+        cr_session_catch_up(&s, who, &out);
         assert_int_equal(s.seen[who], now);
         if (out.len > 0) checked += check_private(m, who, other, out.p, from, now);
         int n = cr_match_legal(m, who, legal);
@@ -191,22 +188,22 @@ static void hot_seat_game(uint64_t seed)
         decisions++;
         /* the echo of the decision, to the seat that made it */
         uint32_t after = cr_match_event_count(m);
-        cli_text_clear(&out);
-        cli_summarize(m, s.seen[who], after, who, 0, "", &out);
+        cr_text_reset(&out);
+        cr_session_summarize(m, s.seen[who], after, who, 0, "", &out);
         if (out.len > 0) checked += check_private(m, who, other, out.p, s.seen[who], after);
         s.seen[who] = after;
     }
     assert_true(cr_match_over(m));
     /* the end, to the whole table: the public view */
-    cli_text_clear(&out);
-    cli_session_table_lines(&s, &out);
+    cr_text_reset(&out);
+    cr_session_table_lines(&s, &out);
     assert_int_equal(cr_match_actor(m, -1), CR_TERMINAL);
     assert_int_equal(cr_match_actor(m, cr_match_record(m)->n_actions), CR_TERMINAL);
     assert_true(handovers >= 2);
     assert_true(decisions > 10);
     assert_true(checked > 0); /* the check had secrets to look for */
     assert_false(out.oom);
-    cli_text_fini(&out);
+    cr_text_free(&out);
     cr_free(legal);
     cr_match_free(m);
 }
@@ -223,8 +220,8 @@ static void test_undo_spares_other_humans(void **state)
     (void)state;
     cr_match *m = new_match("human,random,human,random", 3);
     const cr_game *g = cr_match_game(m);
-    cli_session s;
-    cli_session_init(&s, m, 0);
+    cr_session s;
+    cr_session_init(&s, m, 0);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
     char err[256];
     int decided[CR_MAX_PLAYERS] = {0}, last = -1;
@@ -241,10 +238,10 @@ static void test_undo_spares_other_humans(void **state)
     cr_match_run(m, 0);
     int before = cr_match_record(m)->n_actions;
     s.seen[0] = s.seen[2] = cr_match_event_count(m);
-    assert_int_equal(cli_session_undo(&s, 0, err, sizeof err), CR_ERR_INVALID);
+    assert_int_equal(cr_session_undo(&s, 0, err, sizeof err), CR_ERR_INVALID);
     assert_non_null(strstr(err, "P2 has decided since"));
     assert_int_equal(cr_match_record(m)->n_actions, before); /* nothing changed */
-    assert_int_equal(cli_session_undo(&s, 2, err, sizeof err), CR_OK);
+    assert_int_equal(cr_session_undo(&s, 2, err, sizeof err), CR_OK);
     assert_true(cr_match_record(m)->n_actions < before);
     assert_true(s.seen[0] <= cr_match_event_count(m)); /* clamped to the shorter log */
     assert_true(s.seen[2] <= cr_match_event_count(m));
@@ -260,9 +257,9 @@ static void test_summary_groups(void **state)
     (void)state;
     cr_match *m = new_match("random,random,random,random", 7);
     cr_match_run(m, 60);
-    cli_text sum = {0}, all = {0};
-    int k1 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 0, "", &sum);
-    int k2 = cli_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 1, "", &all);
+    cr_text sum = {0}, all = {0};
+    int k1 = cr_session_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 0, "", &sum);
+    int k2 = cr_session_summarize(m, 0, cr_match_event_count(m), CR_SEAT_OMNISCIENT, 1, "", &all);
     assert_int_equal(k1, k2);
     assert_true(k1 > 20);
     int lines_sum = 0, lines_all = 0;
@@ -273,42 +270,11 @@ static void test_summary_groups(void **state)
     assert_true(lines_sum * 3 < lines_all * 2);
     assert_non_null(strstr(sum.p, "Chance:\n"));
     /* an empty range says nothing */
-    cli_text none = {0};
-    assert_int_equal(cli_summarize(m, 5, 5, 0, 0, "", &none), 0);
+    cr_text none = {0};
+    assert_int_equal(cr_session_summarize(m, 5, 5, 0, 0, "", &none), 0);
     assert_int_equal(none.len, 0);
-    cli_text_fini(&sum);
-    cli_text_fini(&all);
-    cr_match_free(m);
-}
-
-/* The stepper reaches the same state forwards and backwards. */
-static void test_stepper(void **state)
-{
-    (void)state;
-    cr_match *m = new_match("random,random,random,random", 11);
-    cr_match_run(m, 200);
-    const cr_game *g = cr_match_game(m);
-    cli_stepper sp;
-    assert_int_equal(cli_stepper_init(&sp, m, 1), CR_OK);
-    assert_int_equal(sp.n, 200);
-    cli_stepper_goto(&sp, 200);
-    assert_memory_equal(sp.st, cr_match_state(m), g->state_size);
-    cli_stepper_goto(&sp, 37);
-    void *at37 = cr_alloc(g->state_size);
-    memcpy(at37, sp.st, g->state_size);
-    cli_stepper_goto(&sp, 120);
-    cli_stepper_goto(&sp, 37);
-    assert_memory_equal(sp.st, at37, g->state_size);
-    cli_text t = {0};
-    cli_stepper_move(&sp, &t);
-    assert_non_null(strstr(t.p, "  37. "));
-    cli_stepper_goto(&sp, -5);
-    assert_int_equal(sp.at, 0);
-    cli_stepper_goto(&sp, 100000);
-    assert_int_equal(sp.at, 200);
-    cli_text_fini(&t);
-    cr_free(at37);
-    cli_stepper_fini(&sp);
+    cr_text_free(&sum);
+    cr_text_free(&all);
     cr_match_free(m);
 }
 
@@ -318,7 +284,6 @@ int main(void)
         cmocka_unit_test(test_hot_seat_privacy),
         cmocka_unit_test(test_undo_spares_other_humans),
         cmocka_unit_test(test_summary_groups),
-        cmocka_unit_test(test_stepper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
