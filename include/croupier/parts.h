@@ -63,6 +63,15 @@ typedef struct cr_lab_profile {
      * Powers and its own counts), or NULL to keep this one.  The lab asks
      * once per run, before the games. */
     const struct cr_lab_profile *(*for_table)(const cr_game *g);
+    /* Optional: the lab calls it on every game's state right after init,
+     * with the seats whose observation some bot reads (bit s: seat s; a
+     * random seat never reads it).  The game may stop keeping what only
+     * the other seats' observations need (DML: their memory of cards they
+     * no longer see), for speed; the game plays the same, and the seats in
+     * `observed` see exactly what they would.  WARNING: such a state is
+     * the lab's alone: observing another seat shows what it sees now, and
+     * its position text is not one the loader accepts. */
+    void (*observed_seats)(const cr_game *g, void *st, uint32_t observed);
 } cr_lab_profile;
 
 /* --- Panels: the table as a full-screen client lays it out ------------------

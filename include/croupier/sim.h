@@ -56,6 +56,11 @@ typedef struct cr_sim_config {
                          there is "aborted" */
     int n_options;    /* table options (game.h), borrowed text */
     cr_option_kv options[CR_MAX_OPTIONS];
+    /* 1: keep no result per game (per_game stays NULL; the figures are
+     * the same, added up as the games end), so memory does not grow with
+     * the number of games.  The CSV, the plots and a run in parts
+     * (cr_sim_run_part for MPI, cr_sim_summarize) need per_game: 0. */
+    int no_per_game;
 } cr_sim_config;
 
 /* One game's result (the lab keeps one per game, by index). */
@@ -92,7 +97,7 @@ typedef struct cr_sim_result {
     uint64_t seed;
     char seat_spec[CR_MAX_PLAYERS][128];
 
-    cr_sim_game *per_game; /* owned: games entries */
+    cr_sim_game *per_game; /* owned: games entries; NULL if cfg->no_per_game */
 
     /* summary */
     cr_sim_rate seat[CR_MAX_PLAYERS];
@@ -156,8 +161,8 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
  * intervals, ends, no_winner, rounds and actions, achievements) from
  * r->per_game[0 .. r->games-1] in index order, as cr_sim_run does at its
  * end; counters, total_actions, threads and seconds are left as they are.
- * CR_ERR_NOMEM when the scratch for the length percentiles (4 bytes a game)
- * cannot be allocated (r is then left half-summarized). */
+ * CR_ERR_NOMEM when the length histograms cannot be allocated (r is then
+ * left as it was); CR_ERR_INVALID for a result kept without per_game. */
 cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
 
 /* Whether a progress mode draws the bar: AUTO draws iff stderr is a terminal. */

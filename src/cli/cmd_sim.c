@@ -195,6 +195,9 @@ static int sim_command(int argc, char **argv, int ranks)
         status = cli_error("out of memory");
     for (int i = 0; status == 0 && i < n_runs; i++) {
         runs[i] = cfg;
+        /* one process without --csv or --plots needs no result per game:
+         * memory stays flat however many games are played */
+        runs[i].no_per_game = ranks == 1 && !csv && !plots;
         if (vary_seat >= 0)
             runs[i].seats[vary_seat] = vary_list[i];
         else if (vary)
