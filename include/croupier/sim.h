@@ -165,6 +165,21 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
  * left as it was); CR_ERR_INVALID for a result kept without per_game. */
 cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
 
+/* A sweep over a game's data (`croupier sim --vary board.KEY=V1,V2,...`):
+ * writes the data file of cfg's table (its board option's file, or the
+ * built-in one) with parameter key set to value (the game's lab profile,
+ * cr_lab_profile.board_set) to a new temporary file, loads it once as the
+ * game would, and gives its path in path[pathcap] and the key of the
+ * game's data-file option in *opt_key (static).  The caller sets that
+ * option to path for the run and unlinks path when the runs are over.
+ * CR_ERR_INVALID with err naming the parameter: a game without board
+ * parameters, an unknown key (the message lists the game's keys), a value
+ * out of range, or a board the game refuses (with its reason); CR_ERR_IO
+ * when the file cannot be written. */
+cr_status cr_sim_board_file(const cr_sim_config *cfg, const char *key, const char *value,
+                            char *path, size_t pathcap, const char **opt_key, char *err,
+                            size_t errcap) CR_MUST_CHECK;
+
 /* Whether a progress mode draws the bar: AUTO draws iff stderr is a terminal. */
 int cr_sim_progress_enabled(int mode);
 

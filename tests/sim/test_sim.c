@@ -5,7 +5,8 @@
  * achievements counted as each game earned them, and a run played in parts
  * (as MPI processes play it) put back together into the very same figures,
  * the streaming mode's figures equal to those kept per game, and DML's
- * lab states showing an observed seat what a full state shows it. */
+ * lab states showing an observed seat what a full state shows it, and the
+ * board files of a sweep over 18Dracula's board parameters. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,6 +154,68 @@ static void test_observed_seats_see_the_same(void **state)
     cr_free(full);
     cr_free(lean);
     cr_game_free(g);
+}
+
+/* --vary board.KEY: the game's lab profile rewrites one number of its
+ * board file; the lab writes it to a temporary file that loads as a board.
+ * Bad keys and values fail with a message naming the parameter. */
+static void test_board_parameters(void **state)
+{
+    (void)state;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "18dracula";
+    c.seats[0] = "random";
+    c.n_seats = 1;
+    c.games = 1;
+    char path[256], err[1024];
+    const char *opt = NULL;
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
+        CR_OK);
+    assert_string_equal(opt, "board");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "phase 2 ", 8) == 0) found = strstr(line, " limit 3 ") != NULL;
+    fclose(f);
+    assert_true(found);
+    /* the run plays on it */
+    c.options[0].key = opt;
+    c.options[0].value = path;
+    c.n_options = 1;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result r;
+    assert_int_equal(cr_sim_run(&c, &r, err, sizeof err), CR_OK);
+    cr_sim_result_fini(&r);
+    unlink(path);
+    c.n_options = 0;
+    assert_int_equal(
+        cr_sim_board_file(&c, "monster.GHL.price", "70", path, sizeof path, &opt, err, sizeof err),
+        CR_OK);
+    unlink(path);
+    /* refusals name the parameter and what is allowed */
+    assert_int_equal(
+        cr_sim_board_file(&c, "bank", "8000", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.bank"));
+    assert_non_null(strstr(err, "phase.N.limit"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "0", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.phase.2.limit=0"));
+    assert_non_null(strstr(err, "1..9"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.5.sales", "4", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "no sales"));
+    c.game = "dml";
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "no board parameters"));
 }
 
 /* A copy of DML whose create() reports a max_events far below what its
@@ -461,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_same_figures_whatever_the_threads),
         cmocka_unit_test(test_streaming_gives_the_same_figures),
         cmocka_unit_test(test_observed_seats_see_the_same),
+        cmocka_unit_test(test_board_parameters),
         cmocka_unit_test(test_lab_games_replay_as_matches),
         cmocka_unit_test(test_achievements_counted),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),

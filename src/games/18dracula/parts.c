@@ -26,6 +26,11 @@ static int d18_end(const cr_game *g, const void *st)
     }
 }
 
+/* lab.c: the board parameters a sweep may vary */
+extern const char d18_lab_board_keys[];
+size_t d18_lab_board_set(const cr_game *g, const char *key, const char *value, char *out,
+                         size_t cap, char *err, size_t errcap);
+
 static const cr_lab_profile d18_lab = {
     .n_counters = D18_LAB_COUNTERS, /* counted from the events (events.c) */
     .counter_names = d18_lab_counter_names,
@@ -36,6 +41,8 @@ static const cr_lab_profile d18_lab = {
     .end = d18_end,
     /* A random game is cut here and reported as stalled ("aborted"). */
     .max_actions = 200000,
+    .board_keys = d18_lab_board_keys,
+    .board_set = d18_lab_board_set,
 };
 
 /* `croupier bench 18dracula`, after the generic figures: the auto-router
