@@ -26,6 +26,8 @@ static int d18_end(const cr_game *g, const void *st)
     }
 }
 
+/* tensor.c: the observation as floats (docs/python.md) */
+size_t d18_obs_tensor(const cr_game *g, const void *obs, float *out, size_t cap);
 /* lab.c: the board parameters a sweep may vary */
 extern const char d18_lab_board_keys[];
 size_t d18_lab_board_set(const cr_game *g, const char *key, const char *value, char *out,
@@ -74,4 +76,5 @@ const cr_game_parts d18_parts = {
      * (docs/18dracula-board.md): a long search is rare, not impossible. */
     .test_cost = 100,
     .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
+    .obs_tensor = d18_obs_tensor,
 };
