@@ -218,6 +218,12 @@ cr_status cr_sim_plot_prepare(const char *dir, int *created, char *err,
 /* The sweep table: one line per configuration. */
 void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
                         const char *const *vary_values, int seat, FILE *f);
+/* For a sweep over the rules (a variant, a table option, a board
+ * parameter): every seat's win rate and every end's share, one column per
+ * configuration, each with its 95% interval (at most 64 configurations).
+ * The configurations must be of one game and player count. */
+void cr_sim_print_sweep_rules(const cr_sim_result *r, int n, const char *vary_key,
+                              const char *const *vary_values, FILE *f);
 
 /* --- Benchmarks ----------------------------------------------------------- */
 

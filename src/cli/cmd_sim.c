@@ -278,6 +278,8 @@ static int sim_command(int argc, char **argv, int ranks)
         printf("\n");
         cr_sim_print_sweep(res, n_runs, vary_key, (const char *const *)vary_list,
                            vary_seat >= 0 ? vary_seat : 0, stdout);
+        if (vary_seat < 0) /* a sweep over the rules: every seat and every end */
+            cr_sim_print_sweep_rules(res, n_runs, vary_key, (const char *const *)vary_list, stdout);
     }
     const char *const *values = vary ? (const char *const *)vary_list : NULL;
     const char *key = vary ? vary_key : NULL;
