@@ -306,9 +306,11 @@ DML_NOINLINE static void move_notify(ctx *c, int card, int from, int to, uint32_
                                      uint64_t hint)
 {
     dml_state *s = c->s;
-    if (s->knowledge)
-        for (int q = 0; q < s->n; q++)
-            if (!(s->know_off >> q & 1)) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+    if (s->knowledge) /* the seats whose memory is kept: all but in the lab's states */
+        for (unsigned m = ((1u << s->n) - 1) & ~(unsigned)s->know_off; m; m &= m - 1) {
+            int q = __builtin_ctz(m);
+            know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+        }
     /* a: the label of the Black Market the card leaves or enters (0: none),
      * so the log names it as the menus do ("BM3") */
     int bm = from >= DML_Z_BM ? from : to >= DML_Z_BM ? to : -1;
