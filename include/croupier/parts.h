@@ -63,6 +63,27 @@ typedef struct cr_lab_profile {
      * and counts), or NULL to keep this one.  The lab asks
      * once per run, before the games. */
     const struct cr_lab_profile *(*for_table)(const cr_game *g);
+    /* Optional: the lab calls it on every game's state right after init,
+     * with the seats whose observation some bot reads (bit s: seat s; a
+     * random seat never reads it).  The game may stop keeping what only
+     * the other seats' observations need (DML: their memory of cards they
+     * no longer see), for speed; the game plays the same, and the seats in
+     * `observed` see exactly what they would.  WARNING: such a state is
+     * the lab's alone: observing another seat shows what it sees now, and
+     * its position text is not one the loader accepts. */
+    void (*observed_seats)(const cr_game *g, void *st, uint32_t observed);
+    /* Optional, for games with a data file (a CR_OPT_FILE option, e.g.
+     * 18Dracula's board): the numbers of that file a designer's sweep may
+     * vary (`croupier sim --vary board.KEY=V1,V2,...`, docs/lab.md).
+     * board_set writes into out (cap bytes, NUL-terminated) the text of
+     * g's data file (the table's, or the built-in one) with parameter key
+     * set to value, and returns its length; 0 with err naming the key and
+     * the allowed keys or values when key is not one of board_keys (the
+     * keys and their ranges in words) or value is out of range.  The text
+     * is then loaded as any data file, with the game's own checks. */
+    const char *board_keys;
+    size_t (*board_set)(const cr_game *g, const char *key, const char *value, char *out, size_t cap,
+                        char *err, size_t errcap);
 } cr_lab_profile;
 
 /* --- Panels: the table as a full-screen client lays it out ------------------

@@ -56,6 +56,11 @@ typedef struct cr_sim_config {
                          there is "aborted" */
     int n_options;    /* table options (game.h), borrowed text */
     cr_option_kv options[CR_MAX_OPTIONS];
+    /* 1: keep no result per game (per_game stays NULL; the figures are
+     * the same, added up as the games end), so memory does not grow with
+     * the number of games.  The CSV, the plots and a run in parts
+     * (cr_sim_run_part for MPI, cr_sim_summarize) need per_game: 0. */
+    int no_per_game;
 } cr_sim_config;
 
 /* One game's result (the lab keeps one per game, by index). */
@@ -92,7 +97,7 @@ typedef struct cr_sim_result {
     uint64_t seed;
     char seat_spec[CR_MAX_PLAYERS][128];
 
-    cr_sim_game *per_game; /* owned: games entries */
+    cr_sim_game *per_game; /* owned: games entries; NULL if cfg->no_per_game */
 
     /* summary */
     cr_sim_rate seat[CR_MAX_PLAYERS];
@@ -156,9 +161,24 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
  * intervals, ends, no_winner, rounds and actions, achievements) from
  * r->per_game[0 .. r->games-1] in index order, as cr_sim_run does at its
  * end; counters, total_actions, threads and seconds are left as they are.
- * CR_ERR_NOMEM when the scratch for the length percentiles (4 bytes a game)
- * cannot be allocated (r is then left half-summarized). */
+ * CR_ERR_NOMEM when the length histograms cannot be allocated (r is then
+ * left as it was); CR_ERR_INVALID for a result kept without per_game. */
 cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
+
+/* A sweep over a game's data (`croupier sim --vary board.KEY=V1,V2,...`):
+ * writes the data file of cfg's table (its board option's file, or the
+ * built-in one) with parameter key set to value (the game's lab profile,
+ * cr_lab_profile.board_set) to a new temporary file, loads it once as the
+ * game would, and gives its path in path[pathcap] and the key of the
+ * game's data-file option in *opt_key (static).  The caller sets that
+ * option to path for the run and unlinks path when the runs are over.
+ * CR_ERR_INVALID with err naming the parameter: a game without board
+ * parameters, an unknown key (the message lists the game's keys), a value
+ * out of range, or a board the game refuses (with its reason); CR_ERR_IO
+ * when the file cannot be written. */
+cr_status cr_sim_board_file(const cr_sim_config *cfg, const char *key, const char *value,
+                            char *path, size_t pathcap, const char **opt_key, char *err,
+                            size_t errcap) CR_MUST_CHECK;
 
 /* --- Ratings (croupier sim GAME --rate A,B,...) -------------------------------
  * Bots or tiers (bot.h) rated by a round-robin of seat mixtures: for each
@@ -229,6 +249,12 @@ cr_status cr_sim_plot_prepare(const char *dir, int *created, char *err,
 /* The sweep table: one line per configuration. */
 void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
                         const char *const *vary_values, int seat, FILE *f);
+/* For a sweep over the rules (a variant, a table option, a board
+ * parameter): every seat's win rate and every end's share, one column per
+ * configuration, each with its 95% interval (at most 64 configurations).
+ * The configurations must be of one game and player count. */
+void cr_sim_print_sweep_rules(const cr_sim_result *r, int n, const char *vary_key,
+                              const char *const *vary_values, FILE *f);
 
 /* --- Benchmarks ----------------------------------------------------------- */
 

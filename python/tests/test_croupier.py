@@ -494,12 +494,44 @@ def test_observation_tensor_holds_no_hidden_information(dml):
     assert checked > 50 and differed > checked // 2
 
 
-def test_games_without_a_tensor_say_so():
-    g = croupier.load_game("18dracula", {"players": 3})
-    with pytest.raises(croupier.Error, match="no observation tensor"):
-        g.observation_tensor_size()
-    with pytest.raises(croupier.Error, match="no observation tensor"):
-        g.new_initial_state().observation_tensor(0)
+def test_18dracula_observation_tensor():
+    """18Dracula's tensor (docs/python.md): 4,810 floats, the same for
+    every seat and view (nothing is hidden, R7), and it follows the game:
+    the stage one-hot, seat blocks with cash in thousands, the bank."""
+    g = croupier.load_game("18dracula", {"players": 4})
+    size = g.observation_tensor_size()
+    assert size == 4810 and g.observation_tensor_shape() == [size]
+    rng = random.Random(5)
+    s = g.new_initial_state()
+    seen = set()
+    for step in range(600):
+        if s.is_terminal():
+            break
+        if step % 50 == 0:
+            t = s.observation_tensor(0)
+            assert t.dtype == np.float32 and t.shape == (size,)
+            assert np.isfinite(t).all() and (t >= 0).all()
+            assert t[0:13].sum() == 1  # the stage, one-hot
+            for seat in list(range(1, 4)) + [croupier.PUBLIC_VIEW, croupier.OMNISCIENT_VIEW]:
+                assert np.array_equal(s.observation_tensor(seat), t)
+            seats = t[64:64 + 6 * 42].reshape(6, 42)
+            assert (seats[:4, 0] == 1).all() and (seats[4:] == 0).all()  # 4 seats at the table
+            p = s.current_player()
+            if p >= 0:
+                assert seats[p, 2] == 1 and seats[:, 2].sum() == 1  # the seat to act
+            view = json.loads(s.observation_json(0))
+            assert t[44] == np.float32(view["bank"] / 1000)  # the bank, in thousands
+            for q in range(4):
+                assert seats[q, 1] == np.float32(view["cash"][q] / 1000)
+            seen.add(t.tobytes())
+        p = s.current_player()
+        if p < 0:
+            s.apply_action(chance(s, rng))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert len(seen) > 5  # it changes as the game goes on
+    with pytest.raises(croupier.Error, match="no seat"):
+        s.observation_tensor(4)
 
 
 def test_a_bot_thinks_on_one_thread_at_a_time(dml):

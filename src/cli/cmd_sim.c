@@ -34,9 +34,12 @@ const char cmd_sim_usage[] =
     "  --threads T          worker threads (default: every CPU; under MPI, per process,\n"
     "                       the CPUs it is bound to); results do not depend on T\n"
     "  --seed S             game i uses (S, i); the bot of seat s uses (S, i, s) (default 1)\n"
-    "  --vary seatK=A,B,... one run per value for seat K's bot, tabulated (also variant=...)\n"
-    "  --rate A,B,...      rate bots or tiers: --games games per seating of each pair,\n"
-    "                      a Bradley-Terry fit on the Elo scale with 95% intervals\n"
+    "  --vary KEY=A,B,...   one run per value, side by side: seatK=BOT,... (seat K's bot),\n"
+    "                       variant=V,..., option.KEY=V,... (a table option), or\n"
+    "                       board.KEY=V,... (a number of the game's board file, e.g.\n"
+    "                       board.phase.2.limit=4,5; the keys: docs/lab.md)\n"
+    "  --rate A,B,...       rate bots or tiers: --games games per seating of each pair,\n"
+    "                       a Bradley-Terry fit on the Elo scale with 95% intervals\n"
     "  --json FILE          every summary figure as JSON\n"
     "  --csv FILE           one row per game\n"
     "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png (DIR is created\n"
@@ -159,23 +162,32 @@ static int sim_command(int argc, char **argv, int ranks)
 
     if (rate) return rate_command(&cfg, rate, vary != NULL, ranks);
 
-    /* --vary KEY=V1,V2,...: KEY is seatK or variant */
-    char vary_key[32] = "";
+    /* --vary KEY=V1,V2,...: KEY is seatK, variant, option.NAME or board.PARAM */
+    char vary_key[128] = "";
     int n_vary = 0, vary_seat = -1;
+    const char *vary_option = NULL, *vary_board = NULL; /* after "option." / "board." */
     if (vary) {
         const char *eq = strchr(vary, '=');
         if (!eq || eq == vary || (size_t)(eq - vary) >= sizeof vary_key)
-            return cli_usage_error("sim", "--vary needs KEY=V1,V2,... (KEY: seatK or variant)");
+            return cli_usage_error("sim", "--vary needs KEY=V1,V2,... (KEY: seatK, variant, "
+                                          "option.NAME or board.PARAM)");
         memcpy(vary_key, vary, (size_t)(eq - vary));
         long k;
         if (strncmp(vary_key, "seat", 4) == 0 &&
             cli_parse_int(vary_key + 4, 0, CR_MAX_PLAYERS - 1, &k))
             vary_seat = (int)k;
+        else if (strncmp(vary_key, "option.", 7) == 0 && vary_key[7])
+            vary_option = vary_key + 7;
+        else if (strncmp(vary_key, "board.", 6) == 0 && vary_key[6])
+            vary_board = vary_key + 6;
         else if (strcmp(vary_key, "variant") != 0)
-            return cli_usage_error("sim", "--vary: unknown key '%s' (seatK or variant)", vary_key);
+            return cli_usage_error("sim",
+                                   "--vary: unknown key '%s' (seatK, variant, option.NAME or "
+                                   "board.PARAM)",
+                                   vary_key);
         if (vary_seat >= 0) {
             n_vary = cr_sim_split_specs(eq + 1, vary_buf, sizeof vary_buf, vary_list, MAX_VARY);
-        } else { /* variant names have no parameters: plain comma split */
+        } else { /* variant names and option or board values: plain comma split */
             n_vary = 0;
             snprintf(vary_buf, sizeof vary_buf, "%s", eq + 1);
             for (char *p = strtok(vary_buf, ","); p && n_vary < MAX_VARY; p = strtok(NULL, ","))
@@ -223,16 +235,51 @@ static int sim_command(int argc, char **argv, int ranks)
     if (!sim_mpi_all(status == 0) && status == 0) status = 1; /* rank 0 said why */
 
     int n_runs = vary ? n_vary : 1;
+    /* --vary board.PARAM: one board file per value, written by the game's
+     * lab profile and checked now (every process writes its own copy) */
+    char board_path[MAX_VARY][256];
+    int n_board = 0;
+    const char *board_opt = NULL;
+    for (int i = 0; status == 0 && vary_board && i < n_vary; i++) {
+        if (cr_sim_board_file(&cfg, vary_board, vary_list[i], board_path[i], sizeof board_path[i],
+                              &board_opt, err, sizeof err) != CR_OK) {
+            status = rank0 ? cli_error("%s", err) : 1;
+            break;
+        }
+        n_board++;
+    }
     cr_sim_config *runs = status == 0 ? cr_calloc((size_t)n_runs, sizeof *runs) : NULL;
     cr_sim_result *res = status == 0 ? cr_calloc((size_t)n_runs, sizeof *res) : NULL;
     if (!sim_mpi_all(status != 0 || (runs && res)) && status == 0)
         status = cli_error("out of memory");
     for (int i = 0; status == 0 && i < n_runs; i++) {
         runs[i] = cfg;
-        if (vary_seat >= 0)
+        /* one process without --csv or --plots needs no result per game:
+         * memory stays flat however many games are played */
+        runs[i].no_per_game = ranks == 1 && !csv && !plots;
+        const char *opt = vary_option ? vary_option : vary_board ? board_opt : NULL;
+        if (vary_seat >= 0) {
             runs[i].seats[vary_seat] = vary_list[i];
-        else if (vary)
+        } else if (opt) { /* set (or replace) the table option */
+            int k = 0;
+            while (k < runs[i].n_options && strcmp(runs[i].options[k].key, opt) != 0) k++;
+            if (k == CR_MAX_OPTIONS) {
+                status = cli_error("too many table options");
+                break;
+            }
+            if (k == runs[i].n_options) runs[i].n_options++;
+            runs[i].options[k].key = opt;
+            runs[i].options[k].value = vary_board ? board_path[i] : vary_list[i];
+        } else if (vary) {
             runs[i].variant = vary_list[i];
+        }
+        /* a value the table refuses fails now, naming the parameter */
+        cr_sim_result probe;
+        if (vary_option && cr_sim_run_part(&runs[i], 0, 0, &probe, err, sizeof err) != CR_OK) {
+            status = rank0 ? cli_error("--vary %s=%s: %s", vary_key, vary_list[i], err) : 1;
+            break;
+        }
+        if (vary_option) cr_sim_result_fini(&probe);
     }
     if (status == 0 && ranks > 1) { /* every configuration at once, over the processes */
         if (sim_mpi_run(runs, n_runs, res, err, sizeof err) == CR_OK)
@@ -248,7 +295,8 @@ static int sim_command(int argc, char **argv, int ranks)
         }
         done++;
     }
-    if (!rank0) { /* the report is rank 0's */
+    for (int i = 0; i < n_board; i++) unlink(board_path[i]); /* loaded by every game */
+    if (!rank0) {                                            /* the report is rank 0's */
         for (int i = 0; i < done; i++) cr_sim_result_fini(&res[i]);
         cr_free(res);
         cr_free(runs);
@@ -264,6 +312,8 @@ static int sim_command(int argc, char **argv, int ranks)
         printf("\n");
         cr_sim_print_sweep(res, n_runs, vary_key, (const char *const *)vary_list,
                            vary_seat >= 0 ? vary_seat : 0, stdout);
+        if (vary_seat < 0) /* a sweep over the rules: every seat and every end */
+            cr_sim_print_sweep_rules(res, n_runs, vary_key, (const char *const *)vary_list, stdout);
     }
     const char *const *values = vary ? (const char *const *)vary_list : NULL;
     const char *key = vary ? vary_key : NULL;

@@ -93,6 +93,50 @@ void cr_sim_print_sweep(const cr_sim_result *r, int n, const char *vary_key,
     }
 }
 
+/* One table row: a title, then per configuration a rate with its interval. */
+static void rule_row(FILE *f, const char *title, const cr_sim_rate *const *rates, int n)
+{
+    fprintf(f, "  %-34.34s", title);
+    for (int i = 0; i < n; i++)
+        fprintf(f, " %6.2f [%6.2f,%6.2f]", 100 * rates[i]->rate, 100 * rates[i]->lo,
+                100 * rates[i]->hi);
+    fputc('\n', f);
+}
+
+void cr_sim_print_sweep_rules(const cr_sim_result *r, int n, const char *vary_key,
+                              const char *const *vary_values, FILE *f)
+{
+    if (n < 1) return;
+    enum { MAXN = 64 };
+    if (n > MAXN) n = MAXN;
+    cr_sim_rate cell[MAXN];
+    const cr_sim_rate *rates[MAXN];
+    for (int i = 0; i < n; i++) rates[i] = &cell[i];
+    fprintf(f, "\n%s, side by side: %% [95%% interval]\n  %-34s", vary_key, "");
+    for (int i = 0; i < n; i++) fprintf(f, " %-22.22s", vary_values[i]);
+    fputc('\n', f);
+    fprintf(f, "  wins by seat\n");
+    for (int s = 0; s < r[0].num_players; s++) {
+        char title[32];
+        snprintf(title, sizeof title, "  P%d", s);
+        for (int i = 0; i < n; i++) cell[i] = r[i].seat[s];
+        rule_row(f, title, rates, n);
+    }
+    fprintf(f, "  how games end\n");
+    for (int e = 0; e < r[0].n_ends; e++) {
+        char title[64];
+        snprintf(title, sizeof title, "  %s", r[0].end_names[e]);
+        for (int i = 0; i < n; i++) {
+            memset(&cell[i], 0, sizeof cell[i]);
+            cell[i].wins = e < r[i].n_ends ? r[i].ends[e] : 0;
+            cell[i].games = r[i].games;
+            cell[i].rate = r[i].games ? (double)cell[i].wins / (double)r[i].games : 0;
+            cr_sim_wilson(cell[i].wins, cell[i].games, &cell[i].lo, &cell[i].hi);
+        }
+        rule_row(f, title, rates, n);
+    }
+}
+
 /* ---- JSON ----------------------------------------------------------------- */
 
 static void json_str(FILE *f, const char *s)

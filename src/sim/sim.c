@@ -102,6 +102,115 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
     return n;
 }
 
+/* ---- the tally ---------------------------------------------------------------- */
+
+/* Every summary figure is a function of integer sums over the games (wins,
+ * games, scores, ends, achievements) and of the histograms of rounds and
+ * actions (the percentiles are read from them by nearest rank): a tally.
+ * Integer sums do not depend on the order of the games, so a tally kept
+ * per worker and added at the end gives exactly the figures of one folded
+ * from per_game[] in index order, without keeping a result per game (the
+ * lab's streaming mode: memory does not grow with the run).  The score
+ * sums were doubles added in index order: integer sums far below 2^53 give
+ * the same doubles. */
+typedef struct sim_tally {
+    long seat_wins[CR_MAX_PLAYERS], seat_games[CR_MAX_PLAYERS];
+    int64_t seat_score[CR_MAX_PLAYERS];
+    long label_wins[CR_SIM_MAX_LABELS], label_games[CR_SIM_MAX_LABELS];
+    int64_t label_score[CR_SIM_MAX_LABELS];
+    long no_winner, ends[CR_SIM_MAX_ENDS];
+    long ach_seat[CR_SIM_MAX_ACHIEVEMENTS][CR_MAX_PLAYERS];
+    long ach_total[CR_SIM_MAX_ACHIEVEMENTS], ach_games[CR_SIM_MAX_ACHIEVEMENTS];
+    long games;
+    /* hist[0]: rounds, hist[1]: actions; hist[k][v] games of length v, for
+     * v < cap[k] (grown by doubling past the longest game seen: a few KB) */
+    long *hist[2];
+    uint32_t cap[2];
+} sim_tally;
+
+static void tally_fini(sim_tally *t)
+{
+    cr_free(t->hist[0]);
+    cr_free(t->hist[1]);
+    t->hist[0] = t->hist[1] = NULL;
+}
+
+/* Makes room for value v in histogram k; 0 when out of memory. */
+static int tally_room(sim_tally *t, int k, uint32_t v)
+{
+    if (v < t->cap[k]) return 1;
+    uint64_t cap = t->cap[k] ? t->cap[k] : 256;
+    while (cap <= v) cap *= 2;
+    long *h = cr_realloc(t->hist[k], (size_t)cap * sizeof *h);
+    if (!h) return 0;
+    memset(h + t->cap[k], 0, (size_t)(cap - t->cap[k]) * sizeof *h);
+    t->hist[k] = h;
+    t->cap[k] = (uint32_t)cap;
+    return 1;
+}
+
+/* Adds one game of np seats, n_labels labels and n_ach achievements. */
+static int tally_add(sim_tally *t, const cr_sim_game *gm, int np, int n_labels, int n_ach)
+{
+    if (!tally_room(t, 0, gm->rounds) || !tally_room(t, 1, gm->actions)) return 0;
+    t->hist[0][gm->rounds]++;
+    t->hist[1][gm->actions]++;
+    t->games++;
+    for (int k = 0; k < n_ach; k++) {
+        int any = 0;
+        for (int s = 0; s < np; s++)
+            if (gm->achieved[s] >> k & 1) {
+                t->ach_seat[k][s]++;
+                t->ach_total[k]++;
+                any = 1;
+            }
+        t->ach_games[k] += any;
+    }
+    if (gm->winner < 0) t->no_winner++;
+    t->ends[gm->end]++;
+    for (int s = 0; s < np; s++) {
+        int won = gm->winner == s;
+        t->seat_games[s]++;
+        t->seat_wins[s] += won;
+        t->seat_score[s] += gm->score[s];
+        int l = gm->label[s];
+        if (l >= 0 && l < n_labels) {
+            t->label_games[l]++;
+            t->label_wins[l] += won;
+            t->label_score[l] += gm->score[s];
+        }
+    }
+    return 1;
+}
+
+/* Adds tally b into a; 0 when out of memory. */
+static int tally_merge(sim_tally *a, const sim_tally *b)
+{
+    for (int k = 0; k < 2; k++) {
+        if (b->cap[k] && !tally_room(a, k, b->cap[k] - 1)) return 0;
+        for (uint32_t v = 0; v < b->cap[k]; v++) a->hist[k][v] += b->hist[k][v];
+    }
+    a->games += b->games;
+    a->no_winner += b->no_winner;
+    for (int e = 0; e < CR_SIM_MAX_ENDS; e++) a->ends[e] += b->ends[e];
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) {
+        a->seat_wins[s] += b->seat_wins[s];
+        a->seat_games[s] += b->seat_games[s];
+        a->seat_score[s] += b->seat_score[s];
+    }
+    for (int l = 0; l < CR_SIM_MAX_LABELS; l++) {
+        a->label_wins[l] += b->label_wins[l];
+        a->label_games[l] += b->label_games[l];
+        a->label_score[l] += b->label_score[l];
+    }
+    for (int k = 0; k < CR_SIM_MAX_ACHIEVEMENTS; k++) {
+        a->ach_total[k] += b->ach_total[k];
+        a->ach_games[k] += b->ach_games[k];
+        for (int s = 0; s < CR_MAX_PLAYERS; s++) a->ach_seat[k][s] += b->ach_seat[k][s];
+    }
+    return 1;
+}
+
 /* ---- the run ---------------------------------------------------------------- */
 
 typedef struct sim_shared {
@@ -112,7 +221,8 @@ typedef struct sim_shared {
     const char *specs[CR_MAX_PLAYERS];
     cr_params params; /* the table, for each worker's match */
     long max_actions;
-    long first, end; /* the part played: games first .. end-1 */
+    uint32_t observed; /* bit s: seat s's bot reads its observation */
+    long first, end;   /* the part played: games first .. end-1 */
     atomic_long next, done;
     atomic_int failed;
     char err[256];
@@ -123,6 +233,7 @@ typedef struct sim_worker {
     sim_shared *sh;
     uint64_t counters[CR_SIM_MAX_COUNTERS];
     uint64_t actions;
+    sim_tally tally; /* the streaming mode's (cfg->no_per_game) */
 } sim_worker;
 
 static void sim_fail(sim_shared *sh, const char *msg)
@@ -147,8 +258,12 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
     sim_shared *sh = w->sh;
     const cr_game *g = cr_match_game(m);
     const cr_lab_profile *prof = sh->prof;
-    cr_sim_game *out = &sh->res->per_game[i - sh->first];
+    cr_sim_game one, *out = sh->res->per_game ? &sh->res->per_game[i - sh->first] : &one;
     cr_match_reset(m, cr_sim_game_seed(sh->cfg->seed, i));
+    /* The state is this worker's match's own, reset above and seen by
+     * nobody but the bots: the game may drop what no bot of it reads. */
+    if (prof && prof->observed_seats)
+        prof->observed_seats(g, (void *)cr_match_state(m), sh->observed);
     long actions = 0;
     int aborted = 0;
     while (cr_match_to_act(m) != CR_TERMINAL) {
@@ -223,6 +338,10 @@ static int play_one(sim_worker *w, long i, cr_match *m, char *err, size_t errcap
             if (j < sh->res->n_achievements) out->achieved[s] |= (uint64_t)1 << j;
         }
     }
+    if (out == &one && !tally_add(&w->tally, out, np, sh->res->n_labels, sh->res->n_achievements)) {
+        snprintf(err, errcap, "out of memory for the length histograms");
+        return -1;
+    }
     return 0;
 }
 
@@ -269,55 +388,47 @@ static void draw_progress(long done, long total, double elapsed, int final)
     fflush(stderr);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static uint32_t pct(const uint32_t *v, long n, double q)
+/* Nearest-rank percentile q of the n games of histogram h[0..cap). */
+static uint32_t hist_pct(const long *h, uint32_t cap, long n, double q)
 {
     long k = (long)ceil(q * (double)n) - 1;
     if (k < 0) k = 0;
     if (k >= n) k = n - 1;
-    return v[k];
+    long seen = 0;
+    for (uint32_t v = 0; v < cap; v++) {
+        seen += h[v];
+        if (seen > k) return v;
+    }
+    return cap ? cap - 1 : 0;
 }
 
-static int dist_of(const cr_sim_game *gs, long n, int rounds, cr_sim_dist *d)
+static void dist_of(const long *h, uint32_t cap, long n, cr_sim_dist *d)
 {
     memset(d, 0, sizeof *d);
-    if (n == 0) return 1;
-    uint32_t *v = cr_alloc((size_t)n * sizeof *v);
-    if (!v) return 0;
-    double sum = 0;
-    for (long i = 0; i < n; i++) {
-        v[i] = rounds ? gs[i].rounds : gs[i].actions;
-        sum += v[i];
-    }
-    qsort(v, (size_t)n, sizeof *v, cmp_u32);
+    if (n == 0) return;
+    double sum = 0; /* exact: an integer far below 2^53 */
+    for (uint32_t v = 0; v < cap; v++) sum += (double)v * (double)h[v];
     d->mean = sum / (double)n;
-    d->p10 = pct(v, n, 0.10);
-    d->p50 = pct(v, n, 0.50);
-    d->p90 = pct(v, n, 0.90);
-    d->min = v[0];
-    d->max = v[n - 1];
-    cr_free(v);
-    return 1;
+    d->p10 = hist_pct(h, cap, n, 0.10);
+    d->p50 = hist_pct(h, cap, n, 0.50);
+    d->p90 = hist_pct(h, cap, n, 0.90);
+    d->min = hist_pct(h, cap, n, 0);
+    d->max = hist_pct(h, cap, n, 1);
 }
 
-static void finish_rate(cr_sim_rate *r, double score_sum)
+static void finish_rate(cr_sim_rate *r, long wins, long games, int64_t score_sum)
 {
+    r->wins = wins;
+    r->games = games;
     r->rate = r->games ? (double)r->wins / (double)r->games : 0;
     cr_sim_wilson(r->wins, r->games, &r->lo, &r->hi);
-    r->mean_score = r->games ? score_sum / (double)r->games : 0;
+    r->mean_score = r->games ? (double)score_sum / (double)r->games : 0;
 }
 
-cr_status cr_sim_summarize(cr_sim_result *r)
+/* Every summary figure of r from the tally of its games. */
+static void sim_finish(cr_sim_result *r, const sim_tally *t)
 {
-    long n = r->games;
     int np = r->num_players;
-    /* start from nothing: a result summarized once may be summarized again */
     memset(r->seat, 0, sizeof r->seat);
     memset(r->bot, 0, sizeof r->bot);
     memset(r->bot_spec, 0, sizeof r->bot_spec);
@@ -326,11 +437,9 @@ cr_status cr_sim_summarize(cr_sim_result *r)
     memset(r->achievement_seat, 0, sizeof r->achievement_seat);
     memset(r->achievement_total, 0, sizeof r->achievement_total);
     memset(r->achievement_games, 0, sizeof r->achievement_games);
-    r->no_winner = 0;
-    double seat_score[CR_MAX_PLAYERS] = {0}, bot_score[CR_MAX_PLAYERS] = {0};
-    double label_score[CR_SIM_MAX_LABELS] = {0};
     /* distinct bot specs, in seat order */
-    int bot_of_seat[CR_MAX_PLAYERS];
+    long bot_wins[CR_MAX_PLAYERS] = {0}, bot_games[CR_MAX_PLAYERS] = {0};
+    int64_t bot_score[CR_MAX_PLAYERS] = {0};
     r->n_bots = 0;
     for (int s = 0; s < np; s++) {
         int k;
@@ -342,56 +451,54 @@ cr_status cr_sim_summarize(cr_sim_result *r)
             memcpy(dst, r->seat_spec[s], len);
             dst[len] = 0;
         }
-        bot_of_seat[s] = k;
+        bot_wins[k] += t->seat_wins[s];
+        bot_games[k] += t->seat_games[s];
+        bot_score[k] += t->seat_score[s];
     }
-    for (long i = 0; i < n; i++) {
-        const cr_sim_game *gm = &r->per_game[i];
-        for (int k = 0; k < r->n_achievements; k++) {
-            int any = 0;
-            for (int s = 0; s < np; s++)
-                if (gm->achieved[s] >> k & 1) {
-                    r->achievement_seat[k][s]++;
-                    r->achievement_total[k]++;
-                    any = 1;
-                }
-            r->achievement_games[k] += any;
-        }
-        if (gm->winner < 0) r->no_winner++;
-        r->ends[gm->end]++;
-        for (int s = 0; s < np; s++) {
-            int won = gm->winner == s;
-            r->seat[s].games++;
-            r->seat[s].wins += won;
-            seat_score[s] += gm->score[s];
-            r->bot[bot_of_seat[s]].games++;
-            r->bot[bot_of_seat[s]].wins += won;
-            bot_score[bot_of_seat[s]] += gm->score[s];
-            int l = gm->label[s];
-            if (l >= 0 && l < r->n_labels) {
-                r->label[l].games++;
-                r->label[l].wins += won;
-                label_score[l] += gm->score[s];
-            }
-        }
+    for (int s = 0; s < np; s++)
+        finish_rate(&r->seat[s], t->seat_wins[s], t->seat_games[s], t->seat_score[s]);
+    for (int k = 0; k < r->n_bots; k++)
+        finish_rate(&r->bot[k], bot_wins[k], bot_games[k], bot_score[k]);
+    for (int l = 0; l < r->n_labels; l++)
+        finish_rate(&r->label[l], t->label_wins[l], t->label_games[l], t->label_score[l]);
+    r->no_winner = t->no_winner;
+    memcpy(r->ends, t->ends, sizeof r->ends);
+    for (int k = 0; k < r->n_achievements; k++) {
+        for (int s = 0; s < np; s++) r->achievement_seat[k][s] = t->ach_seat[k][s];
+        r->achievement_total[k] = t->ach_total[k];
+        r->achievement_games[k] = t->ach_games[k];
     }
-    for (int s = 0; s < np; s++) finish_rate(&r->seat[s], seat_score[s]);
-    for (int k = 0; k < r->n_bots; k++) finish_rate(&r->bot[k], bot_score[k]);
-    for (int l = 0; l < r->n_labels; l++) finish_rate(&r->label[l], label_score[l]);
-    if (!dist_of(r->per_game, n, 1, &r->rounds) || !dist_of(r->per_game, n, 0, &r->actions))
-        return CR_ERR_NOMEM;
+    dist_of(t->hist[0], t->cap[0], t->games, &r->rounds);
+    dist_of(t->hist[1], t->cap[1], t->games, &r->actions);
+}
+
+cr_status cr_sim_summarize(cr_sim_result *r)
+{
+    if (!r->per_game && r->games > 0) return CR_ERR_INVALID; /* streamed: nothing to fold */
+    sim_tally t;
+    memset(&t, 0, sizeof t);
+    for (long i = 0; i < r->games; i++)
+        if (!tally_add(&t, &r->per_game[i], r->num_players, r->n_labels, r->n_achievements)) {
+            tally_fini(&t);
+            return CR_ERR_NOMEM;
+        }
+    sim_finish(r, &t);
+    tally_fini(&t);
     return CR_OK;
 }
 
 /* Plays the part sh describes (sh->end > sh->first) on nthreads workers
- * into sh->res: per_game, the counters and the actions, the wall time. */
-static cr_status play_part(sim_shared *sh, long nthreads, char *err, size_t errcap)
+ * into sh->res: per_game (or, streaming, the workers' tallies added into
+ * *total), the counters and the actions, the wall time. */
+static cr_status play_part(sim_shared *sh, long nthreads, sim_tally *total, char *err,
+                           size_t errcap)
 {
     cr_sim_result *out = sh->res;
     long count = sh->end - sh->first;
-    out->per_game = cr_calloc((size_t)count, sizeof *out->per_game);
+    if (!sh->cfg->no_per_game) out->per_game = cr_calloc((size_t)count, sizeof *out->per_game);
     sim_worker *workers = cr_calloc((size_t)nthreads, sizeof *workers);
     pthread_t *tid = cr_calloc((size_t)nthreads, sizeof *tid);
-    if (!out->per_game || !workers || !tid) {
+    if ((!sh->cfg->no_per_game && !out->per_game) || !workers || !tid) {
         cr_free(workers);
         cr_free(tid);
         return CR_ERR_NOMEM;
@@ -416,9 +523,12 @@ static cr_status play_part(sim_shared *sh, long nthreads, char *err, size_t errc
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
     out->seconds = sim_now() - t0;
     if (show) draw_progress(atomic_load(&sh->done), count, out->seconds, 1);
+    int merged = 1;
     for (long t = 0; t < nthreads; t++) {
         out->total_actions += workers[t].actions;
         for (int k = 0; k < out->n_counters; k++) out->counters[k] += workers[t].counters[k];
+        if (merged && !tally_merge(total, &workers[t].tally)) merged = 0;
+        tally_fini(&workers[t].tally);
     }
     cr_free(workers);
     cr_free(tid);
@@ -426,7 +536,7 @@ static cr_status play_part(sim_shared *sh, long nthreads, char *err, size_t errc
         snprintf(err, errcap, "%s", sh->err);
         return CR_ERR_INVALID;
     }
-    return CR_OK;
+    return merged ? CR_OK : CR_ERR_NOMEM;
 }
 
 cr_status cr_sim_run(const cr_sim_config *cfg, cr_sim_result *out, char *err, size_t errcap)
@@ -516,6 +626,17 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
         sh.specs[s] = cfg->seats[cfg->n_seats == 1 ? 0 : s];
         snprintf(out->seat_spec[s], sizeof out->seat_spec[s], "%s", sh.specs[s]);
     }
+    if (prof && prof->observed_seats && count > 0) {
+        /* which seats' bots read their observation: asked of one bot of
+         * each seat's spec, made and freed here (a bad spec fails later,
+         * in the workers, with the match's message) */
+        for (int s = 0; s < np; s++) {
+            char berr[256];
+            cr_bot *b = cr_bot_new(g, sh.specs[s], s, 0, berr, sizeof berr);
+            if (!b || cr_bot_wants_obs(b)) sh.observed |= 1u << s;
+            cr_bot_free(b);
+        }
+    }
     if (prof) {
         out->n_counters = prof->n_counters;
         for (int k = 0; k < prof->n_counters; k++) out->counter_names[k] = prof->counter_names[k];
@@ -540,10 +661,16 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
         }
     }
 
-    cr_status rc = count > 0 ? play_part(&sh, nthreads, err, errcap) : CR_OK;
+    sim_tally total;
+    memset(&total, 0, sizeof total);
+    cr_status rc = count > 0 ? play_part(&sh, nthreads, &total, err, errcap) : CR_OK;
     cr_game_free(g);
     pthread_mutex_destroy(&sh.err_lock);
-    if (rc == CR_OK) rc = cr_sim_summarize(out);
+    if (rc == CR_OK && out->per_game)
+        rc = cr_sim_summarize(out);
+    else if (rc == CR_OK)
+        sim_finish(out, &total);
+    tally_fini(&total);
     if (rc == CR_ERR_NOMEM) snprintf(err, errcap, "out of memory for %ld games", count);
     if (rc != CR_OK) cr_sim_result_fini(out);
     return rc;

@@ -80,6 +80,10 @@ same dml 3 dml --games 3000 --seed 5 --threads 2
 same 18dracula 3 18dracula --games 240 --seed 7 --threads 2 --seats heuristic,random,random
 same sweep 3 dml --games 1000 --seed 3 --threads 1 --seats heuristic \
     --vary seat0=random,heuristic,ismcts:iters=4
+# sweeps over the rules: a table option, and a number of the board file
+same option-sweep 2 dml --variant dml-2015 --games 600 --seed 3 --threads 1 \
+    --vary option.bm-wager=no,yes
+same board-sweep 3 18dracula --games 24 --seed 7 --threads 1 --vary board.phase.2.limit=3,5
 same smackdown 2 dml --variant smackdown --games 1001 --seed 11 --threads 2 \
     --seats heuristic,random,random
 same few 3 dml --games 2 --seed 9 --threads 1

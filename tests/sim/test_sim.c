@@ -3,7 +3,10 @@
  * a terminal, spec lists split as documented, Wilson intervals, a run
  * that fails loudly when an apply overflows its event buffer, the
  * achievements counted as each game earned them, and a run played in parts
- * (as MPI processes play it) put back together into the very same figures. */
+ * (as MPI processes play it) put back together into the very same figures,
+ * the streaming mode's figures equal to those kept per game, and DML's
+ * lab states showing an observed seat what a full state shows it, and the
+ * board files of a sweep over 18Dracula's board parameters. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include "croupier/game.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
+#include "croupier/rng.h"
 #include "croupier/sim.h"
 
 static void run(int threads, cr_sim_result *r, int progress)
@@ -61,6 +65,157 @@ static void test_same_figures_whatever_the_threads(void **state)
     assert_int_equal(wins + a.no_winner, a.games);
     cr_sim_result_fini(&a);
     cr_sim_result_fini(&b);
+}
+
+/* The streaming mode (no_per_game) keeps no result per game and gives
+ * the very same figures as a run that keeps them. */
+static void test_streaming_gives_the_same_figures(void **state)
+{
+    (void)state;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.seats[0] = "heuristic";
+    c.seats[1] = c.seats[2] = c.seats[3] = "random";
+    c.n_seats = 4;
+    c.games = 300;
+    c.threads = 2;
+    c.seed = 99;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result a, b;
+    char err[256];
+    assert_int_equal(cr_sim_run(&c, &a, err, sizeof err), CR_OK);
+    c.no_per_game = 1;
+    assert_int_equal(cr_sim_run(&c, &b, err, sizeof err), CR_OK);
+    assert_non_null(a.per_game);
+    assert_null(b.per_game);
+    assert_memory_equal(a.counters, b.counters, sizeof a.counters);
+    assert_memory_equal(a.seat, b.seat, sizeof a.seat);
+    assert_memory_equal(a.bot, b.bot, sizeof a.bot);
+    assert_memory_equal(a.label, b.label, sizeof a.label);
+    assert_memory_equal(a.ends, b.ends, sizeof a.ends);
+    assert_int_equal(a.no_winner, b.no_winner);
+    assert_memory_equal(&a.rounds, &b.rounds, sizeof a.rounds);
+    assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
+    assert_memory_equal(a.achievement_seat, b.achievement_seat, sizeof a.achievement_seat);
+    assert_memory_equal(a.achievement_games, b.achievement_games, sizeof a.achievement_games);
+    assert_int_equal(a.total_actions, b.total_actions);
+    cr_sim_result_fini(&a);
+    cr_sim_result_fini(&b);
+}
+
+/* The lab tells the game which seats' observations a bot reads
+ * (cr_lab_profile.observed_seats); DML then keeps only their memory.  A
+ * state so marked and a full one, given the same random actions, show the
+ * observed seat exactly the same observation at every step. */
+static void test_observed_seats_see_the_same(void **state)
+{
+    (void)state;
+    const cr_game_def *def = cr_registry_find("dml");
+    cr_params p = {.num_players = 4};
+    char err[256];
+    cr_game *g = cr_game_new(def, &p, err, sizeof err);
+    assert_non_null(g);
+    const cr_lab_profile *prof = cr_parts(g)->lab;
+    assert_non_null(prof);
+    assert_non_null(prof->observed_seats);
+    void *full = cr_alloc(g->state_size), *lean = cr_alloc(g->state_size);
+    void *oa = cr_alloc(g->obs_size), *ob = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    cr_ctx *cx = cr_ctx_new(g);
+    for (uint64_t game = 0; game < 20; game++) {
+        int seat = (int)(game % 4);
+        g->def->init(g, full);
+        g->def->init(g, lean);
+        prof->observed_seats(g, lean, 1u << seat);
+        cr_rng rng;
+        cr_rng_seed(&rng, 4242, game);
+        for (int step = 0; step < 5000; step++) {
+            g->def->observe(g, full, seat, oa);
+            g->def->observe(g, lean, seat, ob);
+            assert_memory_equal(oa, ob, g->obs_size);
+            int who = g->def->current_player(g, full);
+            if (who == CR_TERMINAL) break;
+            cr_action a;
+            if (who == CR_CHANCE) {
+                a = cr_sample_chance(g, full, &rng);
+            } else {
+                int n = g->def->legal_actions(g, full, legal, cx);
+                a = legal[cr_rng_below(&rng, (uint32_t)n)];
+            }
+            g->def->apply(g, full, a, cx);
+            g->def->apply(g, lean, a, cx);
+        }
+    }
+    cr_ctx_free(cx);
+    cr_free(legal);
+    cr_free(oa);
+    cr_free(ob);
+    cr_free(full);
+    cr_free(lean);
+    cr_game_free(g);
+}
+
+/* --vary board.KEY: the game's lab profile rewrites one number of its
+ * board file; the lab writes it to a temporary file that loads as a board.
+ * Bad keys and values fail with a message naming the parameter. */
+static void test_board_parameters(void **state)
+{
+    (void)state;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "18dracula";
+    c.seats[0] = "random";
+    c.n_seats = 1;
+    c.games = 1;
+    char path[256], err[1024];
+    const char *opt = NULL;
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
+        CR_OK);
+    assert_string_equal(opt, "board");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "phase 2 ", 8) == 0) found = strstr(line, " limit 3 ") != NULL;
+    fclose(f);
+    assert_true(found);
+    /* the run plays on it */
+    c.options[0].key = opt;
+    c.options[0].value = path;
+    c.n_options = 1;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result r;
+    assert_int_equal(cr_sim_run(&c, &r, err, sizeof err), CR_OK);
+    cr_sim_result_fini(&r);
+    unlink(path);
+    c.n_options = 0;
+    assert_int_equal(
+        cr_sim_board_file(&c, "monster.GHL.price", "70", path, sizeof path, &opt, err, sizeof err),
+        CR_OK);
+    unlink(path);
+    /* refusals name the parameter and what is allowed */
+    assert_int_equal(
+        cr_sim_board_file(&c, "bank", "8000", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.bank"));
+    assert_non_null(strstr(err, "phase.N.limit"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "0", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.phase.2.limit=0"));
+    assert_non_null(strstr(err, "1..9"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.5.sales", "4", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "no sales"));
+    c.game = "dml";
+    assert_int_equal(
+        cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "no board parameters"));
 }
 
 /* A copy of DML whose create() reports a max_events far below what its
@@ -367,6 +522,9 @@ int main(void)
         cmocka_unit_test(test_wilson),
         cmocka_unit_test(test_dropped_events_fail_the_run),
         cmocka_unit_test(test_same_figures_whatever_the_threads),
+        cmocka_unit_test(test_streaming_gives_the_same_figures),
+        cmocka_unit_test(test_observed_seats_see_the_same),
+        cmocka_unit_test(test_board_parameters),
         cmocka_unit_test(test_lab_games_replay_as_matches),
         cmocka_unit_test(test_achievements_counted),
         cmocka_unit_test(test_progress_off_when_stderr_is_not_a_terminal),

@@ -26,6 +26,13 @@ static int d18_end(const cr_game *g, const void *st)
     }
 }
 
+/* tensor.c: the observation as floats (docs/python.md) */
+size_t d18_obs_tensor(const cr_game *g, const void *obs, float *out, size_t cap);
+/* lab.c: the board parameters a sweep may vary */
+extern const char d18_lab_board_keys[];
+size_t d18_lab_board_set(const cr_game *g, const char *key, const char *value, char *out,
+                         size_t cap, char *err, size_t errcap);
+
 static const cr_lab_profile d18_lab = {
     .n_counters = D18_LAB_COUNTERS, /* counted from the events (events.c) */
     .counter_names = d18_lab_counter_names,
@@ -36,6 +43,8 @@ static const cr_lab_profile d18_lab = {
     .end = d18_end,
     /* A random game is cut here and reported as stalled ("aborted"). */
     .max_actions = 200000,
+    .board_keys = d18_lab_board_keys,
+    .board_set = d18_lab_board_set,
 };
 
 /* `croupier bench 18dracula`, after the generic figures: the auto-router
@@ -75,6 +84,7 @@ const cr_game_parts d18_parts = {
      * (docs/18dracula-board.md): a long search is rare, not impossible. */
     .test_cost = 100,
     .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
+    .obs_tensor = d18_obs_tensor,
     .tiers = d18_tiers,
     .n_tiers = (int)(sizeof d18_tiers / sizeof d18_tiers[0]),
 };

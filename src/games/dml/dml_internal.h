@@ -371,6 +371,11 @@ typedef struct dml_state {
     uint8_t dealer, active;
     uint8_t alive;     /* bitmask of seats still in the game */
     uint8_t knowledge; /* 1: maintain pin/may (observations); 0: rollouts */
+    /* Seats whose pin/may are not kept although knowledge is 1 (bit q; the
+     * lab's states, where no bot reads seat q's observation: lab.c).  Their
+     * masks stay zero and observe() shows them what they see now.  0 in
+     * every other state.  Fills the padding before `round`. */
+    uint8_t know_off;
     uint16_t round;
 
     /* event in force */

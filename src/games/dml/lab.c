@@ -227,6 +227,20 @@ static void dml_count_2015(const cr_event *e, uint64_t *c)
     }
 }
 
+/* The lab's states keep the memory (pin/may) of the observed seats only:
+ * the others' masks are cleared and left alone by the rules (know_off). */
+static void dml_observed_seats(const cr_game *g, void *st, uint32_t observed)
+{
+    (void)g;
+    dml_state *s = st;
+    s->know_off = (uint8_t)(~observed & ((1u << s->n) - 1));
+    for (int q = 0; q < s->n; q++)
+        if (s->know_off >> q & 1) {
+            memset(s->pin[q], 0, sizeof s->pin[q]);
+            memset(s->may[q], 0, sizeof s->may[q]);
+        }
+}
+
 static const cr_lab_profile dml_lab_2015 = {
     .n_counters = C15_COUNT,
     .counter_names = dml_counter_names_2015,
@@ -240,6 +254,7 @@ static const cr_lab_profile dml_lab_2015 = {
     .label_names = dml_king_names,
     .label = dml_label,
     .max_actions = 200000,
+    .observed_seats = dml_observed_seats,
 };
 
 static const cr_lab_profile dml_lab_2015_cards = {
@@ -255,6 +270,7 @@ static const cr_lab_profile dml_lab_2015_cards = {
     .label_names = dml_king_names,
     .label = dml_label,
     .max_actions = 200000,
+    .observed_seats = dml_observed_seats,
 };
 
 static const cr_lab_profile *dml_lab_for_table(const cr_game *g)
@@ -279,4 +295,5 @@ const cr_lab_profile dml_lab = {
      * long is a bug worth reporting as "aborted". */
     .max_actions = 200000,
     .for_table = dml_lab_for_table,
+    .observed_seats = dml_observed_seats,
 };

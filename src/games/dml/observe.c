@@ -43,7 +43,7 @@ static void observe_public(const dml_state *s, dml_state *o)
     uint64_t known[DML_NZONES];
     for (int z = 0; z < DML_NZONES; z++) known[z] = DML_ALL_CARDS;
     for (int q = 0; q < s->n && q < 4; q++) {
-        if (!s->knowledge) /* rollout states keep no memory: what q sees now */
+        if (!s->knowledge || (s->know_off >> q & 1)) /* no memory kept: what q sees now */
             dml_reset_knowledge(o, q);
         for (int z = 0; z < DML_NZONES; z++) known[z] &= o->pin[q][z];
     }
@@ -64,6 +64,7 @@ static void observe_public(const dml_state *s, dml_state *o)
         o->sel_n = o->sel_targets = 0;
     }
     o->knowledge = 1;
+    o->know_off = 0;
     o->obs_seat = DML_OBS_PUBLIC;
 }
 
@@ -86,7 +87,9 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
         o->obs_seat = DML_OBS_ALL;
         return;
     }
-    if (!s->knowledge) dml_reset_knowledge(o, seat); /* rollout states: public view only */
+    /* rollout states, and the lab's seats whose memory is not kept: what
+     * the seat sees now */
+    if (!s->knowledge || (s->know_off >> seat & 1)) dml_reset_knowledge(o, seat);
     for (int z = 0; z < DML_NZONES; z++) o->zone[z] &= o->pin[seat][z];
     for (int c = 0; c < DML_NCARDS; c++)
         if (o->loc[c] < DML_NZONES && !(o->zone[o->loc[c]] & dml_bit(c))) o->loc[c] = UNKNOWN_LOC;
@@ -118,6 +121,7 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
         o->sel_n = o->sel_targets = 0;
     }
     o->knowledge = 1;
+    o->know_off = 0;
     o->obs_seat = (uint8_t)seat;
 }
 

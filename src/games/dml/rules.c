@@ -175,7 +175,8 @@ static void know_move(dml_state *s, int q, int c, int from, int to, int seen, ui
 /* Everyone learns that c is where it is (a reveal, R70). */
 static void know_reveal(dml_state *s, int c)
 {
-    for (int q = 0; q < s->n; q++) know_pin(s, q, c, s->loc[c]);
+    for (int q = 0; q < s->n; q++)
+        if (!(s->know_off >> q & 1)) know_pin(s, q, c, s->loc[c]);
 }
 
 static int zone_public(int z)
@@ -305,8 +306,11 @@ DML_NOINLINE static void move_notify(ctx *c, int card, int from, int to, uint32_
                                      uint64_t hint)
 {
     dml_state *s = c->s;
-    if (s->knowledge)
-        for (int q = 0; q < s->n; q++) know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+    if (s->knowledge) /* the seats whose memory is kept: all but in the lab's states */
+        for (unsigned m = ((1u << s->n) - 1) & ~(unsigned)s->know_off; m; m &= m - 1) {
+            int q = __builtin_ctz(m);
+            know_move(s, q, card, from, to, (seen >> q) & 1, hint);
+        }
     /* a: the label of the Black Market the card leaves or enters (0: none),
      * so the log names it as the menus do ("BM3") */
     int bm = from >= DML_Z_BM ? from : to >= DML_Z_BM ? to : -1;
@@ -2263,7 +2267,7 @@ DML_NOINLINE static void p_power(ctx *c, dml_frame *f, cr_action ans)
             emit(c, DML_E_DECISION, p, -1, -1, -1, -1, ans, s->bm_label[k], ALL_SEEN);
             for (uint64_t m = s->zone[DML_Z_BM + k]; m; m &= m - 1) { /* a private look */
                 int x = lowest(m);
-                if (s->knowledge) know_pin(s, p, x, DML_Z_BM + k);
+                if (s->knowledge && !(s->know_off >> p & 1)) know_pin(s, p, x, DML_Z_BM + k);
                 emit(c, DML_E_REVEAL, p, -1, x, DML_Z_BM + k, DML_Z_BM + k, s->bm_label[k], 0,
                      SEEN(p));
             }
