@@ -8,8 +8,10 @@
  * can be replayed with `croupier play`.
  *
  * Model.  Each game is read as pairwise results between seats of different
- * bots: the seat with the higher return beats the other, equal returns are
- * half a win each (a multi-player game gives several pairs).  The
+ * bots: the seat placed higher (cr_sim_game.rank, the game's own ranking by
+ * its result and scores) beats the other, a shared place is half a win each
+ * (a multi-player game gives several pairs, and two seats that both lost
+ * are still told apart, as a finishing order would).  The
  * Bradley-Terry strengths gamma are fitted by Hunter's MM iteration,
  *   gamma_i <- W_i / sum_j N_ij / (gamma_i + gamma_j),
  * with one virtual draw added to every pair that met (a weak prior that
@@ -43,9 +45,7 @@ static void add_game(tally *t, const cr_sim_game *gm, const int *bot, int np)
         for (int j = i + 1; j < np; j++) {
             int a = bot[i], b = bot[j];
             if (a == b) continue;
-            double s = gm->returns[i] > gm->returns[j]   ? 1
-                       : gm->returns[i] < gm->returns[j] ? 0
-                                                         : 0.5;
+            double s = gm->rank[i] < gm->rank[j] ? 1 : gm->rank[i] > gm->rank[j] ? 0 : 0.5;
             t->score[a][b] += s;
             t->score[b][a] += 1 - s;
             t->meet[a][b] += 1;
