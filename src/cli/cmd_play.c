@@ -1,15 +1,17 @@
 /* cmd_play.c — `croupier play`: a line-oriented game at the terminal.
  *
- * The loop asks the game who acts.  Chance nodes are sampled with a PCG32
- * seeded from --seed (stream 0); a bot seat (any spec of croupier/bot.h:
- * random, heuristic, ismcts:...) chooses from its own observation with a
- * generator seeded from --seed and the seat; a human seat gets its
- * observation, the decision and the numbered legal actions, and answers
- * with a number or the notation.
- * Every applied action is pushed onto a cr_record, which --save writes
- * as the game starts (so a path that cannot be written fails before any
- * action), after each human decision and at the end, so a stopped game can
- * be resumed with --load.
+ * The game is a match (croupier/match.h): it owns the state, the record,
+ * the seats and the dice.  Chance node k is drawn from (seed, k) and a bot
+ * seat's decisions from (seed, seat, k), so a game is its seed and its
+ * seats' choices, and --load resumes it exactly.  play_loop() lets the
+ * match step the bots and chance (cr_match_step); for a human seat it
+ * prints that seat's observation, the decision and the numbered legal
+ * actions (show_choices) and reads an answer (ask): a number, the
+ * notation, or a command (list, help, guide, undo, resign, quit).
+ * --save writes the record when the game starts (so a path that cannot be
+ * written fails before any action), after each human decision and at the
+ * end; a resumed game (--load FILE) saves back to FILE unless --save names
+ * another file.
  *
  * Typed answers are user text: a line holding a NUL byte is refused (C
  * strings would cut it there), and every message that echoes an answer goes
@@ -18,22 +20,21 @@
  * Hidden information: the text of an action is printed only to the seat
  * that chose it (a random seat's face-down offer must not show); everything
  * else reaches a human through the events, rendered as that seat may know
- * them, summarised by session.c: before each decision "since your last
- * turn" in that seat's view, after it the decision's own events.  With two
- * or more humans the screen is cleared and handed over before each one's
- * view (hand_over).  With no human at the table the log is omniscient, one
- * summary per seat's run of moves.
- *
- * A resumed game (--load FILE) saves back to FILE unless --save names
- * another file.
+ * them and summarised by the screen's session (croupier/session.h): before
+ * each decision "since your last turn" in that seat's view, after it the
+ * decision's own events.  With two or more humans the screen is cleared and
+ * handed over before each one's view (hand_over).  With no human at the
+ * table the log is omniscient, one summary per seat's run of moves.  Undo
+ * follows the match's one rule (cr_session_undo).
  *
  * In a terminal (stdin and stdout both ttys, no --plain) the game is
  * played in the full-screen client instead (src/tui, tui_play); the table,
  * seats, record and the end are the same.
  *
  * Seats: seats_parse() reads the seat list with the simulator's grammar
- * (cr_sim_split_specs: "human,heuristic,ismcts:iters=500,threads=2,random"),
- * seats_make_bots() turns each spec into a bot, seat_choose() asks it. */
+ * (cr_sim_split_specs: "human,club,ismcts:iters=500,threads=2,random"); a
+ * seat is "human", a bot spec or a tier's name (croupier/bot.h), and the
+ * match makes the bots. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <jansson.h>
