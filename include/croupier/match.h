@@ -1,7 +1,9 @@
 /* croupier/match.h — one game being played: the game, its state, its
  * record, its seats and what each seat has been told.  Every client uses
- * it: the line-mode `play`, `replay`, `run`, and the full-screen client and
- * the server to come; none writes the game loop again.
+ * it: the line-mode `play`, `replay`, `analyse`, the full-screen client
+ * (src/tui) and the server (src/server); none writes the game loop again.
+ * Beside it in the match layer: a screen's session (session.h), the replay
+ * cursor (replay.h) and the coach (analysis.h).
  *
  * Chance.  The match owns a secret seed.  The k-th chance node of the game
  * (counting chance nodes only, from 0) is drawn with a generator seeded from
@@ -21,7 +23,7 @@
  * of events (only the cards inside are hidden), so counting messages tells
  * nothing.  Loading a record rebuilds the log exactly.
  *
- * Seats.  Each seat is "human" or a bot spec (bot.h).  cr_match_run plays
+ * Seats.  Each seat is "human", a bot spec or a tier's name (bot.h).  cr_match_run plays
  * chance nodes and bot seats until a human must decide.  cr_match_submit
  * takes a human's text: it refuses input from a seat that is not to act
  * before parsing anything, and builds every message from that seat's view.
