@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "croupier/game.h"
+#include "croupier/match.h"
 #include "croupier/record.h"
 
 #ifdef __cplusplus
@@ -86,6 +87,23 @@ cr_status cr_analyse_record(const cr_game *g, const cr_record *r, int seat,
                             const cr_analysis_opts *opts, cr_analysis_entry **out, int *n_out,
                             cr_analysis_summary *sum, cr_analysis_progress progress, void *ctx,
                             char *err, size_t errcap) CR_MUST_CHECK;
+
+/* --- Hints while playing --------------------------------------------------
+ * What `tier` (a tier's name, bot.h, or any bot spec; NULL: the game's
+ * strongest tier) would play for `seat`, the seat to act in m, and why, in
+ * one line of buf (snprintf semantics):
+ *   "club would play: pass"
+ *   "expert would play: visit BM1 (its search rates it 41%, pass 35%)"
+ * (a search bot's rating of its choice and of the runner-up: the mean
+ * reward of its rollouts, the win chance or a blend with the score margin
+ * as its spec says, bot.h)
+ * The bot reads only the seat's observation and is seeded from the record's
+ * length, so the same position gives the same hint, and m is not changed.
+ * Refused (CR_ERR_ILLEGAL, err says why) when seat is not to act, and when
+ * two or more seats are human: with other humans at the table a hint is a
+ * second opinion they did not agree to. */
+cr_status cr_match_hint(const cr_match *m, int seat, const char *tier, char *buf, size_t cap,
+                        char *err, size_t errcap) CR_MUST_CHECK;
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -7,7 +7,7 @@
  * match step the bots and chance (cr_match_step); for a human seat it
  * prints that seat's observation, the decision and the numbered legal
  * actions (show_choices) and reads an answer (ask): a number, the
- * notation, or a command (list, help, guide, undo, resign, quit).
+ * notation, or a command (list, help, guide, hint, undo, resign, quit).
  * --save writes the record when the game starts (so a path that cannot be
  * written fails before any action), after each human decision and at the
  * end; a resumed game (--load FILE) saves back to FILE unless --save names
@@ -48,6 +48,7 @@
 #include "commands.h"
 #include "croupier/session.h"
 #include "croupier/alloc.h"
+#include "croupier/analysis.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
 #include "croupier/record.h"
@@ -118,7 +119,7 @@ static int save(table *t, int quiet)
 static int is_command(const char *s)
 {
     static const char *const words[] = {"quit", "q",     "exit",   "list", "?",
-                                        "help", "guide", "resign", "undo"};
+                                        "help", "guide", "resign", "undo", "hint"};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
         if (strcmp(s, words[k]) == 0) return 1;
     return 0;
@@ -216,10 +217,11 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
         }
         if (strcmp(s, "list") == 0 || strcmp(s, "?") == 0) {
             show_choices(t, who, n);
-            printf("(answer with a number from 1 to %d or an action's notation; 'undo' takes back "
-                   "your last decision, 'help' explains this one, 'resign' gives up, 'quit' "
-                   "stops)\n",
-                   n);
+            printf(
+                "(answer with a number from 1 to %d or an action's notation; 'undo' takes back "
+                "your last decision, 'help' explains this one, 'hint' shows what a bot would play, "
+                "'resign' gives up, 'quit' stops)\n",
+                n);
             continue;
         }
         if (strcmp(s, "help") == 0) {
@@ -229,6 +231,16 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
                    "choices, 'guide' the player's guide, 'undo' takes back your last decision, "
                    "'quit' stops)\n",
                    n);
+            continue;
+        }
+        if (strcmp(s, "hint") == 0 || strncmp(s, "hint ", 5) == 0) {
+            /* what a tier would play here (croupier/analysis.h) */
+            const char *tier = s[4] ? s + 5 : NULL;
+            char hint[512];
+            if (cr_match_hint(t->m, who, tier, hint, sizeof hint, err, sizeof err) == CR_OK)
+                printf("%s\n", hint);
+            else
+                cli_say(stdout, "no hint: %s", err);
             continue;
         }
         if (strcmp(s, "guide") == 0) { /* the rules in short and the glossary (cmd_guide.c) */

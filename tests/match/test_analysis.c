@@ -8,7 +8,9 @@
  *   - marks follow the rule (threshold and twice the standard error), and
  *     a random player is marked for more mistakes than the heuristic one
  *     on the same tables;
- *   - a record with a seat that does not exist is refused. */
+ *   - a record with a seat that does not exist is refused;
+ *   - a hint (cr_match_hint) is reproducible, changes nothing, and is
+ *     refused to a seat not to act and at a table of two humans. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +204,51 @@ static void test_bad_seat(void **unused)
     cr_match_free(m);
 }
 
+/* A hint: what a tier would play for the seat to act, the same when asked
+ * twice, the match untouched; refused for a seat not to act and at a table
+ * of two humans. */
+static void test_hint(void **unused)
+{
+    (void)unused;
+    char err[256];
+    cr_params p = {.num_players = 4};
+    const char *const one[4] = {"human", "club", "club", "club"};
+    cr_match *m = cr_match_new(cr_registry_find("dml"), &p, one, 5, err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(cr_match_run(m, 0), 0); /* seat 0 to act */
+    const cr_game *g = cr_match_game(m);
+    void *before = cr_alloc(g->state_size);
+    memcpy(before, cr_match_state(m), g->state_size);
+    int n_before = cr_match_record(m)->n_actions;
+    char a[512], b[512];
+    assert_int_equal(cr_match_hint(m, 0, "club", a, sizeof a, err, sizeof err), CR_OK);
+    assert_non_null(strstr(a, "club would play: "));
+    assert_int_equal(cr_match_hint(m, 0, "club", b, sizeof b, err, sizeof err), CR_OK);
+    assert_string_equal(a, b);
+    assert_int_equal(cr_match_hint(m, 0, NULL, a, sizeof a, err, sizeof err), CR_OK);
+    assert_non_null(strstr(a, "master would play: ")); /* the strongest tier by default */
+    assert_non_null(strstr(a, "its search rates it "));
+    assert_int_equal(cr_match_hint(m, 0, NULL, b, sizeof b, err, sizeof err), CR_OK);
+    assert_string_equal(a, b);
+    assert_memory_equal(cr_match_state(m), before, g->state_size);
+    assert_int_equal(cr_match_record(m)->n_actions, n_before);
+    assert_int_equal(cr_match_hint(m, 1, "club", a, sizeof a, err, sizeof err), CR_ERR_ILLEGAL);
+    assert_string_equal(err, "a hint is for the seat to act");
+    assert_int_equal(cr_match_hint(m, 0, "grandmaster", a, sizeof a, err, sizeof err),
+                     CR_ERR_INVALID);
+    cr_free(before);
+    cr_match_free(m);
+
+    const char *const two[4] = {"human", "human", "club", "club"};
+    m = cr_match_new(cr_registry_find("dml"), &p, two, 5, err, sizeof err);
+    assert_non_null(m);
+    int who = cr_match_run(m, 0);
+    assert_true(who == 0 || who == 1);
+    assert_int_equal(cr_match_hint(m, who, "club", a, sizeof a, err, sizeof err), CR_ERR_ILLEGAL);
+    assert_string_equal(err, "no hints in a game with other human players");
+    cr_match_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_blind_to_hidden_cards_and_future),
         cmocka_unit_test(test_random_player_errs_more),
         cmocka_unit_test(test_bad_seat),
+        cmocka_unit_test(test_hint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

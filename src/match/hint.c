@@ -1,0 +1,83 @@
+/* hint.c — cr_match_hint (croupier/analysis.h): what a tier would play for
+ * the seat to act, and why, in one line.  The bot is made for the call from
+ * the tier's spec, sees the seat's observation and the legal list only, and
+ * is seeded from the record's length: a hint never changes the match, and
+ * asking twice gives the same answer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "croupier/alloc.h"
+#include "croupier/analysis.h"
+#include "croupier/bot.h"
+#include "croupier/parts.h"
+
+static void set_err(char *err, size_t cap, const char *msg)
+{
+    if (err && cap) snprintf(err, cap, "%s", msg);
+}
+
+cr_status cr_match_hint(const cr_match *m, int seat, const char *tier, char *buf, size_t cap,
+                        char *err, size_t errcap)
+{
+    if (cap) buf[0] = '\0';
+    const cr_game *g = cr_match_game(m);
+    if (seat < 0 || seat >= g->num_players || cr_match_to_act(m) != seat) {
+        set_err(err, errcap, "a hint is for the seat to act");
+        return CR_ERR_ILLEGAL;
+    }
+    int humans = 0;
+    for (int s = 0; s < g->num_players; s++) humans += cr_match_is_human(m, s);
+    if (humans > 1) {
+        set_err(err, errcap, "no hints in a game with other human players");
+        return CR_ERR_ILLEGAL;
+    }
+    const cr_game_parts *parts = cr_parts(g);
+    if (tier == NULL || tier[0] == '\0') {
+        if (parts->n_tiers == 0) {
+            set_err(err, errcap, "this game names no tiers: say which bot (hint heuristic)");
+            return CR_ERR_INVALID;
+        }
+        tier = parts->tiers[parts->n_tiers - 1].name;
+    }
+    cr_bot *b = cr_bot_new(g, tier, seat, (uint64_t)cr_match_record(m)->n_actions, err, errcap);
+    if (b == NULL) return CR_ERR_INVALID;
+    size_t ml = (size_t)(g->max_legal > 0 ? g->max_legal : 1);
+    void *obs = cr_alloc(g->obs_size ? g->obs_size : 1);
+    cr_action *legal = cr_alloc(ml * sizeof *legal);
+    cr_bot_choice *ch = cr_alloc(ml * sizeof *ch);
+    cr_status rc = CR_OK;
+    if (!obs || !legal || !ch) {
+        set_err(err, errcap, "out of memory");
+        rc = CR_ERR_NOMEM;
+        goto done;
+    }
+    cr_match_observe(m, seat, obs);
+    int n = cr_match_legal(m, seat, legal);
+    cr_action a = cr_bot_act(b, obs, legal, n);
+    char text[128];
+    cr_match_action_text(m, seat, a, text, sizeof text);
+    int k = cr_bot_last_choices(b, ch, (int)ml), best = -1, next = -1;
+    for (int i = 0; i < k; i++) {
+        if (ch[i].action == a)
+            best = i;
+        else if (ch[i].visits > 0 && (next < 0 || ch[i].visits > ch[next].visits))
+            next = i;
+    }
+    if (best < 0) {
+        snprintf(buf, cap, "%s would play: %s", tier, text);
+    } else if (next < 0) {
+        snprintf(buf, cap, "%s would play: %s (its search rates it %.0f%%)", tier, text,
+                 100 * ch[best].value);
+    } else {
+        char other[128];
+        cr_match_action_text(m, seat, ch[next].action, other, sizeof other);
+        snprintf(buf, cap, "%s would play: %s (its search rates it %.0f%%, %s %.0f%%)", tier, text,
+                 100 * ch[best].value, other, 100 * ch[next].value);
+    }
+done:
+    cr_free(obs);
+    cr_free(legal);
+    cr_free(ch);
+    cr_bot_free(b);
+    return rc;
+}
