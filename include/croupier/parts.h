@@ -229,6 +229,11 @@ typedef struct cr_game_parts {
     size_t (*obs_tensor)(const cr_game *g, const void *obs, float *out, size_t cap);
     /* The game's own checks for the conformance suite (above). */
     const cr_conformance *conformance;
+    /* The game's board as a picture for full-screen clients, from an
+     * observation: titled panels as `panels` writes them, lines at most 78
+     * columns wide, which the client scrolls (`m`); NULL for a game without
+     * a board. */
+    cr_panels_fn map;
     /* Its levels of play, weakest first (bot.h, "Tiers"); n_tiers of them. */
     const cr_tier *tiers;
     int n_tiers;

@@ -38,6 +38,7 @@
 #include <wchar.h>
 
 #include "croupier/alloc.h"
+#include "croupier/analysis.h"
 #include "croupier/log_summary.h"
 #include "croupier/parts.h"
 #include "croupier/replay.h"
@@ -52,7 +53,8 @@ const char tui_keys_text[] =
     "?                             explain this decision (the game's help)\n"
     "u                             undo: back to your previous decision\n"
     "s                             save the game (--save FILE, or asks for a file)\n"
-    "l                             the whole log;  t: the whole table\n"
+    "l                             the whole log;  t: the whole table;  m: the map\n"
+    "h                             a hint: what the strongest bot would play, and why\n"
     "G                             the player's guide (the rules in short, a glossary)\n"
     "+ / -                         bots play slower / faster\n"
     "q                             quit (asks first; saves with --save)\n";
@@ -640,7 +642,7 @@ static void draw_log(tui *t, int view, uint32_t from, const char *title, int y, 
 
 /* -------------------------------------------------------------- the menu */
 
-static int reserved_key(int c) { return strchr("qsultvn?+-", c) != NULL; }
+static int reserved_key(int c) { return strchr("qsultvnmh?+-", c) != NULL; }
 
 /* Reads the legal actions of `seat` into items[] (label, group) and gives
  * each group a letter. */
@@ -949,6 +951,23 @@ static void log_window(tui *t, int view)
     cr_text_free(&log);
 }
 
+/* The game's board as a picture (cr_game_parts.map) from the observation
+ * obs, scrolled; a game without one says so. */
+static void map_window(tui *t, const void *obs)
+{
+    cr_panels_fn map = cr_parts(t->g)->map;
+    if (map == NULL) {
+        snprintf(t->msg, sizeof t->msg, "this game has no map to draw");
+        return;
+    }
+    size_t len = map(t->g, obs, 0, NULL, 0);
+    char *text = cr_alloc(len + 1);
+    if (text == NULL) return;
+    map(t->g, obs, 0, text, len + 1);
+    text_window(t, " The map", text, len, 1, 0);
+    cr_free(text);
+}
+
 static void table_window(tui *t, int view)
 {
     cr_match_observe(t->m, view, t->obs);
@@ -1254,6 +1273,16 @@ static int decide(tui *t, int seat)
         case 'l': log_window(t, seat); break;
         case 'G': guide_window(t); break;
         case 't': table_window(t, seat); break;
+        case 'm':
+            cr_match_observe(t->m, seat, t->obs);
+            map_window(t, t->obs);
+            break;
+        case 'h': { /* what the strongest tier would play (croupier/analysis.h) */
+            char err[256];
+            if (cr_match_hint(t->m, seat, NULL, t->msg, sizeof t->msg, err, sizeof err) != CR_OK)
+                snprintf(t->msg, sizeof t->msg, "no hint: %s", err);
+            break;
+        }
         case 's': do_save(t); break;
         case '+': t->pace_ms = t->pace_ms < 5000 ? t->pace_ms * 2 + 50 : t->pace_ms; break;
         case '-': t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0; break;
@@ -1513,8 +1542,9 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             /* the keys as the width allows, after the move */
             const char *const keys[] = {
                 k == n && cr_is_terminal(g, st)
-                    ? "  | Right/n next, Left/p back, v view, l log, a achievements, q quits"
-                    : "  | Right/n next, Left/p back, v view, l log, q quits",
+                    ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, q "
+                      "quits"
+                    : "  | Right/n next, Left/p back, v view, l log, m map, q quits",
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
                 snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
@@ -1560,6 +1590,9 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                 view = CR_SEAT_OMNISCIENT;
         } else if (c == 'l') {
             log_window(&t, view);
+        } else if (c == 'm') { /* the map at this move */
+            g->def->observe(g, st, view, t.obs);
+            map_window(&t, t.obs);
         } else if (c == 'a') {
             achievements_window(&t, st);
         }

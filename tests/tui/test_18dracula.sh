@@ -11,7 +11,11 @@
 #  3. after `s` (save) the cash the screen gives the acting seat is the cash
 #     of the saved record's position (`croupier replay`);
 #  4. `t` shows the whole table: the Fronts, the Bank, the Associates and
-#     the market grid; q quits (y), the program exits with 0.
+#     the market grid;
+#  5. `m` shows the map (mapgrid.c), scrolled: places by id, the key with
+#     cities and towns by name and the off-boards' values, no line over 80
+#     columns; `h` gives a hint ("club would play: ..."); q quits (y), the
+#     program exits with 0.
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -101,6 +105,32 @@ for want in "Fronts" "Phase 1, tracker" "Associates" "Market grid" "row 0:"; do
 done
 keys Escape
 wait_for "Your move, P0"
+
+# ---- 5. the map, and a hint -------------------------------------------------
+keys m
+wait_for "The map"
+wait_for "Map, phase 1"
+map=$(screen)
+for ((page = 0; page < 6; page++)); do
+    before=$(screen)
+    keys NPage
+    for ((i = 0; i < 40; i++)); do
+        [ "$(screen)" != "$before" ] && break
+        sleep 0.05
+    done
+    map="$map
+$(screen)"
+done
+# places by id on the picture, by name in the key, off-boards with their value
+for want in "RAV" "Ravenspire" "Cities: level, value now" "Helifax 30" "Towns"; do
+    grep -qF "$want" <<<"$map" || fail "the map lacks '$want'"
+done
+# at 80 columns no line of it is cut
+if awk 'length > 80' <<<"$map" | grep -q .; then fail "a map line is wider than 80"; fi
+keys Escape
+wait_for "Your move, P0"
+keys h
+wait_for "would play:"
 keys q
 wait_for "(y/n)"
 keys y

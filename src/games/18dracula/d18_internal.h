@@ -419,6 +419,9 @@ D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const c
 D18_HIDDEN size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
                                      size_t cap); /* controls.c */
 D18_HIDDEN size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap);
+/* mapgrid.c: the map as a picture in text (the `map` part) */
+D18_HIDDEN size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf,
+                               size_t cap);
 /* explain.c: a monster type's card and an associate's power, in words */
 struct cr_tbuf;
 D18_HIDDEN void d18_monster_card(const cr_game *g, int type, struct cr_tbuf *t);

@@ -85,6 +85,7 @@ const cr_game_parts d18_parts = {
     .test_cost = 100,
     .data_json = d18_data_json, /* the browser draws the map from it (data.c) */
     .obs_tensor = d18_obs_tensor,
+    .map = d18_map_text, /* mapgrid.c */
     .tiers = d18_tiers,
     .n_tiers = (int)(sizeof d18_tiers / sizeof d18_tiers[0]),
 };
