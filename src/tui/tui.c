@@ -73,6 +73,10 @@ typedef struct item {
     char group[GROUP_MAX];
     char key;    /* the game's suggested letter for the group, or 0 */
     char letter; /* the letter given to the group, on its first item; or 0 */
+    /* an action that chooses an amount (its JSON "amount"): the range any
+     * amount may be typed in, and the notation, whose amount is last */
+    int amount, amin, amax, astep;
+    char text[96];
 } item;
 
 typedef struct tui {
@@ -667,6 +671,16 @@ static void build_menu(tui *t, int seat)
         else
             cr_match_action_text(t->m, seat, t->legal[i], it->label, sizeof it->label);
         snprintf(it->group, sizeof it->group, "%s", group ? group : "");
+        json_t *am = json_object_get(o, "amount");
+        const char *text = json_string_value(json_object_get(o, "text"));
+        it->amount = json_is_object(am) && text != NULL;
+        if (it->amount) {
+            it->amin = (int)json_integer_value(json_object_get(am, "min"));
+            it->amax = (int)json_integer_value(json_object_get(am, "max"));
+            it->astep = (int)json_integer_value(json_object_get(am, "step"));
+            if (it->astep < 1) it->astep = 1;
+            snprintf(it->text, sizeof it->text, "%s", text);
+        }
         if (key && islower((unsigned char)key[0]) && key[1] == '\0' && !reserved_key(key[0]))
             it->key = key[0];
         json_decref(o);
@@ -1037,9 +1051,18 @@ static int confirm(tui *t, const char *question)
 }
 
 /* Reads a line on the last row (a file name); 0 when cancelled. */
+static int ask_line_esc(tui *t, const char *question, char *out, size_t cap, int *escaped);
 static int ask_line(tui *t, const char *question, char *out, size_t cap)
 {
+    int esc;
+    return ask_line_esc(t, question, out, cap, &esc);
+}
+
+/* ask_line, telling Esc (*escaped = 1) from Enter on an empty line. */
+static int ask_line_esc(tui *t, const char *question, char *out, size_t cap, int *escaped)
+{
     size_t n = 0;
+    *escaped = 0;
     out[0] = '\0';
     for (;;) {
         char line[1400];
@@ -1049,7 +1072,10 @@ static int ask_line(tui *t, const char *question, char *out, size_t cap)
         refresh();
         int c = getch();
         if (c == '\n' || c == KEY_ENTER || c == '\r') return n > 0;
-        if (c == 27) return 0;
+        if (c == 27) {
+            *escaped = 1;
+            return 0;
+        }
         if ((c == KEY_BACKSPACE || c == 127 || c == 8) && n > 0) {
             out[--n] = '\0';
         } else if (c >= 0x20 && c < 0x7f && n + 1 < cap) {
@@ -1057,6 +1083,46 @@ static int ask_line(tui *t, const char *question, char *out, size_t cap)
             out[n] = '\0';
         }
     }
+}
+
+/* An amount action: asks for any amount of its range (Enter alone plays
+ * the menu's, Esc goes back to the menu), checks the range and the step, and submits the notation
+ * with that amount in place of the menu's.  DEC_MOVED when a move was made. */
+static int play_amount(tui *t, int seat, const item *it, cr_action menu_action)
+{
+    char q[160], typed[24], err[512];
+    if (it->astep > 1)
+        snprintf(q, sizeof q,
+                 "amount from %d to %d, in steps of %d (Enter: the menu's): ", it->amin, it->amax,
+                 it->astep);
+    else
+        snprintf(q, sizeof q, "amount from %d to %d (Enter: the menu's): ", it->amin, it->amax);
+    int esc;
+    if (!ask_line_esc(t, q, typed, sizeof typed, &esc)) {
+        if (esc) return 0; /* back to the menu */
+        if (cr_match_submit_action(t->m, seat, menu_action, err, sizeof err) != CR_OK) {
+            snprintf(t->msg, sizeof t->msg, "%s", err);
+            return 0;
+        }
+        return 1;
+    }
+    char *end;
+    long v = strtol(typed, &end, 10);
+    const char *tail = it->text + strlen(it->text);
+    while (tail > it->text && isdigit((unsigned char)tail[-1])) tail--;
+    if (*end != '\0' || v < it->amin || v > it->amax || (v - it->amin) % it->astep != 0 ||
+        tail == it->text + strlen(it->text)) {
+        snprintf(t->msg, sizeof t->msg, "not an amount of this action: from %d to %d%s", it->amin,
+                 it->amax, it->astep > 1 ? " on its steps" : "");
+        return 0;
+    }
+    char text[128];
+    snprintf(text, sizeof text, "%.*s%ld", (int)(tail - it->text), it->text, v);
+    if (cr_match_submit(t->m, seat, text, err, sizeof err) != CR_OK) {
+        snprintf(t->msg, sizeof t->msg, "%s", err);
+        return 0;
+    }
+    return 1;
 }
 
 /* Saves to the game's file, asking for one when it has none.  A failed
@@ -1263,6 +1329,10 @@ static int decide(tui *t, int seat)
         case KEY_ENTER: {
             char err[512];
             if (t->n_items <= 0) break;
+            if (t->items[t->sel].amount) { /* any amount of its range */
+                if (play_amount(t, seat, &t->items[t->sel], t->legal[t->sel])) return DEC_MOVED;
+                break;
+            }
             if (cr_match_submit_action(t->m, seat, t->legal[t->sel], err, sizeof err) != CR_OK) {
                 snprintf(t->msg, sizeof t->msg, "%s", err);
                 break;

@@ -5,6 +5,8 @@
 #
 #  1. the table (src/games/18dracula/table.c) opens with the decision, the
 #     acting seat's cash and the market's panel;
+#  1b. an amount action (a bid) takes any amount of its range, typed, and
+#     refuses one off its steps;
 #  2. the auction and the first stock round are played by keys (Enter plays
 #     the highlighted action) until a front is on the market: the Market
 #     panel shows it in the bracket of its price;
@@ -59,6 +61,18 @@ wait_for "Your move, P0"
 wait_for "Now: associate auction"
 wait_for "P0 to act (cash 800)"
 wait_for "Market: [price fronts]"
+
+# ---- 1b. any amount: a bid the menu does not list ------------------------------
+keys 2
+keys Enter
+wait_for "amount from 55 to 800, in steps of 5"
+keys 6 3 Enter
+wait_for "not an amount of this action: from 55 to 800 on its steps"
+keys 2
+keys Enter
+wait_for "amount from 55 to 800, in steps of 5"
+keys 6 5 Enter
+wait_for "P0 735, 1/23 JH" # JH was bought at the bid of 65
 
 # ---- 2. play by keys until a front is on the market ---------------------
 for ((n = 0; n < 60; n++)); do
