@@ -35,6 +35,7 @@ enum {
     POOL_PER_ROUTE = 16,
     ALONE_WORK = 20000, /* nodes + routes looked at by one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
+    HIST = 1024,        /* buckets of the potential histogram (restrict_routes) */
 };
 
 typedef struct rt {
@@ -121,6 +122,22 @@ struct d18_route_ws {
     /* wbyte[j][b]: the sum of w over the spaces 8j + i for the bits i set
      * in b, so a route's sum of w is 24 look-ups (lam_of) */
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
+    /* When the routes do not fit (restrict_routes), written before read:
+     * top[t][0..n_top[t]) the best revenues of type t over all its routes,
+     * descending, at most its slot count; hist_n[b] / hist_pool[b] the
+     * routes (and their pool entries) whose potential falls in bucket b. */
+    int32_t top[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS];
+    uint32_t hist_n[HIST];
+    uint64_t hist_pool[HIST];
+    /* (the members above, from wbyte on, are not cleared by ws_init) */
+    int n_top[D18_ROUTE_MAX_TYPES];
+    int32_t fdmax_all; /* the largest fdval of any route */
+    /* 0: store every route; 1: only count potentials into hist_*; 2: store
+     * only routes of potential >= theta.  A route's potential is its
+     * revenue plus p_off[its type]: no rampage holding it earns more. */
+    int filter;
+    int64_t p_off[D18_ROUTE_MAX_TYPES];
+    int64_t p_lo, p_width, theta;
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
     uint64_t work, work_cap; /* candidates search looked at this round, and its cap */
@@ -163,8 +180,9 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     d18_route_ws *ws = mem;
     /* Zeroed but for the byte tables of the Lagrangian prices (24 KB of the
      * fixed part, cleared on every rampage for nothing): set_w writes every
-     * entry lam_of reads before any is read. */
-    size_t wb = offsetof(struct d18_route_ws, wbyte), we = wb + sizeof ws->wbyte;
+     * entry lam_of reads before any is read; likewise the tables of
+     * restrict_routes (12 KB), written there before they are read. */
+    size_t wb = offsetof(struct d18_route_ws, wbyte), we = offsetof(struct d18_route_ws, n_top);
     memset(ws, 0, wb);
     memset((unsigned char *)ws + we, 0, sizeof *ws - we);
     size_t cap = (bytes - head - 64) / per_route_bytes();
@@ -451,10 +469,34 @@ static void count_loc(d18_route_ws *ws, int v, int d)
     if (l->office) ws->n_office += d;
 }
 
-/* Stores one route (or only counts it when the workspace is full). */
+/* Stores one route (or only counts it when the workspace is full); with
+ * ws->filter set, counts or stores by potential instead (restrict_routes). */
 static void store(d18_route_ws *ws, const uint64_t e[D18_ROUTE_WORDS], int32_t rev, int32_t fdval,
                   int fdloc, int home, const uint16_t *locs, int len, const uint16_t *lng, int nl)
 {
+    int t = ws->cur_type;
+    if (ws->filter) {
+        int64_t pot = rev + ws->p_off[t];
+        if (ws->filter == 1) {
+            if (pot < ws->p_lo) return;
+            int64_t b = (pot - ws->p_lo) / ws->p_width;
+            b = b < HIST ? b : HIST - 1;
+            ws->hist_n[b]++;
+            ws->hist_pool[b] += (uint64_t)(len + nl);
+            return;
+        }
+        if (pot < ws->theta) return;
+    } else {
+        /* the type's best revenues over all its routes, stored or not */
+        int k = ws->ti[t].slots, n = ws->n_top[t];
+        if (n < k || rev > ws->top[t][k - 1]) {
+            int j = n < k ? n++ : k - 1;
+            for (; j > 0 && ws->top[t][j - 1] < rev; j--) ws->top[t][j] = ws->top[t][j - 1];
+            ws->top[t][j] = rev;
+            ws->n_top[t] = n;
+        }
+        if (fdval > ws->fdmax_all) ws->fdmax_all = fdval;
+    }
     ws->counted++;
     if (ws->overflow || ws->n_routes >= ws->cap ||
         ws->pool_len + (uint32_t)(len + nl) > ws->pool_cap) {
@@ -673,6 +715,73 @@ static void build_graph(d18_route_ws *ws)
         int d = ws->adj_start[v + 1] - ws->adj_start[v];
         ws->vcap[v] = (int8_t)(d >= 3 && d % 2 == 1 && d <= 2 * INT8_MAX ? d / 2 : -1);
     }
+}
+
+/* Every route of every type into ws->r (or counted, by ws->filter). */
+static void enumerate(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    ws->n_routes = ws->pool_len = 0;
+    ws->counted = 0;
+    ws->overflow = 0;
+    for (int t = 0; t < in->n_types; t++) {
+        const d18_route_monster *m = &in->type[t];
+        ws->ti[t].b = ws->n_routes;
+        ws->ti[t].slots = slots_of(m);
+        ws->cur_type = t;
+        if (m->move == D18_MOVE_HOME)
+            enum_home(ws, m);
+        else if (m->move != D18_MOVE_HOWL)
+            enum_paths(ws, m);
+        ws->ti[t].e = ws->n_routes;
+    }
+}
+
+/* The routes did not fit, but all were counted (the best revenues of each
+ * type in ws->top): keeps only the routes that may be in the answer, when
+ * they fit.  A rampage holding route R of type t earns at most R's
+ * potential: rev(R) + U - top[t][slots - 1] + the largest Dutchman bonus,
+ * where U is every type's best `slots` revenues summed (the other routes
+ * of t earn at most t's best slots - 1).  The best single route is a
+ * rampage, so a route of potential below its revenue p_lo is never in the
+ * answer.  A histogram of the potentials (one enumeration) gives the
+ * lowest threshold theta whose routes fit, and a third enumeration stores
+ * those.  Returns 0 if even the top bucket does not fit.  The search on
+ * them then answers exactly when its total is at least theta: every route
+ * left out has a potential below theta, so no rampage holding one earns
+ * that much, ties included (d18_route_solve checks). */
+static int restrict_routes(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    int64_t u = 0, lo = 0, hi = 0;
+    for (int t = 0; t < in->n_types; t++) {
+        for (int j = 0; j < ws->n_top[t]; j++) u += ws->top[t][j];
+        if (ws->n_top[t] && ws->top[t][0] > lo) lo = ws->top[t][0];
+    }
+    for (int t = 0; t < in->n_types; t++) {
+        int k = ws->ti[t].slots;
+        ws->p_off[t] = u - (ws->n_top[t] == k ? ws->top[t][k - 1] : 0) + ws->fdmax_all;
+        if (ws->n_top[t] && ws->top[t][0] + ws->p_off[t] > hi) hi = ws->top[t][0] + ws->p_off[t];
+    }
+    ws->p_lo = lo;
+    ws->p_width = (hi - lo) / HIST + 1;
+    memset(ws->hist_n, 0, sizeof ws->hist_n);
+    memset(ws->hist_pool, 0, sizeof ws->hist_pool);
+    ws->filter = 1;
+    enumerate(ws);
+    int b = HIST;
+    uint64_t n = 0, pool = 0;
+    while (b > 0 && n + ws->hist_n[b - 1] <= ws->cap &&
+           pool + ws->hist_pool[b - 1] <= ws->pool_cap) {
+        b--;
+        n += ws->hist_n[b];
+        pool += ws->hist_pool[b];
+    }
+    if (b == HIST) return 0;
+    ws->theta = lo + (int64_t)b * ws->p_width;
+    ws->filter = 2;
+    enumerate(ws);
+    return !ws->overflow;
 }
 
 /* Orders, ranks and bound tables of type t's routes. */
@@ -1334,6 +1443,22 @@ static void empty_result(const d18_route_input *in, d18_route_result *out)
     out->n_slots = s;
 }
 
+/* CR_ERR_NOMEM with the empty rampage, and the capacity to retry with. */
+static cr_status too_many(const d18_route_ws *ws, const d18_route_input *in, d18_route_result *out,
+                          uint64_t counted, uint64_t need, uint32_t *need_routes, char *err,
+                          size_t errcap)
+{
+    empty_result(in, out);
+    if (need_routes) *need_routes = (uint32_t)need;
+    if (err && errcap)
+        snprintf(err, errcap,
+                 "route solve: the workspace holds %u routes, the position has %s%llu: "
+                 "grow it and retry",
+                 ws->cap, counted >= (uint64_t)ws->cap * COUNT_FACTOR ? "more than " : "",
+                 (unsigned long long)counted);
+    return CR_ERR_NOMEM;
+}
+
 cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route_result *out,
                           d18_route_stats *stats, uint32_t *need_routes, char *err, size_t errcap)
 {
@@ -1346,46 +1471,30 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     empty_result(in, out);
     if (!ws) return fail(err, errcap, "route solve: no workspace");
     ws->in = in;
-    ws->n_routes = ws->pool_len = 0;
-    ws->counted = 0;
-    ws->overflow = 0;
     ws->nodes = 0;
     ws->restarts = 0;
+    ws->filter = 0;
+    ws->fdmax_all = 0;
+    memset(ws->n_top, 0, sizeof ws->n_top);
     build_graph(ws);
     ws->grain = grain_of(in);
-    for (int t = 0; t < in->n_types; t++) {
-        const d18_route_monster *m = &in->type[t];
-        ws->ti[t].b = ws->n_routes;
-        ws->ti[t].slots = slots_of(m);
-        ws->cur_type = t;
-        if (m->move == D18_MOVE_HOME)
-            enum_home(ws, m);
-        else if (m->move != D18_MOVE_HOWL)
-            enum_paths(ws, m);
-        ws->ti[t].e = ws->n_routes;
-    }
+    enumerate(ws);
     if (stats) {
         stats->routes = ws->counted;
         stats->nodes = 0;
         stats->restarts = 0;
     }
-    if (ws->overflow) {
-        uint64_t need = ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR
-                            ? (uint64_t)ws->cap * COUNT_FACTOR
-                            : ws->counted + 1;
-        /* the pool may be what ran out: ask for room for its share too */
-        uint64_t by_pool = ((uint64_t)ws->pool_len + 1) / POOL_PER_ROUTE * 2;
-        if (by_pool > need) need = by_pool;
-        if (need > UINT32_MAX) need = UINT32_MAX;
-        if (need_routes) *need_routes = (uint32_t)need;
-        if (err && errcap)
-            snprintf(err, errcap,
-                     "route solve: the workspace holds %u routes, the position has %s%llu: "
-                     "grow it and retry",
-                     ws->cap, ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR ? "more than " : "",
-                     (unsigned long long)ws->counted);
-        return CR_ERR_NOMEM;
-    }
+    uint64_t counted = ws->counted;
+    uint64_t need = counted >= (uint64_t)ws->cap * COUNT_FACTOR ? (uint64_t)ws->cap * COUNT_FACTOR
+                                                                : counted + 1;
+    /* the pool may be what ran out: ask for room for its share too */
+    uint64_t by_pool = ((uint64_t)ws->pool_len + 1) / POOL_PER_ROUTE * 2;
+    if (by_pool > need) need = by_pool;
+    if (need > UINT32_MAX) need = UINT32_MAX;
+    /* Too many routes: those that may be in the answer, if all were counted
+     * and those fit (restrict_routes). */
+    if (ws->overflow && (counted >= (uint64_t)ws->cap * COUNT_FACTOR || !restrict_routes(ws)))
+        return too_many(ws, in, out, counted, need, need_routes, err, errcap);
     for (int t = 0; t < in->n_types; t++) index_type(ws, t);
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
@@ -1422,6 +1531,10 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
             out->fd_bonus = in->loc[ws->best_fd_loc].value;
         }
     }
+    /* Restricted to the routes of potential >= theta: exact only if the
+     * answer reaches theta (restrict_routes). */
+    if (ws->filter && part_total < ws->theta)
+        return too_many(ws, in, out, counted, need, need_routes, err, errcap);
     out->total = part_total;
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];
