@@ -898,6 +898,23 @@ static int64_t static_topk(const d18_route_ws *ws, int t, uint32_t p, int k)
     return ws->pre[ti->b + last] - (p ? ws->pre[ti->b + p - 1] : 0);
 }
 
+/* The first rev-position i >= p of type t (its route count if none) whose
+ * k best revenues from i on sum below need: static_topk(t, i, k) does not
+ * grow with i, so bisection finds it. */
+static uint32_t topk_end(const d18_route_ws *ws, int t, uint32_t p, int k, int64_t need)
+{
+    const tinfo *ti = &ws->ti[t];
+    uint32_t lo = p, hi = ti->e - ti->b;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (static_topk(ws, t, mid, k) < need)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 static int home_ok(const d18_route_ws *ws, const rt *r)
 {
     return r->home < 0 || ws->hused[r->home] < ws->hcap[r->home];
@@ -1202,7 +1219,6 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     }
     int64_t rest_b = rest_bound(ws, ci + 1, used);
     if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
-    uint32_t n = ti->e - ti->b;
     if (ws->use_lam && left == 1) {
         /* The last route of the type: tried by descending reduced revenue
          * (those from rev-position p on), so the first one whose child
@@ -1232,11 +1248,15 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         }
         left = 0;
     }
-    for (uint32_t i = p; left > 0 && i < n; i++) {
+    /* later types can only lose routes to what this node's children add,
+     * so rest_b bounds them for every child: the loop ends at the first
+     * rev-position i whose `left` best revenues from i on fall below
+     * best - sum - rest_b - fdp (they only fall as i grows; found by
+     * bisection, again each time a child raises best) */
+    int64_t seen_best = ws->best;
+    uint32_t end = left > 0 ? topk_end(ws, t, p, left, ws->best - sum - rest_b - fdp) : p;
+    for (uint32_t i = p; i < end; i++) {
         ws->work++;
-        /* later types can only lose routes to what this node's children
-         * add, so rest_b bounds them for every child */
-        if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
         if (overlaps(oe_at(ws, ti->b + i), used)) continue; /* first: most do */
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
@@ -1265,6 +1285,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
          * loops used to run on, bounding children that were then dropped:
          * most of the plain search's time on the slow positions). */
         if (ws->gave_up) return;
+        if (ws->best != seen_best) {
+            seen_best = ws->best;
+            end = topk_end(ws, t, i + 1, left, ws->best - sum - rest_b - fdp);
+        }
     }
     if (ws->gave_up) return;
     int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
