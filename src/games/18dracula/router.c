@@ -8,9 +8,10 @@
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
  *  - ws->opos[r] is r's position in its type's ord;
- *  - ws->oe[3 (b + i) ..] is the route-space bitset of ord[b + i]: the
- *    scans in revenue order read it in sequence rather than a route
- *    record each (the revenue at ord position j is pre[j] - pre[j - 1]);
+ *  - ws->bm[s * ws->bm_w + j / 64] bit j % 64 says whether the route at
+ *    ord position j uses route space s (the bitsets transposed): the scans
+ *    in revenue order skip the routes overlapping a set of spaces 64 at a
+ *    time (next_free; the revenue at ord position j is pre[j] - pre[j - 1]);
  *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
  *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
  *    the type's routes by descending red; ws->redf[r] = red(r) +
@@ -36,6 +37,9 @@ enum {
     ALONE_WORK = 20000, /* nodes + routes looked at by one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
     HIST = 1024,        /* buckets of the potential histogram (restrict_routes) */
+    /* bytes of bm beyond D18_ROUTE_WORDS words a route: a row per space
+     * holds cap / 64 + 1 words */
+    BM_SLACK = D18_ROUTE_MAX_SPACES * 8,
 };
 
 typedef struct rt {
@@ -66,7 +70,8 @@ struct d18_route_ws {
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
     uint32_t *tmp;  /* the radix sort's second buffer */
-    uint64_t *oe;   /* bitsets in ord order, D18_ROUTE_WORDS a route */
+    uint64_t *bm;   /* per route space, a bit per ord position (bm_w words) */
+    uint32_t bm_w;
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -168,7 +173,8 @@ static size_t per_route_bytes(void)
 size_t d18_route_ws_size(uint32_t max_routes)
 {
     if (max_routes < 1) max_routes = 1;
-    return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + 64;
+    return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + BM_SLACK +
+           64;
 }
 
 size_t d18_route_ws_fixed_size(void) { return sizeof(struct d18_route_ws); }
@@ -185,14 +191,14 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     size_t wb = offsetof(struct d18_route_ws, wbyte), we = offsetof(struct d18_route_ws, n_top);
     memset(ws, 0, wb);
     memset((unsigned char *)ws + we, 0, sizeof *ws - we);
-    size_t cap = (bytes - head - 64) / per_route_bytes();
+    size_t cap = (bytes - head - BM_SLACK - 64) / per_route_bytes();
     if (cap > UINT32_MAX / POOL_PER_ROUTE) cap = UINT32_MAX / POOL_PER_ROUTE;
     unsigned char *p = (unsigned char *)mem + head;
     ws->cap = (uint32_t)cap;
     ws->r = (rt *)p;
     p += ALIGN8(cap * sizeof(rt));
-    ws->oe = (uint64_t *)p;
-    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t);
+    ws->bm = (uint64_t *)p; /* D18_ROUTE_MAX_SPACES rows of cap / 64 + 1 words at most */
+    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t) + BM_SLACK;
     ws->pre = (int64_t *)p;
     p += cap * sizeof(int64_t);
     ws->rank = (uint32_t *)p;
@@ -792,9 +798,13 @@ static void index_type(d18_route_ws *ws, int t)
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
     for (uint32_t i = 0; i < n; i++) {
-        ws->opos[ws->ord[b + i]] = i;
-        memcpy(ws->oe + (size_t)D18_ROUTE_WORDS * (b + i), ws->r[ws->ord[b + i]].e,
-               sizeof ws->r[0].e);
+        uint32_t j = b + i;
+        ws->opos[ws->ord[j]] = i;
+        const uint64_t *e = ws->r[ws->ord[j]].e;
+        for (int w = 0; w < D18_ROUTE_WORDS; w++)
+            for (uint64_t m = e[w]; m; m &= m - 1)
+                ws->bm[(size_t)(64 * w + __builtin_ctzll(m)) * ws->bm_w + (j >> 6)] |= 1ull
+                                                                                       << (j & 63);
     }
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
@@ -821,11 +831,44 @@ static int overlaps(const uint64_t *a, const uint64_t *b)
     return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0;
 }
 
-/* The bitset and the revenue of the route at ord position j (absolute). */
-static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j)
+/* The route spaces of a set, listed (for next_free). */
+typedef struct uset {
+    int n;
+    uint8_t s[D18_ROUTE_MAX_SPACES];
+} uset;
+
+static void uset_add(uset *u, const uint64_t *e)
 {
-    return ws->oe + (size_t)D18_ROUTE_WORDS * j;
+    for (int w = 0; w < D18_ROUTE_WORDS; w++)
+        for (uint64_t m = e[w]; m; m &= m - 1)
+            u->s[u->n++] = (uint8_t)(64 * w + __builtin_ctzll(m));
 }
+
+static void uset_of(const uint64_t *used, uset *u)
+{
+    u->n = 0;
+    uset_add(u, used);
+}
+
+/* The first ord position in [i, end) whose route uses none of the spaces
+ * of u, or end: 64 routes at a time on the transposed bitsets. */
+static uint32_t next_free(const d18_route_ws *ws, uint32_t i, uint32_t end, const uset *u)
+{
+    while (i < end) {
+        uint32_t w = i >> 6;
+        uint64_t m = ~0ull << (i & 63);
+        for (int k = 0; k < u->n && m; k++) m &= ~ws->bm[(size_t)u->s[k] * ws->bm_w + w];
+        if (m) {
+            uint32_t j = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return j < end ? j : end;
+        }
+        i = (w + 1) << 6;
+    }
+    return end;
+}
+
+/* The route spaces of the route at ord position j (absolute). */
+static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j) { return ws->r[ws->ord[j]].e; }
 
 static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
 {
@@ -835,18 +878,18 @@ static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
 /* Best `k` revenues of type t from rev-position p on, among routes not
  * overlapping `used`: exact if found within SCAN_LIMIT routes, else the
  * found ones plus the next revenue for each missing one (an upper bound). */
-static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u)
 {
     const tinfo *ti = &ws->ti[t];
     int64_t s = 0;
-    int found = 0, scanned = 0;
-    for (uint32_t i = ti->b + p; i < ti->e && found < k; i++) {
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * orev_at(ws, ti, i);
-        if (!overlaps(oe_at(ws, i), used)) {
-            s += orev_at(ws, ti, i);
-            found++;
-        }
+    int found = 0;
+    uint32_t lim = ti->e - ti->b - p > SCAN_LIMIT ? ti->b + p + SCAN_LIMIT : ti->e;
+    for (uint32_t i = next_free(ws, ti->b + p, lim, u); i < lim && found < k;
+         i = next_free(ws, i + 1, lim, u)) {
+        s += orev_at(ws, ti, i);
+        found++;
     }
+    if (found < k && lim < ti->e) s += (int64_t)(k - found) * orev_at(ws, ti, lim);
     return s;
 }
 
@@ -855,35 +898,35 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
  * spaces) or is not; each case is bounded again, `depth` levels deep, then
  * by scan_bound.  The top routes of one type are mostly variants of one
  * path, so this is far tighter than scan_bound when k > 1. */
-static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
+static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u,
                           int depth)
 {
-    if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, used);
+    if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, u);
     const tinfo *ti = &ws->ti[t];
-    for (uint32_t i = ti->b + p; i < ti->e; i++) {
-        const uint64_t *e = oe_at(ws, i);
-        if (overlaps(e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
-        uint32_t next = i + 1 - ti->b;
-        int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, u, depth - 1);
-        int64_t without = pick_bound(ws, t, next, k, used, depth - 1);
-        return with > without ? with : without;
-    }
-    return 0;
+    uint32_t i = next_free(ws, ti->b + p, ti->e, u);
+    if (i == ti->e) return 0;
+    uset with_i;
+    with_i.n = u->n;
+    memcpy(with_i.s, u->s, (size_t)u->n);
+    uset_add(&with_i, oe_at(ws, i));
+    uint32_t next = i + 1 - ti->b;
+    int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, &with_i, depth - 1);
+    int64_t without = pick_bound(ws, t, next, k, u, depth - 1);
+    return with > without ? with : without;
 }
 
-/* k more routes of type t from rev-position p on, beside `used`. */
-static int64_t type_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+/* k more routes of type t from rev-position p on, beside the spaces of u. */
+static int64_t type_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u)
 {
-    int64_t b = pick_bound(ws, t, p, k, used, BOUND_DEPTH);
+    int64_t b = pick_bound(ws, t, p, k, u, BOUND_DEPTH);
     return b < ws->alone[t][k] ? b : ws->alone[t][k];
 }
 
-static int64_t rest_bound(const d18_route_ws *ws, int ci, const uint64_t *used)
+static int64_t rest_bound(const d18_route_ws *ws, int ci, const uset *u)
 {
     int64_t s = 0;
     for (int c = ci; c < ws->n_comp; c++)
-        s += type_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, used);
+        s += type_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, u);
     return s;
 }
 
@@ -1217,8 +1260,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         if (sum + lam_free + red_scan(ws, t, left, used) + rest_red + fdp < ws->best) return;
         child = child_fd = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
     }
-    int64_t rest_b = rest_bound(ws, ci + 1, used);
-    if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
+    uset us;
+    uset_of(used, &us);
+    int64_t rest_b = rest_bound(ws, ci + 1, &us);
+    if (sum + type_bound(ws, t, p, left, &us) + rest_b + fdp < ws->best) return;
     if (ws->use_lam && left == 1) {
         /* The last route of the type: tried by descending reduced revenue
          * (those from rev-position p on), so the first one whose child
@@ -1256,8 +1301,11 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
     int64_t seen_best = ws->best;
     uint32_t end = left > 0 ? topk_end(ws, t, p, left, ws->best - sum - rest_b - fdp) : p;
     for (uint32_t i = p; i < end; i++) {
-        ws->work++;
-        if (overlaps(oe_at(ws, ti->b + i), used)) continue; /* first: most do */
+        /* the next route avoiding used (most do not); every route passed
+         * over counts as work, as the one taken */
+        uint32_t j = next_free(ws, ti->b + i, ti->b + end, &us) - ti->b;
+        ws->work += j - i + (j < end);
+        if ((i = j) >= end) break;
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
         if (ws->use_lam) {
@@ -1307,7 +1355,10 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     ws->nodes++;
     if (--ws->alone_budget < 0) return;
     if (sum > *best) *best = sum;
-    if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
+    if (k == 0) return;
+    uset us;
+    uset_of(used, &us);
+    if (sum + pick_bound(ws, t, p, k, &us, BOUND_DEPTH) <= *best) return;
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
@@ -1519,6 +1570,8 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
      * and those fit (restrict_routes). */
     if (ws->overflow && (counted >= (uint64_t)ws->cap * COUNT_FACTOR || !restrict_routes(ws)))
         return too_many(ws, in, out, counted, need, need_routes, err, errcap);
+    ws->bm_w = ws->n_routes / 64 + 1;
+    memset(ws->bm, 0, (size_t)ws->n_edges * ws->bm_w * sizeof *ws->bm);
     for (int t = 0; t < in->n_types; t++) index_type(ws, t);
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
