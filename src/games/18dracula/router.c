@@ -852,12 +852,17 @@ static void uset_of(const uint64_t *used, uset *u)
 
 /* The first ord position in [i, end) whose route uses none of the spaces
  * of u, or end: 64 routes at a time on the transposed bitsets. */
+static uint64_t free_mask(const d18_route_ws *ws, uint32_t w, uint64_t m, const uset *u)
+{
+    for (int k = 0; k < u->n && m; k++) m &= ~ws->bm[(size_t)u->s[k] * ws->bm_w + w];
+    return m;
+}
+
 static uint32_t next_free(const d18_route_ws *ws, uint32_t i, uint32_t end, const uset *u)
 {
     while (i < end) {
         uint32_t w = i >> 6;
-        uint64_t m = ~0ull << (i & 63);
-        for (int k = 0; k < u->n && m; k++) m &= ~ws->bm[(size_t)u->s[k] * ws->bm_w + w];
+        uint64_t m = free_mask(ws, w, ~0ull << (i & 63), u);
         if (m) {
             uint32_t j = (w << 6) + (uint32_t)__builtin_ctzll(m);
             return j < end ? j : end;
@@ -883,11 +888,15 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
     const tinfo *ti = &ws->ti[t];
     int64_t s = 0;
     int found = 0;
-    uint32_t lim = ti->e - ti->b - p > SCAN_LIMIT ? ti->b + p + SCAN_LIMIT : ti->e;
-    for (uint32_t i = next_free(ws, ti->b + p, lim, u); i < lim && found < k;
-         i = next_free(ws, i + 1, lim, u)) {
-        s += orev_at(ws, ti, i);
-        found++;
+    uint32_t i0 = ti->b + p;
+    uint32_t lim = ti->e - i0 > SCAN_LIMIT ? i0 + SCAN_LIMIT : ti->e;
+    for (uint32_t w = i0 >> 6; w << 6 < lim && found < k; w++) {
+        uint64_t m = w << 6 < i0 ? ~0ull << (i0 & 63) : ~0ull;
+        if (lim - (w << 6) < 64) m &= (1ull << (lim - (w << 6))) - 1;
+        for (m = free_mask(ws, w, m, u); m && found < k; m &= m - 1) {
+            s += orev_at(ws, ti, (w << 6) + (uint32_t)__builtin_ctzll(m));
+            found++;
+        }
     }
     if (found < k && lim < ti->e) s += (int64_t)(k - found) * orev_at(ws, ti, lim);
     return s;
