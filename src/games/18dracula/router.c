@@ -1087,6 +1087,23 @@ static int32_t lam_of(const d18_route_ws *ws, const rt *r)
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
 }
 
+_Static_assert(D18_ROUTE_MAX_LOCS <= 128 && D18_ROUTE_MAX_VALUE < (1 << 17),
+               "lam_fit packs a route's ends in 7 bits each and its fd value in 17");
+
+/* lam_of for a route of a graph of at most 64 spaces, packed as lam_fit
+ * keeps it: e its spaces, pk its ends, fd value and home bit. */
+static int32_t lam_of_packed(const d18_route_ws *ws, uint64_t m, uint32_t pk)
+{
+    if (pk >> 31) return 0;
+    const int32_t(*bt)[256] = ws->wbyte;
+    int64_t s = -(int64_t)ws->pi[pk & 127] - ws->pi[pk >> 7 & 127];
+    s += (int64_t)bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
+         bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
+         bt[6][(m >> 48) & 255] + bt[7][m >> 56];
+    s /= 2;
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
 /* ws->w from lam and pi (pi is 0 where vcap < 0), and its byte tables. */
 static void set_w(d18_route_ws *ws)
 {
@@ -1127,6 +1144,27 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     ws->mu = ws->fdpot[0];
     int32_t best_mu = ws->mu;
     int64_t norm_mu;
+    /* Each step reads every route's spaces, revenue, ends and fd value: on
+     * a dense position tens of thousands of 48-byte records and their
+     * pool entries, 50 times.  With at most 64 route spaces (the bundled
+     * board has 55) those fit 16 bytes a route, in arrays free until the
+     * fit ends: the spaces in lex (low word) and tmp (high word), the
+     * revenue in rord, and in rordf the ends (7 bits each), the fd value
+     * (17 bits) and bit 31 for a home route. */
+    int packed = ws->n_edges <= 64;
+    for (int c = 0; packed && c < ws->n_comp; c++) {
+        const tinfo *ti = &ws->ti[ws->comp[c]];
+        for (uint32_t i = ti->b; i < ti->e; i++) {
+            const rt *r = &ws->r[i];
+            ws->lex[i] = (uint32_t)r->e[0];
+            ws->tmp[i] = (uint32_t)(r->e[0] >> 32);
+            ws->rord[i] = (uint32_t)r->rev;
+            ws->rordf[i] = r->home >= 0 ? 1u << 31
+                                        : (uint32_t)ws->pool[r->tup] |
+                                              (uint32_t)ws->pool[r->tup + r->len - 1] << 7 |
+                                              (uint32_t)r->fdval << 14;
+        }
+    }
     for (int it = 0; it < LAM_ITERS; it++) {
         int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
         set_w(ws);
@@ -1145,11 +1183,22 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             int nt = 0;
             int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
             for (uint32_t i = ti->b; i < ti->e; i++) {
-                if (nt == ti->slots && (int64_t)ws->r[i].rev + fd_add < ws->redf[top[nt - 1]])
-                    continue;
-                int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+                int32_t rev, fdval, v;
+                if (packed) { /* the same values from the packed copy */
+                    uint32_t pk = ws->rordf[i];
+                    rev = (int32_t)ws->rord[i];
+                    fdval = (int32_t)(pk >> 14 & 0x1ffff);
+                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
+                    v = rev -
+                        lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
+                } else {
+                    rev = ws->r[i].rev;
+                    fdval = ws->r[i].fdval;
+                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
+                    v = rev - lam_of(ws, &ws->r[i]);
+                }
                 ws->red[i] = v;
-                if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
+                if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
                 ws->redf[i] = v;
                 if (v <= 0) continue;
                 int j = nt < ti->slots ? nt++ : ti->slots;
