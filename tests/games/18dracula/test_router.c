@@ -848,7 +848,7 @@ static void test_small_workspace_matches_brute_force(void **state)
  * of them the inf monster's.  With room for 65,536 routes (and for the
  * 131,072 of the game's scratch) the router keeps those that may be in the
  * answer and gives, without allocating, the answer of a workspace holding
- * every route.  (The brute force does not finish on it.) */
+ * every route.  (The brute force did not finish on it in minutes.) */
 /* kind, blocked, office, fd, home_stack, value */
 static const int big_locs[][6] = {
     {1, 0, 0, 0, 0, 0},   {2, 0, 0, 0, 1, 60},  {1, 0, 0, 0, 2, 0},  {0, 0, 1, 0, 3, 40},
