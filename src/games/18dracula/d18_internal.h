@@ -327,7 +327,9 @@ D18_HIDDEN int d18_owner_of(const d18_state *s, int e); /* the seat deciding for
 D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx);
 /* Scratch bytes the rampage needs: the router's workspace for
  * D18_ROUTE_CAP routes (rampage.c; about 26 MB, 6 MB of it the memo of rampage totals).  Random
- * games on the bundled board have needed up to about 80,000 routes in one rampage. */
+ * games on the bundled board have needed up to about 80,000 routes in one rampage, and one
+ * game of 46,000 214,300 (tests/conformance, test_known_games): the router then keeps only
+ * the routes that may be in the answer, and those fit (router.h, "Memory"). */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
 /* The routes of that rampage (for the events): the router's input and its

@@ -14,8 +14,10 @@
  *
  * Workspace: the router's routes live in the context's scratch
  * (g->scratch_size, set by create()), sized for D18_ROUTE_CAP routes.  The
- * answer is always exact: a position with more routes gets a larger
- * workspace of its own for that one rampage.  A caller that passes no
+ * answer is always exact: a position with more routes than that is solved
+ * on the routes that may be in its answer (router.h, "Memory"), and only
+ * when even those do not fit (never met) gets a larger workspace of its
+ * own for that one rampage.  A caller that passes no
  * context or no scratch (allowed by game.h) gets a workspace allocated for
  * that one rampage: only such callers pay an allocation; with the game's
  * context (cr_ctx_new) the hot path allocates nothing.  The scratch also
@@ -189,9 +191,10 @@ static const d18_route_result *solve_head(unsigned char *mem, size_t size)
     char err[160];
     uint32_t need = 0;
     cr_status st = d18_route_solve(in, ws, res, NULL, &need, err, sizeof err);
-    /* A position with more routes than the scratch holds (none in the
-     * random games measured, see D18_ROUTE_CAP) gets a workspace of its
-     * own: the answer is always the exact maximum. */
+    /* The router solves a position with more routes than the scratch holds
+     * on those that may be in its answer; if even those do not fit (met in
+     * no game yet, see D18_ROUTE_CAP) it gets a workspace of its own: the
+     * answer is always the exact maximum. */
     for (int tries = 0; st == CR_ERR_NOMEM && tries < 8; tries++) {
         size_t bytes = d18_route_ws_size(need);
         void *big = cr_alloc(bytes);

@@ -8,9 +8,10 @@
  *  - ws->ord[b..e) lists them in descending revenue (ties: ascending index),
  *    and ws->pre[b + i] is the sum of the revenues of ord[b..b+i];
  *  - ws->opos[r] is r's position in its type's ord;
- *  - ws->oe[3 (b + i) ..] is the route-space bitset of ord[b + i]: the
- *    scans in revenue order read it in sequence rather than a route
- *    record each (the revenue at ord position j is pre[j] - pre[j - 1]);
+ *  - ws->bm[s * ws->bm_w + j / 64] bit j % 64 says whether the route at
+ *    ord position j uses route space s (the bitsets transposed): the scans
+ *    in revenue order skip the routes overlapping a set of spaces 64 at a
+ *    time (next_free; the revenue at ord position j is pre[j] - pre[j - 1]);
  *  - with the Lagrangian bound on, ws->red[r] = rev(r) - lam_of(r) (the
  *    prices of r's spaces and interior locations) and ws->rord[b..e) lists
  *    the type's routes by descending red; ws->redf[r] = red(r) +
@@ -35,6 +36,10 @@ enum {
     POOL_PER_ROUTE = 16,
     ALONE_WORK = 20000, /* nodes + routes looked at by one alone_search before it gives up */
     COUNT_FACTOR = 8,   /* on overflow, keep counting up to this × capacity */
+    HIST = 1024,        /* buckets of the potential histogram (restrict_routes) */
+    /* bytes of bm beyond D18_ROUTE_WORDS words a route: a row per space
+     * holds cap / 64 + 1 words */
+    BM_SLACK = D18_ROUTE_MAX_SPACES * 8,
 };
 
 typedef struct rt {
@@ -65,7 +70,8 @@ struct d18_route_ws {
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
     uint32_t *tmp;  /* the radix sort's second buffer */
-    uint64_t *oe;   /* bitsets in ord order, D18_ROUTE_WORDS a route */
+    uint64_t *bm;   /* per route space, a bit per ord position (bm_w words) */
+    uint32_t bm_w;
     int64_t *pre;
     uint16_t *pool;
     /* per solve */
@@ -121,6 +127,22 @@ struct d18_route_ws {
     /* wbyte[j][b]: the sum of w over the spaces 8j + i for the bits i set
      * in b, so a route's sum of w is 24 look-ups (lam_of) */
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
+    /* When the routes do not fit (restrict_routes), written before read:
+     * top[t][0..n_top[t]) the best revenues of type t over all its routes,
+     * descending, at most its slot count; hist_n[b] / hist_pool[b] the
+     * routes (and their pool entries) whose potential falls in bucket b. */
+    int32_t top[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS];
+    uint32_t hist_n[HIST];
+    uint64_t hist_pool[HIST];
+    /* (the members above, from wbyte on, are not cleared by ws_init) */
+    int n_top[D18_ROUTE_MAX_TYPES];
+    int32_t fdmax_all; /* the largest fdval of any route */
+    /* 0: store every route; 1: only count potentials into hist_*; 2: store
+     * only routes of potential >= theta.  A route's potential is its
+     * revenue plus p_off[its type]: no rampage holding it earns more. */
+    int filter;
+    int64_t p_off[D18_ROUTE_MAX_TYPES];
+    int64_t p_lo, p_width, theta;
     uint8_t hcap[D18_ROUTE_MAX_LOCS], hused[D18_ROUTE_MAX_LOCS];
     uint64_t nodes, nodes_start;
     uint64_t work, work_cap; /* candidates search looked at this round, and its cap */
@@ -151,7 +173,8 @@ static size_t per_route_bytes(void)
 size_t d18_route_ws_size(uint32_t max_routes)
 {
     if (max_routes < 1) max_routes = 1;
-    return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + 64;
+    return ALIGN8(sizeof(struct d18_route_ws)) + (size_t)max_routes * per_route_bytes() + BM_SLACK +
+           64;
 }
 
 size_t d18_route_ws_fixed_size(void) { return sizeof(struct d18_route_ws); }
@@ -163,18 +186,19 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     d18_route_ws *ws = mem;
     /* Zeroed but for the byte tables of the Lagrangian prices (24 KB of the
      * fixed part, cleared on every rampage for nothing): set_w writes every
-     * entry lam_of reads before any is read. */
-    size_t wb = offsetof(struct d18_route_ws, wbyte), we = wb + sizeof ws->wbyte;
+     * entry lam_of reads before any is read; likewise the tables of
+     * restrict_routes (12 KB), written there before they are read. */
+    size_t wb = offsetof(struct d18_route_ws, wbyte), we = offsetof(struct d18_route_ws, n_top);
     memset(ws, 0, wb);
     memset((unsigned char *)ws + we, 0, sizeof *ws - we);
-    size_t cap = (bytes - head - 64) / per_route_bytes();
+    size_t cap = (bytes - head - BM_SLACK - 64) / per_route_bytes();
     if (cap > UINT32_MAX / POOL_PER_ROUTE) cap = UINT32_MAX / POOL_PER_ROUTE;
     unsigned char *p = (unsigned char *)mem + head;
     ws->cap = (uint32_t)cap;
     ws->r = (rt *)p;
     p += ALIGN8(cap * sizeof(rt));
-    ws->oe = (uint64_t *)p;
-    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t);
+    ws->bm = (uint64_t *)p; /* D18_ROUTE_MAX_SPACES rows of cap / 64 + 1 words at most */
+    p += cap * D18_ROUTE_WORDS * sizeof(uint64_t) + BM_SLACK;
     ws->pre = (int64_t *)p;
     p += cap * sizeof(int64_t);
     ws->rank = (uint32_t *)p;
@@ -451,10 +475,34 @@ static void count_loc(d18_route_ws *ws, int v, int d)
     if (l->office) ws->n_office += d;
 }
 
-/* Stores one route (or only counts it when the workspace is full). */
+/* Stores one route (or only counts it when the workspace is full); with
+ * ws->filter set, counts or stores by potential instead (restrict_routes). */
 static void store(d18_route_ws *ws, const uint64_t e[D18_ROUTE_WORDS], int32_t rev, int32_t fdval,
                   int fdloc, int home, const uint16_t *locs, int len, const uint16_t *lng, int nl)
 {
+    int t = ws->cur_type;
+    if (ws->filter) {
+        int64_t pot = rev + ws->p_off[t];
+        if (ws->filter == 1) {
+            if (pot < ws->p_lo) return;
+            int64_t b = (pot - ws->p_lo) / ws->p_width;
+            b = b < HIST ? b : HIST - 1;
+            ws->hist_n[b]++;
+            ws->hist_pool[b] += (uint64_t)(len + nl);
+            return;
+        }
+        if (pot < ws->theta) return;
+    } else {
+        /* the type's best revenues over all its routes, stored or not */
+        int k = ws->ti[t].slots, n = ws->n_top[t];
+        if (n < k || rev > ws->top[t][k - 1]) {
+            int j = n < k ? n++ : k - 1;
+            for (; j > 0 && ws->top[t][j - 1] < rev; j--) ws->top[t][j] = ws->top[t][j - 1];
+            ws->top[t][j] = rev;
+            ws->n_top[t] = n;
+        }
+        if (fdval > ws->fdmax_all) ws->fdmax_all = fdval;
+    }
     ws->counted++;
     if (ws->overflow || ws->n_routes >= ws->cap ||
         ws->pool_len + (uint32_t)(len + nl) > ws->pool_cap) {
@@ -675,6 +723,73 @@ static void build_graph(d18_route_ws *ws)
     }
 }
 
+/* Every route of every type into ws->r (or counted, by ws->filter). */
+static void enumerate(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    ws->n_routes = ws->pool_len = 0;
+    ws->counted = 0;
+    ws->overflow = 0;
+    for (int t = 0; t < in->n_types; t++) {
+        const d18_route_monster *m = &in->type[t];
+        ws->ti[t].b = ws->n_routes;
+        ws->ti[t].slots = slots_of(m);
+        ws->cur_type = t;
+        if (m->move == D18_MOVE_HOME)
+            enum_home(ws, m);
+        else if (m->move != D18_MOVE_HOWL)
+            enum_paths(ws, m);
+        ws->ti[t].e = ws->n_routes;
+    }
+}
+
+/* The routes did not fit, but all were counted (the best revenues of each
+ * type in ws->top): keeps only the routes that may be in the answer, when
+ * they fit.  A rampage holding route R of type t earns at most R's
+ * potential: rev(R) + U - top[t][slots - 1] + the largest Dutchman bonus,
+ * where U is every type's best `slots` revenues summed (the other routes
+ * of t earn at most t's best slots - 1).  The best single route is a
+ * rampage, so a route of potential below its revenue p_lo is never in the
+ * answer.  A histogram of the potentials (one enumeration) gives the
+ * lowest threshold theta whose routes fit, and a third enumeration stores
+ * those.  Returns 0 if even the top bucket does not fit.  The search on
+ * them then answers exactly when its total is at least theta: every route
+ * left out has a potential below theta, so no rampage holding one earns
+ * that much, ties included (d18_route_solve checks). */
+static int restrict_routes(d18_route_ws *ws)
+{
+    const d18_route_input *in = ws->in;
+    int64_t u = 0, lo = 0, hi = 0;
+    for (int t = 0; t < in->n_types; t++) {
+        for (int j = 0; j < ws->n_top[t]; j++) u += ws->top[t][j];
+        if (ws->n_top[t] && ws->top[t][0] > lo) lo = ws->top[t][0];
+    }
+    for (int t = 0; t < in->n_types; t++) {
+        int k = ws->ti[t].slots;
+        ws->p_off[t] = u - (ws->n_top[t] == k ? ws->top[t][k - 1] : 0) + ws->fdmax_all;
+        if (ws->n_top[t] && ws->top[t][0] + ws->p_off[t] > hi) hi = ws->top[t][0] + ws->p_off[t];
+    }
+    ws->p_lo = lo;
+    ws->p_width = (hi - lo) / HIST + 1;
+    memset(ws->hist_n, 0, sizeof ws->hist_n);
+    memset(ws->hist_pool, 0, sizeof ws->hist_pool);
+    ws->filter = 1;
+    enumerate(ws);
+    int b = HIST;
+    uint64_t n = 0, pool = 0;
+    while (b > 0 && n + ws->hist_n[b - 1] <= ws->cap &&
+           pool + ws->hist_pool[b - 1] <= ws->pool_cap) {
+        b--;
+        n += ws->hist_n[b];
+        pool += ws->hist_pool[b];
+    }
+    if (b == HIST) return 0;
+    ws->theta = lo + (int64_t)b * ws->p_width;
+    ws->filter = 2;
+    enumerate(ws);
+    return !ws->overflow;
+}
+
 /* Orders, ranks and bound tables of type t's routes. */
 static void index_type(d18_route_ws *ws, int t)
 {
@@ -683,9 +798,13 @@ static void index_type(d18_route_ws *ws, int t)
     for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
     radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
     for (uint32_t i = 0; i < n; i++) {
-        ws->opos[ws->ord[b + i]] = i;
-        memcpy(ws->oe + (size_t)D18_ROUTE_WORDS * (b + i), ws->r[ws->ord[b + i]].e,
-               sizeof ws->r[0].e);
+        uint32_t j = b + i;
+        ws->opos[ws->ord[j]] = i;
+        const uint64_t *e = ws->r[ws->ord[j]].e;
+        for (int w = 0; w < D18_ROUTE_WORDS; w++)
+            for (uint64_t m = e[w]; m; m &= m - 1)
+                ws->bm[(size_t)(64 * w + __builtin_ctzll(m)) * ws->bm_w + (j >> 6)] |= 1ull
+                                                                                       << (j & 63);
     }
     if (ws->parallel) heap_sort(ws, ws->lex + b, n, lex_less);
     /* equal tuples (home copies, parallel spaces) share a rank */
@@ -712,11 +831,49 @@ static int overlaps(const uint64_t *a, const uint64_t *b)
     return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2])) != 0;
 }
 
-/* The bitset and the revenue of the route at ord position j (absolute). */
-static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j)
+/* The route spaces of a set, listed (for next_free). */
+typedef struct uset {
+    int n;
+    uint8_t s[D18_ROUTE_MAX_SPACES];
+} uset;
+
+static void uset_add(uset *u, const uint64_t *e)
 {
-    return ws->oe + (size_t)D18_ROUTE_WORDS * j;
+    for (int w = 0; w < D18_ROUTE_WORDS; w++)
+        for (uint64_t m = e[w]; m; m &= m - 1)
+            u->s[u->n++] = (uint8_t)(64 * w + __builtin_ctzll(m));
 }
+
+static void uset_of(const uint64_t *used, uset *u)
+{
+    u->n = 0;
+    uset_add(u, used);
+}
+
+/* The first ord position in [i, end) whose route uses none of the spaces
+ * of u, or end: 64 routes at a time on the transposed bitsets. */
+static uint64_t free_mask(const d18_route_ws *ws, uint32_t w, uint64_t m, const uset *u)
+{
+    for (int k = 0; k < u->n && m; k++) m &= ~ws->bm[(size_t)u->s[k] * ws->bm_w + w];
+    return m;
+}
+
+static uint32_t next_free(const d18_route_ws *ws, uint32_t i, uint32_t end, const uset *u)
+{
+    while (i < end) {
+        uint32_t w = i >> 6;
+        uint64_t m = free_mask(ws, w, ~0ull << (i & 63), u);
+        if (m) {
+            uint32_t j = (w << 6) + (uint32_t)__builtin_ctzll(m);
+            return j < end ? j : end;
+        }
+        i = (w + 1) << 6;
+    }
+    return end;
+}
+
+/* The route spaces of the route at ord position j (absolute). */
+static const uint64_t *oe_at(const d18_route_ws *ws, uint32_t j) { return ws->r[ws->ord[j]].e; }
 
 static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
 {
@@ -726,18 +883,22 @@ static int32_t orev_at(const d18_route_ws *ws, const tinfo *ti, uint32_t j)
 /* Best `k` revenues of type t from rev-position p on, among routes not
  * overlapping `used`: exact if found within SCAN_LIMIT routes, else the
  * found ones plus the next revenue for each missing one (an upper bound). */
-static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u)
 {
     const tinfo *ti = &ws->ti[t];
     int64_t s = 0;
-    int found = 0, scanned = 0;
-    for (uint32_t i = ti->b + p; i < ti->e && found < k; i++) {
-        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * orev_at(ws, ti, i);
-        if (!overlaps(oe_at(ws, i), used)) {
-            s += orev_at(ws, ti, i);
+    int found = 0;
+    uint32_t i0 = ti->b + p;
+    uint32_t lim = ti->e - i0 > SCAN_LIMIT ? i0 + SCAN_LIMIT : ti->e;
+    for (uint32_t w = i0 >> 6; w << 6 < lim && found < k; w++) {
+        uint64_t m = w << 6 < i0 ? ~0ull << (i0 & 63) : ~0ull;
+        if (lim - (w << 6) < 64) m &= (1ull << (lim - (w << 6))) - 1;
+        for (m = free_mask(ws, w, m, u); m && found < k; m &= m - 1) {
+            s += orev_at(ws, ti, (w << 6) + (uint32_t)__builtin_ctzll(m));
             found++;
         }
     }
+    if (found < k && lim < ti->e) s += (int64_t)(k - found) * orev_at(ws, ti, lim);
     return s;
 }
 
@@ -746,35 +907,35 @@ static int64_t scan_bound(const d18_route_ws *ws, int t, uint32_t p, int k, cons
  * spaces) or is not; each case is bounded again, `depth` levels deep, then
  * by scan_bound.  The top routes of one type are mostly variants of one
  * path, so this is far tighter than scan_bound when k > 1. */
-static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used,
+static int64_t pick_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u,
                           int depth)
 {
-    if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, used);
+    if (k <= 1 || depth <= 0) return scan_bound(ws, t, p, k, u);
     const tinfo *ti = &ws->ti[t];
-    for (uint32_t i = ti->b + p; i < ti->e; i++) {
-        const uint64_t *e = oe_at(ws, i);
-        if (overlaps(e, used)) continue;
-        uint64_t u[D18_ROUTE_WORDS] = {used[0] | e[0], used[1] | e[1], used[2] | e[2]};
-        uint32_t next = i + 1 - ti->b;
-        int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, u, depth - 1);
-        int64_t without = pick_bound(ws, t, next, k, used, depth - 1);
-        return with > without ? with : without;
-    }
-    return 0;
+    uint32_t i = next_free(ws, ti->b + p, ti->e, u);
+    if (i == ti->e) return 0;
+    uset with_i;
+    with_i.n = u->n;
+    memcpy(with_i.s, u->s, (size_t)u->n);
+    uset_add(&with_i, oe_at(ws, i));
+    uint32_t next = i + 1 - ti->b;
+    int64_t with = orev_at(ws, ti, i) + pick_bound(ws, t, next, k - 1, &with_i, depth - 1);
+    int64_t without = pick_bound(ws, t, next, k, u, depth - 1);
+    return with > without ? with : without;
 }
 
-/* k more routes of type t from rev-position p on, beside `used`. */
-static int64_t type_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uint64_t *used)
+/* k more routes of type t from rev-position p on, beside the spaces of u. */
+static int64_t type_bound(const d18_route_ws *ws, int t, uint32_t p, int k, const uset *u)
 {
-    int64_t b = pick_bound(ws, t, p, k, used, BOUND_DEPTH);
+    int64_t b = pick_bound(ws, t, p, k, u, BOUND_DEPTH);
     return b < ws->alone[t][k] ? b : ws->alone[t][k];
 }
 
-static int64_t rest_bound(const d18_route_ws *ws, int ci, const uint64_t *used)
+static int64_t rest_bound(const d18_route_ws *ws, int ci, const uset *u)
 {
     int64_t s = 0;
     for (int c = ci; c < ws->n_comp; c++)
-        s += type_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, used);
+        s += type_bound(ws, ws->comp[c], 0, ws->ti[ws->comp[c]].slots, u);
     return s;
 }
 
@@ -787,6 +948,23 @@ static int64_t static_topk(const d18_route_ws *ws, int t, uint32_t p, int k)
     uint32_t last = p + (uint32_t)k - 1;
     if (last >= n) last = n - 1;
     return ws->pre[ti->b + last] - (p ? ws->pre[ti->b + p - 1] : 0);
+}
+
+/* The first rev-position i >= p of type t (its route count if none) whose
+ * k best revenues from i on sum below need: static_topk(t, i, k) does not
+ * grow with i, so bisection finds it. */
+static uint32_t topk_end(const d18_route_ws *ws, int t, uint32_t p, int k, int64_t need)
+{
+    const tinfo *ti = &ws->ti[t];
+    uint32_t lo = p, hi = ti->e - ti->b;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (static_topk(ws, t, mid, k) < need)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 static int home_ok(const d18_route_ws *ws, const rt *r)
@@ -909,6 +1087,23 @@ static int32_t lam_of(const d18_route_ws *ws, const rt *r)
     return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
 }
 
+_Static_assert(D18_ROUTE_MAX_LOCS <= 128 && D18_ROUTE_MAX_VALUE < (1 << 17),
+               "lam_fit packs a route's ends in 7 bits each and its fd value in 17");
+
+/* lam_of for a route of a graph of at most 64 spaces, packed as lam_fit
+ * keeps it: e its spaces, pk its ends, fd value and home bit. */
+static int32_t lam_of_packed(const d18_route_ws *ws, uint64_t m, uint32_t pk)
+{
+    if (pk >> 31) return 0;
+    const int32_t(*bt)[256] = ws->wbyte;
+    int64_t s = -(int64_t)ws->pi[pk & 127] - ws->pi[pk >> 7 & 127];
+    s += (int64_t)bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
+         bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
+         bt[6][(m >> 48) & 255] + bt[7][m >> 56];
+    s /= 2;
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+}
+
 /* ws->w from lam and pi (pi is 0 where vcap < 0), and its byte tables. */
 static void set_w(d18_route_ws *ws)
 {
@@ -949,6 +1144,27 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     ws->mu = ws->fdpot[0];
     int32_t best_mu = ws->mu;
     int64_t norm_mu;
+    /* Each step reads every route's spaces, revenue, ends and fd value: on
+     * a dense position tens of thousands of 48-byte records and their
+     * pool entries, 50 times.  With at most 64 route spaces (the bundled
+     * board has 55) those fit 16 bytes a route, in arrays free until the
+     * fit ends: the spaces in lex (low word) and tmp (high word), the
+     * revenue in rord, and in rordf the ends (7 bits each), the fd value
+     * (17 bits) and bit 31 for a home route. */
+    int packed = ws->n_edges <= 64;
+    for (int c = 0; packed && c < ws->n_comp; c++) {
+        const tinfo *ti = &ws->ti[ws->comp[c]];
+        for (uint32_t i = ti->b; i < ti->e; i++) {
+            const rt *r = &ws->r[i];
+            ws->lex[i] = (uint32_t)r->e[0];
+            ws->tmp[i] = (uint32_t)(r->e[0] >> 32);
+            ws->rord[i] = (uint32_t)r->rev;
+            ws->rordf[i] = r->home >= 0 ? 1u << 31
+                                        : (uint32_t)ws->pool[r->tup] |
+                                              (uint32_t)ws->pool[r->tup + r->len - 1] << 7 |
+                                              (uint32_t)r->fdval << 14;
+        }
+    }
     for (int it = 0; it < LAM_ITERS; it++) {
         int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
         set_w(ws);
@@ -967,11 +1183,22 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             int nt = 0;
             int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
             for (uint32_t i = ti->b; i < ti->e; i++) {
-                if (nt == ti->slots && (int64_t)ws->r[i].rev + fd_add < ws->redf[top[nt - 1]])
-                    continue;
-                int32_t v = ws->r[i].rev - lam_of(ws, &ws->r[i]);
+                int32_t rev, fdval, v;
+                if (packed) { /* the same values from the packed copy */
+                    uint32_t pk = ws->rordf[i];
+                    rev = (int32_t)ws->rord[i];
+                    fdval = (int32_t)(pk >> 14 & 0x1ffff);
+                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
+                    v = rev -
+                        lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
+                } else {
+                    rev = ws->r[i].rev;
+                    fdval = ws->r[i].fdval;
+                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
+                    v = rev - lam_of(ws, &ws->r[i]);
+                }
                 ws->red[i] = v;
-                if (ws->fd_any && ws->r[i].fdval > ws->mu) v += ws->r[i].fdval - ws->mu;
+                if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
                 ws->redf[i] = v;
                 if (v <= 0) continue;
                 int j = nt < ti->slots ? nt++ : ti->slots;
@@ -1091,9 +1318,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         if (sum + lam_free + red_scan(ws, t, left, used) + rest_red + fdp < ws->best) return;
         child = child_fd = lam_free + red_scan(ws, t, left - 1, used) + rest_red + fdp;
     }
-    int64_t rest_b = rest_bound(ws, ci + 1, used);
-    if (sum + type_bound(ws, t, p, left, used) + rest_b + fdp < ws->best) return;
-    uint32_t n = ti->e - ti->b;
+    uset us;
+    uset_of(used, &us);
+    int64_t rest_b = rest_bound(ws, ci + 1, &us);
+    if (sum + type_bound(ws, t, p, left, &us) + rest_b + fdp < ws->best) return;
     if (ws->use_lam && left == 1) {
         /* The last route of the type: tried by descending reduced revenue
          * (those from rev-position p on), so the first one whose child
@@ -1123,12 +1351,19 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
         }
         left = 0;
     }
-    for (uint32_t i = p; left > 0 && i < n; i++) {
-        ws->work++;
-        /* later types can only lose routes to what this node's children
-         * add, so rest_b bounds them for every child */
-        if (sum + static_topk(ws, t, i, left) + rest_b + fdp < ws->best) break;
-        if (overlaps(oe_at(ws, ti->b + i), used)) continue; /* first: most do */
+    /* later types can only lose routes to what this node's children add,
+     * so rest_b bounds them for every child: the loop ends at the first
+     * rev-position i whose `left` best revenues from i on fall below
+     * best - sum - rest_b - fdp (they only fall as i grows; found by
+     * bisection, again each time a child raises best) */
+    int64_t seen_best = ws->best;
+    uint32_t end = left > 0 ? topk_end(ws, t, p, left, ws->best - sum - rest_b - fdp) : p;
+    for (uint32_t i = p; i < end; i++) {
+        /* the next route avoiding used (most do not); every route passed
+         * over counts as work, as the one taken */
+        uint32_t j = next_free(ws, ti->b + i, ti->b + end, &us) - ti->b;
+        ws->work += j - i + (j < end);
+        if ((i = j) >= end) break;
         uint32_t ri = ws->ord[ti->b + i];
         const rt *r = &ws->r[ri];
         if (ws->use_lam) {
@@ -1156,6 +1391,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
          * loops used to run on, bounding children that were then dropped:
          * most of the plain search's time on the slow positions). */
         if (ws->gave_up) return;
+        if (ws->best != seen_best) {
+            seen_best = ws->best;
+            end = topk_end(ws, t, i + 1, left, ws->best - sum - rest_b - fdp);
+        }
     }
     if (ws->gave_up) return;
     int nt = ci + 1 < ws->n_comp ? ws->ti[ws->comp[ci + 1]].slots : 0;
@@ -1174,7 +1413,10 @@ static void alone_search(d18_route_ws *ws, int t, uint32_t p, int k, const uint6
     ws->nodes++;
     if (--ws->alone_budget < 0) return;
     if (sum > *best) *best = sum;
-    if (k == 0 || sum + pick_bound(ws, t, p, k, used, BOUND_DEPTH) <= *best) return;
+    if (k == 0) return;
+    uset us;
+    uset_of(used, &us);
+    if (sum + pick_bound(ws, t, p, k, &us, BOUND_DEPTH) <= *best) return;
     const tinfo *ti = &ws->ti[t];
     for (uint32_t i = p; i < ti->e - ti->b && ws->alone_budget >= 0; i++) {
         if (sum + static_topk(ws, t, i, k) <= *best) break;
@@ -1334,6 +1576,22 @@ static void empty_result(const d18_route_input *in, d18_route_result *out)
     out->n_slots = s;
 }
 
+/* CR_ERR_NOMEM with the empty rampage, and the capacity to retry with. */
+static cr_status too_many(const d18_route_ws *ws, const d18_route_input *in, d18_route_result *out,
+                          uint64_t counted, uint64_t need, uint32_t *need_routes, char *err,
+                          size_t errcap)
+{
+    empty_result(in, out);
+    if (need_routes) *need_routes = (uint32_t)need;
+    if (err && errcap)
+        snprintf(err, errcap,
+                 "route solve: the workspace holds %u routes, the position has %s%llu: "
+                 "grow it and retry",
+                 ws->cap, counted >= (uint64_t)ws->cap * COUNT_FACTOR ? "more than " : "",
+                 (unsigned long long)counted);
+    return CR_ERR_NOMEM;
+}
+
 cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route_result *out,
                           d18_route_stats *stats, uint32_t *need_routes, char *err, size_t errcap)
 {
@@ -1346,46 +1604,32 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
     empty_result(in, out);
     if (!ws) return fail(err, errcap, "route solve: no workspace");
     ws->in = in;
-    ws->n_routes = ws->pool_len = 0;
-    ws->counted = 0;
-    ws->overflow = 0;
     ws->nodes = 0;
     ws->restarts = 0;
+    ws->filter = 0;
+    ws->fdmax_all = 0;
+    memset(ws->n_top, 0, sizeof ws->n_top);
     build_graph(ws);
     ws->grain = grain_of(in);
-    for (int t = 0; t < in->n_types; t++) {
-        const d18_route_monster *m = &in->type[t];
-        ws->ti[t].b = ws->n_routes;
-        ws->ti[t].slots = slots_of(m);
-        ws->cur_type = t;
-        if (m->move == D18_MOVE_HOME)
-            enum_home(ws, m);
-        else if (m->move != D18_MOVE_HOWL)
-            enum_paths(ws, m);
-        ws->ti[t].e = ws->n_routes;
-    }
+    enumerate(ws);
     if (stats) {
         stats->routes = ws->counted;
         stats->nodes = 0;
         stats->restarts = 0;
     }
-    if (ws->overflow) {
-        uint64_t need = ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR
-                            ? (uint64_t)ws->cap * COUNT_FACTOR
-                            : ws->counted + 1;
-        /* the pool may be what ran out: ask for room for its share too */
-        uint64_t by_pool = ((uint64_t)ws->pool_len + 1) / POOL_PER_ROUTE * 2;
-        if (by_pool > need) need = by_pool;
-        if (need > UINT32_MAX) need = UINT32_MAX;
-        if (need_routes) *need_routes = (uint32_t)need;
-        if (err && errcap)
-            snprintf(err, errcap,
-                     "route solve: the workspace holds %u routes, the position has %s%llu: "
-                     "grow it and retry",
-                     ws->cap, ws->counted >= (uint64_t)ws->cap * COUNT_FACTOR ? "more than " : "",
-                     (unsigned long long)ws->counted);
-        return CR_ERR_NOMEM;
-    }
+    uint64_t counted = ws->counted;
+    uint64_t need = counted >= (uint64_t)ws->cap * COUNT_FACTOR ? (uint64_t)ws->cap * COUNT_FACTOR
+                                                                : counted + 1;
+    /* the pool may be what ran out: ask for room for its share too */
+    uint64_t by_pool = ((uint64_t)ws->pool_len + 1) / POOL_PER_ROUTE * 2;
+    if (by_pool > need) need = by_pool;
+    if (need > UINT32_MAX) need = UINT32_MAX;
+    /* Too many routes: those that may be in the answer, if all were counted
+     * and those fit (restrict_routes). */
+    if (ws->overflow && (counted >= (uint64_t)ws->cap * COUNT_FACTOR || !restrict_routes(ws)))
+        return too_many(ws, in, out, counted, need, need_routes, err, errcap);
+    ws->bm_w = ws->n_routes / 64 + 1;
+    memset(ws->bm, 0, (size_t)ws->n_edges * ws->bm_w * sizeof *ws->bm);
     for (int t = 0; t < in->n_types; t++) index_type(ws, t);
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
@@ -1422,6 +1666,10 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
             out->fd_bonus = in->loc[ws->best_fd_loc].value;
         }
     }
+    /* Restricted to the routes of potential >= theta: exact only if the
+     * answer reaches theta (restrict_routes). */
+    if (ws->filter && part_total < ws->theta)
+        return too_many(ws, in, out, counted, need, need_routes, err, errcap);
     out->total = part_total;
     for (int t = 0; t < in->n_types; t++) {
         const d18_route_monster *m = &in->type[t];

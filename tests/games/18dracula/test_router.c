@@ -785,6 +785,174 @@ static void test_matches_brute_force(void **state)
     free(in);
 }
 
+/* A workspace holding fewer routes than the position has: the router keeps
+ * only the routes that may be in the answer (restrict_routes in router.c)
+ * and answers exactly when they fit, else asks for more.  On the random
+ * inputs above, with room for 2 to 8 routes, every answer it gives is the
+ * brute force's. */
+static void test_small_workspace_matches_brute_force(void **state)
+{
+    (void)state;
+    enum { INSTANCES = 3000 };
+    d18_route_input *in = new_input();
+    d18_route_result *br = calloc(1, sizeof *br), *small = calloc(1, sizeof *small);
+    size_t bytes = d18_route_ws_size(8);
+    void *mem = malloc(bytes);
+    cr_rng rng;
+    cr_rng_seed(&rng, 0x18d, 13);
+    int restricted = 0, refused = 0;
+    for (int it = 0; it < INSTANCES; it++) {
+        random_input(in, &rng);
+        cr_status st = d18_route_brute(in, 3000000, br);
+        if (st == CR_ERR_UNSUPPORTED) continue;
+        assert_int_equal(st, CR_OK);
+        uint32_t cap = 2 + (uint32_t)(it % 7); /* 2..8 routes */
+        d18_route_ws *w = d18_route_ws_init(mem, d18_route_ws_size(cap));
+        assert_int_equal(d18_route_ws_capacity(w), cap);
+        d18_route_stats stats;
+        char err[256];
+        uint32_t need = 0;
+        counting = 1;
+        st = d18_route_solve(in, w, small, &stats, &need, err, sizeof err);
+        counting = 0;
+        assert_int_equal(raw_allocs, 0);
+        if (st == CR_ERR_NOMEM) {
+            assert_true(stats.routes > cap && need > cap);
+            assert_int_equal(small->total, 0);
+            refused++;
+            continue;
+        }
+        assert_int_equal(st, CR_OK);
+        restricted += stats.routes > cap;
+        if (!same_result(small, br)) {
+            char a[4096], b[4096];
+            d18_route_result_str(in, small, a, sizeof a);
+            d18_route_result_str(in, br, b, sizeof b);
+            fail_msg("instance %d (room for %u routes) differs:\n router %s\n brute  %s", it, cap,
+                     a, b);
+        }
+    }
+    printf("# small workspace: %d answered with fewer routes than the position has, %d asked "
+           "for more\n",
+           restricted, refused);
+    assert_true(restricted > 300);
+    free(mem);
+    free(small);
+    free(br);
+    free(in);
+}
+
+/* The rampage that made the context's scratch too small (conformance game
+ * 18dracula/medieval/4p seed 131024753858, step 3136): a `city` 6-stop
+ * monster and an `inf` one that passes blocked cities, 214,300 routes, most
+ * of them the inf monster's.  With room for 65,536 routes (and for the
+ * 131,072 of the game's scratch) the router keeps those that may be in the
+ * answer and gives, without allocating, the answer of a workspace holding
+ * every route.  (The brute force did not finish on it in minutes.) */
+/* kind, blocked, office, fd, home_stack, value */
+static const int big_locs[][6] = {
+    {1, 0, 0, 0, 0, 0},   {2, 0, 0, 0, 1, 60},  {1, 0, 0, 0, 2, 0},  {0, 0, 1, 0, 3, 40},
+    {2, 0, 0, 1, 2, 100}, {1, 0, 0, 0, 0, 0},   {0, 0, 0, 0, 0, 20}, {1, 0, 0, 0, 1, 0},
+    {1, 0, 0, 0, 2, 0},   {0, 1, 0, 0, 2, 20},  {1, 0, 0, 0, 4, 0},  {1, 0, 0, 0, 3, 0},
+    {1, 0, 0, 0, 3, 0},   {0, 1, 0, 0, 4, 40},  {0, 1, 0, 0, 2, 40}, {0, 0, 0, 0, 0, 10},
+    {1, 0, 0, 0, 2, 0},   {0, 0, 1, 0, 3, 40},  {1, 0, 0, 0, 0, 0},  {1, 0, 0, 0, 3, 0},
+    {1, 0, 0, 0, 2, 0},   {0, 1, 0, 0, 2, 10},  {0, 0, 1, 0, 3, 30}, {1, 0, 0, 0, 4, 0},
+    {1, 0, 0, 0, 5, 0},   {0, 1, 0, 0, 3, 30},  {1, 0, 0, 0, 4, 0},  {1, 0, 0, 0, 4, 0},
+    {2, 0, 0, 1, 1, 90},  {2, 0, 0, 1, 1, 100}, {1, 0, 0, 0, 1, 0},  {0, 1, 0, 0, 3, 40},
+    {1, 0, 0, 0, 3, 0},   {0, 0, 1, 0, 5, 50},  {0, 0, 0, 0, 3, 80}, {1, 0, 0, 0, 3, 0},
+    {0, 1, 0, 0, 3, 40},  {1, 0, 0, 0, 3, 0},   {1, 0, 0, 0, 0, 0},  {0, 1, 0, 0, 2, 20},
+    {1, 0, 0, 0, 3, 0},   {1, 0, 0, 0, 0, 0},   {1, 0, 0, 0, 1, 0},  {0, 1, 0, 0, 0, 20},
+    {1, 0, 0, 0, 0, 0},   {1, 0, 0, 0, 2, 0},   {0, 1, 0, 0, 3, 30}, {2, 0, 0, 0, 0, 80},
+    {1, 0, 0, 0, 0, 0},   {0, 1, 0, 0, 1, 10},  {1, 0, 0, 0, 0, 0},  {1, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 10},  {1, 0, 0, 0, 0, 0},   {0, 1, 0, 0, 2, 30}, {0, 0, 0, 0, 3, 40},
+    {1, 0, 0, 0, 0, 0},   {2, 0, 0, 1, 0, 90},  {1, 0, 0, 0, 0, 0},  {1, 0, 0, 0, 0, 0},
+    {1, 0, 0, 0, 0, 0},   {2, 0, 0, 0, 1, 80},
+};
+/* a, b, board space */
+static const int big_spaces[][3] = {
+    {1, 10, 2},   {2, 3, 3},    {2, 11, 4},   {3, 4, 5},    {3, 12, 6},   {4, 13, 8},
+    {7, 8, 13},   {8, 17, 15},  {9, 10, 16},  {9, 19, 17},  {10, 11, 18}, {10, 20, 19},
+    {11, 21, 20}, {12, 13, 21}, {12, 22, 22}, {13, 14, 23}, {13, 23, 24}, {14, 24, 26},
+    {16, 17, 29}, {16, 26, 30}, {17, 27, 31}, {19, 20, 33}, {19, 29, 34}, {21, 31, 38},
+    {22, 23, 39}, {22, 32, 40}, {23, 24, 41}, {23, 33, 42}, {24, 25, 43}, {24, 34, 44},
+    {25, 26, 45}, {25, 35, 46}, {26, 27, 47}, {26, 36, 48}, {27, 28, 49}, {27, 37, 50},
+    {30, 39, 54}, {31, 32, 55}, {31, 40, 56}, {32, 33, 57}, {33, 34, 59}, {34, 35, 61},
+    {35, 36, 63}, {36, 37, 65}, {37, 46, 67}, {39, 40, 69}, {40, 49, 71}, {45, 46, 79},
+    {45, 54, 80}, {46, 55, 82}, {54, 55, 92}, {55, 61, 94}, {33, 24, 99},
+};
+
+static void big_input(d18_route_input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->n_locs = (int)(sizeof big_locs / sizeof big_locs[0]);
+    for (int v = 0; v < in->n_locs; v++) {
+        d18_route_loc *l = &in->loc[v];
+        l->kind = (uint8_t)big_locs[v][0];
+        l->blocked = (uint8_t)big_locs[v][1];
+        l->office = (uint8_t)big_locs[v][2];
+        l->fd = (uint8_t)big_locs[v][3];
+        l->home_stack = (uint8_t)big_locs[v][4];
+        l->value = big_locs[v][5];
+    }
+    in->n_spaces = (int)(sizeof big_spaces / sizeof big_spaces[0]);
+    for (int i = 0; i < in->n_spaces; i++) {
+        in->sp[i].a = (uint16_t)big_spaces[i][0];
+        in->sp[i].b = (uint16_t)big_spaces[i][1];
+        in->sp[i].space = (uint16_t)big_spaces[i][2];
+    }
+    in->has_castle = 1;
+    in->castle.a = 33, in->castle.b = 42, in->castle.space = 60;
+    int t = monster(in, D18_MOVE_CITY, 6, 2, 0, 0, 1, 0);
+    in->type[t].roster = 10;
+    t = monster(in, D18_MOVE_INF, 0, 2, 1, D18_RF_NOT_BLOCKED, 1, 20);
+    in->type[t].roster = 13;
+}
+
+static void test_more_routes_than_the_workspace(void **state)
+{
+    (void)state;
+    d18_route_input *in = new_input();
+    big_input(in);
+    d18_route_stats stats;
+    char err[256];
+    /* every route stored: the plain search */
+    d18_route_result *full = calloc(1, sizeof *full);
+    size_t bytes = d18_route_ws_size(1u << 18);
+    void *mem = malloc(bytes);
+    assert_int_equal(
+        d18_route_solve(in, d18_route_ws_init(mem, bytes), full, &stats, NULL, err, sizeof err),
+        CR_OK);
+    assert_int_equal(stats.routes, 214300);
+    assert_int_equal(full->total, 1370);
+    free(mem);
+    const char *want = "t10 [(13,23,33,24,34,-1,33,34)] t13 "
+                       "[(29,19,9,10,11,2,3,12,13,14,24,23,22,32,33,34,35,36,26,16,17,27,37,46,45,"
+                       "54,55,61,-1,33,34)] fd () = 1370";
+    char got[4096];
+    d18_route_result_str(in, full, got, sizeof got);
+    assert_string_equal(got, want);
+    /* room for a quarter of them (the test's workspace), then half (the
+     * game's scratch): the same answer, no allocation */
+    assert_true(d18_route_ws_capacity(ws) < 214300);
+    counting = 1;
+    assert_int_equal(d18_route_solve(in, ws, &res, &stats, NULL, err, sizeof err), CR_OK);
+    counting = 0;
+    assert_int_equal(raw_allocs, 0);
+    assert_true(same_result(&res, full));
+    bytes = d18_route_ws_size(1u << 17);
+    mem = malloc(bytes);
+    counting = 1;
+    assert_int_equal(
+        d18_route_solve(in, d18_route_ws_init(mem, bytes), &res, &stats, NULL, err, sizeof err),
+        CR_OK);
+    counting = 0;
+    assert_int_equal(raw_allocs, 0);
+    assert_true(same_result(&res, full));
+    free(mem);
+    free(full);
+    free(in);
+}
+
 /* Late-game positions of the bundled board (router_bench.c): where the
  * brute force finishes, it agrees; everywhere the description adds up. */
 static void test_bundled_board_late_game(void **state)
@@ -1027,6 +1195,8 @@ int main(void)
         cmocka_unit_test(test_workspace_too_small_asks_for_more),
         cmocka_unit_test(test_scaled_revenues_same_answer),
         cmocka_unit_test(test_matches_brute_force),
+        cmocka_unit_test(test_small_workspace_matches_brute_force),
+        cmocka_unit_test(test_more_routes_than_the_workspace),
         cmocka_unit_test(test_bundled_board_late_game),
         cmocka_unit_test(test_bundled_board_worst_positions),
         cmocka_unit_test(test_bundled_board_worst_positions_seed2),
