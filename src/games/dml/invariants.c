@@ -278,11 +278,10 @@ static int check_counts(const dml_state *s, char *err, size_t errcap)
     for (int i = 0; i < s->sel_n; i++) {
         if (!is_card(s->sel[i]) || (seen & dml_bit(s->sel[i])))
             BAD("sel[%d]: not a distinct card", i);
-        if (s->sel_flag[i] & ~DML_SF_EMBLEM) BAD("sel_flag[%d]: bad flag", i);
         seen |= dml_bit(s->sel[i]);
     }
     size_t past = DML_NCARDS - (size_t)s->sel_n;
-    if (!all_zero(s->sel + s->sel_n, past) || !all_zero(s->sel_flag + s->sel_n, past))
+    if (!all_zero(s->sel + s->sel_n, past) || (s->sel_n < 64 && s->sel_emblem >> s->sel_n))
         BAD("sel: bytes past its count are not zero");
     for (int q = 0; q < 4; q++) {
         int placed = q < s->n ? s->zone_count[DML_Z_OFFER + q] : 0;

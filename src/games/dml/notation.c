@@ -568,7 +568,7 @@ static void tb_cards_seq(cr_tbuf *t, const dml_state *st, int from, int to, int 
     for (int i = from; i < to; i++) {
         cr_tb_printf(t, "%s%s", i > from ? " " : "", dml_card_code(st->sel[i]));
         if (with_flags)
-            cr_tb_printf(t, " (%s)", st->sel_flag[i] & DML_SF_EMBLEM ? "emblem" : "power");
+            cr_tb_printf(t, " (%s)", dml_sel_flag(st, i) & DML_SF_EMBLEM ? "emblem" : "power");
     }
 }
 

@@ -60,7 +60,7 @@ static void observe_public(const dml_state *s, dml_state *o)
     if (o->over && o->end_reason != DML_END_VP) memset(o->vp, 0, sizeof o->vp);
     if (o->need == DML_NEED_DECISION) {
         memset(o->sel, 0, sizeof o->sel);
-        memset(o->sel_flag, 0, sizeof o->sel_flag);
+        o->sel_emblem = 0;
         o->sel_n = o->sel_targets = 0;
     }
     o->knowledge = 1;
@@ -117,7 +117,7 @@ void dml_observe(const cr_game *g, const void *st, int seat, void *obs)
             if (q != seat) o->vp[q] = 0;
     if (o->need == DML_NEED_DECISION && o->actor != seat) { /* a choice still in its head */
         memset(o->sel, 0, sizeof o->sel);
-        memset(o->sel_flag, 0, sizeof o->sel_flag);
+        o->sel_emblem = 0;
         o->sel_n = o->sel_targets = 0;
     }
     o->knowledge = 1;

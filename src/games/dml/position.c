@@ -451,13 +451,13 @@ size_t dml_serialize(const cr_game *g, const void *vst, char *buf, size_t cap)
     int any_flag = 0;
     for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++) {
         cr_tb_printf(t, "%s\"%s\"", i ? "," : "", dml_card_code(st->sel[i]));
-        any_flag |= st->sel_flag[i] != 0;
+        any_flag |= dml_sel_flag(st, i) != 0;
     }
     cr_tb_printf(t, "]");
     if (any_flag) {
         cr_tb_printf(t, ", \"sel_flag\": [");
         for (int i = 0; i < st->sel_n && i < DML_NCARDS; i++)
-            cr_tb_printf(t, "%s%d", i ? "," : "", st->sel_flag[i]);
+            cr_tb_printf(t, "%s%d", i ? "," : "", dml_sel_flag(st, i));
         cr_tb_printf(t, "]");
     }
     cr_tb_printf(t, ", \"sel_targets\": %d,\n", st->sel_targets);
@@ -1291,7 +1291,9 @@ static int load_composition(loader *L, json_t *root)
             long long f = 0;
             snprintf(p, sizeof p, "sel_flag[%zu]", i);
             if (get_int(L, e, p, 0, 255, 0, &f)) return -1;
-            st->sel_flag[i] = (uint8_t)f;
+            if (f != 0 && f != DML_SF_EMBLEM)
+                return fail(L, "%s: 0, or %d for an Emblem", p, DML_SF_EMBLEM);
+            if (f) st->sel_emblem |= 1ull << i;
         }
     }
     long long nt = 0;

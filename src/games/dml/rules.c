@@ -1507,20 +1507,21 @@ DML_NOINLINE static void p_market(ctx *c, dml_frame *f, cr_action ans)
 static void sel_clear(dml_state *s)
 {
     memset(s->sel, 0, s->sel_n);
-    memset(s->sel_flag, 0, s->sel_n);
+    s->sel_emblem = 0;
     s->sel_n = s->sel_targets = 0;
 }
 
 static void sel_undo(dml_state *s)
 {
     s->sel_n--;
-    s->sel[s->sel_n] = s->sel_flag[s->sel_n] = 0;
+    s->sel[s->sel_n] = 0;
+    s->sel_emblem &= ~(1ull << s->sel_n);
     if (s->sel_targets > s->sel_n) s->sel_targets = s->sel_n;
 }
 
 static void add_sel(dml_state *s, int card, int flag)
 {
-    s->sel_flag[s->sel_n] = (uint8_t)flag;
+    if (flag & DML_SF_EMBLEM) s->sel_emblem |= 1ull << s->sel_n;
     s->sel[s->sel_n++] = (uint8_t)card;
 }
 
@@ -1853,7 +1854,7 @@ DML_NOINLINE static void p_stack(ctx *c, dml_frame *f, cr_action ans)
                 int n = s->sel_n;
                 uint8_t cards[DML_NCARDS], flags[DML_NCARDS];
                 memcpy(cards, s->sel, (size_t)n);
-                memcpy(flags, s->sel_flag, (size_t)n);
+                for (int i = 0; i < n; i++) flags[i] = (uint8_t)dml_sel_flag(s, i);
                 sel_clear(s);
                 for (int i = 0; i < n; i++) {
                     int card = cards[i];
@@ -3015,9 +3016,8 @@ cr_status dml_validate_procedure(const dml_state *s, char *err, size_t errcap)
             dml_state t = *s;
             sel_clear(&t);
             for (int i = 0; i < s->sel_n; i++) {
-                int card = s->sel[i], flag = s->sel_flag[i];
-                if (flag & ~(k == DML_D_STACK ? DML_SF_EMBLEM : 0))
-                    FAIL("selection: bad sel_flag[%d]", i);
+                int card = s->sel[i], flag = dml_sel_flag(s, i);
+                if (flag && k != DML_D_STACK) FAIL("selection: bad sel_flag[%d]", i);
                 cr_action want = k != DML_D_STACK         ? DML_A_CARD + card
                                  : (flag & DML_SF_EMBLEM) ? DML_A_EMBLEM + card
                                                           : DML_A_POWER + card;

@@ -288,7 +288,7 @@ static int panel_buying(pctx *p)
             if (i) cr_tb_printf(p->t, " ");
             card(p, o->sel[i]);
             if (o->kind == DML_D_STACK)
-                cr_tb_printf(p->t, "(%s)", o->sel_flag[i] & DML_SF_EMBLEM ? "Emblem" : "Power");
+                cr_tb_printf(p->t, "(%s)", dml_sel_flag(o, i) & DML_SF_EMBLEM ? "Emblem" : "Power");
         }
         if (o->kind == DML_D_OFFER && o->buy_suit >= 0 && o->buy_suit < 4) {
             /* What the offer would count: the buyer's Primary's cards the
