@@ -742,15 +742,15 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "outdated", "this game cannot be replayed");
         return;
     }
-    cr_jbuf *b = &c->out; /* c->out is written under the game's mutex only */
-    cr_jb_reset(b);
-    cr_jb_puts(b, "{\"v\":1,\"type\":\"history\"");
-    if (m->has_id) cr_jb_printf(b, ",\"re\":%lld", (long long)m->id);
+    cr_text *b = &c->out; /* c->out is written under the game's mutex only */
+    cr_text_reset(b);
+    cr_text_puts(b, "{\"v\":1,\"type\":\"history\"");
+    if (m->has_id) cr_text_printf(b, ",\"re\":%lld", (long long)m->id);
     uint32_t count = cr_match_event_count(g->m);
-    cr_jb_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
+    cr_text_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
     if (m->since < count)
         cr_view_events_json(&g->view, g->m, c->seat, (uint32_t)m->since, SV_MAX_HISTORY, b);
-    cr_jb_puts(b, "]}");
+    cr_text_puts(b, "]}");
     if (!b->oom) sv_send(c, b->p, b->len);
     pthread_mutex_unlock(&g->mu);
 }
@@ -882,23 +882,23 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, strcmp(err, "out of memory") == 0 ? "limit" : "bad_request", err);
         return;
     }
-    cr_jbuf b = {0};
-    cr_jb_puts(&b, "{\"v\":1,\"type\":\"replay\"");
-    if (m->has_id) cr_jb_printf(&b, ",\"re\":%lld", (long long)m->id);
-    cr_jb_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
-    cr_jb_json_str(&b, name);
+    cr_text b = CR_TEXT_INIT;
+    cr_text_puts(&b, "{\"v\":1,\"type\":\"replay\"");
+    if (m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    cr_text_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
+    cr_text_json_utf8(&b, name);
     if (m->seat >= 0)
-        cr_jb_printf(&b, ",\"seat\":%d,", m->seat);
+        cr_text_printf(&b, ",\"seat\":%d,", m->seat);
     else
-        cr_jb_puts(&b, ",\"seat\":null,");
-    cr_jb_puts(&b, body);
-    cr_jb_puts(&b, "}");
+        cr_text_puts(&b, ",\"seat\":null,");
+    cr_text_puts(&b, body);
+    cr_text_puts(&b, "}");
     free(body);
     if (!b.oom)
         sv_send(c, b.p, b.len);
     else
         sv_send_error(c, m, "limit", "out of memory");
-    cr_jb_free(&b);
+    cr_text_free(&b);
 }
 
 void sv_dispatch(sv_conn *c, const char *data, size_t len)

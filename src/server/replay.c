@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "croupier/parts.h"
 #include "croupier/replay.h"
 #include "croupier/text.h"
+#include "match/view.h"
 
 struct sv_replay {
     const cr_match *m; /* the match the cache was made for */
@@ -55,30 +55,6 @@ static sv_replay *replay_new(const cr_match *m)
         if ((r)->tmp.oom) cr_text_free(&(r)->tmp);                                                 \
     } while (0)
 
-void sv_achievements_json(cr_text *f, const cr_game *g, const void *st)
-{
-    const cr_game_parts *parts = cr_parts(g);
-    cr_text_puts(f, ",\"achievements\":[");
-    for (int s = 0; s < g->num_players; s++) {
-        const char *keys[64];
-        int n = parts->achievements ? parts->achievements(g, st, s, keys, 64) : 0;
-        cr_text_printf(f, "%s[", s ? "," : "");
-        for (int i = 0; i < n; i++) {
-            const cr_achievement *a =
-                cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
-            cr_text_printf(f, "%s{\"key\":", i ? "," : "");
-            cr_text_json_str(f, keys[i]);
-            cr_text_puts(f, ",\"title\":");
-            cr_text_json_str(f, a ? a->title : keys[i]);
-            cr_text_puts(f, ",\"words\":");
-            cr_text_json_str(f, a ? a->words : "");
-            cr_text_puts(f, "}");
-        }
-        cr_text_puts(f, "]");
-    }
-    cr_text_puts(f, "]");
-}
-
 static char *replay_render(sv_replay *r, int step, int seat)
 {
     const cr_game *g = r->g;
@@ -120,7 +96,7 @@ static char *replay_render(sv_replay *r, int step, int seat)
     cr_text_printf(&f, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
     /* the last step of a game ended by its rules: what each seat earned, as
      * in the update's result (docs/protocol.md) */
-    if (step == n) sv_achievements_json(&f, g, st);
+    if (step == n) cr_view_achievements_json(&f, g, st);
     return cr_text_take(&f); /* NULL when out of memory (cr_free is free) */
 }
 

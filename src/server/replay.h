@@ -35,10 +35,4 @@ char *sv_replay_step(sv_replay **cache, const cr_match *m, int step, int seat, c
 
 void sv_replay_free(sv_replay *r);
 
-/* Appends ,"achievements":[[{"key":..,"title":..,"words":..}, ...] per
- * seat] for the state st (empty lists for a game that did not end by its
- * rules: a resignation): the list a replay's last step and an update's
- * result both carry (docs/protocol.md). */
-void sv_achievements_json(cr_text *b, const cr_game *g, const void *st);
-
 #endif

@@ -1,6 +1,7 @@
 /* server/server.c — `croupier serve` (server.h, docs/server.md): the
  * server's start and stop, and the small tools every room of it uses (the
- * clocks, the log; replies are built in match/view.h's growing buffer).
+ * clocks, the log; replies are built in the text kit's cr_text,
+ * croupier/text.h).
  *
  * The server is split by what it does (server_internal.h names the rooms):
  * transport.c (HTTP, WebSocket, webhooks), handlers.c (one function per
@@ -344,6 +345,6 @@ void sv_local_conn_free(sv_conn *c)
     sv_replay_drop(c);
     sv_ws_free(&l->d);
     pthread_mutex_destroy(&c->q_mu);
-    cr_jb_free(&c->out);
+    cr_text_free(&c->out);
     free(l);
 }

@@ -143,7 +143,7 @@ struct sv_conn {
     uint32_t sent_seq;
     int64_t turn_sent; /* the decision a your_turn was sent for */
     double bucket, bucket_t;
-    cr_jbuf out;
+    cr_text out;
     /* `replay`: the finished game this connection replays (a reference),
      * its checkpoints, and the replay rate's bucket */
     struct sv_game *rp_game;

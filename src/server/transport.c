@@ -99,16 +99,16 @@ void sv_send(sv_conn *c, const char *text, size_t len) { sv_queue(c, SV_WS_TEXT,
 
 void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg)
 {
-    cr_jbuf b = {0};
-    cr_jb_puts(&b, "{\"v\":1,\"type\":\"error\"");
-    if (m && m->has_id) cr_jb_printf(&b, ",\"re\":%lld", (long long)m->id);
-    cr_jb_puts(&b, ",\"code\":");
-    cr_jb_json_str(&b, code);
-    cr_jb_puts(&b, ",\"message\":");
-    cr_jb_json_str(&b, msg);
-    cr_jb_puts(&b, "}");
+    cr_text b = CR_TEXT_INIT;
+    cr_text_puts(&b, "{\"v\":1,\"type\":\"error\"");
+    if (m && m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    cr_text_puts(&b, ",\"code\":");
+    cr_text_json_utf8(&b, code);
+    cr_text_puts(&b, ",\"message\":");
+    cr_text_json_utf8(&b, msg);
+    cr_text_puts(&b, "}");
     if (!b.oom) sv_send(c, b.p, b.len);
-    cr_jb_free(&b);
+    cr_text_free(&b);
 }
 
 /* ---- connections: the per-address cap, the socket, the frames ---- */
@@ -450,7 +450,7 @@ void sv_ws_close(const struct mg_connection *mc, void *cb)
     if (c->wake >= 0) close(c->wake);
     pthread_mutex_destroy(&c->q_mu);
     free(c->q);
-    cr_jb_free(&c->out);
+    cr_text_free(&c->out);
     free(c);
 }
 
