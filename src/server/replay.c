@@ -100,8 +100,8 @@ static char *replay_render(sv_replay *r, int step, int seat)
     return cr_text_take(&f); /* NULL when out of memory (cr_free is free) */
 }
 
-/* Replaying may apply thousands of actions (18Dracula's rampages search
- * routes): it runs on a thread with a full-size stack, as the server
+/* Replaying may apply thousands of actions (a game whose actions run a
+ * long search): it runs on a thread with a full-size stack, as the server
  * rebuilds records (civetweb's workers have about 100 KiB). */
 enum { SV_REPLAY_STACK = 8 << 20 };
 

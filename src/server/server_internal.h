@@ -46,7 +46,7 @@ enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 }
 /* A connection's thread (sv_conn_main) runs the message handlers on a
  * stack of SV_CONN_STACK bytes (server.h): parsing (bounded: proto.c
  * refuses nesting past SV_MAX_DEPTH before jansson recurses), the match
- * layer and the game's rules (an 18Dracula rampage runs the auto-router)
+ * layer and the game's rules (an action may run a long search)
  * and the store.  civetweb's workers, whose stack its build chose (about
  * 100 KiB in Debian's), only wait for it; the fuzz target runs the handler
  * on a thread of that size too (fuzz/fuzz_protocol.c). */
@@ -59,12 +59,11 @@ enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 }
  * of twice that), whatever the number of connections. */
 enum { SV_REPLAY_RATE = 20, SV_REPLAY_TAKE_COST = 10, SV_REPLAY_TAKES = 20 };
 /* Finished games out of memory are loaded again on demand (spectate,
- * history, record, replay), each by replaying its whole record: an
- * 18Dracula game is thousands of actions with a route search in each
- * rampage.  Such loads are paid for server-wide from one allowance of
- * SV_LOAD_ACTIONS record actions a second (a burst of twice that), so no
- * number of connections asking for old games can keep the server busy;
- * past it a request gets `limit` and asks again. */
+ * history, record, replay), each by replaying its whole record: a long
+ * game is thousands of actions, some of which may run a long search.  Such loads are paid for
+ * server-wide from one allowance of SV_LOAD_ACTIONS record actions a second (a burst of twice
+ * that), so no number of connections asking for old games can keep the server busy; past it a
+ * request gets `limit` and asks again. */
 enum { SV_LOAD_ACTIONS = 10000 };
 
 /* Why sv_take_over / sv_find_game_where found no game. */

@@ -486,7 +486,7 @@ static int sv_http_json(struct mg_connection *mc, json_t *o)
 }
 
 /* GET /api/games/NAME/data[?hash=H]: the game's read-only data as its
- * data_json part writes it (18Dracula: the board the browser draws), for
+ * data_json part writes it (a board the browser draws, say), for
  * the default table.  The answer carries the data hash as its ETag; asked
  * with ?hash= of that hash it is immutable (a client takes the hash from an
  * observation), with another hash it is 404. */
