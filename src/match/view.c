@@ -1,11 +1,13 @@
 /* match/view.c — a seat's view of a match as JSON (view.h): the members
- * of the server's `update`, the result, and events as one seat sees them,
- * written into the text kit's growing buffer (croupier/text.h).
+ * of the server's `update`, the result, events as one seat sees them and
+ * a finished match's step (`replay`), written into the text kit's growing buffer (croupier/text.h).
  *
  * Invariant: what a view shows comes from the match layer's per-seat calls
  * (cr_match_observe, _prompt, _help, _legal, _action_json, _event_json for
  * that seat); only the result and the achievements read the state, and
- * only once the game is over.  The same match and seat give the same bytes,
+ * only once the game is over, and a step of a finished match reads the
+ * replay cursor's state (a finished match's record is public).  The same
+ * match and seat give the same bytes,
  * so a client may hash a view to tell whether it changed.
  */
 #include "match/view.h"
@@ -166,4 +168,47 @@ void cr_view_events_json(cr_view *v, const cr_match *m, int seat, uint32_t since
             cr_text_puts(b, "}");
         }
     }
+}
+
+void cr_view_step_json(cr_view *v, cr_replay *cur, int step, int seat, cr_text *b)
+{
+    const cr_match *m = cr_replay_match(cur);
+    const cr_game *g = cr_match_game(m);
+    int n = cr_match_record(m)->n_actions;
+    cr_replay_seek(cur, step);
+    const void *st = cr_replay_state(cur);
+    cr_text_printf(b, "\"step\":%d,\"steps\":%d,\"players\":%d", step, n, g->num_players);
+    int actor = step > 0 ? cr_match_actor(m, step - 1) : CR_TERMINAL;
+    if (actor >= 0)
+        cr_text_printf(b, ",\"actor\":%d", actor);
+    else
+        cr_text_puts(b, ",\"actor\":null");
+    int to_act = g->def->current_player(g, st);
+    if (to_act >= 0 && step < n)
+        cr_text_printf(b, ",\"to_act\":%d", to_act);
+    else
+        cr_text_puts(b, ",\"to_act\":null");
+    g->def->observe(g, st, seat, v->obs);
+    VIEW_RENDER(v, g->def->obs_to_json(g, v->obs, buf, cap));
+    cr_text_printf(b, ",\"observation\":%s", v->tmp.len ? v->tmp.p : "null");
+    /* the events of action step-1, numbered from 0 in the log */
+    const cr_match_event *ev = NULL;
+    int ne = cr_match_events_since(m, 0, &ev);
+    int end = (int)cr_replay_event_at(cur, step);
+    int first = step > 0 ? (int)cr_replay_event_at(cur, step - 1) : end;
+    cr_text_puts(b, ",\"events\":[");
+    for (int i = first; i < end; i++) {
+        VIEW_RENDER(v, cr_match_event_json(m, &ev[i], seat, buf, cap));
+        const char *j = cr_text_str(&v->tmp)[0] == '{' ? v->tmp.p : NULL;
+        cr_text_printf(b, "%s{\"seq\":%u", i > first ? "," : "", ev[i].seq);
+        if (j && j[1] != '}')
+            cr_text_printf(b, ",%s", j + 1);
+        else
+            cr_text_puts(b, "}");
+    }
+    /* the event count after this step */
+    cr_text_printf(b, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
+    /* the last step of a game ended by its rules: what each seat earned, as
+     * in the update's result (docs/protocol.md) */
+    if (step == n) cr_view_achievements_json(b, g, st);
 }

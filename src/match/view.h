@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "croupier/match.h"
+#include "croupier/replay.h"
 #include "croupier/text.h"
 
 #if defined(__GNUC__)
@@ -54,6 +55,17 @@ CR_VIEW_HIDDEN void cr_view_result_json(const cr_match *m, cr_text *b);
  * that did not end by its rules: a resignation): the list a result and a
  * replay's last step both carry (docs/protocol.md). */
 CR_VIEW_HIDDEN void cr_view_achievements_json(cr_text *b, const cr_game *g, const void *st);
+/* Step `step` of the finished match that the replay cursor cur was made
+ * over (croupier/replay.h), for view `seat` (a seat or CR_SEAT_PUBLIC), as
+ * members of a JSON object appended to b (the server's `replay`):
+ *   "step":K,"steps":N,"players":P,"actor":A|null,"to_act":S|null,
+ *   "observation":{...},"events":[{"seq":..,...}],"seq":E
+ * (actor: who chose action K-1; events: those it produced, as the view sees
+ * them; seq: the event count after it) and, at the last step, the
+ * achievements.  Moves the cursor to the step (cheap from its checkpoints
+ * or the last step shown; may apply up to a checkpoint interval of
+ * actions, so call it on a full-size stack). */
+CR_VIEW_HIDDEN void cr_view_step_json(cr_view *v, cr_replay *cur, int step, int seat, cr_text *b);
 /* Events since..since+max (fewer when the log ends) as `seat` sees them:
  * JSON array items {"seq":N,...} separated by commas, appended to b. */
 CR_VIEW_HIDDEN void cr_view_events_json(cr_view *v, const cr_match *m, int seat, uint32_t since,

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "civetweb.h"
+#include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
@@ -800,6 +801,111 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
     free(text);
 }
 
+/* ---- replay: a finished game's table at any step ---- */
+
+/* A connection's replay of one finished match: the match layer's cursor
+ * over it (croupier/replay.h: checkpoints every few actions, made as far
+ * as requests reach, and the last step served when that is nearer, so
+ * stepping forwards costs one apply) and the view's scratch (match/view.h
+ * renders the step).  Only for a finished match: its record and seed are
+ * public then, so every view is too. */
+typedef struct sv_replay {
+    const cr_match *m; /* the match the cursor was made for */
+    cr_replay *cur;
+    cr_view view;
+} sv_replay;
+
+static void sv_replay_free(sv_replay *r)
+{
+    if (!r) return;
+    cr_replay_free(r->cur);
+    cr_view_fini(&r->view);
+    free(r);
+}
+
+static sv_replay *sv_replay_new(const cr_match *m)
+{
+    sv_replay *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->m = m;
+    r->cur = cr_replay_new(m);
+    int ok = cr_view_init(&r->view, cr_match_game(m));
+    if (!r->cur || !ok) {
+        sv_replay_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Replaying may apply thousands of actions (a game whose actions run a
+ * long search): it runs on a thread with a full-size stack, as the server
+ * rebuilds records (civetweb's workers have about 100 KiB). */
+enum { SV_REPLAY_STACK = 8 << 20 };
+
+typedef struct sv_replay_job {
+    sv_replay *r;
+    int step, seat;
+    char *out;
+} sv_replay_job;
+
+static void *sv_replay_main(void *arg)
+{
+    sv_replay_job *j = arg;
+    cr_text t = CR_TEXT_INIT;
+    cr_view_step_json(&j->r->view, j->r->cur, j->step, j->seat, &t);
+    j->out = cr_text_take(&t); /* NULL when out of memory */
+    return NULL;
+}
+
+/* The JSON members (no braces) of step `step` of finished match m for view
+ * `seat` (cr_view_step_json).  *cache is the connection's (made on first
+ * use, for this m only).  Returns a string to cr_free, or NULL with err (m
+ * not over, step or seat out of range, out of memory).  Under g->mu. */
+static char *sv_replay_step(sv_replay **cache, const cr_match *m, int step, int seat, char *err,
+                            size_t errcap)
+{
+    if (!cr_match_over(m)) {
+        snprintf(err, errcap, "a game's steps are shown once it is over");
+        return NULL;
+    }
+    const cr_game *g = cr_match_game(m);
+    int n = cr_match_record(m)->n_actions;
+    if (step < 0 || step > n) {
+        snprintf(err, errcap, "'step' must be from 0 to %d", n);
+        return NULL;
+    }
+    if (seat != CR_SEAT_PUBLIC && (seat < 0 || seat >= g->num_players)) {
+        snprintf(err, errcap, "'seat' must be from 0 to %d, or absent for the public view",
+                 g->num_players - 1);
+        return NULL;
+    }
+    if (*cache && (*cache)->m != m) {
+        sv_replay_free(*cache);
+        *cache = NULL;
+    }
+    if (!*cache) *cache = sv_replay_new(m);
+    if (!*cache) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    sv_replay_job j = {*cache, step, seat, NULL};
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok) {
+        ok = pthread_attr_setstacksize(&attr, SV_REPLAY_STACK) == 0 &&
+             pthread_create(&t, &attr, sv_replay_main, &j) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!ok) {
+        snprintf(err, errcap, "cannot start a thread to replay the game");
+        return NULL;
+    }
+    pthread_join(t, NULL);
+    if (!j.out) snprintf(err, errcap, "out of memory");
+    return j.out;
+}
+
 /* Lets go of the game c replays (its reference and checkpoints). */
 void sv_replay_drop(sv_conn *c)
 {
@@ -893,7 +999,7 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
         cr_text_puts(&b, ",\"seat\":null,");
     cr_text_puts(&b, body);
     cr_text_puts(&b, "}");
-    free(body);
+    cr_free(body);
     if (!b.oom)
         sv_send(c, b.p, b.len);
     else

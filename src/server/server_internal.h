@@ -33,9 +33,9 @@
 
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "croupier/replay.h"
 #include "match/view.h"
 #include "server/proto.h"
-#include "server/replay.h"
 #include "server/server.h"
 #include "server/store.h"
 #include "server/ws.h"
@@ -146,7 +146,7 @@ struct sv_conn {
     /* `replay`: the finished game this connection replays (a reference),
      * its checkpoints, and the replay rate's bucket */
     struct sv_game *rp_game;
-    sv_replay *rp;
+    struct sv_replay *rp; /* handlers.c */
     double rp_bucket, rp_t;
 };
 
