@@ -144,12 +144,10 @@ static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *
 }
 
 /* sv_build runs sv_build_here on a thread of its own with a full-size
- * stack: replaying a record (cr_match_load, the game's parser) needs more
- * stack than a civetweb worker has (about 100 KiB), and a game is rebuilt
- * on whichever thread first asks for it (a client's sit after a failover,
- * a record request, a reload after a refused append). */
-enum { SV_BUILD_STACK = 8 << 20 };
-
+ * stack (SV_REPLAY_STACK): replaying a record (cr_match_load, the game's
+ * parser) needs more stack than a civetweb worker has (about 100 KiB), and
+ * a game is rebuilt on whichever thread first asks for it (a client's sit
+ * after a failover, a record request, a reload after a refused append). */
 typedef struct sv_build_job {
     const cr_store_game *meta;
     const cr_store_entry *e;
@@ -170,19 +168,10 @@ cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, ch
                    size_t errcap)
 {
     sv_build_job j = {meta, e, n, err, errcap, NULL};
-    pthread_attr_t attr;
-    pthread_t t;
-    int ok = pthread_attr_init(&attr) == 0;
-    if (ok) {
-        ok = pthread_attr_setstacksize(&attr, SV_BUILD_STACK) == 0 &&
-             pthread_create(&t, &attr, sv_build_main, &j) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (!ok) {
+    if (!sv_run_on_stack(SV_REPLAY_STACK, sv_build_main, &j)) {
         snprintf(err, errcap, "cannot start a thread to rebuild the game");
         return NULL;
     }
-    pthread_join(t, NULL);
     return j.m;
 }
 

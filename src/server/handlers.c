@@ -837,11 +837,6 @@ static sv_replay *sv_replay_new(const cr_match *m)
     return r;
 }
 
-/* Replaying may apply thousands of actions (a game whose actions run a
- * long search): it runs on a thread with a full-size stack, as the server
- * rebuilds records (civetweb's workers have about 100 KiB). */
-enum { SV_REPLAY_STACK = 8 << 20 };
-
 typedef struct sv_replay_job {
     sv_replay *r;
     int step, seat;
@@ -889,19 +884,10 @@ static char *sv_replay_step(sv_replay **cache, const cr_match *m, int step, int 
         return NULL;
     }
     sv_replay_job j = {*cache, step, seat, NULL};
-    pthread_attr_t attr;
-    pthread_t t;
-    int ok = pthread_attr_init(&attr) == 0;
-    if (ok) {
-        ok = pthread_attr_setstacksize(&attr, SV_REPLAY_STACK) == 0 &&
-             pthread_create(&t, &attr, sv_replay_main, &j) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (!ok) {
+    if (!sv_run_on_stack(SV_REPLAY_STACK, sv_replay_main, &j)) { /* replaying: a full-size stack */
         snprintf(err, errcap, "cannot start a thread to replay the game");
         return NULL;
     }
-    pthread_join(t, NULL);
     if (!j.out) snprintf(err, errcap, "out of memory");
     return j.out;
 }

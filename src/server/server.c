@@ -65,6 +65,20 @@ double sv_mono(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int sv_run_on_stack(size_t stack, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok) {
+        ok =
+            pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&t, &attr, fn, arg) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (ok) pthread_join(t, NULL);
+    return ok;
+}
+
 void sv_log(const sv_server *sv, const char *fmt, ...)
 {
     if (sv && sv->cfg.quiet) return;

@@ -191,6 +191,14 @@ struct sv_server {
 int64_t sv_now_ms(void);
 double sv_mono(void);
 void sv_log(const sv_server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Runs fn(arg) on a thread of its own with a stack of `stack` bytes and
+ * waits for it: 1, or 0 when no such thread could be started (fn did not
+ * run).  Replaying a record (a rebuild, a replay step) and the message
+ * handlers need more stack than a civetweb worker has (about 100 KiB). */
+int sv_run_on_stack(size_t stack, void *(*fn)(void *), void *arg);
+/* The stack of a thread that replays a record: thousands of actions, some
+ * of which may run a long search (sv_build, a replay step). */
+enum { SV_REPLAY_STACK = 8 << 20 };
 
 /* ---- transport.c: sending, connections, civetweb callbacks, the HTTP API, webhooks ---- */
 /* A connection of sv with no socket yet, following no game (the caller

@@ -414,14 +414,9 @@ void sv_ws_ready(struct mg_connection *mc, void *cb)
     mg_set_user_connection_data(mc, c);
     c->fd = sv_conn_socket(mc);
     c->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    pthread_attr_t at;
-    pthread_t th;
-    int ok = c->fd >= 0 && c->wake >= 0 && pthread_attr_init(&at) == 0;
-    if (ok) {
-        pthread_attr_setstacksize(&at, SV_CONN_STACK);
-        ok = pthread_create(&th, &at, sv_conn_main, c) == 0;
-        pthread_attr_destroy(&at);
-    }
+    /* civetweb's worker waits while the connection's thread serves it: it
+     * holds the connection's slot */
+    int ok = c->fd >= 0 && c->wake >= 0 && sv_run_on_stack(SV_CONN_STACK, sv_conn_main, c);
     if (!ok) {
         sv_log(sv, "cannot serve a WebSocket from %s (%s)", c->addr,
                c->fd < 0 ? "its socket was not found" : "no thread");
@@ -429,7 +424,6 @@ void sv_ws_ready(struct mg_connection *mc, void *cb)
         if (c->fd >= 0) shutdown(c->fd, SHUT_RD);
         return;
     }
-    pthread_join(th, NULL); /* civetweb's worker waits: it holds the connection's slot */
 }
 
 /* Every frame is read by the connection's thread (sv_conn_main); civetweb
