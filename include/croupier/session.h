@@ -82,8 +82,9 @@ void cr_session_catch_up(cr_session *s, int seat, cr_text *out);
  * that view is a seat's own). */
 void cr_session_table_lines(cr_session *s, cr_text *out);
 /* Takes back seat's previous decision (cr_match_undo), unless another
- * human seat decided since (undoing would take back their decision too):
- * then CR_ERR_INVALID with the reason.  Keeps the seen counters inside the
+ * human seat decided since (cr_match_undo_blocker, the one undo rule:
+ * undoing would take back their decision too): then CR_ERR_INVALID naming
+ * that seat.  Keeps the seen counters inside the
  * shortened log. */
 cr_status cr_session_undo(cr_session *s, int seat, char *err, size_t errcap);
 

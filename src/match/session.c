@@ -101,17 +101,11 @@ void cr_session_table_lines(cr_session *s, cr_text *out)
 
 cr_status cr_session_undo(cr_session *s, int seat, char *err, size_t errcap)
 {
-    const cr_record *r = cr_match_record(s->m);
-    int k = r->n_actions - 1;
-    while (k >= 0 && cr_match_actor(s->m, k) != seat) k--;
-    for (int j = k + 1; k >= 0 && j < r->n_actions; j++) {
-        int who = cr_match_actor(s->m, j);
-        if (who >= 0 && who != seat && cr_match_is_human(s->m, who)) {
-            snprintf(err, errcap,
-                     "P%d has decided since your last decision; undo would take that back too",
-                     who);
-            return CR_ERR_INVALID;
-        }
+    int who = cr_match_undo_blocker(s->m, seat); /* the rule: only one's own moves */
+    if (who >= 0) {
+        snprintf(err, errcap,
+                 "P%d has decided since your last decision; undo would take that back too", who);
+        return CR_ERR_INVALID;
     }
     cr_status rc = cr_match_undo(s->m, seat, err, errcap);
     if (rc != CR_OK) return rc;

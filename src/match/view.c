@@ -1,155 +1,32 @@
 /* match/view.c — a seat's view of a match as JSON (view.h): the members
- * of the server's `update`, the result, and events as one seat sees them;
- * with the growing text buffer they are written into (moved here from the
- * server, which writes its replies with it too).
+ * of the server's `update`, the result, events as one seat sees them and
+ * a finished match's step (`replay`), written into the text kit's growing buffer (croupier/text.h).
  *
  * Invariant: what a view shows comes from the match layer's per-seat calls
  * (cr_match_observe, _prompt, _help, _legal, _action_json, _event_json for
  * that seat); only the result and the achievements read the state, and
- * only once the game is over.  The same match and seat give the same bytes,
+ * only once the game is over, and a step of a finished match reads the
+ * replay cursor's state (a finished match's record is public).  The same
+ * match and seat give the same bytes,
  * so a client may hash a view to tell whether it changed.
  */
 #include "match/view.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "croupier/parts.h"
 
-/* ---- the growing text buffer ---- */
-
-void cr_jb_reserve(cr_jbuf *b, size_t extra)
-{
-    if (b->oom || b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < b->len + extra + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        b->oom = 1;
-        return;
-    }
-    b->p = p;
-    b->cap = cap;
-}
-
-void cr_jb_add(cr_jbuf *b, const char *s, size_t n)
-{
-    cr_jb_reserve(b, n);
-    if (b->oom) return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-void cr_jb_puts(cr_jbuf *b, const char *s) { cr_jb_add(b, s, strlen(s)); }
-
-void cr_jb_printf(cr_jbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    cr_jb_reserve(b, (size_t)n);
-    if (b->oom) return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* view.h: a byte that does not start a whole UTF-8 sequence becomes
- * U+FFFD; quotes, backslashes and controls are escaped. */
-void cr_jb_json_str(cr_jbuf *b, const char *s)
-{
-    cr_jb_add(b, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            char e[2] = {'\\', (char)*p};
-            cr_jb_add(b, e, 2);
-        } else if (*p < 0x20 || *p == 0x7f) {
-            cr_jb_printf(b, "\\u%04x", *p);
-        } else if (*p < 0x80) {
-            cr_jb_add(b, (const char *)p, 1);
-        } else {
-            size_t k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-            if (strnlen((const char *)p, k) == k && cr_utf8_valid((const char *)p, k)) {
-                cr_jb_add(b, (const char *)p, k);
-                p += k - 1;
-            } else {
-                cr_jb_puts(b, "\\ufffd");
-            }
-        }
-    }
-    cr_jb_add(b, "\"", 1);
-}
-
-void cr_jb_reset(cr_jbuf *b)
-{
-    b->len = 0;
-    if (b->p) b->p[0] = '\0';
-}
-
-void cr_jb_free(cr_jbuf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
-int cr_utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1;
-        else if (c >= 0xe0 && c <= 0xef) {
-            k = 2;
-            if (c == 0xe0) lo = 0xa0; /* overlong */
-            if (c == 0xed) hi = 0x9f; /* surrogates */
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            k = 3;
-            if (c == 0xf0) lo = 0x90; /* overlong */
-            if (c == 0xf4) hi = 0x8f; /* past U+10FFFF */
-        } else
-            return 0;
-        if (n - i <= k) return 0;
-        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
-        for (size_t j = 2; j <= k; j++)
-            if (p[i + j] < 0x80 || p[i + j] > 0xbf) return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
 /* ---- views ---- */
 
-/* Renders into v->tmp (grown as needed) with a snprintf-style call that
- * sees `buf` and `cap`; on failure v->tmp is "" (or NULL). */
+/* Renders into v->tmp, replacing its text, with a snprintf-style call
+ * that sees `buf` and `cap`; out of memory leaves it empty (and the next
+ * rendering tries afresh: the text's flag is sticky, so it is freed). */
 #define VIEW_RENDER(v, call_with_buf_cap)                                                          \
     do {                                                                                           \
-        for (int try_ = 0; try_ < 2; try_++) {                                                     \
-            char *buf = (v)->tmp;                                                                  \
-            size_t cap = (v)->tmp_cap;                                                             \
-            size_t need = (call_with_buf_cap);                                                     \
-            if (need < cap) break;                                                                 \
-            char *p = realloc((v)->tmp, need + 1);                                                 \
-            if (!p) {                                                                              \
-                if ((v)->tmp) (v)->tmp[0] = '\0';                                                  \
-                break;                                                                             \
-            }                                                                                      \
-            (v)->tmp = p;                                                                          \
-            (v)->tmp_cap = need + 1;                                                               \
-        }                                                                                          \
+        cr_text_reset(&(v)->tmp);                                                                  \
+        CR_TEXT_RENDER(&(v)->tmp, call_with_buf_cap);                                              \
+        if ((v)->tmp.oom) cr_text_free(&(v)->tmp);                                                 \
     } while (0)
 
 int cr_view_init(cr_view *v, const cr_game *g)
@@ -164,24 +41,24 @@ void cr_view_fini(cr_view *v)
 {
     free(v->obs);
     free(v->legal);
-    free(v->tmp);
+    cr_text_free(&v->tmp);
     memset(v, 0, sizeof *v);
 }
 
-void cr_view_result_json(const cr_match *m, cr_jbuf *b)
+void cr_view_result_json(const cr_match *m, cr_text *b)
 {
     const cr_game *gm = cr_match_game(m);
     cr_result res;
     cr_match_result(m, &res);
-    cr_jb_puts(b, "{\"scores\":[");
-    for (int s = 0; s < gm->num_players; s++) cr_jb_printf(b, "%s%d", s ? "," : "", res.score[s]);
-    cr_jb_puts(b, "],\"ranks\":[");
-    for (int s = 0; s < gm->num_players; s++) cr_jb_printf(b, "%s%d", s ? "," : "", res.rank[s]);
-    cr_jb_puts(b, "],\"winners\":[");
+    cr_text_puts(b, "{\"scores\":[");
+    for (int s = 0; s < gm->num_players; s++) cr_text_printf(b, "%s%d", s ? "," : "", res.score[s]);
+    cr_text_puts(b, "],\"ranks\":[");
+    for (int s = 0; s < gm->num_players; s++) cr_text_printf(b, "%s%d", s ? "," : "", res.rank[s]);
+    cr_text_puts(b, "],\"winners\":[");
     int first = 1;
     for (int s = 0; s < gm->num_players; s++)
         if (res.winners & (1u << s)) {
-            cr_jb_printf(b, "%s%d", first ? "" : ",", s);
+            cr_text_printf(b, "%s%d", first ? "" : ",", s);
             first = 0;
         }
     const char *by = "rules";
@@ -190,101 +67,148 @@ void cr_view_result_json(const cr_match *m, cr_jbuf *b)
         if (left == CR_MARK_RESIGN && strcmp(by, "rules") == 0) by = "resign";
         if (left == CR_MARK_TIMEOUT && strcmp(by, "rules") == 0) by = "timeout";
     }
-    cr_jb_printf(b, "],\"ended_by\":\"%s\"", by);
-    /* per seat, what it earned (a game over by the rules only): key + words */
-    const cr_game_parts *parts = cr_parts(gm);
-    const void *st = cr_match_state(m);
-    cr_jb_puts(b, ",\"achievements\":[");
-    for (int s = 0; s < gm->num_players; s++) {
+    cr_text_printf(b, "],\"ended_by\":\"%s\"", by);
+    cr_view_achievements_json(b, gm, cr_match_state(m));
+    cr_text_puts(b, "}");
+}
+
+void cr_view_achievements_json(cr_text *b, const cr_game *g, const void *st)
+{
+    const cr_game_parts *parts = cr_parts(g);
+    cr_text_puts(b, ",\"achievements\":[");
+    for (int s = 0; s < g->num_players; s++) {
         const char *keys[64];
-        int n = parts->achievements ? parts->achievements(gm, st, s, keys, 64) : 0;
-        cr_jb_puts(b, s ? ",[" : "[");
+        int n = parts->achievements ? parts->achievements(g, st, s, keys, 64) : 0;
+        cr_text_puts(b, s ? ",[" : "[");
         for (int i = 0; i < n; i++) {
             const cr_achievement *a =
                 cr_achievement_find(parts->achievement_list, parts->n_achievements, keys[i]);
-            cr_jb_puts(b, i ? ",{\"key\":" : "{\"key\":");
-            cr_jb_json_str(b, keys[i]);
-            cr_jb_puts(b, ",\"title\":");
-            cr_jb_json_str(b, a ? a->title : keys[i]);
-            cr_jb_puts(b, ",\"words\":");
-            cr_jb_json_str(b, a ? a->words : "");
-            cr_jb_puts(b, "}");
+            cr_text_puts(b, i ? ",{\"key\":" : "{\"key\":");
+            cr_text_json_utf8(b, keys[i]);
+            cr_text_puts(b, ",\"title\":");
+            cr_text_json_utf8(b, a ? a->title : keys[i]);
+            cr_text_puts(b, ",\"words\":");
+            cr_text_json_utf8(b, a ? a->words : "");
+            cr_text_puts(b, "}");
         }
-        cr_jb_puts(b, "]");
+        cr_text_puts(b, "]");
     }
-    cr_jb_puts(b, "]}");
+    cr_text_puts(b, "]");
 }
 
-void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_jbuf *b)
+void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_text *b)
 {
     const cr_game *gm = cr_match_game(m);
     int to_act = cr_match_to_act(m);
     int over = cr_match_over(m);
     int mine = seat >= 0 && to_act == seat && cr_match_is_human(m, seat);
-    cr_jb_puts(b, "\"game\":");
-    cr_jb_json_str(b, gm->def->name);
+    cr_text_puts(b, "\"game\":");
+    cr_text_json_utf8(b, gm->def->name);
     if (seat >= 0)
-        cr_jb_printf(b, ",\"seat\":%d,\"decision\":%d", seat, cr_match_decision(m, seat));
+        cr_text_printf(b, ",\"seat\":%d,\"decision\":%d", seat, cr_match_decision(m, seat));
     else
-        cr_jb_puts(b, ",\"seat\":null");
+        cr_text_puts(b, ",\"seat\":null");
     if (to_act >= 0)
-        cr_jb_printf(b, ",\"to_act\":%d", to_act);
+        cr_text_printf(b, ",\"to_act\":%d", to_act);
     else
-        cr_jb_puts(b, ",\"to_act\":null");
-    cr_jb_printf(b, ",\"your_turn\":%s,\"over\":%s", mine ? "true" : "false",
-                 over ? "true" : "false");
+        cr_text_puts(b, ",\"to_act\":null");
+    cr_text_printf(b, ",\"your_turn\":%s,\"over\":%s", mine ? "true" : "false",
+                   over ? "true" : "false");
     cr_match_observe(m, seat, v->obs);
     VIEW_RENDER(v, gm->def->obs_to_json(gm, v->obs, buf, cap));
-    cr_jb_puts(b, ",\"observation\":");
-    cr_jb_puts(b, v->tmp && v->tmp[0] ? v->tmp : "null");
-    VIEW_RENDER(v, mine ? cr_match_prompt(m, seat, buf, cap) : (buf && cap ? (buf[0] = 0) : 0));
-    cr_jb_puts(b, ",\"prompt\":");
-    cr_jb_json_str(b, mine && v->tmp ? v->tmp : "");
-    VIEW_RENDER(v, mine ? cr_match_help(m, seat, buf, cap) : (buf && cap ? (buf[0] = 0) : 0));
-    cr_jb_puts(b, ",\"help\":");
-    cr_jb_json_str(b, mine && v->tmp ? v->tmp : "");
-    cr_jb_puts(b, ",\"actions\":[");
+    cr_text_puts(b, ",\"observation\":");
+    cr_text_puts(b, v->tmp.len ? v->tmp.p : "null");
+    if (mine) VIEW_RENDER(v, cr_match_prompt(m, seat, buf, cap));
+    cr_text_puts(b, ",\"prompt\":");
+    cr_text_json_utf8(b, mine ? cr_text_str(&v->tmp) : "");
+    if (mine) VIEW_RENDER(v, cr_match_help(m, seat, buf, cap));
+    cr_text_puts(b, ",\"help\":");
+    cr_text_json_utf8(b, mine ? cr_text_str(&v->tmp) : "");
+    cr_text_puts(b, ",\"actions\":[");
     int n = mine ? cr_match_legal(m, seat, v->legal) : 0;
     for (int i = 0; i < n; i++) {
         VIEW_RENDER(v, cr_match_action_json(m, seat, v->legal[i], buf, cap));
-        if (i) cr_jb_puts(b, ",");
-        cr_jb_puts(b, v->tmp && v->tmp[0] ? v->tmp : "null");
+        if (i) cr_text_puts(b, ",");
+        cr_text_puts(b, v->tmp.len ? v->tmp.p : "null");
     }
-    cr_jb_printf(b, "],\"seq\":%u,\"seats\":[", cr_match_event_count(m));
+    cr_text_printf(b, "],\"seq\":%u,\"seats\":[", cr_match_event_count(m));
     for (int s = 0; s < gm->num_players; s++) {
         int human = cr_match_is_human(m, s);
         int left = cr_match_left(m, s);
-        cr_jb_printf(b, "%s{\"seat\":%d,\"kind\":\"%s\",\"spec\":", s ? "," : "", s,
-                     human ? "human" : "bot");
-        cr_jb_json_str(b, cr_match_seat_spec(m, s));
-        cr_jb_printf(b, ",\"taken\":%s,\"left\":%s}",
-                     human && !((taken >> s) & 1) ? "false" : "true",
-                     left == CR_MARK_RESIGN    ? "\"resign\""
-                     : left == CR_MARK_TIMEOUT ? "\"timeout\""
-                                               : "false");
+        cr_text_printf(b, "%s{\"seat\":%d,\"kind\":\"%s\",\"spec\":", s ? "," : "", s,
+                       human ? "human" : "bot");
+        cr_text_json_utf8(b, cr_match_seat_spec(m, s));
+        cr_text_printf(b, ",\"taken\":%s,\"left\":%s}",
+                       human && !((taken >> s) & 1) ? "false" : "true",
+                       left == CR_MARK_RESIGN    ? "\"resign\""
+                       : left == CR_MARK_TIMEOUT ? "\"timeout\""
+                                                 : "false");
     }
-    cr_jb_puts(b, "]");
+    cr_text_puts(b, "]");
     if (over) {
-        cr_jb_puts(b, ",\"result\":");
+        cr_text_puts(b, ",\"result\":");
         cr_view_result_json(m, b);
     }
 }
 
 void cr_view_events_json(cr_view *v, const cr_match *m, int seat, uint32_t since, int max,
-                         cr_jbuf *b)
+                         cr_text *b)
 {
     const cr_match_event *ev = NULL;
     int ne = since < cr_match_event_count(m) ? cr_match_events_since(m, since, &ev) : 0;
     if (ne > max) ne = max;
     for (int i = 0; i < ne; i++) {
         VIEW_RENDER(v, cr_match_event_json(m, &ev[i], seat, buf, cap));
-        const char *j = v->tmp && v->tmp[0] == '{' ? v->tmp : NULL;
-        cr_jb_printf(b, "%s{\"seq\":%u", i ? "," : "", ev[i].seq);
+        const char *j = cr_text_str(&v->tmp)[0] == '{' ? v->tmp.p : NULL;
+        cr_text_printf(b, "%s{\"seq\":%u", i ? "," : "", ev[i].seq);
         if (j && j[1] != '}') {
-            cr_jb_puts(b, ",");
-            cr_jb_puts(b, j + 1);
+            cr_text_puts(b, ",");
+            cr_text_puts(b, j + 1);
         } else {
-            cr_jb_puts(b, "}");
+            cr_text_puts(b, "}");
         }
     }
+}
+
+void cr_view_step_json(cr_view *v, cr_replay *cur, int step, int seat, cr_text *b)
+{
+    const cr_match *m = cr_replay_match(cur);
+    const cr_game *g = cr_match_game(m);
+    int n = cr_match_record(m)->n_actions;
+    cr_replay_seek(cur, step);
+    const void *st = cr_replay_state(cur);
+    cr_text_printf(b, "\"step\":%d,\"steps\":%d,\"players\":%d", step, n, g->num_players);
+    int actor = step > 0 ? cr_match_actor(m, step - 1) : CR_TERMINAL;
+    if (actor >= 0)
+        cr_text_printf(b, ",\"actor\":%d", actor);
+    else
+        cr_text_puts(b, ",\"actor\":null");
+    int to_act = g->def->current_player(g, st);
+    if (to_act >= 0 && step < n)
+        cr_text_printf(b, ",\"to_act\":%d", to_act);
+    else
+        cr_text_puts(b, ",\"to_act\":null");
+    g->def->observe(g, st, seat, v->obs);
+    VIEW_RENDER(v, g->def->obs_to_json(g, v->obs, buf, cap));
+    cr_text_printf(b, ",\"observation\":%s", v->tmp.len ? v->tmp.p : "null");
+    /* the events of action step-1, numbered from 0 in the log */
+    const cr_match_event *ev = NULL;
+    int ne = cr_match_events_since(m, 0, &ev);
+    int end = (int)cr_replay_event_at(cur, step);
+    int first = step > 0 ? (int)cr_replay_event_at(cur, step - 1) : end;
+    cr_text_puts(b, ",\"events\":[");
+    for (int i = first; i < end; i++) {
+        VIEW_RENDER(v, cr_match_event_json(m, &ev[i], seat, buf, cap));
+        const char *j = cr_text_str(&v->tmp)[0] == '{' ? v->tmp.p : NULL;
+        cr_text_printf(b, "%s{\"seq\":%u", i > first ? "," : "", ev[i].seq);
+        if (j && j[1] != '}')
+            cr_text_printf(b, ",%s", j + 1);
+        else
+            cr_text_puts(b, "}");
+    }
+    /* the event count after this step */
+    cr_text_printf(b, "],\"seq\":%u", end < ne ? ev[end].seq : cr_match_event_count(m));
+    /* the last step of a game ended by its rules: what each seat earned, as
+     * in the update's result (docs/protocol.md) */
+    if (step == n) cr_view_achievements_json(b, g, st);
 }

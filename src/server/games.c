@@ -144,12 +144,10 @@ static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *
 }
 
 /* sv_build runs sv_build_here on a thread of its own with a full-size
- * stack: replaying a record (cr_match_load, the game's parser) needs more
- * stack than a civetweb worker has (about 100 KiB), and a game is rebuilt
- * on whichever thread first asks for it (a client's sit after a failover,
- * a record request, a reload after a refused append). */
-enum { SV_BUILD_STACK = 8 << 20 };
-
+ * stack (SV_REPLAY_STACK): replaying a record (cr_match_load, the game's
+ * parser) needs more stack than a civetweb worker has (about 100 KiB), and
+ * a game is rebuilt on whichever thread first asks for it (a client's sit
+ * after a failover, a record request, a reload after a refused append). */
 typedef struct sv_build_job {
     const cr_store_game *meta;
     const cr_store_entry *e;
@@ -170,19 +168,10 @@ cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, ch
                    size_t errcap)
 {
     sv_build_job j = {meta, e, n, err, errcap, NULL};
-    pthread_attr_t attr;
-    pthread_t t;
-    int ok = pthread_attr_init(&attr) == 0;
-    if (ok) {
-        ok = pthread_attr_setstacksize(&attr, SV_BUILD_STACK) == 0 &&
-             pthread_create(&t, &attr, sv_build_main, &j) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (!ok) {
+    if (!sv_run_on_stack(SV_REPLAY_STACK, sv_build_main, &j)) {
         snprintf(err, errcap, "cannot start a thread to rebuild the game");
         return NULL;
     }
-    pthread_join(t, NULL);
     return j.m;
 }
 
@@ -642,41 +631,41 @@ void sv_send_busy(sv_conn *c, const sv_msg *m)
 /* The view of `seat` (a seat or CR_SEAT_PUBLIC) as an update message into b,
  * events from *since on; hash gets the BLAKE2b of the view-relevant part
  * (everything but the events list and the clock). */
-static void sv_build_update(sv_game *g, int seat, uint32_t since, cr_jbuf *b, uint8_t hash[32])
+static void sv_build_update(sv_game *g, int seat, uint32_t since, cr_text *b, uint8_t hash[32])
 {
     crypto_generichash_state hs;
     crypto_generichash_init(&hs, NULL, 0, 32);
     cr_match *m = g->m;
     const cr_game *gm = cr_match_game(m);
     size_t mark = b->len;
-    cr_jb_printf(b, "{\"v\":1,\"type\":\"update\",\"game_id\":\"%s\",", g->meta.id);
+    cr_text_printf(b, "{\"v\":1,\"type\":\"update\",\"game_id\":\"%s\",", g->meta.id);
     cr_view_json(&g->view, m, seat, g->meta.taken, b); /* match/view.h */
     if (!b->oom) crypto_generichash_update(&hs, (const unsigned char *)b->p + mark, b->len - mark);
     crypto_generichash_final(&hs, hash, 32);
     /* not part of the view's identity: the clock and the new events */
     if (g->clock_mode != SV_CLOCK_NONE) {
         int64_t now = sv_now_ms();
-        cr_jb_printf(b, ",\"clock\":{\"mode\":\"%s\",\"remaining_ms\":[",
-                     g->clock_mode == SV_CLOCK_MOVE ? "move" : "total");
+        cr_text_printf(b, ",\"clock\":{\"mode\":\"%s\",\"remaining_ms\":[",
+                       g->clock_mode == SV_CLOCK_MOVE ? "move" : "total");
         for (int s = 0; s < gm->num_players; s++) {
             int64_t r = g->remaining[s];
             if (s == g->clock_seat) r -= now - g->clock_started;
             if (cr_match_is_human(m, s))
-                cr_jb_printf(b, "%s%lld", s ? "," : "", (long long)(r > 0 ? r : 0));
+                cr_text_printf(b, "%s%lld", s ? "," : "", (long long)(r > 0 ? r : 0));
             else
-                cr_jb_printf(b, "%snull", s ? "," : "");
+                cr_text_printf(b, "%snull", s ? "," : "");
         }
         if (g->clock_seat >= 0)
-            cr_jb_printf(b, "],\"running\":%d}", g->clock_seat);
+            cr_text_printf(b, "],\"running\":%d}", g->clock_seat);
         else
-            cr_jb_puts(b, "],\"running\":null}");
+            cr_text_puts(b, "],\"running\":null}");
     }
-    cr_jb_puts(b, ",\"events\":[");
+    cr_text_puts(b, ",\"events\":[");
     uint32_t count = cr_match_event_count(m);
     if (count > SV_MAX_EVENTS_PER_UPDATE && since + SV_MAX_EVENTS_PER_UPDATE < count)
         since = count - SV_MAX_EVENTS_PER_UPDATE;
     cr_view_events_json(&g->view, m, seat, since, SV_MAX_EVENTS_PER_UPDATE, b);
-    cr_jb_puts(b, "]}");
+    cr_text_puts(b, "]}");
 }
 
 /* Stores the entries a bot worker played and has not stored yet (it is
@@ -697,19 +686,18 @@ void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re)
     sv_sync(g);
     if (!g->m) return;
     uint8_t hash[32];
-    cr_jb_reset(&c->out);
+    cr_text_reset(&c->out);
     sv_build_update(g, c->seat, c->sent_seq, &c->out, hash);
     if (c->out.oom) {
-        cr_jb_free(&c->out);
+        cr_text_free(&c->out);
         return;
     }
     if (!force && c->has_view && memcmp(hash, c->view, 32) == 0) return;
     if (re >= 0) { /* after the opening brace: the hash covers the view, not the reply */
         char r[32];
         int n = snprintf(r, sizeof r, "\"re\":%lld,", (long long)re);
-        cr_jb_reserve(&c->out, (size_t)n);
-        if (c->out.oom) {
-            cr_jb_free(&c->out);
+        if (!cr_text_reserve(&c->out, (size_t)n)) {
+            cr_text_free(&c->out);
             return;
         }
         memmove(c->out.p + 1 + n, c->out.p + 1, c->out.len); /* with its NUL */
@@ -761,7 +749,7 @@ void sv_after_change(sv_game *g)
     sv_server *sv = g->srv;
     if (!g->m) return;
     if (cr_match_over(g->m) && !g->finished) {
-        cr_jbuf b = {0};
+        cr_text b = CR_TEXT_INIT;
         cr_view_result_json(g->m, &b);
         cr_result res;
         cr_match_result(g->m, &res);
@@ -777,7 +765,7 @@ void sv_after_change(sv_game *g)
         } else {
             sv_log(sv, "game %s: cannot store its result: %s", g->meta.id, err);
         }
-        cr_jb_free(&b);
+        cr_text_free(&b);
     }
     sv_clock_turn(g);
     int to_act = cr_match_to_act(g->m);

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "civetweb.h"
+#include "croupier/alloc.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
@@ -742,15 +743,15 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, "outdated", "this game cannot be replayed");
         return;
     }
-    cr_jbuf *b = &c->out; /* c->out is written under the game's mutex only */
-    cr_jb_reset(b);
-    cr_jb_puts(b, "{\"v\":1,\"type\":\"history\"");
-    if (m->has_id) cr_jb_printf(b, ",\"re\":%lld", (long long)m->id);
+    cr_text *b = &c->out; /* c->out is written under the game's mutex only */
+    cr_text_reset(b);
+    cr_text_puts(b, "{\"v\":1,\"type\":\"history\"");
+    if (m->has_id) cr_text_printf(b, ",\"re\":%lld", (long long)m->id);
     uint32_t count = cr_match_event_count(g->m);
-    cr_jb_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
+    cr_text_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
     if (m->since < count)
         cr_view_events_json(&g->view, g->m, c->seat, (uint32_t)m->since, SV_MAX_HISTORY, b);
-    cr_jb_puts(b, "]}");
+    cr_text_puts(b, "]}");
     if (!b->oom) sv_send(c, b->p, b->len);
     pthread_mutex_unlock(&g->mu);
 }
@@ -798,6 +799,97 @@ static void sv_h_record(sv_conn *c, const sv_msg *m)
                   json_pack("{s:i,s:s,s:s,s:s,s:s}", "v", 1, "type", "record", "game_id", id,
                             "seed", seed_s, "record", text));
     free(text);
+}
+
+/* ---- replay: a finished game's table at any step ---- */
+
+/* A connection's replay of one finished match: the match layer's cursor
+ * over it (croupier/replay.h: checkpoints every few actions, made as far
+ * as requests reach, and the last step served when that is nearer, so
+ * stepping forwards costs one apply) and the view's scratch (match/view.h
+ * renders the step).  Only for a finished match: its record and seed are
+ * public then, so every view is too. */
+typedef struct sv_replay {
+    const cr_match *m; /* the match the cursor was made for */
+    cr_replay *cur;
+    cr_view view;
+} sv_replay;
+
+static void sv_replay_free(sv_replay *r)
+{
+    if (!r) return;
+    cr_replay_free(r->cur);
+    cr_view_fini(&r->view);
+    free(r);
+}
+
+static sv_replay *sv_replay_new(const cr_match *m)
+{
+    sv_replay *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->m = m;
+    r->cur = cr_replay_new(m);
+    int ok = cr_view_init(&r->view, cr_match_game(m));
+    if (!r->cur || !ok) {
+        sv_replay_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+typedef struct sv_replay_job {
+    sv_replay *r;
+    int step, seat;
+    char *out;
+} sv_replay_job;
+
+static void *sv_replay_main(void *arg)
+{
+    sv_replay_job *j = arg;
+    cr_text t = CR_TEXT_INIT;
+    cr_view_step_json(&j->r->view, j->r->cur, j->step, j->seat, &t);
+    j->out = cr_text_take(&t); /* NULL when out of memory */
+    return NULL;
+}
+
+/* The JSON members (no braces) of step `step` of finished match m for view
+ * `seat` (cr_view_step_json).  *cache is the connection's (made on first
+ * use, for this m only).  Returns a string to cr_free, or NULL with err (m
+ * not over, step or seat out of range, out of memory).  Under g->mu. */
+static char *sv_replay_step(sv_replay **cache, const cr_match *m, int step, int seat, char *err,
+                            size_t errcap)
+{
+    if (!cr_match_over(m)) {
+        snprintf(err, errcap, "a game's steps are shown once it is over");
+        return NULL;
+    }
+    const cr_game *g = cr_match_game(m);
+    int n = cr_match_record(m)->n_actions;
+    if (step < 0 || step > n) {
+        snprintf(err, errcap, "'step' must be from 0 to %d", n);
+        return NULL;
+    }
+    if (seat != CR_SEAT_PUBLIC && (seat < 0 || seat >= g->num_players)) {
+        snprintf(err, errcap, "'seat' must be from 0 to %d, or absent for the public view",
+                 g->num_players - 1);
+        return NULL;
+    }
+    if (*cache && (*cache)->m != m) {
+        sv_replay_free(*cache);
+        *cache = NULL;
+    }
+    if (!*cache) *cache = sv_replay_new(m);
+    if (!*cache) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    sv_replay_job j = {*cache, step, seat, NULL};
+    if (!sv_run_on_stack(SV_REPLAY_STACK, sv_replay_main, &j)) { /* replaying: a full-size stack */
+        snprintf(err, errcap, "cannot start a thread to replay the game");
+        return NULL;
+    }
+    if (!j.out) snprintf(err, errcap, "out of memory");
+    return j.out;
 }
 
 /* Lets go of the game c replays (its reference and checkpoints). */
@@ -882,23 +974,23 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
         sv_send_error(c, m, strcmp(err, "out of memory") == 0 ? "limit" : "bad_request", err);
         return;
     }
-    cr_jbuf b = {0};
-    cr_jb_puts(&b, "{\"v\":1,\"type\":\"replay\"");
-    if (m->has_id) cr_jb_printf(&b, ",\"re\":%lld", (long long)m->id);
-    cr_jb_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
-    cr_jb_json_str(&b, name);
+    cr_text b = CR_TEXT_INIT;
+    cr_text_puts(&b, "{\"v\":1,\"type\":\"replay\"");
+    if (m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    cr_text_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
+    cr_text_json_utf8(&b, name);
     if (m->seat >= 0)
-        cr_jb_printf(&b, ",\"seat\":%d,", m->seat);
+        cr_text_printf(&b, ",\"seat\":%d,", m->seat);
     else
-        cr_jb_puts(&b, ",\"seat\":null,");
-    cr_jb_puts(&b, body);
-    cr_jb_puts(&b, "}");
-    free(body);
+        cr_text_puts(&b, ",\"seat\":null,");
+    cr_text_puts(&b, body);
+    cr_text_puts(&b, "}");
+    cr_free(body);
     if (!b.oom)
         sv_send(c, b.p, b.len);
     else
         sv_send_error(c, m, "limit", "out of memory");
-    cr_jb_free(&b);
+    cr_text_free(&b);
 }
 
 void sv_dispatch(sv_conn *c, const char *data, size_t len)

@@ -1,6 +1,7 @@
 /* server/server.c — `croupier serve` (server.h, docs/server.md): the
  * server's start and stop, and the small tools every room of it uses (the
- * clocks, the log; replies are built in match/view.h's growing buffer).
+ * clocks, the log; replies are built in the text kit's cr_text,
+ * croupier/text.h).
  *
  * The server is split by what it does (server_internal.h names the rooms):
  * transport.c (HTTP, WebSocket, webhooks), handlers.c (one function per
@@ -62,6 +63,20 @@ double sv_mono(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int sv_run_on_stack(size_t stack, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok) {
+        ok =
+            pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&t, &attr, fn, arg) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (ok) pthread_join(t, NULL);
+    return ok;
 }
 
 void sv_log(const sv_server *sv, const char *fmt, ...)
@@ -344,6 +359,6 @@ void sv_local_conn_free(sv_conn *c)
     sv_replay_drop(c);
     sv_ws_free(&l->d);
     pthread_mutex_destroy(&c->q_mu);
-    cr_jb_free(&c->out);
+    cr_text_free(&c->out);
     free(l);
 }

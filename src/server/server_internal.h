@@ -33,9 +33,9 @@
 
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "croupier/replay.h"
 #include "match/view.h"
 #include "server/proto.h"
-#include "server/replay.h"
 #include "server/server.h"
 #include "server/store.h"
 #include "server/ws.h"
@@ -46,7 +46,7 @@ enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 }
 /* A connection's thread (sv_conn_main) runs the message handlers on a
  * stack of SV_CONN_STACK bytes (server.h): parsing (bounded: proto.c
  * refuses nesting past SV_MAX_DEPTH before jansson recurses), the match
- * layer and the game's rules (an 18Dracula rampage runs the auto-router)
+ * layer and the game's rules (an action may run a long search)
  * and the store.  civetweb's workers, whose stack its build chose (about
  * 100 KiB in Debian's), only wait for it; the fuzz target runs the handler
  * on a thread of that size too (fuzz/fuzz_protocol.c). */
@@ -59,12 +59,11 @@ enum { SV_MAX_EVENTS_PER_UPDATE = 200, SV_MAX_HISTORY = 500, SV_LIST_MAX = 200 }
  * of twice that), whatever the number of connections. */
 enum { SV_REPLAY_RATE = 20, SV_REPLAY_TAKE_COST = 10, SV_REPLAY_TAKES = 20 };
 /* Finished games out of memory are loaded again on demand (spectate,
- * history, record, replay), each by replaying its whole record: an
- * 18Dracula game is thousands of actions with a route search in each
- * rampage.  Such loads are paid for server-wide from one allowance of
- * SV_LOAD_ACTIONS record actions a second (a burst of twice that), so no
- * number of connections asking for old games can keep the server busy;
- * past it a request gets `limit` and asks again. */
+ * history, record, replay), each by replaying its whole record: a long
+ * game is thousands of actions, some of which may run a long search.  Such loads are paid for
+ * server-wide from one allowance of SV_LOAD_ACTIONS record actions a second (a burst of twice
+ * that), so no number of connections asking for old games can keep the server busy; past it a
+ * request gets `limit` and asks again. */
 enum { SV_LOAD_ACTIONS = 10000 };
 
 /* Why sv_take_over / sv_find_game_where found no game. */
@@ -143,11 +142,11 @@ struct sv_conn {
     uint32_t sent_seq;
     int64_t turn_sent; /* the decision a your_turn was sent for */
     double bucket, bucket_t;
-    cr_jbuf out;
+    cr_text out;
     /* `replay`: the finished game this connection replays (a reference),
      * its checkpoints, and the replay rate's bucket */
     struct sv_game *rp_game;
-    sv_replay *rp;
+    struct sv_replay *rp; /* handlers.c */
     double rp_bucket, rp_t;
 };
 
@@ -192,6 +191,14 @@ struct sv_server {
 int64_t sv_now_ms(void);
 double sv_mono(void);
 void sv_log(const sv_server *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Runs fn(arg) on a thread of its own with a stack of `stack` bytes and
+ * waits for it: 1, or 0 when no such thread could be started (fn did not
+ * run).  Replaying a record (a rebuild, a replay step) and the message
+ * handlers need more stack than a civetweb worker has (about 100 KiB). */
+int sv_run_on_stack(size_t stack, void *(*fn)(void *), void *arg);
+/* The stack of a thread that replays a record: thousands of actions, some
+ * of which may run a long search (sv_build, a replay step). */
+enum { SV_REPLAY_STACK = 8 << 20 };
 
 /* ---- transport.c: sending, connections, civetweb callbacks, the HTTP API, webhooks ---- */
 /* A connection of sv with no socket yet, following no game (the caller

@@ -99,16 +99,16 @@ void sv_send(sv_conn *c, const char *text, size_t len) { sv_queue(c, SV_WS_TEXT,
 
 void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg)
 {
-    cr_jbuf b = {0};
-    cr_jb_puts(&b, "{\"v\":1,\"type\":\"error\"");
-    if (m && m->has_id) cr_jb_printf(&b, ",\"re\":%lld", (long long)m->id);
-    cr_jb_puts(&b, ",\"code\":");
-    cr_jb_json_str(&b, code);
-    cr_jb_puts(&b, ",\"message\":");
-    cr_jb_json_str(&b, msg);
-    cr_jb_puts(&b, "}");
+    cr_text b = CR_TEXT_INIT;
+    cr_text_puts(&b, "{\"v\":1,\"type\":\"error\"");
+    if (m && m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    cr_text_puts(&b, ",\"code\":");
+    cr_text_json_utf8(&b, code);
+    cr_text_puts(&b, ",\"message\":");
+    cr_text_json_utf8(&b, msg);
+    cr_text_puts(&b, "}");
     if (!b.oom) sv_send(c, b.p, b.len);
-    cr_jb_free(&b);
+    cr_text_free(&b);
 }
 
 /* ---- connections: the per-address cap, the socket, the frames ---- */
@@ -414,14 +414,9 @@ void sv_ws_ready(struct mg_connection *mc, void *cb)
     mg_set_user_connection_data(mc, c);
     c->fd = sv_conn_socket(mc);
     c->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    pthread_attr_t at;
-    pthread_t th;
-    int ok = c->fd >= 0 && c->wake >= 0 && pthread_attr_init(&at) == 0;
-    if (ok) {
-        pthread_attr_setstacksize(&at, SV_CONN_STACK);
-        ok = pthread_create(&th, &at, sv_conn_main, c) == 0;
-        pthread_attr_destroy(&at);
-    }
+    /* civetweb's worker waits while the connection's thread serves it: it
+     * holds the connection's slot */
+    int ok = c->fd >= 0 && c->wake >= 0 && sv_run_on_stack(SV_CONN_STACK, sv_conn_main, c);
     if (!ok) {
         sv_log(sv, "cannot serve a WebSocket from %s (%s)", c->addr,
                c->fd < 0 ? "its socket was not found" : "no thread");
@@ -429,7 +424,6 @@ void sv_ws_ready(struct mg_connection *mc, void *cb)
         if (c->fd >= 0) shutdown(c->fd, SHUT_RD);
         return;
     }
-    pthread_join(th, NULL); /* civetweb's worker waits: it holds the connection's slot */
 }
 
 /* Every frame is read by the connection's thread (sv_conn_main); civetweb
@@ -450,7 +444,7 @@ void sv_ws_close(const struct mg_connection *mc, void *cb)
     if (c->wake >= 0) close(c->wake);
     pthread_mutex_destroy(&c->q_mu);
     free(c->q);
-    cr_jb_free(&c->out);
+    cr_text_free(&c->out);
     free(c);
 }
 
@@ -486,7 +480,7 @@ static int sv_http_json(struct mg_connection *mc, json_t *o)
 }
 
 /* GET /api/games/NAME/data[?hash=H]: the game's read-only data as its
- * data_json part writes it (18Dracula: the board the browser draws), for
+ * data_json part writes it (a board the browser draws, say), for
  * the default table.  The answer carries the data hash as its ETag; asked
  * with ?hash= of that hash it is immutable (a client takes the hash from an
  * observation), with another hash it is 404. */

@@ -1278,34 +1278,6 @@ static void tui_fini(tui *t)
 
 enum { DEC_MOVED, DEC_UNDONE, DEC_QUIT };
 
-/* With humans sharing the screen, undo must not take back another human's
- * decision: the human seat (other than `seat`) that decided after `seat`'s
- * last decision, or -1.  Replays the record to learn who made each move. */
-static int other_human_since(tui *t, int seat)
-{
-    const cr_game *g = t->g;
-    const cr_record *r = cr_match_record(t->m);
-    void *st = cr_alloc(g->state_size);
-    cr_ctx *cx = cr_ctx_new(g);
-    int found = -1, last_mine = -1;
-    if (st != NULL && cx != NULL) {
-        g->def->init(g, st);
-        for (int i = 0; i < r->n_actions; i++) {
-            int actor = g->def->current_player(g, st);
-            if (actor == seat) {
-                last_mine = i;
-                found = -1;
-            } else if (actor >= 0 && last_mine >= 0 && cr_match_is_human(t->m, actor)) {
-                found = actor;
-            }
-            if (cr_apply_checked(g, st, r->actions[i], cx) != CR_OK) break;
-        }
-    }
-    cr_free(st);
-    cr_ctx_free(cx);
-    return found;
-}
-
 static int decide(tui *t, int seat)
 {
     build_menu(t, seat);
@@ -1358,15 +1330,8 @@ static int decide(tui *t, int seat)
         case '-': t->pace_ms = t->pace_ms / 2 > 20 ? t->pace_ms / 2 : 0; break;
         case 'u': {
             char err[512];
-            int other = t->ses.n_humans >= 2 ? other_human_since(t, seat) : -1;
-            if (other >= 0) {
-                snprintf(t->msg, sizeof t->msg,
-                         "cannot undo: P%d has decided since; undo takes back only your own "
-                         "moves",
-                         other);
-                break;
-            }
-            if (cr_match_undo(t->m, seat, err, sizeof err) != CR_OK) {
+            /* never another human's decision (cr_match_undo_blocker's rule) */
+            if (cr_session_undo(&t->ses, seat, err, sizeof err) != CR_OK) {
                 snprintf(t->msg, sizeof t->msg, "cannot undo: %.400s", err);
                 break;
             }

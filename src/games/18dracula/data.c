@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "croupier/parts.h"
 #include "games/18dracula/d18_internal.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "games/18dracula/d18_internal.h"
 
 static const char *ent(const cr_game *g, int e)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "games/18dracula/d18_internal.h"
 
 static const char *front_id(const cr_game *g, int f) { return d18_brd(g)->front[f].id; }

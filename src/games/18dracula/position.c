@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "games/18dracula/d18_internal.h"
 
 enum { I8, U8, I16, U16, I32, U32 };

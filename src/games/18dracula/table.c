@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "croupier/parts.h"
 #include "games/18dracula/d18_internal.h"
 

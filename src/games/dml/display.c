@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"
 

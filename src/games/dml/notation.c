@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "games/dml/dml_internal.h"
 
 /* ---- cards ---- */

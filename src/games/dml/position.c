@@ -26,7 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "games/dml/dml_internal.h"
 
 /* ["2S","7S"] in canonical (ascending id) order */

@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "croupier/alloc.h"
 #include "croupier/parts.h"
 #include "games/dml/dml_internal.h"

@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "core/tbuf.h"
+#include "croupier/text.h"
 #include "croupier/parts.h"
 #include "croupier/rng.h"
 #include "games/18dracula/d18_internal.h"
