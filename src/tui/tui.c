@@ -23,6 +23,9 @@
  * humans share the screen (a privacy screen stands between their turns),
  * and the omniscient view at a table of bots only.  The log of a seat
  * starts at its anchor: the event count when its previous turn ended.
+ *
+ * This file holds the screen, the menu and the play loop; windows.c the
+ * full-screen windows, replay.c the replay viewer (tui_internal.h).
  */
 #include "tui/tui.h"
 
@@ -59,53 +62,9 @@ const char tui_keys_text[] =
     "+ / -                         bots play slower / faster\n"
     "q                             quit (asks first; saves with --save)\n";
 
-enum {
-    MIN_LEFT = 44,
-    MIN_RIGHT = 24,
-    LOG_MIN_ROWS = 4,
-    MENU_MIN_ROWS = 10,
-    LABEL_MAX = 200,
-    GROUP_MAX = 24
-};
-
-typedef struct item {
-    char label[LABEL_MAX];
-    char group[GROUP_MAX];
-    char key;    /* the game's suggested letter for the group, or 0 */
-    char letter; /* the letter given to the group, on its first item; or 0 */
-    /* an action that chooses an amount (its JSON "amount"): the range any
-     * amount may be typed in, and the notation, whose amount is last */
-    int amount, amin, amax, astep;
-    char text[96];
-} item;
-
-typedef struct tui {
-    cr_match *m;
-    const cr_game *g;
-    void *obs;
-    cr_action *legal;
-    item *items;
-    int n_items, sel;
-    char letter_of_group[64][GROUP_MAX]; /* letter -> group, by index below */
-    char letters[64];                    /* letters assigned, in menu order */
-    int n_letters;
-    cr_text text; /* the table's panel text */
-    int utf8, color, pace_ms;
-    cr_session ses; /* the views of a shared screen, whose it is, the hand-over */
-    char save_path[1024];
-    uint32_t anchor[CR_MAX_PLAYERS];   /* a seat's log starts here */
-    uint32_t last_sub[CR_MAX_PLAYERS]; /* event count after the seat's last decision */
-    int prev_actor;                    /* who made the last move (seat, CR_CHANCE, -99 none) */
-    char msg[512];                     /* one-shot message for the last row */
-    int footer_rows;                   /* rows under the body: 1, or 2 on the final screen */
-    int replay;                        /* replay mode: no menu */
-    int bot;                           /* the bot seat whose move is shown */
-    int log_summary;                   /* the log pane summarises (a decision, the end) */
-} tui;
+#include "tui/tui_internal.h"
 
 /* ------------------------------------------------------------------ text */
-
-enum { ST_PLAIN = 0, ST_EMPH, ST_DIM, ST_GOOD, ST_BAD, ST_ATTN, ST_A1, ST_A2, ST_A3, ST_A4 };
 
 static int style_index(int b)
 {
@@ -123,7 +82,7 @@ static int style_index(int b)
     }
 }
 
-static attr_t style_attr(const tui *t, int st)
+attr_t style_attr(const tui *t, int st)
 {
     static const short pair_of[] = {0, 0, 0, 1, 2, 3, 4, 1, 2, 5};
     attr_t a = A_NORMAL;
@@ -203,8 +162,8 @@ static int next_char(const tui *t, const char *s, size_t len, int markup, char o
  * at most max_rows rows (continuation rows indented by `indent`); returns
  * the rows it takes (drawn or not: y < 0 only counts).  base: attributes
  * added to every style; markup: honour CR_PANEL_STYLE. */
-static int draw_text(const tui *t, int y, int x, int width, int max_rows, const char *s, size_t len,
-                     int markup, attr_t base, int indent)
+int draw_text(const tui *t, int y, int x, int width, int max_rows, const char *s, size_t len,
+              int markup, attr_t base, int indent)
 {
     if (width <= indent + 4) indent = 0;
     int rows = 0, st = ST_PLAIN;
@@ -265,7 +224,7 @@ static int draw_text(const tui *t, int y, int x, int width, int max_rows, const 
     return rows;
 }
 
-static void fill_row(int y, int x, int w, attr_t a)
+void fill_row(int y, int x, int w, attr_t a)
 {
     attrset(a);
     move(y, x);
@@ -273,7 +232,7 @@ static void fill_row(int y, int x, int w, attr_t a)
     attrset(A_NORMAL);
 }
 
-static void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
+void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
 {
     draw_text(t, y, x, w, 1, s, strlen(s), 0, a, 0);
 }
@@ -282,7 +241,7 @@ static void draw_str(const tui *t, int y, int x, int w, const char *s, attr_t a)
 
 /* The view's table as panel text in t->text; its length (0 when out of
  * memory: the text is then released, so the next table tries again). */
-static size_t table_text(tui *t, const void *obs)
+size_t table_text(tui *t, const void *obs)
 {
     const cr_game *g = t->g;
     const cr_game_parts *parts = cr_parts(g);
@@ -391,8 +350,7 @@ static size_t draw_panels(tui *t, const char *text, size_t len, int y, int x, in
  * right_max rows; a panel cut between the two goes on under its title with
  * "(cont.)".  Returns the rows taken in the right column (0 when the
  * left box held everything). */
-static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body,
-                      int right_max)
+int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, int body, int right_max)
 {
     const char *text = cr_text_str(&t->text);
     int flow = rw >= MIN_RIGHT && right_max >= 3;
@@ -430,7 +388,7 @@ static int draw_table(tui *t, size_t len, int left, int cols, int rx, int rw, in
 
 /* The table's width and its columns on a screen W wide: at 80 columns 46 of
  * them; wide screens give the log and menu 44 and the table two columns. */
-static int table_width(int W, int *cols)
+int table_width(int W, int *cols)
 {
     int left = W * 58 / 100;
     if (left < MIN_LEFT) left = W < MIN_LEFT + 20 ? W / 2 : MIN_LEFT;
@@ -445,7 +403,7 @@ static int table_width(int W, int *cols)
  * session's view for the whole table. */
 static int viewer_between(const tui *t) { return cr_session_table_view(&t->ses); }
 
-static const char *view_name(int view, char *buf, size_t cap)
+const char *view_name(int view, char *buf, size_t cap)
 {
     if (view == CR_SEAT_PUBLIC)
         snprintf(buf, cap, "public view");
@@ -456,7 +414,7 @@ static const char *view_name(int view, char *buf, size_t cap)
     return buf;
 }
 
-static void draw_header(tui *t, int view, const char *extra)
+void draw_header(tui *t, int view, const char *extra)
 {
     int W = COLS;
     char seats[400], line[600], vb[32];
@@ -609,7 +567,7 @@ static int draw_log_summary(tui *t, int view, uint32_t from, const char *title, 
 /* The log pane: events from `from` for `view`.  When the human decides
  * (t->log_summary) a summary of them; else one event a line, the newest at
  * the bottom, so a bot's move shows as it is made. */
-static void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, int w, int h)
+void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, int w, int h)
 {
     if (h <= 0) return;
     for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
@@ -874,169 +832,6 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     refresh();
 }
 
-/* --------------------------------------------------------------- windows */
-
-/* A full-screen text window with a title: scrolls with the arrows, closes
- * on any other key.  markup: the text is panel text. */
-static void text_window(tui *t, const char *title, const char *text, size_t len, int markup,
-                        int start_at_end)
-{
-    int skip = -1;
-    for (;;) {
-        int W = COLS, H = LINES, w = W - 2;
-        erase();
-        fill_row(0, 0, W, A_REVERSE);
-        draw_str(t, 0, 0, W, title, A_REVERSE);
-        /* count wrapped rows of every line */
-        int total = 0;
-        for (size_t i = 0; i < len;) {
-            const char *nl = memchr(text + i, '\n', len - i);
-            size_t e = nl ? (size_t)(nl - text) : len;
-            const char *s = text + i;
-            size_t n = e - i;
-            if (markup && n && s[0] == CR_PANEL_TITLE) s++, n--;
-            total += draw_text(t, -1, 1, w, 1000, s, n, markup, A_NORMAL, 2);
-            i = e + 1;
-        }
-        int rows = H - 2;
-        int max_skip = total > rows ? total - rows : 0;
-        if (skip < 0) skip = start_at_end ? max_skip : 0;
-        if (skip > max_skip) skip = max_skip;
-        int row = 0, y = 1;
-        for (size_t i = 0; i < len && y < H - 1;) {
-            const char *nl = memchr(text + i, '\n', len - i);
-            size_t e = nl ? (size_t)(nl - text) : len;
-            const char *s = text + i;
-            size_t n = e - i;
-            int title_line = markup && n && s[0] == CR_PANEL_TITLE;
-            if (title_line) s++, n--;
-            int need = draw_text(t, -1, 1, w, 1000, s, n, markup, A_NORMAL, 2);
-            if (row >= skip) {
-                int can = H - 1 - y;
-                int got = draw_text(t, y, 1, w, need < can ? need : can, s, n, markup,
-                                    title_line ? A_BOLD | A_UNDERLINE : A_NORMAL, 2);
-                y += got;
-            } else if (row + need > skip) {
-                /* a wrapped line cut at the top: start it on the next line */
-            }
-            row += need;
-            i = e + 1;
-        }
-        fill_row(H - 1, 0, W, A_NORMAL);
-        draw_str(t, H - 1, 0, W, "Up/Down/PgUp/PgDn scroll, any other key closes", A_DIM);
-        refresh();
-        int c = getch();
-        if (c == KEY_RESIZE) continue;
-        if (c == KEY_UP)
-            skip--;
-        else if (c == KEY_DOWN)
-            skip++;
-        else if (c == KEY_PPAGE)
-            skip -= rows;
-        else if (c == KEY_NPAGE)
-            skip += rows;
-        else if (c == KEY_HOME)
-            skip = 0;
-        else if (c == KEY_END)
-            skip = max_skip;
-        else
-            break;
-        if (skip < 0) skip = 0;
-    }
-}
-
-/* The whole log of `view` in a window. */
-static void log_window(tui *t, int view)
-{
-    const cr_match_event *ev;
-    int n = cr_match_events_since(t->m, 0, &ev);
-    cr_text log = CR_TEXT_INIT; /* out of memory: the lines that fit */
-    char buf[1024];
-    for (int i = 0; i < n; i++) {
-        size_t k = cr_match_event_text(t->m, &ev[i], view, buf, sizeof buf);
-        if (k >= sizeof buf) k = sizeof buf - 1;
-        if (k == 0) continue;
-        cr_text_add(&log, buf, k);
-        cr_text_add(&log, "\n", 1);
-    }
-    char title[64], vb[32];
-    snprintf(title, sizeof title, " The log (%s)", view_name(view, vb, sizeof vb));
-    text_window(t, title, cr_text_str(&log), log.len, 0, 1);
-    cr_text_free(&log);
-}
-
-/* The game's board as a picture (cr_game_parts.map) from the observation
- * obs, scrolled; a game without one says so. */
-static void map_window(tui *t, const void *obs)
-{
-    cr_panels_fn map = cr_parts(t->g)->map;
-    if (map == NULL) {
-        snprintf(t->msg, sizeof t->msg, "this game has no map to draw");
-        return;
-    }
-    size_t len = map(t->g, obs, 0, NULL, 0);
-    char *text = cr_alloc(len + 1);
-    if (text == NULL) return;
-    map(t->g, obs, 0, text, len + 1);
-    text_window(t, " The map", text, len, 1, 0);
-    cr_free(text);
-}
-
-static void table_window(tui *t, int view)
-{
-    cr_match_observe(t->m, view, t->obs);
-    size_t len = table_text(t, t->obs);
-    char *copy = cr_alloc(len + 1);
-    if (copy == NULL) return;
-    memcpy(copy, cr_text_str(&t->text), len);
-    copy[len] = '\0';
-    text_window(t, " The table", copy, len, 1, 0);
-    cr_free(copy);
-}
-
-/* The achievements of the game st in a window (cr_achievements_text), or
- * why there are none to show. */
-static void achievements_window(tui *t, const void *st)
-{
-    static const char not_over[] = "Achievements are earned when the game is over.\n";
-    static const char none[] = "Nobody earned an achievement in this game.\n";
-    size_t len = cr_is_terminal(t->g, st) ? cr_achievements_text(t->g, st, NULL, 0) : 0;
-    char *text = len ? cr_alloc(len + 1) : NULL;
-    if (text == NULL) {
-        const char *why = cr_is_terminal(t->g, st) ? none : not_over;
-        text_window(t, " Achievements", why, strlen(why), 0, 0);
-        return;
-    }
-    cr_achievements_text(t->g, st, text, len + 1);
-    text_window(t, " Achievements", text, len, 0, 0);
-    cr_free(text);
-}
-
-/* The game's player's guide (cr_game_parts.guide), scrolled like the log. */
-static void guide_window(tui *t)
-{
-    const char *guide = cr_parts(t->g)->guide;
-    if (guide == NULL) {
-        snprintf(t->msg, sizeof t->msg, "this game has no player's guide yet");
-        return;
-    }
-    text_window(t, " The player's guide", guide, strlen(guide), 0, 0);
-}
-
-static void help_window(tui *t, int seat)
-{
-    size_t cap = 16384;
-    char *buf = cr_alloc(cap);
-    if (buf == NULL) return;
-    size_t n = cr_match_help(t->m, seat, buf, cap);
-    if (n >= cap) n = cap - 1;
-    buf[n] = '\0';
-    size_t k = (size_t)snprintf(buf + n, cap - n, "%s\nKeys:\n%s", n ? "\n" : "", tui_keys_text);
-    if (k >= cap - n) k = cap - n - 1;
-    text_window(t, " Help: this decision", buf, n + k, 0, 0);
-    cr_free(buf);
-}
-
 /* Asks a yes/no question on the last row. */
 static int confirm(tui *t, const char *question)
 {
@@ -1209,7 +1004,7 @@ static int pace_wait(tui *t)
 
 /* ------------------------------------------------------------- terminal */
 
-static int term_start(tui *t, const tui_options *opt, char *err, size_t errcap)
+int term_start(tui *t, const tui_options *opt, char *err, size_t errcap)
 {
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
@@ -1246,7 +1041,7 @@ static int term_start(tui *t, const tui_options *opt, char *err, size_t errcap)
     return 1;
 }
 
-static int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size_t errcap)
+int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size_t errcap)
 {
     memset(t, 0, sizeof *t);
     t->m = m;
@@ -1266,7 +1061,7 @@ static int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size
     return 1;
 }
 
-static void tui_fini(tui *t)
+void tui_fini(tui *t)
 {
     cr_free(t->obs);
     cr_free(t->legal);
@@ -1501,139 +1296,4 @@ int tui_play(cr_match *m, const tui_options *opt, char *err, size_t errcap)
     if (opt->saved_to && opt->saved_cap) snprintf(opt->saved_to, opt->saved_cap, "%s", t.save_path);
     tui_fini(&t);
     return rc;
-}
-
-/* ---------------------------------------------------------------- replay */
-
-int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t errcap)
-{
-    tui t;
-    if (!tui_init(&t, m, opt, err, errcap)) {
-        tui_fini(&t);
-        return TUI_FAILED;
-    }
-    const cr_game *g = t.g;
-    const cr_record *r = cr_match_record(m);
-    cr_replay *rp = cr_replay_new(m); /* the state at any move, from its checkpoints */
-    if (rp == NULL) {
-        snprintf(err, errcap, "out of memory");
-        tui_fini(&t);
-        return TUI_FAILED;
-    }
-    if (!term_start(&t, opt, err, errcap)) {
-        cr_replay_free(rp);
-        tui_fini(&t);
-        return TUI_NO_TERM;
-    }
-    t.replay = 1;
-    const cr_match_event *all;
-    cr_match_events_since(m, 0, &all);
-    int k = 0, n = r->n_actions;
-    for (;;) {
-        cr_replay_seek(rp, k);
-        const void *st = cr_replay_state(rp);
-        const void *before = k > 0 ? cr_replay_state_before(rp) : NULL;
-        /* the table at step k, in the view's eyes */
-        erase();
-        draw_header(&t, view, "(replay)");
-        int W = COLS, H = LINES, cols, left = table_width(W, &cols);
-        g->def->observe(g, st, view, t.obs);
-        size_t len = table_text(&t, t.obs);
-        int rx = left + 1, rw = W - rx;
-        int top = draw_table(&t, len, left, cols, rx, rw, H - 2, H - 2 - 2 - LOG_MIN_ROWS);
-        /* the log up to move k: events of actions before k, the last move's first */
-        int upto = (int)cr_replay_event_at(rp, k);
-        int last_from = k > 0 ? (int)cr_replay_event_at(rp, k - 1) : upto;
-        int rows = H - 3 - top, y = 1 + top;
-        for (int row = 0; row < rows + 1; row++) fill_row(y + row, rx, rw, A_NORMAL);
-        draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
-        /* the newest events that fit, the last move's in bold */
-        char buf[1024];
-        int first = upto, used = 0;
-        while (first > 0) {
-            size_t l = cr_match_event_text(m, &all[first - 1], view, buf, sizeof buf);
-            if (l >= sizeof buf) l = sizeof buf - 1;
-            int need = l ? draw_text(&t, -1, rx, rw, 1000, buf, l, 0, A_NORMAL, 2) : 0;
-            if (used + need > rows) break;
-            used += need;
-            first--;
-        }
-        y += rows - used;
-        for (int i = first; i < upto; i++) {
-            size_t l = cr_match_event_text(m, &all[i], view, buf, sizeof buf);
-            if (l >= sizeof buf) l = sizeof buf - 1;
-            if (l == 0) continue;
-            y += draw_text(&t, y, rx, rw, 1000, buf, l, 0, i >= last_from ? A_BOLD : A_NORMAL, 2);
-        }
-        /* the move itself, when the view may read it */
-        char line[512] = "";
-        if (k > 0) {
-            int actor = g->def->current_player(g, before);
-            char at[256] = "";
-            if (view == CR_SEAT_OMNISCIENT || actor == view || actor == CR_CHANCE)
-                g->def->action_to_str(g, before, r->actions[k - 1], at, sizeof at);
-            char who[16] = "";
-            if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
-            /* the keys as the width allows, after the move */
-            const char *const keys[] = {
-                k == n && cr_is_terminal(g, st)
-                    ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, q "
-                      "quits"
-                    : "  | Right/n next, Left/p back, v view, l log, m map, q quits",
-                "  | Right, Left, v view, l log, q", "  | q quits"};
-            for (int kk = 0; kk < 3; kk++) {
-                snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
-                         at[0]              ? at
-                         : upto > last_from ? "(its events are in the log)"
-                                            : "a step this view does not see",
-                         keys[kk]);
-                if (strlen(line) <= (size_t)W) break;
-            }
-        } else {
-            snprintf(line, sizeof line,
-                     "move 0 of %d: the start  | Right/n next, Left/p back, Home/End, v view, "
-                     "q quits",
-                     n);
-        }
-        fill_row(H - 1, 0, W, A_NORMAL);
-        draw_str(&t, H - 1, 0, W, line, A_DIM);
-        refresh();
-        int c = getch();
-        if (c == 'q' || c == 27) break;
-        if (c == KEY_RIGHT || c == 'n' || c == ' ')
-            k = k < n ? k + 1 : n;
-        else if (c == KEY_LEFT || c == 'p' || c == 'b')
-            k = k > 0 ? k - 1 : 0;
-        else if (c == KEY_NPAGE)
-            k = k + 10 < n ? k + 10 : n;
-        else if (c == KEY_PPAGE)
-            k = k > 10 ? k - 10 : 0;
-        else if (c == KEY_HOME)
-            k = 0;
-        else if (c == KEY_END)
-            k = n;
-        else if (c == 'v') {
-            /* public view -> P0 -> P1 ... -> open view (a record is its
-             * owner's: every card may be shown) -> public view */
-            if (view == CR_SEAT_PUBLIC)
-                view = 0;
-            else if (view == CR_SEAT_OMNISCIENT)
-                view = CR_SEAT_PUBLIC;
-            else if (view + 1 < g->num_players)
-                view++;
-            else
-                view = CR_SEAT_OMNISCIENT;
-        } else if (c == 'l') {
-            log_window(&t, view);
-        } else if (c == 'm') { /* the map at this move */
-            g->def->observe(g, st, view, t.obs);
-            map_window(&t, t.obs);
-        } else if (c == 'a') {
-            achievements_window(&t, st);
-        }
-    }
-    endwin();
-    cr_replay_free(rp);
-    tui_fini(&t);
-    return TUI_OVER;
 }
