@@ -59,16 +59,24 @@ static void sv_new_token(char out[SV_TOKEN_LEN + 1])
 
 /* ---- bots allowed on this server ---- */
 
-/* Checks a seat spec against the server's limits: random, heuristic, or
- * ismcts with iters <= bot_max_iters, ms <= bot_deadline_ms, threads=1 and
- * nodes within the memory cap. */
-static int sv_bot_allowed(sv_server *sv, const char *spec, char *err, size_t errcap)
+/* Checks a seat spec against the server's limits: random, heuristic (its
+ * noise parameter only), or ismcts with iters <= bot_max_iters, ms <=
+ * bot_deadline_ms, threads=1 and nodes within the memory cap.  A tier's
+ * name (bot.h) is checked as the spec it stands for in def's games. */
+static int sv_bot_allowed(sv_server *sv, const cr_game_def *def, const char *spec, char *err,
+                          size_t errcap)
 {
+    const char *tier = def ? cr_bot_tier_spec(def, spec) : NULL;
+    if (tier) spec = tier;
     if (!cr_bot_spec_valid(spec, err, errcap)) return 0;
     const char *colon = strchr(spec, ':');
     size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
     if (nlen == 6 && strncmp(spec, "random", 6) == 0) return 1;
-    if (nlen == 9 && strncmp(spec, "heuristic", 9) == 0) return !colon;
+    if (nlen == 9 && strncmp(spec, "heuristic", 9) == 0) {
+        if (!colon || strncmp(colon + 1, "noise=", 6) == 0) return 1;
+        snprintf(err, errcap, "a heuristic bot here takes only noise=X");
+        return 0;
+    }
     if (!(nlen == 6 && strncmp(spec, "ismcts", 6) == 0)) {
         snprintf(err, errcap, "this server hosts random, heuristic and ismcts bots");
         return 0;
@@ -207,9 +215,16 @@ json_t *sv_welcome(const sv_server *sv)
             }
             json_array_append_new(os, oj);
         }
-        json_array_append_new(games,
-                              json_pack("{s:s,s:s,s:i,s:o,s:o}", "name", d->name, "title", d->title,
-                                        "rules", d->rules_version, "variants", vs, "options", os));
+        /* the game's levels of play, weakest first: a tier's name is a seat spec */
+        json_t *ts = json_array();
+        const cr_game_parts *parts = d->parts;
+        for (int t = 0; parts && t < parts->n_tiers; t++)
+            json_array_append_new(ts,
+                                  json_pack("{s:s,s:s,s:s}", "name", parts->tiers[t].name, "spec",
+                                            parts->tiers[t].spec, "words", parts->tiers[t].words));
+        json_array_append_new(games, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "name", d->name,
+                                               "title", d->title, "rules", d->rules_version,
+                                               "variants", vs, "options", os, "tiers", ts));
     }
     json_object_set_new(o, "games", games);
     json_object_set_new(o, "bots", json_pack("[s,s,s]", "random", "heuristic", "ismcts:iters=N"));
@@ -254,7 +269,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
     int bots = 0;
     for (int s = 0; s < m->n_seats; s++) {
         if (strcmp(m->seats[s], "human") == 0 || strcmp(m->seats[s], "invite") == 0) continue;
-        if (!sv_bot_allowed(sv, m->seats[s], err, sizeof err)) {
+        if (!sv_bot_allowed(sv, def, m->seats[s], err, sizeof err)) {
             char msg[320];
             snprintf(msg, sizeof msg, "seat %d: %s", s, err);
             sv_send_error(c, m, "limit", msg);
@@ -268,7 +283,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
         return;
     }
     if (m->clock_mode != SV_CLOCK_NONE && strcmp(m->clock_on_timeout, "end") != 0 &&
-        !sv_bot_allowed(sv, m->clock_on_timeout, err, sizeof err)) {
+        !sv_bot_allowed(sv, def, m->clock_on_timeout, err, sizeof err)) {
         sv_send_error(c, m, "limit", err);
         return;
     }
@@ -686,7 +701,9 @@ static void sv_h_leave(sv_conn *c, const sv_msg *m, int to_bot)
 {
     sv_server *sv = c->srv;
     char err[256];
-    if (to_bot && !sv_bot_allowed(sv, m->spec, err, sizeof err)) {
+    /* the game's name is fixed at creation: read without its lock */
+    const cr_game_def *def = c->game ? cr_registry_find(c->game->meta.game) : NULL;
+    if (to_bot && !sv_bot_allowed(sv, def, m->spec, err, sizeof err)) {
         sv_send_error(c, m, "limit", err);
         return;
     }

@@ -1878,6 +1878,61 @@ static void test_create_dml_2015(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* Tiers (issue 19.3): the welcome lists each game's tiers; a seat named by a
+ * tier plays (its record keeps the name), a tier checked against the
+ * server's limits as the spec it stands for, and an unknown name refused. */
+static void test_tiers(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "tiers.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+    json_t *w = cl_reply(c, cl_send(c, json_pack("{s:s}", "type", "hello")));
+    assert_string_equal(jtype(w), "welcome");
+    json_t *games = json_object_get(w, "games"), *dml = NULL;
+    for (size_t i = 0; i < json_array_size(games); i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(games, i), "name")), "dml"))
+            dml = json_array_get(games, i);
+    assert_non_null(dml);
+    json_t *tiers = json_object_get(dml, "tiers");
+    assert_true(json_array_size(tiers) >= 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tiers, 0), "name")),
+                        "beginner");
+    json_decref(w);
+    json_t *o = json_pack("{s:s,s:s,s:[s,s,s,s]}", "type", "create", "game", "dml", "seats",
+                          "beginner", "casual", "club", "beginner");
+    json_t *r = cl_reply(c, cl_send(c, o));
+    assert_string_equal(jtype(r), "created");
+    char game_id[40];
+    snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+    json_t *rec = NULL;
+    for (int tries = 0; tries < 400; tries++) {
+        r = cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id)));
+        const char *text = json_string_value(json_object_get(r, "record"));
+        if (text && strstr(text, "# game over")) {
+            rec = r;
+            break;
+        }
+        json_decref(r);
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    assert_non_null(rec);
+    assert_non_null(strstr(json_string_value(json_object_get(rec, "record")), "\nseat 2 club\n"));
+    json_decref(rec);
+    o = json_pack("{s:s,s:s,s:[s,s,s,s]}", "type", "create", "game", "dml", "seats", "human",
+                  "grandmaster", "random", "random");
+    r = cl_reply(c, cl_send(c, o));
+    assert_string_equal(jtype(r), "error");
+    assert_non_null(strstr(json_string_value(json_object_get(r, "message")), "grandmaster"));
+    json_decref(r);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+}
+
 /* A file option (18Dracula's `board`) names a path on the server's disk:
  * a client can never make the server open one.  The answer is the same
  * whether the file exists, is a board or is missing, and names no path. */
@@ -2225,6 +2280,7 @@ int main(void)
         cmocka_unit_test_teardown(test_replay_take_limited, kill_live),
         cmocka_unit_test_teardown(test_file_option_refused, kill_live),
         cmocka_unit_test_teardown(test_create_dml_2015, kill_live),
+        cmocka_unit_test_teardown(test_tiers, kill_live),
         cmocka_unit_test_teardown(test_finished_loads_limited, kill_live),
         cmocka_unit_test_teardown(test_bot_thinks_unlocked, kill_live),
         cmocka_unit_test_teardown(test_bot_deadline, kill_live),

@@ -65,7 +65,23 @@ function drawCreate(box, invitesBox, app, welcome) {
     return g && (g.variants || []).find((v) => v.name === variantSel.value);
   };
 
+  // The bot choices: the game's tiers by name (weakest first, each with
+  // what it plays like), then the bots the server hosts.
+  const tiersOf = (g) => (g && Array.isArray(g.tiers) ? g.tiers : []);
+  function drawBotList() {
+    const tiers = tiersOf(game());
+    fill(botList, [
+      ...tiers.map((t) => el('option', { value: t.name, text: `${t.name}: ${t.words}` })),
+      ...bots.map((b) => el('option', { value: b.replace(/=N$/, '=300') })),
+    ]);
+  }
+  // A new bot seat's spec: the game's club tier, else the heuristic.
+  const defaultBot = () => {
+    if (tiersOf(game()).some((t) => t.name === 'club')) return 'club';
+    return bots.includes('heuristic') ? 'heuristic' : (bots[0] || 'random');
+  };
   function drawVariants() {
+    drawBotList();
     const g = game();
     fill(variantSel, (g ? g.variants || [] : []).map((v) =>
       el('option', { value: v.name, text: v.summary ? `${v.name}: ${v.summary}` : v.name })));
@@ -127,13 +143,13 @@ function drawCreate(box, invitesBox, app, welcome) {
     }));
     fill(seatsBox);
     for (let s = 0; s < n; s++) {
-      const prev = old[s] || { kind: s === 0 ? 'me' : 'bot', spec: bots.includes('heuristic') ? 'heuristic' : (bots[0] || 'random') };
+      const prev = old[s] || { kind: s === 0 ? 'me' : 'bot', spec: defaultBot() };
       const kind = el('select', { id: `c-seat-${s}`, 'aria-label': `Seat P${s}` },
         el('option', { value: 'me', text: 'me', selected: prev.kind === 'me' }),
         el('option', { value: 'human', text: 'open seat', selected: prev.kind === 'human' }),
         el('option', { value: 'invite', text: 'invite link', selected: prev.kind === 'invite' }),
         el('option', { value: 'bot', text: 'bot', selected: prev.kind === 'bot' }));
-      const spec = el('input', { id: `c-spec-${s}`, type: 'text', list: 'bot-specs', value: prev.spec, 'aria-label': `Bot for seat P${s}` });
+      const spec = el('input', { id: `c-spec-${s}`, type: 'text', list: 'bot-specs', value: prev.spec, 'aria-label': `Bot for seat P${s}: a tier or a bot spec` });
       const sync = () => { spec.hidden = kind.value !== 'bot'; };
       kind.addEventListener('change', () => {
         if (kind.value === 'me') {

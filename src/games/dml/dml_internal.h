@@ -450,12 +450,15 @@ static inline int dml_sel_flag(const dml_state *s, int i)
 /* The Wheel of Profit in force: the Primary suit of `suit`, reversed for
  * the Round by cards-2015-06's Greed Vizier (15.9); the Secondary suit,
  * opposite on the Wheel, is the same either way. */
-static inline int dml_prim_of(const dml_state *s, int suit)
+/* The Wheel now: each suit's Primary (dml_prim, or reversed while
+ * cards-2015-06's Greed Vizier reverses it), as a row of 4. */
+static inline const int8_t *dml_prim_row(const dml_state *s)
 {
     static const int8_t prim[2][4] = {{3, 0, 1, 2}, {1, 2, 3, 0}}; /* dml_prim, reversed */
     /* the variant first: a 2016 state never reads the state's last line */
-    return prim[s->variant == DML_V_2015 && (s->wheel_rev & 1)][suit];
+    return prim[s->variant == DML_V_2015 && (s->wheel_rev & 1)];
 }
+static inline int dml_prim_of(const dml_state *s, int suit) { return dml_prim_row(s)[suit]; }
 
 /* Seats still in the game (I See Fire eliminates).  R69: "next" is the next
  * remaining seat strictly after p, counter-clockwise; an anchor is p itself

@@ -38,11 +38,12 @@ typedef struct heur_view {
     const cr_game *g;
     const dml_state *s;
     int me;
-    int desired;    /* suit of the seat's King, -1 if unknown */
-    uint64_t hand;  /* own Hand */
-    uint64_t front; /* own Front (Emblems) */
-    int shields;    /* Spade Emblems in own Front */
-    double base;    /* hand_value of the Hand as it is */
+    int desired;        /* suit of the seat's King, -1 if unknown */
+    uint64_t hand;      /* own Hand */
+    uint64_t front;     /* own Front (Emblems) */
+    int shields;        /* Spade Emblems in own Front */
+    double base;        /* hand_value of the Hand as it is */
+    const int8_t *prim; /* each suit's Primary now (dml_prim_row): read once, used per plan */
 } heur_view;
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
@@ -166,6 +167,7 @@ static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me
     h->me = me;
     h->hand = s->zone[DML_Z_HAND + me];
     h->front = s->zone[DML_Z_FRONT + me];
+    h->prim = dml_prim_row(s);
     uint64_t king = s->zone[DML_Z_KING + me];
     h->desired = king ? dml_suit(__builtin_ctzll(king)) : -1;
     h->shields = popc(h->front & DML_SUIT_MASK(DML_SUIT_S));
@@ -297,7 +299,7 @@ static void plan_commits(const heur_view *h, commit_orders *co, uint64_t targets
                          double gain, uint64_t forced_commits, double discount, decl_plan *best)
 {
     int n;
-    const int *order = commit_order(h, co, dml_prim_of(h->s, suit), &n);
+    const int *order = commit_order(h, co, h->prim[suit], &n);
     uint64_t commits = forced_commits;
     int d = d0 - card_sum(forced_commits);
     for (int i = 0; i <= n; i++) {
@@ -476,7 +478,7 @@ static uint64_t plan_raise(const heur_view *h, int v0, double gain)
 {
     int suit = count_suit(h->s);
     if (suit < 0) return 0;
-    uint64_t avail = commit_cards(h->s, h->hand | selected_mask(h->s), dml_prim_of(h->s, suit));
+    uint64_t avail = commit_cards(h->s, h->hand | selected_mask(h->s), h->prim[suit]);
     int order[DML_NCARDS];
     int n = sort_by_cheapness(h, avail, order);
     uint64_t best = 0, cur = 0;
@@ -507,7 +509,7 @@ static cr_action decide_offer_2015(const heur_view *h, const cr_action *legal, i
     int suit = count_suit(s);
     if (suit < 0) return fallback(h, legal, n, rng);
     double gain = gain_of(h, buy_targets(s));
-    uint64_t avail = commit_cards(s, h->hand, dml_prim_of(s, suit));
+    uint64_t avail = commit_cards(s, h->hand, h->prim[suit]);
     double best_ev = 0.5;
     int best = -1;
     for (uint64_t m = avail; m; m &= m - 1) {
@@ -548,7 +550,7 @@ static cr_action decide_commit_active(const heur_view *h, const cr_action *legal
     int suit = count_suit(s);
     if (suit < 0) return fallback(h, legal, n, rng);
     uint64_t pool = h->hand | selected_mask(s);
-    uint64_t prim = commit_cards(s, pool, dml_prim_of(s, suit));
+    uint64_t prim = commit_cards(s, pool, h->prim[suit]);
     uint64_t sec = commit_cards(s, pool, dml_sec(suit));
     double gain = gain_of(h, buy_targets(s));
     int order[DML_NCARDS];
