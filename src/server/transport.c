@@ -539,6 +539,27 @@ static int sv_http_data(struct mg_connection *mc, const struct mg_request_info *
     return same ? 304 : 200;
 }
 
+/* GET /api/games/NAME/guide: the game's player's guide (its `guide`
+ * part: the rules in short and the glossary, in Markdown), for the
+ * browser's Guide link.  The same text for every client: cached. */
+static int sv_http_guide(struct mg_connection *mc, const char *name)
+{
+    const cr_game_def *def = sv_def(name);
+    const char *guide = def && def->parts ? def->parts->guide : NULL;
+    if (!guide) {
+        mg_send_http_error(mc, 404, "%s", "no such game, or it has no guide");
+        return 404;
+    }
+    size_t len = strlen(guide);
+    mg_printf(mc,
+              "HTTP/1.1 200 OK\r\nContent-Type: text/markdown; charset=utf-8\r\n"
+              "Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
+              "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+              len);
+    mg_write(mc, guide, len);
+    return 200;
+}
+
 int sv_http_api(struct mg_connection *mc, void *cb)
 {
     sv_server *sv = cb;
@@ -551,7 +572,15 @@ int sv_http_api(struct mg_connection *mc, void *cb)
     if (strcmp(uri, "/api/info") == 0) return sv_http_json(mc, sv_welcome(sv));
     if (strcmp(uri, "/api/stats") == 0) return sv_http_json(mc, sv_stats_json(sv));
     if (strcmp(uri, "/api/server") == 0) return sv_http_json(mc, sv_server_json(sv));
-    if (strncmp(uri, "/api/games/", 11) == 0) return sv_http_data(mc, ri, uri + 11);
+    if (strncmp(uri, "/api/games/", 11) == 0) {
+        char name[32];
+        size_t n = 0;
+        const char *rest = uri + 11;
+        while (n < sizeof name - 1 && rest[n] && rest[n] != '/') name[n] = rest[n], n++;
+        name[n] = '\0';
+        if (strcmp(rest + n, "/guide") == 0) return sv_http_guide(mc, name);
+        return sv_http_data(mc, ri, uri + 11);
+    }
     if (strcmp(uri, "/api/games") == 0) {
         int status = 0;
         char st[16] = "";

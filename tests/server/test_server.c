@@ -2118,7 +2118,13 @@ static void test_replay(void **state)
     cl_free(other);
     cl_free(me.c);
     /* the game data endpoint: DML has none, 18Dracula its board */
-    static char body[1 << 16];
+    static char body[1 << 17];
+    /* the guide endpoint: each game's player's guide, with its glossary */
+    assert_int_equal(http_get(srv.port, "/api/games/dml/guide", body, sizeof body), 200);
+    assert_non_null(strstr(body, "## Glossary"));
+    assert_int_equal(http_get(srv.port, "/api/games/18dracula/guide", body, sizeof body), 200);
+    assert_non_null(strstr(body, "## Glossary"));
+    assert_int_equal(http_get(srv.port, "/api/games/nosuch/guide", body, sizeof body), 404);
     assert_int_equal(http_get(srv.port, "/api/games/dml/data", body, sizeof body), 404);
     assert_int_equal(http_get(srv.port, "/api/games/nosuch/data", body, sizeof body), 404);
     assert_int_equal(http_get(srv.port, "/api/games/18dracula/data", body, sizeof body), 200);

@@ -893,6 +893,11 @@ async function testDracula(browser, base) {
     const r = await fetch('/api/games/18dracula/data');
     return r.json();
   });
+  // the page links the game's guide, and the link serves it with its glossary
+  const guideHref = await page.getAttribute('#link-guide', 'href');
+  if (guideHref !== '/api/games/18dracula/guide') throw new Error(`guide link: ${guideHref}`);
+  const guide = await page.evaluate(async (href) => (await fetch(href)).text(), guideHref);
+  if (!guide.includes('## Glossary')) throw new Error('the guide served has no glossary');
   const drawn = await page.evaluate(() => ({
     locs: document.querySelectorAll('.d18-svg .loc').length,
     routes: document.querySelectorAll('.d18-svg .hit').length,

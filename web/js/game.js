@@ -188,6 +188,9 @@ export async function showGame(main, app, route) {
       }));
     }
     if (u.over) controls.push(el('a', { href: `#game=${route.game_id}&replay=1`, id: 'link-replay', text: 'Replay this game' }));
+    // The game's player's guide (its rules in short and the glossary), as the server hands it out.
+    const gameName = u.game || state.viewGame;
+    if (gameName) controls.push(el('a', { href: `/api/games/${encodeURIComponent(gameName)}/guide`, id: 'link-guide', target: '_blank', rel: 'noopener', text: 'Guide and rules' }));
     // The same seat as plain text and controls (any game), or back to the game's own table.
     const here = route.watch ? `#game=${route.game_id}&watch=1` : gameHash(route.game_id, route.seat);
     controls.push(route.text
