@@ -9,6 +9,7 @@
  * CLI_MAX_INPUT, and stops reading as soon as it knows. */
 #include "cli_util.h"
 #include "croupier/alloc.h"
+#include "croupier/match.h"
 #include "croupier/parts.h"
 
 #include <ctype.h>
@@ -323,6 +324,29 @@ char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap)
     if (f != stdin) fclose(f);
     *len = t.len;
     return cr_text_take(&t); /* cannot fail: the room is there */
+}
+
+int cli_positional(const char *cmd, const char *arg, const char **path)
+{
+    if (arg[0] == '-' && arg[1] != '\0') return cli_usage_error(cmd, "unknown option '%s'", arg);
+    if (*path != NULL) return cli_usage_error(cmd, "unexpected argument '%s'", arg);
+    *path = arg;
+    return 0;
+}
+
+struct cr_match *cli_load_record(const char *path, const cr_params *overrides)
+{
+    char err[512];
+    size_t len;
+    char *text = cli_read_file(path, &len, err, sizeof err);
+    if (text == NULL) {
+        cli_error("%s", err);
+        return NULL;
+    }
+    cr_match *m = cr_match_load(text, len, overrides, 0, err, sizeof err);
+    free(text);
+    if (m == NULL) cli_error("%s: %s", path, err);
+    return m;
 }
 
 int cli_out_check(const char *path, int *created, char *err, size_t errcap)

@@ -45,6 +45,10 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
  * (repeatable) and `--KEY VALUE` for the options a game lets the command
  * line spell so (CR_OPTF_SWITCH, shown by `croupier games`) into p.  Returns 1 if argv[*i] was one
  * (consumed), 0 if not, -1 on error (printed). */
+/* The one positional argument of a command taking a file (replay,
+ * analyse): the first into *path (0); an unknown option or a second
+ * argument prints the usage error (2). */
+int cli_positional(const char *cmd, const char *arg, const char **path);
 int cli_table_opt(int argc, char **argv, int *i, cr_params *p);
 /* Parses a whole decimal string into [lo, hi]; 0 on failure. */
 int cli_parse_int(const char *s, long lo, long hi, long *out);
@@ -64,6 +68,10 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * pipe or device is read only until the limit is passed) or one holding a
  * NUL byte ("P.json: NUL byte at offset 12"; reading stops there). */
 char *cli_read_file(const char *path, size_t *len, char *err, size_t errcap);
+/* A game record file (docs/records.md) loaded as a match, the recorded
+ * options replaced by overrides' (may be NULL): NULL after printing the
+ * reason ("croupier: error: FILE: ..."), the command then exits 1. */
+struct cr_match *cli_load_record(const char *path, const cr_params *overrides);
 
 /* Output files checked before the work that fills them (sim's reports,
  * play's --save): cli_out_check() opens path for writing, creating it if

@@ -155,12 +155,8 @@ int cmd_analyse(int argc, char **argv)
                    (m = cli_opt(argc, argv, &i, "--threads", &threads_s)) != 0 ||
                    (m = cli_opt(argc, argv, &i, "--seed", &seed_s)) != 0) {
             if (m < 0) return 2;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            return cli_usage_error(argv[0], "unexpected argument '%s'", argv[i]);
+        } else if ((m = cli_positional(argv[0], argv[i], &path)) != 0) {
+            return m;
         }
     }
     if (path == NULL) return cli_usage_error(argv[0], "which record file?");
@@ -178,12 +174,8 @@ int cmd_analyse(int argc, char **argv)
         return cli_usage_error(argv[0], "bad --seed '%s': expected a whole number", seed_s);
 
     char err[512];
-    size_t len;
-    char *text = cli_read_file(path, &len, err, sizeof err);
-    if (text == NULL) return cli_error("%s", err);
-    cr_match *m = cr_match_load(text, len, &overrides, 0, err, sizeof err);
-    free(text);
-    if (m == NULL) return cli_error("%s: %s", path, err);
+    cr_match *m = cli_load_record(path, &overrides);
+    if (m == NULL) return 1;
     const cr_game *g = cr_match_game(m);
     const cr_record *r = cr_match_record(m);
     if (seat >= g->num_players) {

@@ -339,12 +339,8 @@ int cmd_replay(int argc, char **argv)
             ascii = 1;
         } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0) {
             if (m < 0) return 2;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            return cli_usage_error(argv[0], "unexpected argument '%s'", argv[i]);
+        } else if ((m = cli_positional(argv[0], argv[i], &path)) != 0) {
+            return m;
         }
     }
     if (path == NULL) return cli_usage_error(argv[0], "which record file?");
@@ -361,12 +357,8 @@ int cmd_replay(int argc, char **argv)
     if (plain && !json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
     char err[512];
-    size_t len;
-    char *text = cli_read_file(path, &len, err, sizeof err);
-    if (text == NULL) return cli_error("%s", err);
-    cr_match *m = cr_match_load(text, len, &overrides, 0, err, sizeof err);
-    free(text);
-    if (m == NULL) return cli_error("%s: %s", path, err);
+    cr_match *m = cli_load_record(path, &overrides);
+    if (m == NULL) return 1;
 
     /* In a terminal: the full-screen step-by-step viewer (src/tui), in the
      * public view unless --as says otherwise; the line stepper when ncurses
