@@ -106,8 +106,7 @@ void d18_assoc_card(int a, cr_tbuf *t)
 {
     static const char *const power[D18_NASSOC] = {
         "its buyer has priority in stock round 1",
-        "a front owning it may once remove a yellow cube, or add one where yellow is the "
-        "required colour, anywhere on the map",
+        "a front owning it may once remove a yellow cube or add one anywhere yellow is required",
         "a front owning it may once reserve the next office space to open in a city it reaches",
         "operates as a minor with its own monster, treasury and office; a front may buy it",
         "operates as a minor that buys nurses; a front may buy it",
