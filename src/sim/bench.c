@@ -21,7 +21,8 @@
  *     apply loop of each game (init is outside the clock);
  *   - legal_actions and clone: the decision states met on that replay are
  *     gathered in small batches that stay in cache (as the state a search
- *     just built is), and each batch is timed over several passes;
+ *     just built is), each state on its own 64-byte line, and each batch is
+ *     timed over several passes;
  *   - ISMCTS: a fixed list of searches from decision states of real games
  *     (the same positions every run), counting only calls that searched,
  *     timed in CPU time of the (single) search thread.
@@ -41,6 +42,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,19 +254,29 @@ typedef struct percall_set {
     long start[PERCALL_GAMES + 1]; /* game k is acts[start[k] .. start[k + 1]) */
     int n_games;                   /* recorded: PERCALL_GAMES / game_cost, at least 1 */
     long n_acts, n_decisions;
-    long n_timed;         /* decision states legal_actions and clone are timed on */
-    void *st;             /* the replayed state */
-    unsigned char *batch; /* PERCALL_BATCH decision states */
-    void *copy;           /* clone's destination */
-    cr_ctx *cx;           /* the context of the timed calls */
+    long n_timed;               /* decision states legal_actions and clone are timed on */
+    void *st;                   /* the replayed state */
+    unsigned char *batch;       /* PERCALL_BATCH decision states, each on a cache line (stride) */
+    void *copy;                 /* clone's destination, on a cache line */
+    void *raw_batch, *raw_copy; /* what was allocated */
+    cr_ctx *cx;                 /* the context of the timed calls */
 } percall_set;
+
+/* The distance between two timed states: the state's size rounded up to a
+ * whole number of 64-byte lines. */
+static size_t state_stride(const cr_game *g) { return (g->state_size + 63) & ~(size_t)63; }
+
+static unsigned char *line_up(void *p)
+{
+    return p ? (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63) : NULL;
+}
 
 static void percall_free(percall_set *pc)
 {
     cr_free(pc->acts);
     cr_free(pc->st);
-    cr_free(pc->batch);
-    cr_free(pc->copy);
+    cr_free(pc->raw_batch);
+    cr_free(pc->raw_copy);
     cr_ctx_free(pc->cx);
     memset(pc, 0, sizeof *pc);
 }
@@ -275,8 +287,14 @@ static int percall_record(const cr_game *g, uint64_t seed, percall_set *pc)
     long cap = 4096;
     pc->acts = cr_alloc((size_t)cap * sizeof *pc->acts);
     pc->st = cr_alloc(g->state_size);
-    pc->batch = cr_alloc((size_t)PERCALL_BATCH * g->state_size);
-    pc->copy = cr_alloc(g->state_size);
+    /* Every timed state and the copy start on a 64-byte line, whatever the
+     * state's size: clone's figure then measures the bytes copied, not
+     * where malloc happened to put the buffers (a stride that is a multiple
+     * of 64 would otherwise keep every source misaligned alike). */
+    pc->raw_batch = cr_alloc((size_t)PERCALL_BATCH * state_stride(g) + 64);
+    pc->raw_copy = cr_alloc(g->state_size + 64);
+    pc->batch = line_up(pc->raw_batch);
+    pc->copy = line_up(pc->raw_copy);
     pc->cx = cr_ctx_new(g);
     cr_ctx *cx = pc->cx;
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
@@ -357,17 +375,18 @@ static void percall_batch(const cr_game *g, percall_set *pc, int n, cr_action *l
     cr_ctx *cx = pc->cx;
     size_t sz = g->state_size;
     for (int i = 0; i < n; i++)
-        *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal, cx);
+        *sink += g->def->legal_actions(g, pc->batch + (size_t)i * state_stride(g), legal, cx);
     double best_legal = 1e30, best_clone = 1e30;
     for (int rep = 0; rep < REPEATS; rep++) {
         double t0 = sim_now();
         for (int pass = 0; pass < PERCALL_PASSES; pass++)
             for (int i = 0; i < n; i++)
-                *sink += g->def->legal_actions(g, pc->batch + (size_t)i * sz, legal, cx);
+                *sink +=
+                    g->def->legal_actions(g, pc->batch + (size_t)i * state_stride(g), legal, cx);
         double t1 = sim_now();
         for (int pass = 0; pass < PERCALL_PASSES; pass++)
             for (int i = 0; i < n; i++) {
-                memcpy(pc->copy, pc->batch + (size_t)i * sz, sz);
+                memcpy(pc->copy, pc->batch + (size_t)i * state_stride(g), sz);
                 *sink += ((volatile unsigned char *)pc->copy)[(size_t)i % sz];
             }
         double t2 = sim_now();
@@ -399,7 +418,7 @@ static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *le
             long seen = 0;
             for (long i = pc->start[k]; i < pc->start[k + 1]; i++) {
                 if (g->def->current_player(g, pc->st) >= 0 && seen++ % stride == 0) {
-                    memcpy(pc->batch + (size_t)n * sz, pc->st, sz);
+                    memcpy(pc->batch + (size_t)n * state_stride(g), pc->st, sz);
                     if (++n == PERCALL_BATCH) {
                         percall_batch(g, pc, n, legal, &t_legal, &t_clone, &sink);
                         calls += (long)n * PERCALL_PASSES;
