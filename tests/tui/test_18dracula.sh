@@ -3,7 +3,7 @@
 # driven in tmux as a player would (80x24, keys with send-keys, the screen read
 # with capture-pane; every wait polls the screen, nothing sleeps a fixed time):
 #
-#  1. the table (src/games/18dracula/table.c) opens with the decision, the
+#  1. the table (src/games/18dracula/panels.c) opens with the decision, the
 #     acting seat's cash and the market's panel;
 #  1b. an amount action (a bid) takes any amount of its range, typed, and
 #     refuses one off its steps;

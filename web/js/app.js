@@ -6,7 +6,7 @@
 // mark, the optional browser notification and the global keys.
 import { el, fill } from './dom.js';
 import { Connection } from './proto.js';
-import { parseHash } from './store.js';
+import { parseHash } from './tokens.js';
 import { showLobby } from './lobby.js';
 import { showGame } from './game.js';
 import { showReplay } from './replay.js';

@@ -6,7 +6,7 @@
 // banner and page title, the clocks, Resign / Hand to a bot, the scoreboard
 // of a finished game and the keyboard shortcuts of the controls.
 import { el, fill } from './dom.js';
-import { loadToken, saveToken, forgetToken, gameHash } from './store.js';
+import { loadToken, saveToken, forgetToken, gameHash } from './tokens.js';
 import { updateOf } from './proto.js';
 import * as generic from './generic-view.js';
 import { amountProblem, amountText } from './actions.js';

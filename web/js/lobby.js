@@ -5,7 +5,7 @@
 // browser holds a seat in, and statistics per title.  Every choice offered
 // comes from the server's `welcome` (its games, variants, options, bots).
 import { el, fill } from './dom.js';
-import { seatTokens, saveToken, gameHash, inviteUrl } from './store.js';
+import { seatTokens, saveToken, gameHash, inviteUrl } from './tokens.js';
 
 const BOT_DEFAULTS = ['heuristic', 'random', 'ismcts:iters=300'];
 

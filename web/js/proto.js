@@ -7,7 +7,7 @@
 // growing delay and calls the `reconnect` handlers, which sit again with the
 // event number they have seen so the log catches up.  An `update` that
 // answers a request also goes to the `update` handlers.
-import { parseHash } from './store.js';
+import { parseHash } from './tokens.js';
 
 const VERSION = 1;
 const TIMEOUT_MS = 15000;

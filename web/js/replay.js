@@ -12,7 +12,7 @@
 // `croupier replay FILE`.  A running game's steps are refused by the server
 // (its record is secret until the end); the page says so.
 import { el, fill } from './dom.js';
-import { loadToken } from './store.js';
+import { loadToken } from './tokens.js';
 import { updateOf } from './proto.js';
 import { viewFor, achievementsList } from './game.js';
 import * as generic from './generic-view.js';

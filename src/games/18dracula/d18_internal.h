@@ -435,7 +435,7 @@ D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, 
 D18_HIDDEN size_t d18_obs_to_text(const cr_game *g, const void *obs, char *buf, size_t cap);
 /* The player's guide, docs/play-18dracula.md compiled in (CMakeLists.txt). */
 extern const char cr_guide_18dracula[];
-/* The table for full-screen clients (table.c): cr_game_parts.panels. */
+/* The table for full-screen clients (panels.c): cr_game_parts.panels. */
 D18_HIDDEN size_t d18_panels(const cr_game *g, const void *obs, unsigned flags, char *buf,
                              size_t cap);
 

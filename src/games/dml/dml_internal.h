@@ -753,7 +753,7 @@ DML_HIDDEN void dml_roll_odds(int target, int *succ, int *dabo_fail);
 /* The player's guide: docs/play-dml.md, compiled in by CMakeLists.txt
  * (cmake/embed_text.cmake), NUL-terminated. */
 extern const char cr_guide_dml[];
-/* table.c: cr_game_parts.panels, the table for the full-screen client */
+/* panels.c: cr_game_parts.panels, the table for the full-screen client */
 DML_HIDDEN size_t dml_panels(const cr_game *g, const void *obs, unsigned flags, char *buf,
                              size_t cap);
 /* parts.c */

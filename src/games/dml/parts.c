@@ -1,6 +1,6 @@
 /* parts.c — what DML plugs into the game-agnostic layers (croupier/parts.h):
  * its hand-written player, its lab profile, its achievements, the clients'
- * help, the player's guide, the full-screen client's table (table.c) and the
+ * help, the player's guide, the full-screen client's table (panels.c) and the
  * conformance suite's checks (conformance.c).
  *
  * Achievements (spec Appendix A, notes A1-A6, and a few of our own): half of
@@ -193,7 +193,7 @@ const cr_game_parts dml_parts = {
     .help = dml_help,      /* display.c */
     .bench = dml_bench,    /* bench.c */
     .guide = cr_guide_dml, /* docs/play-dml.md, compiled in */
-    .panels = dml_panels,  /* table.c */
+    .panels = dml_panels,  /* panels.c */
     .obs_tensor = dml_obs_tensor,
     .conformance = &dml_conformance, /* conformance.c */
     .tiers = dml_tiers,

@@ -1,4 +1,4 @@
-/* test_table.c — 18Dracula's table for the full-screen client (table.c,
+/* test_table.c — 18Dracula's table for the full-screen client (panels.c,
  * the `panels` part of croupier/parts.h).
  *
  * Seeded games of heuristic seats on the bundled board; at every decision

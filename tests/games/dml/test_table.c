@@ -1,4 +1,4 @@
-/* test_table.c — DML's table for the full-screen client (table.c, the
+/* test_table.c — DML's table for the full-screen client (panels.c, the
  * `panels` part of croupier/parts.h).
  *
  * Random games of every variant; at many decisions, for every seat and the

@@ -1,4 +1,4 @@
-/* table.c — 18Dracula laid out for the full-screen client: the `panels`
+/* panels.c — 18Dracula laid out for the full-screen client: the `panels`
  * part (croupier/parts.h, "Panels").  From one observation (everything in
  * 18Dracula is public, R7) it writes titled panels, most important first:
  *

@@ -1,4 +1,4 @@
-// store.js: the seat tokens this browser holds, and the links that carry
+// tokens.js: the seat tokens this browser holds, and the links that carry
 // them.  A token is a seat's key (docs/protocol.md): it arrives in an invite
 // link's fragment (#game=ID&seat=N&token=T, never sent to a server), is kept
 // in this browser's localStorage so a reload or a later visit sits again, and

@@ -1,4 +1,4 @@
-/* table.c — Dragon's Money Laundering laid out for the full-screen client:
+/* panels.c — Dragon's Money Laundering laid out for the full-screen client:
  * the `panels` part (croupier/parts.h, "Panels").  From one observation it
  * writes titled panels of styled lines, most important first: the result
  * once the game is over, the table's state (Round, Dealer, whose turn, the
