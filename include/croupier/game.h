@@ -1,4 +1,4 @@
-/* croupier/game.h — the one interface through which bots, the simulator, the
+/* croupier/game.h — the one interface through which bots, the lab, the
  * command-line program and (later) the server touch a game.
  *
  * A game is a `cr_game`: a const table of functions (`cr_game_def`) plus the

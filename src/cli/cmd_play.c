@@ -31,7 +31,7 @@
  * played in the full-screen client instead (src/tui, tui_play); the table,
  * seats, record and the end are the same.
  *
- * Seats: seats_parse() reads the seat list with the simulator's grammar
+ * Seats: seats_parse() reads the seat list with the lab's grammar
  * (cr_sim_split_specs: "human,club,ismcts:iters=500,threads=2,random"); a
  * seat is "human", a bot spec or a tier's name (croupier/bot.h), and the
  * match makes the bots. */

@@ -1,7 +1,7 @@
 /* alloc.c — the library's allocator: malloc/free plus a process-wide count
  * of successful allocations, so tests can prove that a code path (legal
  * actions, apply, clone) allocates nothing: read cr_alloc_count() before and
- * after.  The counter is a C11 atomic: threads of the simulator may
+ * after.  The counter is a C11 atomic: threads of the lab may
  * allocate concurrently.  Policy: failure returns NULL; callers decide. */
 #include "croupier/alloc.h"
 

@@ -542,7 +542,7 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
     double el;
     /* Playouts as search plays them (cr_for_search states), which the
      * targets are about; then once with observation memory kept, as a
-     * real game (the simulator, the CLI) plays. */
+     * real game (the lab, the CLI) plays. */
     /* One thread: five runs of secs/5 each, reported as median and best,
      * since a shared machine's speed drifts from second to second. */
     double per_game, spread, med;

@@ -86,7 +86,7 @@ static double p_check(int t)
 }
 
 /* p_check for t = -20..43, filled once per process.  The bot runs on many
- * threads at once (the simulator's workers, ISMCTS's rollouts), so the
+ * threads at once (the lab's workers, ISMCTS's rollouts), so the
  * filling goes through pthread_once: every reader sees the whole table. */
 static double p_table[64];
 static pthread_once_t p_table_once = PTHREAD_ONCE_INIT;
