@@ -440,6 +440,57 @@ def test_example_ismcts_vs_random_runs():
     assert "ismcts:iters=30 won" in out
 
 
+
+def test_example_check_move(tmp_path):
+    """examples/check_move.py plays a recorded decision's move and an
+    alternative from the true position: the same trials for both, the same
+    output on every run, and a clear refusal for a move that is not a
+    decision or not in the record."""
+    import subprocess
+    import sys
+    game = croupier.load_game("dml", {"players": 4})
+    bots = [croupier.make_bot(game, "heuristic", s, 7 + s) for s in range(4)]
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == croupier.CHANCE_PLAYER_ID:
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, weights=probs)[0])
+        else:
+            state.apply_action(bots[p].step(state))
+    path = tmp_path / "game.txt"
+    croupier.save_record_file(state, str(path), seats=["heuristic"] * 4, seed=3)
+    # The first decision with two or more choices, and one it did not play.
+    history = state.history()
+    s = game.new_initial_state()
+    for k, a in enumerate(history):
+        p = s.current_player()
+        if p >= 0 and len(s.legal_actions()) > 1:
+            alt = next(x for x in s.legal_actions() if x != a)
+            move, played, alt_text = k + 1, s.action_to_string(p, a), s.action_to_string(p, alt)
+            break
+        s.apply_action(a)
+    script = _source("examples", "check_move.py")
+    cmd = [sys.executable, script, str(path), str(move), alt_text, "--games", "12", "--seed", "5"]
+    runs = [subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+    lines = runs[0].splitlines()
+    assert lines[0].startswith("P%d's decision at move %d" % (s.current_player(), move))
+    assert lines[1].split()[:2] == ["played", played]
+    assert lines[2].split()[:2] == ["instead", alt_text] and "points [" in lines[2]
+    # Move 1 of a DML game is the first-player roll: a chance outcome.
+    bad = subprocess.run([sys.executable, script, str(path), "1", alt_text, "--games", "2"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "chance outcome" in bad.stderr
+    bad = subprocess.run([sys.executable, script, str(path), str(len(history) + 1), "x"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "has no move" in bad.stderr
+    bad = subprocess.run([sys.executable, script, str(path), str(move), "no-such-move"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "no-such-move" in bad.stderr
+
 def test_python_bench_runs():
     import subprocess
     import sys
