@@ -50,7 +50,8 @@
 
 const char tui_keys_text[] =
     "Up/Down, PgUp/PgDn, Home/End  move in the menu\n"
-    "Enter                         play the highlighted action\n"
+    "Enter                         play the highlighted action (a group: open it)\n"
+    "Esc, Backspace, Left          from a group back to the whole menu\n"
     "1..9 (digits)                 highlight action number N (Enter plays it)\n"
     "letters shown in the menu     next action of that kind (e.g. c: card)\n"
     "?                             explain this decision (the game's help)\n"
@@ -730,6 +731,13 @@ static int row_line(const tui *t, int r, char *buf, size_t cap)
     return n < 0 ? 0 : (size_t)n < cap ? n : (int)cap - 1;
 }
 
+/* The open section's title row: "v Start a front (48)". */
+static void section_title(const tui *t, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s %s (%d)", t->utf8 ? "\xe2\x96\xbe" : "v", t->secs[t->open].title,
+             t->secs[t->open].n);
+}
+
 /* Whether row r is, or holds, an action of the letters' group `group`. */
 static int row_has_group(const tui *t, int r, const char *group)
 {
@@ -842,6 +850,7 @@ static int menu_height(tui *t, int seat, int w)
     size_t pl = cr_match_prompt(t->m, seat, buf, sizeof buf);
     if (pl >= sizeof buf) pl = sizeof buf - 1;
     int rows = 1 + draw_text(t, -1, 0, w, 3, buf, pl, 0, A_NORMAL, 0) + legend_rows(t, w);
+    rows += t->open >= 0; /* the open section's title */
     for (int r = 0; r < t->n_rows; r++) {
         int n = row_line(t, r, buf, sizeof buf);
         rows += draw_text(t, -1, 0, w, 2, buf, (size_t)n, 0, A_NORMAL, 3);
@@ -853,11 +862,8 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
 {
     for (int r = 0; r < h; r++) fill_row(y + r, x, w, A_NORMAL);
     if (h < 3) return;
-    char head[128];
-    if (t->open >= 0) /* one level down: the section's title */
-        snprintf(head, sizeof head, "P%d: %s", seat, t->secs[t->open].title);
-    else
-        snprintf(head, sizeof head, "Your move, P%d", seat);
+    char head[64];
+    snprintf(head, sizeof head, "Your move, P%d", seat);
     draw_str(t, y, x, w, head, A_BOLD | A_UNDERLINE);
     int row = y + 1;
     char prompt[1024];
@@ -866,6 +872,11 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
     int prow = draw_text(t, -1, x, w, 3, prompt, pl, 0, A_NORMAL, 0);
     if (prow > h - 3) prow = h - 3;
     if (prow > 0) row += draw_text(t, row, x, w, prow, prompt, pl, 0, A_NORMAL, 0);
+    if (t->open >= 0 && row < y + h - 1) { /* one level down: the section's title */
+        char title[128];
+        section_title(t, title, sizeof title);
+        draw_str(t, row++, x, w, title, A_BOLD);
+    }
     /* the group letters */
     char legend[256];
     size_t ln = menu_legend(t, legend, sizeof legend);
