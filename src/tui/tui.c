@@ -982,6 +982,9 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
                          t->open >= 0 ? keys_down[k] : keys[k]);
                 if (strlen(line) <= (size_t)W) break;
             }
+            /* a label too long for its number too: the label alone (the
+             * menu shows the number) */
+            if (strlen(line) > (size_t)W) snprintf(line, sizeof line, "%.180s", t->items[i].label);
         } else {
             line[0] = '\0';
         }
