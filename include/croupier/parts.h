@@ -237,6 +237,18 @@ typedef struct cr_game_parts {
     /* Its levels of play, weakest first (bot.h, "Tiers"); n_tiers of them. */
     const cr_tier *tiers;
     int n_tiers;
+    /* Menu sections, for clients whose menu is too long for the screen
+     * (the full-screen client, docs/clients.md "Grouped menus"): the
+     * section of legal action a of the seat to act, from that seat's
+     * observation (obs: g->obs_size bytes).  Writes the section's title
+     * into title (cap bytes, NUL-terminated; a few words, "Buy from the
+     * IPO") and returns its rank: the client shows the sections in
+     * ascending rank, and within a decision one title always has one rank
+     * and one rank one title.  Returns -1 when the action belongs to no
+     * section (the client lists it on its own, after the sections).  The
+     * title is built from the observation only, so it shows nothing the
+     * seat may not see. */
+    int (*menu_section)(const cr_game *g, const void *obs, cr_action a, char *title, size_t cap);
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

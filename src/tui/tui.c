@@ -50,7 +50,8 @@
 
 const char tui_keys_text[] =
     "Up/Down, PgUp/PgDn, Home/End  move in the menu\n"
-    "Enter                         play the highlighted action\n"
+    "Enter                         play the highlighted action (a group: open it)\n"
+    "Esc, Backspace, Left          from a group back to the whole menu\n"
     "1..9 (digits)                 highlight action number N (Enter plays it)\n"
     "letters shown in the menu     next action of that kind (e.g. c: card)\n"
     "?                             explain this decision (the game's help)\n"
@@ -606,8 +607,149 @@ void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, 
 
 static int reserved_key(int c) { return strchr("qsultvnmh?+-", c) != NULL; }
 
-/* Reads the legal actions of `seat` into items[] (label, group) and gives
- * each group a letter. */
+static int menu_height(tui *t, int seat, int w);
+
+/* ---- grouped menus
+ * A game that gives its actions sections (parts.h, menu_section) gets a
+ * long menu in two levels: the top level lists the sections in the game's
+ * order, each as one row with its count (a section of one action shows
+ * that action, which Enter plays at once: a row that opens onto a single
+ * choice would only cost a key), then the actions of no section; Enter
+ * (or Right) opens a section, Esc, Backspace or Left goes back up.  A menu
+ * is grouped only when it is long: when the flat list would not fit in the
+ * rows the screen promises the menu (MENU_MIN_ROWS), and it has two
+ * sections or more.  Every action keeps its number in the flat list (the
+ * line client's), so digits pick an action at either level, opening its
+ * section. */
+
+/* The menu's width on this screen: the right column's. */
+static int menu_width(void)
+{
+    int cols;
+    return COLS - table_width(COLS, &cols) - 1;
+}
+
+/* Shows level `open` (-1: the top) with the row `want` (a rows[] entry)
+ * highlighted, or the first row. */
+static void set_level(tui *t, int open, int want)
+{
+    t->open = t->grouped ? open : -1;
+    t->n_rows = 0;
+    for (int i = 0; i < t->n_items && !t->grouped; i++) t->rows[t->n_rows++] = i;
+    if (t->grouped && t->open >= 0) {
+        for (int i = 0; i < t->n_items; i++)
+            if (t->items[i].sec == t->open) t->rows[t->n_rows++] = i;
+    } else if (t->grouped) {
+        for (int k = 0; k < t->n_secs; k++) { /* sorted by rank */
+            int row = -1 - k;
+            for (int i = 0; i < t->n_items && t->secs[k].n == 1; i++)
+                if (t->items[i].sec == k) row = i;
+            t->rows[t->n_rows++] = row;
+        }
+        for (int i = 0; i < t->n_items; i++)
+            if (t->items[i].sec < 0) t->rows[t->n_rows++] = i;
+    }
+    t->sel = 0;
+    for (int r = 0; r < t->n_rows; r++)
+        if (t->rows[r] == want) t->sel = r;
+}
+
+/* Highlights item i, opening its section (or going back to the top level)
+ * when it is not on the level shown. */
+static void select_item(tui *t, int i)
+{
+    int s = t->grouped ? t->items[i].sec : -1;
+    int level = s >= 0 && t->secs[s].n >= 2 ? s : -1;
+    if (level != t->open) {
+        set_level(t, level, i);
+        return;
+    }
+    for (int r = 0; r < t->n_rows; r++)
+        if (t->rows[r] == i) t->sel = r;
+}
+
+/* Asks the game for the sections of the menu's actions (when it gives
+ * them), sorts them by rank and decides whether the menu is grouped. */
+static void build_sections(tui *t, int seat)
+{
+    const cr_game_parts *parts = cr_parts(t->g);
+    t->n_secs = 0;
+    t->grouped = 0;
+    for (int i = 0; i < t->n_items; i++) t->items[i].sec = -1;
+    if (parts->menu_section != NULL && t->n_items > 0) {
+        cr_match_observe(t->m, seat, t->obs);
+        for (int i = 0; i < t->n_items; i++) {
+            char title[sizeof t->secs[0].title];
+            int rank = parts->menu_section(t->g, t->obs, t->legal[i], title, sizeof title);
+            if (rank < 0 || title[0] == '\0') continue;
+            int k = 0;
+            while (k < t->n_secs && strcmp(t->secs[k].title, title) != 0) k++;
+            if (k == t->n_secs) {
+                snprintf(t->secs[k].title, sizeof t->secs[k].title, "%s", title);
+                t->secs[k].rank = rank;
+                t->secs[k].n = 0;
+                t->n_secs++;
+            }
+            t->secs[k].n++;
+            t->items[i].sec = k;
+        }
+        /* by rank, ties in the order met (insertion sort: a few sections);
+         * rows[] holds where each section went */
+        for (int k = 0; k < t->n_secs; k++) t->rows[k] = k;
+        for (int k = 1; k < t->n_secs; k++) {
+            section cur = t->secs[k];
+            int j = k, moved = t->rows[k];
+            while (j > 0 && t->secs[j - 1].rank > cur.rank) {
+                t->secs[j] = t->secs[j - 1];
+                t->rows[j] = t->rows[j - 1];
+                j--;
+            }
+            t->secs[j] = cur;
+            t->rows[j] = moved;
+        }
+        for (int i = 0; i < t->n_items; i++) {
+            int k = 0;
+            while (k < t->n_secs && t->rows[k] != t->items[i].sec) k++;
+            if (t->items[i].sec >= 0) t->items[i].sec = k;
+        }
+    }
+    set_level(t, -1, 0);
+    if (t->n_secs >= 2 && menu_height(t, seat, menu_width()) > MENU_MIN_ROWS) {
+        t->grouped = 1;
+        set_level(t, -1, t->n_items); /* no row is item n_items: the first row */
+    }
+}
+
+/* Row r of the level shown as the menu draws it: "12 label" for an action
+ * (its number in the flat list), " > Title (N)" for a section. */
+static int row_line(const tui *t, int r, char *buf, size_t cap)
+{
+    int e = t->rows[r];
+    int n = e >= 0 ? snprintf(buf, cap, "%2d %s", e + 1, t->items[e].label)
+                   : snprintf(buf, cap, " %s %s (%d)", t->utf8 ? "\xe2\x96\xb8" : ">",
+                              t->secs[-1 - e].title, t->secs[-1 - e].n);
+    return n < 0 ? 0 : (size_t)n < cap ? n : (int)cap - 1;
+}
+
+/* The open section's title row: "v Start a front (48)". */
+static void section_title(const tui *t, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s %s (%d)", t->utf8 ? "\xe2\x96\xbe" : "v", t->secs[t->open].title,
+             t->secs[t->open].n);
+}
+
+/* Whether row r is, or holds, an action of the letters' group `group`. */
+static int row_has_group(const tui *t, int r, const char *group)
+{
+    int e = t->rows[r];
+    if (e >= 0) return strcmp(t->items[e].group, group) == 0;
+    for (int i = 0; i < t->n_items; i++)
+        if (t->items[i].sec == -1 - e && strcmp(t->items[i].group, group) == 0) return 1;
+    return 0;
+}
+
+/* Reads the legal actions of `seat` into items[] (label, group), gives
+ * each group a letter and the menu its sections. */
 static void build_menu(tui *t, int seat)
 {
     int n = cr_match_legal(t->m, seat, t->legal);
@@ -676,6 +818,7 @@ static void build_menu(tui *t, int seat)
         snprintf(t->letter_of_group[t->n_letters], GROUP_MAX, "%s", t->items[i].group);
         t->n_letters++;
     }
+    build_sections(t, seat);
 }
 
 /* The letters' legend ("c:card d:done w:undo") into buf; its length. */
@@ -699,18 +842,18 @@ static int legend_rows(const tui *t, int w)
 }
 
 /* The rows the menu of `seat` would take whole in a box w wide: its head,
- * the prompt (at most 3 rows), every item (at most 2 rows each) and the
- * letters' legend. */
+ * the prompt (at most 3 rows), every row of the level shown (at most 2
+ * rows each) and the letters' legend. */
 static int menu_height(tui *t, int seat, int w)
 {
     char buf[1024];
     size_t pl = cr_match_prompt(t->m, seat, buf, sizeof buf);
     if (pl >= sizeof buf) pl = sizeof buf - 1;
     int rows = 1 + draw_text(t, -1, 0, w, 3, buf, pl, 0, A_NORMAL, 0) + legend_rows(t, w);
-    for (int k = 0; k < t->n_items; k++) {
-        int n = snprintf(buf, sizeof buf, "%2d %s", k + 1, t->items[k].label);
-        rows += draw_text(t, -1, 0, w, 2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
-                          0, A_NORMAL, 3);
+    rows += t->open >= 0; /* the open section's title */
+    for (int r = 0; r < t->n_rows; r++) {
+        int n = row_line(t, r, buf, sizeof buf);
+        rows += draw_text(t, -1, 0, w, 2, buf, (size_t)n, 0, A_NORMAL, 3);
     }
     return rows;
 }
@@ -729,6 +872,11 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
     int prow = draw_text(t, -1, x, w, 3, prompt, pl, 0, A_NORMAL, 0);
     if (prow > h - 3) prow = h - 3;
     if (prow > 0) row += draw_text(t, row, x, w, prow, prompt, pl, 0, A_NORMAL, 0);
+    if (t->open >= 0 && row < y + h - 1) { /* one level down: the section's title */
+        char title[128];
+        section_title(t, title, sizeof title);
+        draw_str(t, row++, x, w, title, A_BOLD);
+    }
     /* the group letters */
     char legend[256];
     size_t ln = menu_legend(t, legend, sizeof legend);
@@ -740,15 +888,15 @@ static void draw_menu(tui *t, int seat, int y, int x, int w, int h)
     char line[LABEL_MAX + 16];
     int top = t->sel, used = 0;
     while (top >= 0) {
-        snprintf(line, sizeof line, "%2d %s", top + 1, t->items[top].label);
+        row_line(t, top, line, sizeof line);
         int r = draw_text(t, -1, x, w, 2, line, strlen(line), 0, A_NORMAL, 3);
         if (used + r > list_rows && top < t->sel) break;
         used += r;
         top--;
     }
     top++;
-    for (int k = top; k < t->n_items && row < y + h - lrows; k++) {
-        snprintf(line, sizeof line, "%2d %s", k + 1, t->items[k].label);
+    for (int k = top; k < t->n_rows && row < y + h - lrows; k++) {
+        row_line(t, k, line, sizeof line);
         int r = draw_text(t, -1, x, w, 2, line, strlen(line), 0, A_NORMAL, 3);
         if (row + r > y + h - lrows) r = y + h - lrows - row;
         row += draw_text(t, row, x, w, r, line, strlen(line), 0, k == t->sel ? A_REVERSE : A_NORMAL,
@@ -798,6 +946,10 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
      * the table is cut */
     int menu_want = seat_to_decide >= 0 ? menu_height(t, seat_to_decide, rw) : 0;
     int menu_min = menu_want < MENU_MIN_ROWS ? menu_want : MENU_MIN_ROWS;
+    /* a grouped menu's top level is short: it stays whole, the table
+     * yields first (t shows it whole) */
+    if (seat_to_decide >= 0 && t->grouped && t->open < 0 && menu_want > menu_min)
+        menu_min = menu_want < body - LOG_MIN_ROWS ? menu_want : body - LOG_MIN_ROWS;
     int top = draw_table(t, len, left, cols, rx, rw, body, body - menu_min - LOG_MIN_ROWS);
     int right = body - top;
     int menu_rows = 0;
@@ -810,15 +962,29 @@ static void draw_screen(tui *t, int view, int seat_to_decide, uint32_t log_from,
     if (seat_to_decide >= 0) {
         draw_menu(t, seat_to_decide, 1 + body - menu_rows, rx, rw, menu_rows);
         char line[LABEL_MAX + 64];
-        if (t->n_items > 0) {
+        if (t->n_rows > 0 && t->rows[t->sel] < 0) { /* a section */
+            const section *sc = &t->secs[-1 - t->rows[t->sel]];
+            static const char *const keys[] = {"   (Enter opens it, ? explains, q quits)",
+                                               "  (Enter, ?, q)", ""};
+            for (int k = 0; k < 3; k++) {
+                snprintf(line, sizeof line, "%.60s: %d choices%s", sc->title, sc->n, keys[k]);
+                if (strlen(line) <= (size_t)W) break;
+            }
+        } else if (t->n_rows > 0) {
             /* the highlighted action whole, then the keys as the width allows */
             static const char *const keys[] = {"   (Enter plays it, ? explains, q quits)",
                                                "  (Enter, ?, q)", ""};
+            static const char *const keys_down[] = {"   (Enter plays it, Esc back, ? explains)",
+                                                    "  (Enter, Esc, ?)", ""};
+            int i = t->rows[t->sel];
             for (int k = 0; k < 3; k++) {
-                snprintf(line, sizeof line, "%d: %.180s%s", t->sel + 1, t->items[t->sel].label,
-                         keys[k]);
+                snprintf(line, sizeof line, "%d: %.180s%s", i + 1, t->items[i].label,
+                         t->open >= 0 ? keys_down[k] : keys[k]);
                 if (strlen(line) <= (size_t)W) break;
             }
+            /* a label too long for its number too: the label alone (the
+             * menu shows the number) */
+            if (strlen(line) > (size_t)W) snprintf(line, sizeof line, "%.180s", t->items[i].label);
         } else {
             line[0] = '\0';
         }
@@ -1052,8 +1218,11 @@ int tui_init(tui *t, cr_match *m, const tui_options *opt, char *err, size_t errc
     t->obs = cr_alloc(t->g->obs_size ? t->g->obs_size : 1);
     t->legal = cr_alloc((size_t)t->g->max_legal * sizeof *t->legal);
     t->items = cr_alloc((size_t)t->g->max_legal * sizeof *t->items);
-    if (t->obs == NULL || t->legal == NULL || t->items == NULL ||
-        !cr_text_reserve(&t->text, 16384)) {
+    t->rows = cr_alloc((size_t)t->g->max_legal * sizeof *t->rows);
+    t->secs = cr_alloc((size_t)t->g->max_legal * sizeof *t->secs);
+    t->open = -1;
+    if (t->obs == NULL || t->legal == NULL || t->items == NULL || t->rows == NULL ||
+        t->secs == NULL || !cr_text_reserve(&t->text, 16384)) {
         snprintf(err, errcap, "out of memory");
         return 0;
     }
@@ -1066,6 +1235,8 @@ void tui_fini(tui *t)
     cr_free(t->obs);
     cr_free(t->legal);
     cr_free(t->items);
+    cr_free(t->rows);
+    cr_free(t->secs);
     cr_text_free(&t->text);
 }
 
@@ -1085,22 +1256,37 @@ static int decide(tui *t, int seat)
         if (c != ERR && !isdigit(c)) number = 0;
         if (c != ERR && c != KEY_RESIZE) t->msg[0] = '\0';
         switch (c) {
-        case KEY_UP: t->sel = t->sel > 0 ? t->sel - 1 : t->n_items - 1; break;
-        case KEY_DOWN: t->sel = t->sel + 1 < t->n_items ? t->sel + 1 : 0; break;
+        case KEY_UP: t->sel = t->sel > 0 ? t->sel - 1 : t->n_rows - 1; break;
+        case KEY_DOWN: t->sel = t->sel + 1 < t->n_rows ? t->sel + 1 : 0; break;
         case KEY_PPAGE: t->sel = t->sel > 8 ? t->sel - 8 : 0; break;
-        case KEY_NPAGE: t->sel = t->sel + 8 < t->n_items ? t->sel + 8 : t->n_items - 1; break;
+        case KEY_NPAGE: t->sel = t->sel + 8 < t->n_rows ? t->sel + 8 : t->n_rows - 1; break;
         case KEY_HOME: t->sel = 0; break;
-        case KEY_END: t->sel = t->n_items - 1; break;
+        case KEY_END: t->sel = t->n_rows - 1; break;
+        case KEY_RIGHT: /* opens a section; plays nothing */
+            if (t->n_rows > 0 && t->rows[t->sel] < 0) set_level(t, -1 - t->rows[t->sel], 0);
+            break;
+        case 27: /* Esc, Backspace, Left: back to the top level */
+        case KEY_BACKSPACE:
+        case 127:
+        case 8:
+        case KEY_LEFT:
+            if (t->open >= 0) set_level(t, -1, -1 - t->open);
+            break;
         case '\n':
         case '\r':
         case KEY_ENTER: {
             char err[512];
-            if (t->n_items <= 0) break;
-            if (t->items[t->sel].amount) { /* any amount of its range */
-                if (play_amount(t, seat, &t->items[t->sel], t->legal[t->sel])) return DEC_MOVED;
+            if (t->n_rows <= 0) break;
+            int i = t->rows[t->sel];
+            if (i < 0) { /* a section: one level down */
+                set_level(t, -1 - i, t->n_items);
                 break;
             }
-            if (cr_match_submit_action(t->m, seat, t->legal[t->sel], err, sizeof err) != CR_OK) {
+            if (t->items[i].amount) { /* any amount of its range */
+                if (play_amount(t, seat, &t->items[i], t->legal[i])) return DEC_MOVED;
+                break;
+            }
+            if (cr_match_submit_action(t->m, seat, t->legal[i], err, sizeof err) != CR_OK) {
                 snprintf(t->msg, sizeof t->msg, "%s", err);
                 break;
             }
@@ -1149,19 +1335,26 @@ static int decide(tui *t, int seat)
                 if (k < 1 || k > t->n_items) k = c - '0';
                 if (k >= 1 && k <= t->n_items) {
                     number = k;
-                    t->sel = k - 1;
+                    select_item(t, k - 1); /* opens its section */
                 } else {
                     number = 0;
                 }
             } else if (c > 0 && c < 128 && islower(c)) {
                 for (int k = 0; k < t->n_letters; k++) {
                     if (t->letters[k] != c) continue;
-                    for (int d = 1; d <= t->n_items; d++) {
-                        int i = (t->sel + d) % t->n_items;
-                        if (strcmp(t->items[i].group, t->letter_of_group[k]) == 0) {
-                            t->sel = i;
-                            break;
+                    /* the next row of that kind on this level; one level
+                     * down with none left in the section, the top level's */
+                    for (int pass = 0; pass < 2; pass++) {
+                        int found = 0;
+                        for (int d = 1; d <= t->n_rows && !found; d++) {
+                            int r = (t->sel + d) % t->n_rows;
+                            if (row_has_group(t, r, t->letter_of_group[k])) {
+                                t->sel = r;
+                                found = 1;
+                            }
                         }
+                        if (found || t->open < 0) break;
+                        set_level(t, -1, -1 - t->open);
                     }
                 }
             }

@@ -38,7 +38,16 @@ typedef struct item {
      * amount may be typed in, and the notation, whose amount is last */
     int amount, amin, amax, astep;
     char text[96];
+    int sec; /* its section in a grouped menu (tui.c, "the menu"), or -1 */
 } item;
+
+/* A section of a grouped menu: the game's title and rank (parts.h,
+ * menu_section) and how many of the decision's actions it holds. */
+typedef struct section {
+    char title[64];
+    int rank;
+    int n;
+} section;
 
 typedef struct tui {
     cr_match *m;
@@ -46,7 +55,18 @@ typedef struct tui {
     void *obs;
     cr_action *legal;
     item *items;
-    int n_items, sel;
+    int n_items;
+    /* The menu's rows at the level shown: an item's index (>= 0) or a
+     * section's as -1 - index.  A flat menu's rows are its items; a grouped
+     * one's top level its sections (a section of one item: the item) and
+     * the actions of no section, one level down the items of section
+     * `open`.  sel: the highlighted row. */
+    int *rows;
+    int n_rows, sel;
+    section *secs;
+    int n_secs;
+    int grouped;                         /* this decision's menu is grouped */
+    int open;                            /* the section open, or -1: the top level */
     char letter_of_group[64][GROUP_MAX]; /* letter -> group, by index below */
     char letters[64];                    /* letters assigned, in menu order */
     int n_letters;

@@ -12,12 +12,21 @@
 #     panel shows it in the bracket of its price;
 #  3. after `s` (save) the cash the screen gives the acting seat is the cash
 #     of the saved record's position (`croupier replay`);
+#  3b. the stock round's menu is grouped and whole on the screen: every kind
+#     of two or more actions the line client lists (from the saved record)
+#     is one row "▸ Title (N)", a kind of one its action by its number;
+#     typing an action's number opens its group with it highlighted, Esc
+#     goes back; Enter opens a group (IPO or market when there is one), `?`
+#     explains there too, and Enter buys its first share, which the record
+#     then holds;
 #  4. `t` shows the whole table: the Fronts, the Bank, the Associates and
 #     the market grid;
 #  5. `m` shows the map (mapgrid.c), scrolled: places by id, the key with
 #     cities and towns by name and the off-boards' values, no line over 80
-#     columns; `h` gives a hint ("club would play: ..."); q quits (y), the
-#     program exits with 0.
+#     columns; `h` gives a hint ("club would play: ...");
+#  6. played on by keys until P0 buys monsters: the purchase's label names
+#     the monster's card in words ("Buy a Nurse for 40 (home, eaten in phase
+#     4)"); q quits (y), the program exits with 0.
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -100,6 +109,70 @@ want=$(awk '/^position:/{p=1;next} p&&/"cash": \[/{getline; gsub(/[ ,]/,""); pri
 line=$(screen | grep -E '^>P0 ' | head -1)
 grep -qE "^>P0 $cash, " <<<"$line" || fail "the Players panel does not give P0 $cash: $line"
 
+# ---- 3b. the stock round's menu, grouped ------------------------------------
+# The line client lists the same decision (from the saved record): each kind
+# of action of two or more is one row "▸ Title (N)" of the top level, a kind
+# of one its action by its number; all of them on the screen at once.
+keys Escape # the top level (Esc there changes nothing)
+printf 'quit\n' | "$BIN" play --load game.txt --save listed.txt --plain >listed.out 2>&1 || true
+items=$(awk '/^ +[0-9]+\. /{buf = buf $0 "\n"; next} /^P0> /{printf "%s", buf; exit} {buf = ""}' \
+    listed.out | grep -oE '[0-9]+\. [a-z-]+')
+[ -n "$items" ] || fail "the line client listed no menu: $(tail -5 listed.out)"
+title_of() {
+    case $1 in
+    start) echo "Start a front" ;; ipo) echo "Buy from the IPO" ;;
+    market) echo "Buy from the market" ;; sell) echo "Sell shares" ;;
+    offer) echo "Offer for an associate" ;; pass) echo "Pass" ;; end) echo "End your turn" ;;
+    *) fail "a kind of stock-round action the test does not know: $1" ;;
+    esac
+}
+right() { screen | sed -n "s/^[^│]*│//p"; } # the right column: the log and the menu
+groups=0 open_kind="" open_n=0
+for kind in $(awk '{print $2}' <<<"$items" | sort -u); do
+    n=$(awk -v k="$kind" '$2 == k' <<<"$items" | wc -l)
+    first=$(awk -v k="$kind" '$2 == k {sub(/\./, "", $1); print $1; exit}' <<<"$items")
+    title=$(title_of "$kind")
+    if ((n >= 2)); then
+        groups=$((groups + 1))
+        right | grep -qF "▸ $title ($n)" || fail "the top level lacks '▸ $title ($n)'"
+        if [ "$kind" = ipo ] || [ "$kind" = market ] || [ -z "$open_kind" ]; then
+            [ "$open_kind" = ipo ] || [ "$open_kind" = market ] || { open_kind=$kind open_n=$n; }
+        fi
+    else
+        right | grep -qE "^ ?$first " || fail "the top level lacks action $first ($kind) on its own"
+    fi
+done
+shown=$(right | grep -c "▸" || true)
+[ "$shown" = "$groups" ] || fail "$shown groups on the screen, $groups kinds of two or more actions"
+((groups >= 1)) || fail "no group in this stock round: $items"
+# a number still picks its action: it opens the action's group; Esc goes back
+first=$(awk -v k="$open_kind" '$2 == k {sub(/\./, "", $1); print $1; exit}' <<<"$items")
+title=$(title_of "$open_kind")
+keys $(sed 's/./& /g' <<<"$first")
+wait_for "▾ $title ($open_n)"
+screen | tail -1 | grep -qE "^$first: " || fail "action $first is not highlighted after typing it"
+keys Escape
+wait_for "$title: $open_n choices"
+# open the group with Enter; ? explains there too (and Esc leaves the help,
+# not the group); Enter buys its first share
+keys Enter
+wait_for "▾ $title ($open_n)"
+keys ?
+wait_for "Help: this decision"
+keys Escape
+wait_for "▾ $title ($open_n)"
+front=$(screen | tail -1 | sed -nE 's/^[0-9]+: (Buy an? ([A-Z]{3}) share|Start ([A-Z]{3})).*/\2\3/p')
+[ -n "$front" ] || fail "no share highlighted in the group '$title'"
+before=$(screen)
+keys Enter
+for ((i = 0; i < 400; i++)); do
+    s=$(screen)
+    [ "$s" != "$before" ] && grep -qF "Your move, P0" <<<"$s" && ! grep -qF "▾ $title" <<<"$s" && break
+    sleep 0.05
+done
+"$BIN" replay game.txt --log >bought.txt
+grep -qE "P0: $open_kind $front" bought.txt || fail "the record lacks P0's '$open_kind $front'"
+
 # ---- 4. the whole table --------------------------------------------------
 keys t
 wait_for "The table"
@@ -145,10 +218,30 @@ keys Escape
 wait_for "Your move, P0"
 keys h
 wait_for "would play:"
+
+# ---- 6. a monster purchase names the card ----------------------------------
+# Enter on and on (a group opens, its first action plays) until P0 buys
+# monsters for an entity it runs: the label says how the monster moves and
+# when it is eaten, in words.
+card='for [0-9]+ \((home|howl|dit [0-9]+|city [0-9]+|major [0-9]+|any length)(, [a-z0-9 ]+)*, (eaten in phase [0-9]|permanent)\)'
+for ((m = 0; m < 300; m++)); do
+    screen | grep -qE "$card" && break
+    before=$(screen)
+    keys Enter
+    for ((i = 0; i < 400; i++)); do
+        s=$(screen)
+        [ "$s" != "$before" ] && grep -qF "Your move, P0" <<<"$s" && break
+        grep -qF "Game over" <<<"$s" && fail "the game ended before P0 bought a monster"
+        sleep 0.05
+    done
+done
+screen | grep -qE "$card" || fail "no monster purchase with its card after $m more decisions"
+label=$(screen | grep -oE "Buy an? [A-Z][a-z]+( [A-Z][a-z]+)? $card" | head -1)
+[ -n "$label" ] || fail "a card without 'Buy a <monster>' before it"
 keys q
 wait_for "(y/n)"
 keys y
 for ((i = 0; i < 400; i++)); do dead && break; sleep 0.05; done
 dead || fail "the program did not exit"
 screen | grep -qF "[exit status 0]" || fail "the program did not exit with 0"
-echo "ok: 18Dracula's table at 80x24, $n decisions played by keys"
+echo "ok: 18Dracula's table at 80x24, $n decisions played by keys, $groups groups in a stock round, $m more to '$label'"

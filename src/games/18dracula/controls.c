@@ -35,6 +35,20 @@ static int amount_step(int kind)
     }
 }
 
+/* "a" or "an" before a name. */
+static const char *article(const char *name)
+{
+    return name[0] && strchr("AEIOUaeiou", name[0]) ? "an" : "a";
+}
+
+/* A monster type's card in a few words (explain.c), into buf. */
+static void monster_short(const cr_game *g, int type, char *buf, size_t cap)
+{
+    cr_tbuf t;
+    cr_tb_init(&t, buf, cap);
+    d18_monster_short(g, type, &t);
+}
+
 static int points(const d18_act *x) { return x->amt * (amount_step(x->kind) == 5 ? 5 : 1); }
 
 size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf, size_t cap)
@@ -215,23 +229,30 @@ size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
     case D18_K_DISCARD:
         group = x.kind == D18_K_DISCARD ? "discard" : "buy-monster";
         if (x.o1 < b->n_monsters) {
-            OBJ("%s", b->monster[x.o1].id);
+            /* a purchase names the card in a few words: what it buys */
+            const d18_monster *m = &b->monster[x.o1];
+            char card[96];
+            monster_short(g, x.o1, card, sizeof card);
+            OBJ("%s", m->id);
             if (x.kind == D18_K_DISCARD)
-                LABEL("Discard %s", b->monster[x.o1].name);
+                LABEL("Discard %s", m->name);
+            else if (x.kind == D18_K_EM_BUY)
+                LABEL("Forced purchase: %s %s for %d, treasury %d (%s)", article(m->name), m->name,
+                      m->price, cash, card);
             else
-                LABEL("%s %s from the %s for %d (%s %d)",
-                      x.kind == D18_K_EM_BUY ? "Forced purchase: buy" : "Buy",
-                      b->monster[x.o1].name, x.kind == D18_K_BUY_MKT ? "market" : "bank",
-                      b->monster[x.o1].price, x.kind == D18_K_EM_BUY ? "treasury" : "you have",
-                      cash);
+                LABEL("Buy %s %s%s for %d (%s)", article(m->name), m->name,
+                      x.kind == D18_K_BUY_MKT ? " from the open market" : "", m->price, card);
         }
         break;
     case D18_K_OFFER_MON:
         group = "offer";
         OBJ("%s", ent(g, x.o1));
         if (x.o2 < b->n_monsters) {
+            char card[96];
+            monster_short(g, x.o2, card, sizeof card);
             OBJ("%s", b->monster[x.o2].id);
-            LABEL("Offer %d to %s for its %s", x.amt, ent(g, x.o1), b->monster[x.o2].name);
+            LABEL("Offer %d to %s for its %s (%s)", x.amt, ent(g, x.o1), b->monster[x.o2].name,
+                  card);
         }
         break;
     case D18_K_MERGE_KEEP:
@@ -271,4 +292,79 @@ size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *b
     }
     cr_tb_printf(&t, "}");
     return t.len;
+}
+
+/* ---- the menu's sections (cr_game_parts.menu_section) ----
+ * One section a kind of action, so that a long menu's top level is a few
+ * rows: a stock round's 49 actions are at most six sections (start a
+ * front, buy from the IPO, buy from the market, sell, offer for an
+ * associate, pass).  Sections by front ("Sell NBC") would make one row a
+ * front held and no longer fit the screen; the items inside a section name
+ * their front.  The rank is the kind's place in this table, which lists
+ * the kinds in the order a player weighs them. */
+static const struct {
+    int kind;
+    const char *title;
+} d18_sections[] = {
+    {D18_K_AU_BUY, "Buy the associate on sale"},
+    {D18_K_AU_BID, "Bid on a later associate"},
+    {D18_K_CT_RAISE, "Raise your bid"},
+    {D18_K_CT_DROP, "Drop out"},
+    {D18_K_START, "Start a front"},
+    {D18_K_BUY_IPO, "Buy from the IPO"},
+    {D18_K_BUY_POOL, "Buy from the market"},
+    {D18_K_SELL, "Sell shares"},
+    {D18_K_OFFER_AS, "Offer for an associate"},
+    {D18_K_ACCEPT, "Accept the offer"},
+    {D18_K_DECLINE, "Decline the offer"},
+    {D18_K_CASTLE_BID, "Bid for the castle"},
+    {D18_K_CASTLE_PLACE, "Place the castle"},
+    {D18_K_MERGE_KEEP, "Keep the merged office"},
+    {D18_K_MERGE_REMOVE, "Remove the merged office"},
+    {D18_K_BUILD, "Build a cube"},
+    {D18_K_BUILD_DONE, "Stop building"},
+    {D18_K_OFFICE, "Place an office"},
+    {D18_K_OFFICE_SKIP, "Place no office"},
+    {D18_K_JH_REMOVE, "Use a power"},
+    {D18_K_JH_ADD, "Use a power"},
+    {D18_K_CHURCH, "Use a power"},
+    {D18_K_MOLEMEN, "Use a power"},
+    {D18_K_RAMPAGE, "Rampage"},
+    {D18_K_PAY, "Pay out"},
+    {D18_K_RETAIN, "Retain"},
+    {D18_K_OFFER_AF, "Buy an associate for the front"},
+    {D18_K_BUY_BANK, "Buy from the bank"},
+    {D18_K_BUY_MKT, "Buy from the open market"},
+    {D18_K_OFFER_MON, "Buy from another front"},
+    {D18_K_BUY_DONE, "Buy no more monsters"},
+    {D18_K_EM_SELL, "Sell shares to pay"},
+    {D18_K_EM_BUY, "Forced purchase"},
+    {D18_K_DISCARD, "Discard a monster"},
+    {D18_K_PASS, "Pass"},
+    {D18_K_AU_PASS, "Pass"},
+    {D18_K_CASTLE_PASS, "Pass"},
+    {D18_K_END_TURN, "End your turn"},
+};
+
+int d18_menu_section(const cr_game *g, const void *obs, cr_action a, char *title, size_t cap)
+{
+    (void)g;
+    (void)obs; /* a section depends on the kind of action alone */
+    d18_act x;
+    if (cap) title[0] = '\0';
+    if (!d18_decode(a, &x)) return -1;
+    int n = (int)(sizeof d18_sections / sizeof d18_sections[0]);
+    for (int i = 0; i < n; i++) {
+        if (d18_sections[i].kind != x.kind) continue;
+        /* kinds that share a title share the rank of its first entry */
+        int rank = i;
+        for (int k = 0; k < i; k++)
+            if (strcmp(d18_sections[k].title, d18_sections[i].title) == 0) {
+                rank = k;
+                break;
+            }
+        snprintf(title, cap, "%s", d18_sections[i].title);
+        return rank;
+    }
+    return -1;
 }

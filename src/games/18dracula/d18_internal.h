@@ -420,6 +420,9 @@ D18_HIDDEN cr_status d18_str_to_action(const cr_game *g, const void *st, const c
                                        cr_action *out);
 D18_HIDDEN size_t d18_action_to_json(const cr_game *g, const void *st, cr_action a, char *buf,
                                      size_t cap); /* controls.c */
+/* controls.c: the section of an action in a long menu (cr_game_parts.menu_section) */
+D18_HIDDEN int d18_menu_section(const cr_game *g, const void *obs, cr_action a, char *title,
+                                size_t cap);
 D18_HIDDEN size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap);
 /* mapgrid.c: the map as a picture in text (the `map` part) */
 D18_HIDDEN size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf,
@@ -427,6 +430,8 @@ D18_HIDDEN size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags
 /* explain.c: a monster type's card and an associate's power, in words */
 struct cr_tbuf;
 D18_HIDDEN void d18_monster_card(const cr_game *g, int type, struct cr_tbuf *t);
+/* the card in a few words for a purchase's label: "city 3, claw, eaten in phase 4" */
+D18_HIDDEN void d18_monster_short(const cr_game *g, int type, struct cr_tbuf *t);
 D18_HIDDEN void d18_assoc_card(int a, struct cr_tbuf *t);
 D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);

@@ -102,6 +102,34 @@ void d18_monster_card(const cr_game *g, int type, cr_tbuf *t)
         cr_tb_printf(t, " Permanent: never eaten.");
 }
 
+/* The card in a few words, for a purchase's label in a menu: how it moves
+ * ("dit 2", "city 3", "major 5", "any length", "home", "howl"), what a
+ * town pays it (when something), "export", "linger N", "claw" or "fang",
+ * and when it is eaten ("eaten in phase 4", or "permanent").  The rest of
+ * the card (the flags, the copies) is in the help. */
+void d18_monster_short(const cr_game *g, int type, cr_tbuf *t)
+{
+    const d18_board *b = d18_brd(g);
+    if (type < 0 || type >= b->n_monsters) return;
+    const d18_monster *m = &b->monster[type];
+    switch (m->move) {
+    case D18_MOVE_DIT:
+    case D18_MOVE_CITY:
+    case D18_MOVE_MAJOR: cr_tb_printf(t, "%s %d", d18_move_name(m->move), m->n); break;
+    case D18_MOVE_INF: cr_tb_printf(t, "any length"); break;
+    default: cr_tb_printf(t, "%s", d18_move_name(m->move)); break;
+    }
+    if (m->move != D18_MOVE_HOME && m->town_rev > 0) cr_tb_printf(t, ", town %d", m->town_rev);
+    if (m->exports) cr_tb_printf(t, ", export");
+    if (m->linger) cr_tb_printf(t, ", linger %d", m->linger);
+    if (m->cf == D18_CF_CLAW) cr_tb_printf(t, ", claw");
+    if (m->cf == D18_CF_FANG) cr_tb_printf(t, ", fang");
+    if (m->eaten)
+        cr_tb_printf(t, ", eaten in phase %d", m->eaten);
+    else
+        cr_tb_printf(t, ", permanent");
+}
+
 void d18_assoc_card(int a, cr_tbuf *t)
 {
     static const char *const power[D18_NASSOC] = {

@@ -91,4 +91,5 @@ const cr_game_parts d18_parts = {
     .map = d18_map_text, /* mapgrid.c */
     .tiers = d18_tiers,
     .n_tiers = (int)(sizeof d18_tiers / sizeof d18_tiers[0]),
+    .menu_section = d18_menu_section, /* controls.c: a long menu's sections */
 };

@@ -4,8 +4,9 @@
  * Games of heuristic seats (two tables) run through the match layer with
  * every seat human, the test choosing for them with the game's heuristic.
  * It collects what a player reads: the prompt, each legal action's label
- * (the action JSON), the help, every event as each seat and the public view
- * see it, and the full-screen table (the panels, markup removed).  From
+ * (the action JSON) and its menu section's title, the help, every event
+ * as each seat and the public view see it, and the full-screen table (the
+ * panels, markup removed).  From
  * each text it takes every word that starts with a capital letter (sentence
  * starts included, a trailing 's / s / es tried off for plurals).  Seats
  * (P0..P5) and numbers are notation.  The board's proper names (its places,
@@ -199,6 +200,10 @@ static void play_and_scan(int players, uint64_t seed, scan *sc)
             assert_non_null(label);
             scan_text(sc, label);
             json_decref(a);
+            char title[128]; /* the menu's section (cr_game_parts.menu_section) */
+            cr_match_observe(m, who, obs);
+            if (cr_parts(g)->menu_section(g, obs, legal[i], title, sizeof title) >= 0)
+                scan_text(sc, title);
         }
         cr_action pick = cr_parts(g)->heuristic(g, cr_match_state(m), who, legal, n, &rng);
         if (cr_match_submit_action(m, who, pick, err, sizeof err) != CR_OK)
