@@ -77,8 +77,10 @@ int cr_analyser_decision(cr_analyser *a, const void *st, cr_action played, int s
                          cr_analysis_entry *out);
 
 /* Called by cr_analyse_record after each action with the actions done and
- * the total (a progress bar). */
-typedef void (*cr_analysis_progress)(void *ctx, int done, int total);
+ * the total (a progress bar).  Returning nonzero stops the analysis there
+ * (a viewer's Esc, a server shutting down): cr_analyse_record then returns
+ * CR_ERR_ILLEGAL with err "stopped" and no entries. */
+typedef int (*cr_analysis_progress)(void *ctx, int done, int total);
 
 /* Analyses every decision of `seat` in record r (loaded by cr_record_load
  * with game g).  *out (cr_alloc'ed, caller cr_free's) gets one entry per
@@ -100,8 +102,9 @@ cr_status cr_analyse_record(const cr_game *g, const cr_record *r, int seat,
  * The bot reads only the seat's observation and is seeded from the record's
  * length, so the same position gives the same hint, and m is not changed.
  * Refused (CR_ERR_ILLEGAL, err says why) when seat is not to act, and when
- * two or more seats are human: with other humans at the table a hint is a
- * second opinion they did not agree to. */
+ * two or more seats are human unless the table agreed to hints when it was
+ * made (cr_match_allow_hints, match.h): with other humans at the table a
+ * hint is otherwise a second opinion they did not agree to. */
 cr_status cr_match_hint(const cr_match *m, int seat, const char *tier, char *buf, size_t cap,
                         char *err, size_t errcap) CR_MUST_CHECK;
 

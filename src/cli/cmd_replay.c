@@ -321,7 +321,7 @@ int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL;
     int json = 0, log = 0, step = 0, plain = 0, ascii = 0, view = CR_SEAT_PUBLIC;
-    const char *as_s = NULL;
+    const char *as_s = NULL, *iters_s = NULL;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {
         int m;
@@ -337,7 +337,8 @@ int cmd_replay(int argc, char **argv)
             plain = 1;
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = 1;
-        } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0) {
+        } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0 ||
+                   (m = cli_opt(argc, argv, &i, "--analyse-iters", &iters_s)) != 0) {
             if (m < 0) return 2;
         } else if ((m = cli_positional(argv[0], argv[i], &path)) != 0) {
             return m;
@@ -353,6 +354,10 @@ int cmd_replay(int argc, char **argv)
      * printed (a record file holds every card anyway); --log and the stepper
      * default to the public view. */
     if (json && as_s == NULL) view = CR_SEAT_OMNISCIENT;
+    long analyse_iters = 300;
+    if (iters_s && !cli_parse_int(iters_s, 10, 10000000, &analyse_iters))
+        return cli_usage_error(argv[0], "bad --analyse-iters '%s': expected 10 to 10000000",
+                               iters_s);
     /* On a terminal with --plain, replay steps through the game in line mode. */
     if (plain && !json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
@@ -370,7 +375,7 @@ int cmd_replay(int argc, char **argv)
             cr_match_free(m);
             return cli_usage_error(argv[0], "no seat P%d in a game of %d players", tview, np);
         }
-        tui_options o = {.ascii = ascii};
+        tui_options o = {.ascii = ascii, .analyse_iters = analyse_iters};
         int r = tui_replay(m, tview, &o, err, sizeof err);
         if (r != TUI_NO_TERM) {
             cr_match_free(m);

@@ -25,10 +25,10 @@ cr_status cr_match_hint(const cr_match *m, int seat, const char *tier, char *buf
         set_err(err, errcap, "a hint is for the seat to act");
         return CR_ERR_ILLEGAL;
     }
-    int humans = 0;
-    for (int s = 0; s < g->num_players; s++) humans += cr_match_is_human(m, s);
-    if (humans > 1) {
-        set_err(err, errcap, "no hints in a game with other human players");
+    if (!cr_match_hints_allowed(m)) {
+        set_err(err, errcap,
+                "no hints in a game with other human players, unless all agreed when the table "
+                "was made");
         return CR_ERR_ILLEGAL;
     }
     const cr_game_parts *parts = cr_parts(g);
