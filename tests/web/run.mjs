@@ -1054,6 +1054,7 @@ async function testCoach(browser, base) {
     p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`croupier analyse exited ${code}`))));
   }));
   await page.selectOption('#coach-seat', '1');
+  check(await page.$eval('#coach-iters', (x) => x.value) === '300', 'a DML game of a few hundred steps is analysed with 300 searches a decision by default');
   await page.click('#coach-analyse');
   await page.waitForSelector('.coach-counts', { timeout: 120000 });
   const counts = await page.textContent('.coach-counts');

@@ -106,11 +106,19 @@ export async function showReplay(main, app, route) {
   const coachSummary = el('div', { class: 'coach-summary' });
   const coachSeat = el('select', { id: 'coach-seat', 'aria-label': 'Seat to analyse' },
     [...Array(players).keys()].map((i) => el('option', { value: String(i), text: `P${i}${i === mySeat ? ' (you)' : ''}`, selected: i === (mySeat === null ? 0 : mySeat) })));
+  // The search's budget a decision: 300 for a game of a few hundred steps;
+  // fewer for a long one (an 18Dracula game has thousands), so that the
+  // analysis ends well within the server's two minutes.
+  const budgets = [50, 100, 300, 1000, 2000];
+  const fits = Math.floor(120000 * Math.max(players, 1) / Math.max(total, 1));
+  const preset = budgets.filter((b) => b <= Math.min(300, fits)).pop() || budgets[0];
+  const coachIters = el('select', { id: 'coach-iters', 'aria-label': 'Searches per decision' },
+    budgets.map((b) => el('option', { value: String(b), text: `${b} searches a decision`, selected: b === preset })));
   const analyseButton = el('button', { type: 'button', id: 'coach-analyse', text: 'Analyse', onclick: () => analyse() });
   const coachBox = el('div', { class: 'coach' },
     el('h2', { text: 'Coach' }),
     el('p', { class: 'small', text: 'The server\'s search replays each decision of a seat many times, from only what that seat knew then, and compares the move played with the best one it finds: its chance to win the game after each. ? marks a doubtful move, ?? a blunder (a clear loss of 4 or 10 points of win chance).' }),
-    el('div', { class: 'form-row' }, el('label', { for: 'coach-seat', text: 'Seat' }), coachSeat, analyseButton),
+    el('div', { class: 'form-row' }, el('label', { for: 'coach-seat', text: 'Seat' }), coachSeat, coachIters, analyseButton),
     coachStatus, coachSummary);
 
   async function analyse() {
@@ -118,7 +126,8 @@ export async function showReplay(main, app, route) {
     analyseButton.disabled = true;
     coachStatus.textContent = `Analysing P${seat}'s decisions… (seconds for a short game, up to two minutes for a long one)`;
     try {
-      const rep = await app.conn.request('analyse', { game_id: route.game_id, seat }, null, ANALYSE_MS);
+      const iters = Number(coachIters.value);
+      const rep = await app.conn.request('analyse', { game_id: route.game_id, seat, iters }, null, ANALYSE_MS);
       analysis = rep;
       coachStatus.textContent = '';
       drawSummary();
