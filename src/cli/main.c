@@ -81,7 +81,7 @@ static const cli_command commands[] = {
      "                       --KEY VALUE)\n"},
     {"replay", cmd_replay, "replay a game record: step through it, or print it as a log",
      "usage: croupier replay FILE [--log | --step | --json] [--as SEAT|public|open] [--plain]\n"
-     "                      [--analyse-iters N]\n"
+     "                      [--analyse SEAT] [--analyse-iters N]\n"
      "\n"
      "Reads a game record (docs/records.md) and checks every action against the rules.\n"
      "In a terminal it opens a viewer that steps through the game move by move:\n"
@@ -104,7 +104,10 @@ static const cli_command commands[] = {
      "                       card face up; the default of --json)\n"
      "  --plain              no full-screen viewer: the summary (or, in a terminal, --step)\n"
      "  --ascii              full-screen viewer: ASCII only\n"
-     "  --analyse-iters N    full-screen viewer's coach: search iterations a decision\n"
+     "  --analyse SEAT       with --log (and --as SEAT or open): under each of SEAT's\n"
+     "                       decisions the coach's line (the move's win chance, the best\n"
+     "                       one's, ? or ?\?) and a summary\n"
+     "  --analyse-iters N    the coach (c, --analyse): search iterations a decision\n"
      "                       (default 300; the analysis's seed is 1, as 'croupier analyse')\n"
      "  --json               print one JSON object: game, variant, players, options,\n"
      "                       seats, seed (a string: the record's unsigned decimal; null\n"

@@ -16,6 +16,9 @@
 #     alternative may name a card of its hand).
 #  5. a long analysis shows its progress and Esc stops it; the viewer goes
 #     on and q ends it with status 0.
+#  6. the line replay: --log --analyse 1 --as 1 prints a coach's line under
+#     each of P1's analysed decisions and the same counts; in another view
+#     it is refused (it would name P1's options).
 set -euo pipefail
 
 BIN=$(readlink -f "$1")
@@ -132,3 +135,13 @@ wait_for "move 1 of $n"
 keys q
 wait_dead
 echo "ok 5 - a long analysis shows its progress; Esc stops it and the viewer goes on"
+
+# ---- 6. --log --analyse ---------------------------------------------------------
+"$BIN" replay g.txt --log --analyse 1 --as 1 --analyse-iters 60 >log.txt
+lines=$(grep -c '^        coach: ' log.txt)
+[ "$lines" = "$decisions" ] || fail "--log --analyse printed $lines coach lines for $decisions decisions"
+grep -q "^coach: P1: $decisions decisions analysed, $doubtful doubtful (?), $blunders blunder" log.txt ||
+    fail "--log --analyse: no summary with the counts of croupier analyse"
+if "$BIN" replay g.txt --log --analyse 1 >/dev/null 2>err.txt; then fail "--analyse 1 in the public view was not refused"; fi
+grep -q "with --as 1 or --as open" err.txt || fail "the refusal does not say why: $(cat err.txt)"
+echo "ok 6 - --log --analyse: a coach's line under each decision, the same counts; refused in another view"
