@@ -46,16 +46,22 @@ static void check_parse(const char *data, size_t size, sv_msg *m)
         FUZZ_CHECK(bounded(err, sizeof err) && err[0] != '\0', "an error without a reason");
         return;
     }
-    FUZZ_CHECK(m->type >= SV_HELLO && m->type <= SV_REPLAY, "unknown type accepted");
+    FUZZ_CHECK(m->type >= SV_HELLO && m->type <= SV_HINT, "unknown type accepted");
     FUZZ_CHECK(bounded(m->game_id, sizeof m->game_id) && bounded(m->token, sizeof m->token) &&
                    bounded(m->text, sizeof m->text) && bounded(m->spec, sizeof m->spec) &&
                    bounded(m->game, sizeof m->game) && bounded(m->variant, sizeof m->variant) &&
                    bounded(m->webhook, sizeof m->webhook) &&
-                   bounded(m->clock_on_timeout, sizeof m->clock_on_timeout),
+                   bounded(m->clock_on_timeout, sizeof m->clock_on_timeout) &&
+                   bounded(m->tier, sizeof m->tier),
                "unterminated field");
     if (m->type == SV_JOIN || m->type == SV_SIT || m->type == SV_SPECTATE || m->type == SV_RECORD ||
-        m->type == SV_REPLAY)
+        m->type == SV_REPLAY || m->type == SV_ANALYSE)
         FUZZ_CHECK(sv_is_game_id(m->game_id), "a game id that is not 32 hex digits");
+    if (m->type == SV_ANALYSE)
+        FUZZ_CHECK(m->seat >= 0 && m->seat < CR_MAX_PLAYERS && m->iters >= 10 &&
+                       m->iters <= SV_ANALYSE_ITERS_MAX,
+                   "analyse seat or iterations out of range");
+    if (m->type == SV_CREATE) FUZZ_CHECK(m->hints == 0 || m->hints == 1, "create hints");
     if (m->type == SV_REPLAY)
         FUZZ_CHECK(m->step >= 0 && m->step <= INT32_MAX && m->seat >= -1 &&
                        m->seat < CR_MAX_PLAYERS,

@@ -77,8 +77,10 @@ int cr_analyser_decision(cr_analyser *a, const void *st, cr_action played, int s
                          cr_analysis_entry *out);
 
 /* Called by cr_analyse_record after each action with the actions done and
- * the total (a progress bar). */
-typedef void (*cr_analysis_progress)(void *ctx, int done, int total);
+ * the total (a progress bar).  Returning nonzero stops the analysis there
+ * (a viewer's Esc, a server shutting down): cr_analyse_record then returns
+ * CR_ERR_ILLEGAL with err "stopped" and no entries. */
+typedef int (*cr_analysis_progress)(void *ctx, int done, int total);
 
 /* Analyses every decision of `seat` in record r (loaded by cr_record_load
  * with game g).  *out (cr_alloc'ed, caller cr_free's) gets one entry per
@@ -100,10 +102,36 @@ cr_status cr_analyse_record(const cr_game *g, const cr_record *r, int seat,
  * The bot reads only the seat's observation and is seeded from the record's
  * length, so the same position gives the same hint, and m is not changed.
  * Refused (CR_ERR_ILLEGAL, err says why) when seat is not to act, and when
- * two or more seats are human: with other humans at the table a hint is a
- * second opinion they did not agree to. */
+ * two or more seats are human unless the table agreed to hints when it was
+ * made (cr_match_allow_hints, match.h): with other humans at the table a
+ * hint is otherwise a second opinion they did not agree to. */
 cr_status cr_match_hint(const cr_match *m, int seat, const char *tier, char *buf, size_t cap,
                         char *err, size_t errcap) CR_MUST_CHECK;
+
+/* cr_match_hint in two halves, for a caller that must not hold the match
+ * while a bot thinks (the server: the thinking runs without the game's
+ * lock, on a copy of the seat's observation and legal actions).
+ * cr_hint_tier: the tier a hint names (tier, or the game's strongest when
+ * tier is NULL or ""; NULL when the game names no tiers).  cr_hint_think:
+ * what `tier` would play for `seat` from obs (observe(st, seat)) and the
+ * legal list, seeded by `seed` (cr_match_hint uses the record's length);
+ * CR_ERR_INVALID for a bad tier.  cr_hint_text: the line of cr_match_hint
+ * for that choice, the actions worded for the seat in m (which must still
+ * be at the position the hint was thought for). */
+typedef struct cr_hint {
+    cr_action action; /* what the tier would play */
+    int rated;        /* its search rated it: value */
+    double value;
+    int has_other; /* ... and the runner-up (most visits among the others) */
+    cr_action other;
+    double other_value;
+} cr_hint;
+const char *cr_hint_tier(const cr_game *g, const char *tier);
+cr_status cr_hint_think(const cr_game *g, int seat, const char *tier, uint64_t seed,
+                        const void *obs, const cr_action *legal, int n, cr_hint *out, char *err,
+                        size_t errcap) CR_MUST_CHECK;
+void cr_hint_text(const cr_match *m, int seat, const char *tier, const cr_hint *h, char *buf,
+                  size_t cap);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

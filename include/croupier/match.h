@@ -132,6 +132,20 @@ int cr_match_is_human(const cr_match *m, int seat);
  * the game has begun). */
 cr_status cr_match_set_seat(cr_match *m, int seat, const char *spec, char *err, size_t errcap);
 
+/* Hints (analysis.h, cr_match_hint): a table of one human (the others
+ * bots) always allows them; a table of several humans only when every seat
+ * agreed at its creation.  cr_match_allow_hints records that agreement
+ * (`hints allowed` in the saved record, so a loaded match keeps it); it is
+ * refused (CR_ERR_ILLEGAL, err says why) once the first action was played:
+ * agreement after the fact would be one player's second opinion the others
+ * did not sit down to. */
+cr_status cr_match_allow_hints(cr_match *m, char *err, size_t errcap) CR_MUST_CHECK;
+/* 1 when the table agreed to hints at its creation. */
+int cr_match_hints_agreed(const cr_match *m);
+/* 1 when cr_match_hint may answer at this table: one human seat or none,
+ * or agreement. */
+int cr_match_hints_allowed(const cr_match *m);
+
 /* Plays chance nodes and bot seats until a human must decide, the game
  * ends, or max_steps actions were applied (0: no limit).  Returns
  * cr_match_to_act(). */

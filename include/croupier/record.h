@@ -11,6 +11,7 @@
  *   seed 42
  *   seat 0 human
  *   seat 1 ismcts:iters=1000
+ *   hints allowed   (only when the table agreed to hints at its creation)
  *   actions
  *   ACTION (in the game's notation, one a line)
  *   ! resign 2
@@ -70,6 +71,8 @@ typedef struct cr_record {
     int n_actions, cap_actions;
     cr_mark *marks; /* owned, in order */
     int n_marks, cap_marks;
+    int hints; /* `hints allowed`: every seat agreed to hints at the table's creation
+                  (analysis.h, cr_match_hint) */
 } cr_record;
 
 void cr_record_init(cr_record *r);

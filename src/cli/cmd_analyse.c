@@ -52,14 +52,15 @@ typedef struct progress {
     int on, last;
 } progress;
 
-static void show_progress(void *ctx, int done, int total)
+static int show_progress(void *ctx, int done, int total)
 {
     progress *p = ctx;
     int pct = total ? 100 * done / total : 100;
-    if (!p->on || pct == p->last) return;
+    if (!p->on || pct == p->last) return 0;
     p->last = pct;
     fprintf(stderr, "\ranalysing: %3d%%", pct);
     if (done == total) fprintf(stderr, "\r               \r");
+    return 0;
 }
 
 /* The state before each analysed step, replayed once for the notation. */

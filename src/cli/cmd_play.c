@@ -438,7 +438,7 @@ int cmd_play(int argc, char **argv)
 {
     const char *game = NULL, *seats_spec = NULL, *variant = NULL, *seed_s = NULL;
     const char *save_path = NULL, *load_path = NULL, *pace_s = NULL;
-    int verbose = 0, plain = 0, ascii = 0;
+    int verbose = 0, plain = 0, ascii = 0, hints = 0;
     cr_params params = {0};
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -463,6 +463,8 @@ int cmd_play(int argc, char **argv)
             plain = 1;
         else if (strcmp(argv[i], "--ascii") == 0)
             ascii = 1;
+        else if (strcmp(argv[i], "--hints") == 0)
+            hints = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error(argv[0], "unknown option '%s'", argv[i]);
         else if (game == NULL)
@@ -526,6 +528,16 @@ int cmd_play(int argc, char **argv)
             cr_match_free(t.m);
             return rc;
         }
+        /* hints are agreed when the table is made (match.h): --hints may
+         * repeat a record's agreement, never add one to a game under way */
+        if (hints && !cr_match_hints_agreed(t.m)) {
+            int rc = cli_usage_error(argv[0],
+                                     "%s was made without --hints: hints are agreed when the "
+                                     "table is made, by everyone at it",
+                                     load_path);
+            cr_match_free(t.m);
+            return rc;
+        }
         for (int s = 0; s < n_seats; s++) /* --seats with --load: new players take the seats */
             if (strcmp(seats[s].spec, cr_match_seat_spec(t.m, s)) != 0 &&
                 cr_match_set_seat(t.m, s, seats[s].spec, err, sizeof err) != CR_OK) {
@@ -553,6 +565,12 @@ int cmd_play(int argc, char **argv)
         t.m = cr_match_new(def, &params, specs, seed, err, sizeof err);
         if (t.m == NULL) return cli_error("%s", err);
         t.g = cr_match_game(t.m);
+        /* at a hot seat every player is at the creation: --hints is their
+         * agreement (before the first action, as cr_match_allow_hints asks) */
+        if (hints && cr_match_allow_hints(t.m, err, sizeof err) != CR_OK) {
+            cr_match_free(t.m);
+            return cli_error("%s", err);
+        }
     }
 
     int rc = 0;
@@ -573,6 +591,10 @@ int cmd_play(int argc, char **argv)
         len += (size_t)snprintf(line + len, sizeof line - len, " P%d %s%s", s,
                                 cr_match_seat_spec(t.m, s), s + 1 < g->num_players ? "," : "");
     cli_say(stdout, "%s", line); /* seat specs may come from a record: escaped */
+    if (t.ses.n_humans > 1)
+        printf("%s\n", cr_match_hints_agreed(t.m)
+                           ? "hints allowed: every player agreed (--hints)"
+                           : "no hints: several humans play and did not agree to them (--hints)");
     /* The seed decides every future die: a secret while humans play (it
      * is shown when the game ends).  A table of bots only may see it. */
     if (load_path == NULL && t.ses.n_humans == 0)

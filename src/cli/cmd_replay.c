@@ -26,6 +26,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "croupier/alloc.h"
+#include "croupier/analysis.h"
 #include "croupier/match.h"
 #include "croupier/replay.h"
 #include "replay_text.h"
@@ -216,18 +217,64 @@ static void print_end(const cr_match *m)
     if (cr_match_seed(m, &seed)) printf("seed %" PRIu64 "\n", seed);
 }
 
-static int print_log(const cr_match *m, int view)
+/* The coach's line under move k of --log --analyse: the analysed seat's
+ * decision at step k - 1 (entries in order, *at the next to look at). */
+static void print_coach(const cr_game *g, const void *before, const cr_analysis_entry *e, int n,
+                        int *at, int k)
 {
+    while (*at < n && e[*at].step < k - 1) (*at)++;
+    if (*at >= n || e[*at].step != k - 1) return;
+    const cr_analysis_entry *x = &e[*at];
+    char played[128], best[128];
+    g->def->action_to_str(g, before, x->played, played, sizeof played);
+    g->def->action_to_str(g, before, x->best, best, sizeof best);
+    const char *mark = x->mark == CR_MOVE_BLUNDER    ? " ?\?"
+                       : x->mark == CR_MOVE_DOUBTFUL ? " ?"
+                                                     : "";
+    if (x->played == x->best)
+        cli_say(stdout, "        coach: %s, %.0f%% to win: the best of %d", played,
+                100 * x->played_win, x->n_choices);
+    else
+        cli_say(stdout, "        coach: %s, %.0f%% to win%s; best %s, %.0f%%", played,
+                100 * x->played_win, mark, best, 100 * x->best_win);
+}
+
+static int print_log(const cr_match *m, int view, int coach_seat, long iters)
+{
+    const cr_game *g = cr_match_game(m);
+    cr_analysis_entry *e = NULL;
+    int n_e = 0, at = 0;
+    cr_analysis_summary sum;
+    if (coach_seat >= 0) {
+        char err[256];
+        cr_analysis_opts o = {.iters = iters, .threads = 1, .seed = 1};
+        if (cr_analyse_record(g, cr_match_record(m), coach_seat, &o, &e, &n_e, &sum, NULL, NULL,
+                              err, sizeof err) != CR_OK)
+            return cli_error("the analysis: %s", err);
+    }
     cr_replay *rp = cr_replay_new(m);
-    if (rp == NULL) return cli_error("out of memory");
+    if (rp == NULL) {
+        cr_free(e);
+        return cli_error("out of memory");
+    }
     print_header(m, view);
+    if (coach_seat >= 0)
+        printf("coach: P%d's decisions judged by search (%ld iterations each, seed 1)\n",
+               coach_seat, iters);
     cr_text t = {0};
     int n = cr_replay_steps(rp);
     for (int k = 1; k <= n; k++) {
         cr_replay_seek(rp, k);
         cli_replay_move(rp, view, &t);
         print_text(&t);
+        if (coach_seat >= 0) print_coach(g, cr_replay_state_before(rp), e, n_e, &at, k);
     }
+    if (coach_seat >= 0)
+        printf("coach: P%d: %d decisions analysed, %d doubtful (?), %d blunder%s (?\?); error "
+               "rate %.1f\n",
+               coach_seat, sum.decisions, sum.doubtful, sum.blunders, sum.blunders == 1 ? "" : "s",
+               sum.error_rate);
+    cr_free(e);
     cli_replay_tail_marks(rp, &t);
     print_text(&t);
     print_end(m);
@@ -321,7 +368,7 @@ int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL;
     int json = 0, log = 0, step = 0, plain = 0, ascii = 0, view = CR_SEAT_PUBLIC;
-    const char *as_s = NULL;
+    const char *as_s = NULL, *iters_s = NULL, *coach_s = NULL;
     cr_params overrides = {0};
     for (int i = 1; i < argc; i++) {
         int m;
@@ -337,7 +384,9 @@ int cmd_replay(int argc, char **argv)
             plain = 1;
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = 1;
-        } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0) {
+        } else if ((m = cli_opt(argc, argv, &i, "--as", &as_s)) != 0 ||
+                   (m = cli_opt(argc, argv, &i, "--analyse-iters", &iters_s)) != 0 ||
+                   (m = cli_opt(argc, argv, &i, "--analyse", &coach_s)) != 0) {
             if (m < 0) return 2;
         } else if ((m = cli_positional(argv[0], argv[i], &path)) != 0) {
             return m;
@@ -353,6 +402,27 @@ int cmd_replay(int argc, char **argv)
      * printed (a record file holds every card anyway); --log and the stepper
      * default to the public view. */
     if (json && as_s == NULL) view = CR_SEAT_OMNISCIENT;
+    long analyse_iters = 300;
+    if (iters_s && !cli_parse_int(iters_s, 10, 10000000, &analyse_iters))
+        return cli_usage_error(argv[0], "bad --analyse-iters '%s': expected 10 to 10000000",
+                               iters_s);
+    long coach_seat = -1;
+    if (coach_s != NULL) {
+        const char *sp = (coach_s[0] == 'P' || coach_s[0] == 'p') ? coach_s + 1 : coach_s;
+        if (!log)
+            return cli_usage_error(argv[0], "--analyse SEAT goes with --log (the full-screen "
+                                            "viewer's coach is the key c)");
+        if (!cli_parse_int(sp, 0, CR_MAX_PLAYERS - 1, &coach_seat))
+            return cli_usage_error(argv[0], "bad --analyse '%s': expected a seat (0, P1, ...)",
+                                   coach_s);
+        /* the coach names the seat's moves and its best alternatives, which
+         * may be cards of its hand: only in its view or the open one */
+        if (view != coach_seat && view != CR_SEAT_OMNISCIENT)
+            return cli_usage_error(argv[0],
+                                   "--analyse P%ld shows P%ld's moves and options: with --as %ld "
+                                   "or --as open",
+                                   coach_seat, coach_seat, coach_seat);
+    }
     /* On a terminal with --plain, replay steps through the game in line mode. */
     if (plain && !json && !log && isatty(fileno(stdin)) && isatty(fileno(stdout))) step = 1;
 
@@ -370,7 +440,7 @@ int cmd_replay(int argc, char **argv)
             cr_match_free(m);
             return cli_usage_error(argv[0], "no seat P%d in a game of %d players", tview, np);
         }
-        tui_options o = {.ascii = ascii};
+        tui_options o = {.ascii = ascii, .analyse_iters = analyse_iters};
         int r = tui_replay(m, tview, &o, err, sizeof err);
         if (r != TUI_NO_TERM) {
             cr_match_free(m);
@@ -390,7 +460,11 @@ int cmd_replay(int argc, char **argv)
     } else if (json) {
         rc = print_json(m, view, &b);
     } else if (log) {
-        rc = print_log(m, view);
+        if (coach_seat >= g->num_players)
+            rc = cli_usage_error(argv[0], "no seat P%ld in a game of %d players", coach_seat,
+                                 g->num_players);
+        else
+            rc = print_log(m, view, (int)coach_seat, analyse_iters);
     } else if (step) {
         rc = step_through(m, view);
     } else {

@@ -167,6 +167,7 @@ cr_status cr_record_write(const cr_record *r, FILE *f, char *err, size_t errcap)
     if (r->has_data_hash) fprintf(f, "data-hash %016" PRIx64 "\n", r->data_hash);
     if (r->has_seed) fprintf(f, "seed %" PRIu64 "\n", r->seed);
     for (int s = 0; s < r->n_seats; s++) fprintf(f, "seat %d %s\n", s, r->seats[s]);
+    if (r->hints) fprintf(f, "hints allowed\n");
     fprintf(f, "actions\n");
 
     char text[CR_CORE_MAX_ACTION_TEXT];
@@ -297,9 +298,21 @@ static int parse_hex64(const char *s, uint64_t *out)
  * an option spelled as a key of its own (`KEY VALUE`, as records made
  * before table options wrote it), for the options whose game allows it
  * (CR_OPTF_RECORD_KEY); each such key may appear once. */
-enum { K_GAME, K_RULES, K_VARIANT, K_PLAYERS, K_BARE, K_SEED, K_HASH, K_OPTION, K_SEAT, K_COUNT };
+enum {
+    K_GAME,
+    K_RULES,
+    K_VARIANT,
+    K_PLAYERS,
+    K_BARE,
+    K_SEED,
+    K_HASH,
+    K_OPTION,
+    K_SEAT,
+    K_HINTS,
+    K_COUNT
+};
 static const char *const keys[K_COUNT] = {"game", "rules",     "variant", "players", "",
-                                          "seed", "data-hash", "option",  "seat"};
+                                          "seed", "data-hash", "option",  "seat",    "hints"};
 
 /* The option of `game` a record may spell as the header key `key`
  * (CR_OPTF_RECORD_KEY): its index, or -1. */
@@ -355,7 +368,7 @@ static cr_status unknown_key(int line, const char *key, char *err, size_t errcap
 {
     cr_errf(err, errcap,
             "line %d: unknown header key '%.40s' (expected game, rules, variant, players, "
-            "option, data-hash, seed, seat or actions)",
+            "option, data-hash, seed, seat, hints or actions)",
             line, key);
     return CR_ERR_PARSE;
 }
@@ -475,6 +488,10 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
             }
             break;
         }
+        case K_HINTS:
+            ok = strcmp(val, "allowed") == 0;
+            r->hints = ok;
+            break;
         case K_SEAT: {
             char *spec = split_word(val);
             int seat = -1;
@@ -494,7 +511,8 @@ static cr_status read_header(reader *rd, cr_record *r, int key_line[K_COUNT], ch
                 "an unsigned 64-bit integer",
                 "16 lowercase hexadecimal digits",
                 "'option KEY VALUE' with a new key",
-                "'seat N SPEC', seats numbered from 0 in order"};
+                "'seat N SPEC', seats numbered from 0 in order",
+                "'allowed'"};
             cr_errf(err, errcap, "line %d: bad %s '%.40s': expected %s", rd->line, keys[k], val,
                     want[k]);
             return CR_ERR_PARSE;
@@ -623,6 +641,7 @@ cr_status cr_core_record_load(const char *text, size_t len, const cr_params *ove
         cr_record_set_game(r, g); /* what the game settled (defaults, canonical values) */
         r->seed = saved.seed;
         r->has_seed = saved.has_seed;
+        r->hints = saved.hints;
         if (saved.has_data_hash != r->has_data_hash ||
             (saved.has_data_hash && saved.data_hash != r->data_hash)) {
             if (saved.has_data_hash && r->has_data_hash)

@@ -181,7 +181,11 @@ cr_status cr_analyse_record(const cr_game *g, const cr_record *r, int seat,
             if (err && errcap) snprintf(err, errcap, "action %d of the record is illegal", i + 1);
             goto done;
         }
-        if (progress) progress(ctx, i + 1, r->n_actions);
+        if (progress && progress(ctx, i + 1, r->n_actions)) {
+            rc = CR_ERR_ILLEGAL;
+            if (err && errcap) snprintf(err, errcap, "stopped");
+            goto done;
+        }
     }
     sum->error_rate = sum->decisions ? 1000.0 * sum->total_loss / sum->decisions : 0;
     *out = list;

@@ -455,6 +455,25 @@ cr_status cr_match_set_seat(cr_match *m, int seat, const char *spec, char *err, 
     return rc;
 }
 
+cr_status cr_match_allow_hints(cr_match *m, char *err, size_t errcap)
+{
+    if (m->rec.n_actions > 0) {
+        set_err(err, errcap, "hints are agreed when the table is made, before the first move");
+        return CR_ERR_ILLEGAL;
+    }
+    m->rec.hints = 1;
+    return CR_OK;
+}
+
+int cr_match_hints_agreed(const cr_match *m) { return m->rec.hints; }
+
+int cr_match_hints_allowed(const cr_match *m)
+{
+    int humans = 0;
+    for (int s = 0; s < m->g->num_players; s++) humans += cr_match_is_human(m, s);
+    return humans <= 1 || m->rec.hints;
+}
+
 /* ---- playing ---- */
 
 cr_status cr_match_step(cr_match *m)

@@ -85,6 +85,14 @@ static const char *sv_match_spec(const char *seat)
     return strcmp(seat, "invite") == 0 ? "human" : seat;
 }
 
+int sv_config_hints(const char *config_json)
+{
+    json_t *o = config_json[0] ? json_loads(config_json, 0, NULL) : NULL;
+    int hints = json_is_true(json_object_get(o, "hints"));
+    json_decref(o);
+    return hints;
+}
+
 /* Builds the match of meta + entries (a record replayed through
  * cr_match_load, which checks every action). */
 static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *e, int n, char *err,
@@ -113,6 +121,8 @@ static cr_match *sv_build_here(const cr_store_game *meta, const cr_store_entry *
     r.seed = meta->seed;
     r.has_seed = 1;
     r.n_seats = meta->players;
+    r.hints =
+        sv_config_hints(meta->config_json); /* agreed at the creation (cr_match_allow_hints) */
     for (int s = 0; s < meta->players; s++)
         snprintf(r.seats[s], sizeof r.seats[s], "%s", sv_match_spec(meta->seats[s]));
     cr_game_free(g);

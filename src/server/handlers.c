@@ -63,8 +63,8 @@ static void sv_new_token(char out[SV_TOKEN_LEN + 1])
  * noise parameter only), or ismcts with iters <= bot_max_iters, ms <=
  * bot_deadline_ms, threads=1 and nodes within the memory cap.  A tier's
  * name (bot.h) is checked as the spec it stands for in def's games. */
-static int sv_bot_allowed(sv_server *sv, const cr_game_def *def, const char *spec, char *err,
-                          size_t errcap)
+int sv_bot_allowed(sv_server *sv, const cr_game_def *def, const char *spec, char *err,
+                   size_t errcap)
 {
     const char *tier = def ? cr_bot_tier_spec(def, spec) : NULL;
     if (tier) spec = tier;
@@ -328,6 +328,7 @@ static void sv_h_create(sv_conn *c, const sv_msg *m)
                                       (json_int_t)m->clock_increment_ms, "on_timeout",
                                       m->clock_on_timeout));
     if (m->webhook[0]) json_object_set_new(conf, "webhook", json_string(m->webhook));
+    if (m->hints) json_object_set_new(conf, "hints", json_true()); /* the match: sv_build */
     char *cs = json_dumps(conf, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(conf);
     int fits =
@@ -453,6 +454,9 @@ static int sv_list_fn(void *arg, const cr_store_game *g)
                            g->game, "variant", g->variant, "players", g->players, "status", st,
                            "seats", seats, "actions", g->n_entries, "created",
                            (json_int_t)g->created_ms, "rules_outdated", outdated));
+    /* the players agreed to hints at the creation: whoever joins agrees too */
+    json_object_set_new(json_array_get(lc->arr, json_array_size(lc->arr) - 1), "hints",
+                        json_boolean(sv_config_hints(g->config_json)));
     return json_array_size(lc->arr) >= SV_LIST_MAX;
 }
 
@@ -1036,6 +1040,8 @@ void sv_dispatch(sv_conn *c, const char *data, size_t len)
     case SV_RECORD: sv_h_record(c, m); break;
     case SV_STATS: sv_reply_json(c, m, sv_stats_json(sv)); break;
     case SV_REPLAY: sv_h_replay(c, m); break;
+    case SV_ANALYSE: sv_h_analyse(c, m); break;
+    case SV_HINT: sv_h_hint(c, m); break;
     }
     free(m);
 }

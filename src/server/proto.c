@@ -21,7 +21,7 @@ static const struct {
     {"join", SV_JOIN},     {"sit", SV_SIT},         {"spectate", SV_SPECTATE},
     {"act", SV_ACT},       {"history", SV_HISTORY}, {"resign", SV_RESIGN},
     {"bot", SV_BOT},       {"record", SV_RECORD},   {"stats", SV_STATS},
-    {"replay", SV_REPLAY},
+    {"replay", SV_REPLAY}, {"analyse", SV_ANALYSE}, {"hint", SV_HINT},
 };
 
 #define SV_YEAR_MS (366ll * 24 * 3600 * 1000)
@@ -62,6 +62,11 @@ static const sv_field sv_fields[] = {
     {"replay", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
     {"replay", "step", SV_K_INT, SV_F_REQUIRED, 0, INT32_MAX, NULL},
     {"replay", "seat", SV_K_INT, SV_F_NULL, 0, CR_MAX_PLAYERS - 1, NULL},
+    {"create", "hints", SV_K_ENUM, 0, 0, 0, "off|allowed"},
+    {"analyse", "game_id", SV_K_GAME_ID, SV_F_REQUIRED, 32, 32, NULL},
+    {"analyse", "seat", SV_K_INT, SV_F_REQUIRED, 0, CR_MAX_PLAYERS - 1, NULL},
+    {"analyse", "iters", SV_K_INT, 0, 10, SV_ANALYSE_ITERS_MAX, NULL},
+    {"hint", "tier", SV_K_STR, 0, 0, SV_TIER_MAX - 1, NULL},
 };
 
 static const char *const sv_codes[] = {
@@ -306,6 +311,14 @@ static int sv_parse_create(json_t *o, sv_msg *m, char *err, size_t errcap)
                        sizeof m->clock_on_timeout, err, errcap) < 0)
             return -1;
         if (!m->clock_on_timeout[0]) snprintf(m->clock_on_timeout, SV_SPEC_MAX, "end");
+    }
+    char hints[16];
+    const sv_field *fh = sv_f("create", "hints");
+    if (sv_get_str(o, fh, hints, sizeof hints, err, errcap) < 0) return -1;
+    m->hints = hints[0] ? sv_enum_index(fh, hints) : 0; /* off, allowed */
+    if (m->hints < 0) {
+        snprintf(err, errcap, "'hints' must be off or allowed");
+        return -1;
     }
     int r = sv_get_str(o, sv_f("create", "webhook"), m->webhook, sizeof m->webhook, err, errcap);
     if (r < 0) return -1;
@@ -592,6 +605,21 @@ int sv_proto_parse(const char *data, size_t len, sv_msg *m, const char **code, c
             sv_get_int(o, sv_f("replay", "seat"), INT64_MAX, &v, err, errcap) < 0)
             goto out;
         m->seat = (int)v;
+        break;
+    case SV_ANALYSE:
+        if (sv_need_game_id(o, "analyse", m, err, errcap)) goto out;
+        v = -1;
+        if (sv_get_int(o, sv_f("analyse", "seat"), INT64_MAX, &v, err, errcap) <= 0) {
+            if (!err[0]) snprintf(err, errcap, "analyse needs 'seat'");
+            goto out;
+        }
+        m->seat = (int)v;
+        m->iters = SV_ANALYSE_ITERS;
+        if (sv_get_int(o, sv_f("analyse", "iters"), INT64_MAX, &m->iters, err, errcap) < 0)
+            goto out;
+        break;
+    case SV_HINT:
+        if (sv_get_str(o, sv_f("hint", "tier"), m->tier, sizeof m->tier, err, errcap) < 0) goto out;
         break;
     }
     rc = 0;

@@ -26,7 +26,9 @@ typedef enum sv_type {
     SV_BOT,
     SV_RECORD,
     SV_STATS,
-    SV_REPLAY
+    SV_REPLAY,
+    SV_ANALYSE,
+    SV_HINT
 } sv_type;
 
 typedef enum sv_clock_mode { SV_CLOCK_NONE = 0, SV_CLOCK_MOVE, SV_CLOCK_TOTAL } sv_clock_mode;
@@ -37,6 +39,9 @@ enum {
     SV_TOKEN_LEN = 43, /* base64url of 32 bytes, no padding */
     SV_URL_MAX = 512,
     SV_OPT_MAX = 64,
+    SV_TIER_MAX = 32,            /* hint: a tier's name */
+    SV_ANALYSE_ITERS = 300,      /* analyse: search iterations a decision, by default */
+    SV_ANALYSE_ITERS_MAX = 2000, /* ... at most */
     /* Arrays and objects nest at most this deep in a frame (the deepest
      * message, create's clock or options, has 2 levels); deeper frames are
      * refused by a scan before jansson, whose parser recurses per level. */
@@ -73,6 +78,10 @@ typedef struct sv_msg {
     int64_t clock_initial_ms, clock_increment_ms;
     char clock_on_timeout[SV_SPEC_MAX]; /* "end" or a bot spec */
     char webhook[SV_URL_MAX + 1];
+    int hints; /* create: 1 when every player agrees to hints ("hints": "allowed") */
+    /* analyse (game_id, seat): search iterations a decision */
+    int64_t iters;
+    char tier[SV_TIER_MAX]; /* hint: a tier's name ("": the game's strongest) */
 } sv_msg;
 
 /* The fields each client message may carry, as the parser reads them: the
@@ -107,7 +116,7 @@ typedef struct sv_field {
 
 /* The table above: n rows. */
 const sv_field *sv_proto_fields(size_t *n);
-/* The name of message type t ("act"); NULL outside SV_HELLO..SV_REPLAY. */
+/* The name of message type t ("act"); NULL outside SV_HELLO..SV_HINT. */
 const char *sv_type_name(sv_type t);
 /* The error codes of the protocol (docs/protocol.schema.json, error_code):
  * the only codes an `error` may carry. */

@@ -234,6 +234,7 @@ static void sv_finish(sv_server *S)
     }
     for (int i = 0; i < S->n_games; i++) sv_game_free(S->games[i]); /* every thread is gone */
     free(S->games);
+    sv_coach_free(S);
     cr_store_close(S->store);
     free(S);
 }

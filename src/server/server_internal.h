@@ -65,6 +65,14 @@ enum { SV_REPLAY_RATE = 20, SV_REPLAY_TAKE_COST = 10, SV_REPLAY_TAKES = 20 };
  * that), so no number of connections asking for old games can keep the server busy; past it a
  * request gets `limit` and asks again. */
 enum { SV_LOAD_ACTIONS = 10000 };
+/* The coach (coach.c): `analyse` (a finished game's seat, every decision
+ * searched) and `hint` (what a tier would play for the seat to act) run on
+ * the asking connection's thread, never under a game's lock.  At most
+ * SV_ANALYSES analyses and SV_HINTS hints run at once on the server, and a
+ * client address has at most one of each running; an analysis stops after
+ * SV_ANALYSE_SECONDS (or when the server stops).  The last SV_ANALYSIS_CACHE
+ * analyses are kept (game, seat, iterations): asking again costs nothing. */
+enum { SV_ANALYSES = 2, SV_HINTS = 4, SV_ANALYSE_SECONDS = 120, SV_ANALYSIS_CACHE = 16 };
 
 /* Why sv_take_over / sv_find_game_where found no game. */
 enum { SV_HERE = 0, SV_ELSEWHERE = 1, SV_FULL = 2 };
@@ -185,6 +193,16 @@ struct sv_server {
     int n_hooks;
     int hook_stop; /* under hook_mu */
     pthread_t hook_thread;
+    /* the coach (coach.c), under table_mu: the addresses running an
+     * analysis or a hint ("" free), and the cached analyses */
+    char analysing[SV_ANALYSES][48], hinting[SV_HINTS][48];
+    struct sv_analysis_cached {
+        char id[CR_STORE_ID_LEN + 1];
+        int seat;
+        long iters;
+        char *json; /* the reply's members after "re" (malloc'ed), NULL: free */
+    } analyses[SV_ANALYSIS_CACHE];
+    int analyses_next;
 };
 
 /* ---- server.c: clocks of the process, the log, start and stop ---- */
@@ -226,6 +244,9 @@ void sv_dispatch(sv_conn *c, const char *data, size_t len);
 
 /* ---- games.c: the live games table, building, storing, views, clocks ---- */
 const cr_game_def *sv_def(const char *name);
+/* 1 when a game's config_json says its players agreed to hints at its
+ * creation (create's "hints": "allowed"). */
+int sv_config_hints(const char *config_json);
 cr_match *sv_build(const cr_store_game *meta, const cr_store_entry *e, int n, char *err,
                    size_t errcap);
 sv_game *sv_game_alloc(sv_server *sv, const cr_store_game *meta);
@@ -247,6 +268,14 @@ void sv_sync(sv_game *g);
 void sv_update_conn(sv_game *g, sv_conn *c, int force, int64_t re);
 void sv_after_change(sv_game *g);
 void *sv_clock_main(void *arg);
+
+/* ---- coach.c: analyse and hint ---- */
+void sv_h_analyse(sv_conn *c, const sv_msg *m);
+void sv_h_hint(sv_conn *c, const sv_msg *m);
+void sv_coach_free(sv_server *sv);
+/* handlers.c: a seat spec (or tier name) within the server's bot limits */
+int sv_bot_allowed(sv_server *sv, const cr_game_def *def, const char *spec, char *err,
+                   size_t errcap);
 
 /* ---- bots.c: the bot workers ---- */
 void sv_enqueue_bot(sv_game *g);

@@ -1,6 +1,7 @@
 /* replay.c — the full-screen replay viewer (tui_replay, tui.h): the match
  * layer's replay cursor (croupier/replay.h) stepped move by move, the table
- * and the log up to the move in one view, `v` switching views. */
+ * and the log up to the move in one view, `v` switching views, `c` the
+ * coach (coach.c): a seat's decisions analysed, one line a move. */
 #include "tui/tui_internal.h"
 
 #include <ctype.h>
@@ -15,6 +16,33 @@
 #include "croupier/replay.h"
 
 /* ---------------------------------------------------------------- replay */
+
+/* `c`: the summary of the seat analysed when the view is that seat's (or
+ * not a seat's); otherwise the view's seat analysed, or, from the public or
+ * open view with nothing analysed, the seat asked for on the last row. */
+static void coach_key(tui *t, tui_coach *co, int *view, int *k, long iters, char *note, size_t cap)
+{
+    const cr_game *g = t->g;
+    int seat = *view >= 0 ? *view : co->seat;
+    if (seat < 0) {
+        char ask[160];
+        snprintf(ask, sizeof ask, "coach: analyse which seat? 0-%d (Esc cancels)",
+                 g->num_players - 1);
+        fill_row(LINES - 1, 0, COLS, A_NORMAL);
+        draw_str(t, LINES - 1, 0, COLS, ask, A_BOLD);
+        refresh();
+        int c = getch();
+        if (c < '0' || c >= '0' + g->num_players) return;
+        seat = c - '0';
+    }
+    if (seat == co->seat) {
+        int to = tui_coach_summary(t, co);
+        if (to >= 0) *k = to;
+        if (*view != CR_SEAT_OMNISCIENT) *view = seat;
+        return;
+    }
+    if (tui_coach_run(t, co, seat, iters, note, cap) && *view != CR_SEAT_OMNISCIENT) *view = seat;
+}
 
 int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t errcap)
 {
@@ -40,6 +68,11 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
     const cr_match_event *all;
     cr_match_events_since(m, 0, &all);
     int k = 0, n = r->n_actions;
+    long iters = opt->analyse_iters > 0 ? opt->analyse_iters : 300;
+    tui_coach co;
+    memset(&co, 0, sizeof co);
+    tui_coach_clear(&co);
+    char note[512] = ""; /* the coach's one-shot message */
     for (;;) {
         cr_replay_seek(rp, k);
         const void *st = cr_replay_state(rp);
@@ -51,11 +84,13 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         g->def->observe(g, st, view, t.obs);
         size_t len = table_text(&t, t.obs);
         int rx = left + 1, rw = W - rx;
-        int top = draw_table(&t, len, left, cols, rx, rw, H - 2, H - 2 - 2 - LOG_MIN_ROWS);
+        /* the coach's line, when there is one, takes the row above the footer */
+        int body = H - 2 - (co.seat >= 0 || note[0]);
+        int top = draw_table(&t, len, left, cols, rx, rw, body, body - 2 - LOG_MIN_ROWS);
         /* the log up to move k: events of actions before k, the last move's first */
         int upto = (int)cr_replay_event_at(rp, k);
         int last_from = k > 0 ? (int)cr_replay_event_at(rp, k - 1) : upto;
-        int rows = H - 3 - top, y = 1 + top;
+        int rows = body - 1 - top, y = 1 + top;
         for (int row = 0; row < rows + 1; row++) fill_row(y + row, rx, rw, A_NORMAL);
         draw_str(&t, y++, rx, rw, "The log up to this move", A_BOLD | A_UNDERLINE);
         /* the newest events that fit, the last move's in bold */
@@ -88,9 +123,9 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             /* the keys as the width allows, after the move */
             const char *const keys[] = {
                 k == n && cr_is_terminal(g, st)
-                    ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, q "
-                      "quits"
-                    : "  | Right/n next, Left/p back, v view, l log, m map, q quits",
+                    ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, c "
+                      "coach, q quits"
+                    : "  | Right/n next, Left/p back, v view, l log, m map, c coach, q quits",
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
                 snprintf(line, sizeof line, "move %d of %d: %s%s%s", k, n, who,
@@ -103,11 +138,25 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
         } else {
             snprintf(line, sizeof line,
                      "move 0 of %d: the start  | Right/n next, Left/p back, Home/End, v view, "
-                     "q quits",
+                     "c coach, q quits",
                      n);
         }
         fill_row(H - 1, 0, W, A_NORMAL);
         draw_str(&t, H - 1, 0, W, line, A_DIM);
+        if (co.seat >= 0 || note[0]) {
+            char cl[512];
+            if (note[0])
+                snprintf(cl, sizeof cl, "%s", note);
+            else if (view == co.seat || view == CR_SEAT_OMNISCIENT)
+                tui_coach_line(&co, k, cl, sizeof cl);
+            else /* the best alternative may name a card of the seat's hand */
+                snprintf(cl, sizeof cl,
+                         "coach: P%d's analysis shows in P%d's view or the open view", co.seat,
+                         co.seat);
+            fill_row(H - 2, 0, W, A_NORMAL);
+            draw_str(&t, H - 2, 0, W, cl, A_BOLD);
+            note[0] = '\0';
+        }
         refresh();
         int c = getch();
         if (c == 'q' || c == 27) break;
@@ -141,9 +190,19 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             map_window(&t, t.obs);
         } else if (c == 'a') {
             achievements_window(&t, st);
+        } else if (c == 'c') {
+            coach_key(&t, &co, &view, &k, iters, note, sizeof note);
+        } else if ((c == ']' || c == '[') && co.seat >= 0) {
+            int to = tui_coach_jump(&co, k, c == ']' ? 1 : -1);
+            if (to >= 0)
+                k = to;
+            else
+                snprintf(note, sizeof note, "coach: no marked decision of P%d %s this move",
+                         co.seat, c == ']' ? "after" : "before");
         }
     }
     endwin();
+    tui_coach_clear(&co);
     cr_replay_free(rp);
     tui_fini(&t);
     return TUI_OVER;

@@ -30,6 +30,7 @@ typedef struct tui_options {
      * saved, or its last save failed). */
     char *saved_to;
     size_t saved_cap;
+    long analyse_iters; /* the replay viewer's coach: search iterations a decision (0: 300) */
 } tui_options;
 
 enum {

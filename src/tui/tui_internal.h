@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "croupier/analysis.h"
 #include "croupier/session.h"
 #include "croupier/text.h"
 #include "tui/tui.h"
@@ -110,5 +111,31 @@ TUI_HIDDEN void tui_fini(tui *t);
 TUI_HIDDEN void draw_log(tui *t, int view, uint32_t from, const char *title, int y, int x, int w,
                          int h);
 TUI_HIDDEN attr_t style_attr(const tui *t, int st);
+
+/* The replay viewer's coach (coach.c): one seat's analysis and the texts
+ * of each analysed decision's played and best moves. */
+typedef struct tui_coach {
+    int seat; /* -1: none analysed */
+    long iters;
+    cr_analysis_entry *e; /* in record order */
+    int n;
+    cr_analysis_summary sum;
+    struct {
+        char played[64], best[64];
+    } * text;
+} tui_coach;
+TUI_HIDDEN void tui_coach_clear(tui_coach *c);
+/* Analyses `seat` with a progress bar (Esc stops); 1 when done, else 0
+ * with msg saying why.  The last row's message either way. */
+TUI_HIDDEN int tui_coach_run(tui *t, tui_coach *c, int seat, long iters, char *msg, size_t cap);
+/* The entry of the decision at record step `step`, or -1. */
+TUI_HIDDEN int tui_coach_at(const tui_coach *c, int step);
+/* The coach's line at move k (after step k - 1), into buf. */
+TUI_HIDDEN int tui_coach_line(const tui_coach *c, int k, char *buf, size_t cap);
+/* The move of the next (dir 1) or previous (dir -1) marked decision from
+ * move k, or -1. */
+TUI_HIDDEN int tui_coach_jump(const tui_coach *c, int k, int dir);
+/* The summary screen; returns the move to go to (a digit), or -1. */
+TUI_HIDDEN int tui_coach_summary(tui *t, const tui_coach *c);
 
 #endif

@@ -245,8 +245,68 @@ static void test_hint(void **unused)
     int who = cr_match_run(m, 0);
     assert_true(who == 0 || who == 1);
     assert_int_equal(cr_match_hint(m, who, "club", a, sizeof a, err, sizeof err), CR_ERR_ILLEGAL);
-    assert_string_equal(err, "no hints in a game with other human players");
+    assert_string_equal(err, "no hints in a game with other human players, unless all agreed "
+                             "when the table was made");
+    assert_false(cr_match_hints_allowed(m));
+    /* agreement comes at the creation, not after the first move */
+    assert_int_equal(cr_match_allow_hints(m, err, sizeof err), CR_ERR_ILLEGAL);
+    assert_string_equal(err, "hints are agreed when the table is made, before the first move");
+    assert_false(cr_match_hints_agreed(m));
     cr_match_free(m);
+}
+
+/* Consent at a table of two humans: agreed at the creation, hints are
+ * given; the agreement is in the saved record and a loaded match keeps it;
+ * a record without it, or with a bad value, gives no hints. */
+static void test_hint_consent(void **unused)
+{
+    (void)unused;
+    char err[256], a[512];
+    cr_params p = {.num_players = 4};
+    const char *const two[4] = {"human", "human", "club", "club"};
+    cr_match *m = cr_match_new(cr_registry_find("dml"), &p, two, 5, err, sizeof err);
+    assert_non_null(m);
+    assert_false(cr_match_hints_allowed(m));
+    assert_int_equal(cr_match_allow_hints(m, err, sizeof err), CR_OK);
+    assert_true(cr_match_hints_agreed(m));
+    assert_true(cr_match_hints_allowed(m));
+    int who = cr_match_run(m, 0);
+    assert_true(who == 0 || who == 1);
+    assert_int_equal(cr_match_hint(m, who, "club", a, sizeof a, err, sizeof err), CR_OK);
+    assert_non_null(strstr(a, "club would play: "));
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(cr_match_save(m, f, err, sizeof err), CR_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "\nhints allowed\n"));
+    cr_match *back = cr_match_load(text, len, NULL, 0, err, sizeof err);
+    assert_non_null(back);
+    assert_true(cr_match_hints_agreed(back));
+    assert_int_equal(cr_match_to_act(back), who);
+    char b[512];
+    assert_int_equal(cr_match_hint(back, who, "club", b, sizeof b, err, sizeof err), CR_OK);
+    assert_string_equal(a, b);
+    cr_match_free(back);
+
+    /* without the line: no agreement, no hint */
+    char *cut = strstr(text, "hints allowed\n");
+    memmove(cut, cut + strlen("hints allowed\n"), strlen(cut + strlen("hints allowed\n")) + 1);
+    back = cr_match_load(text, strlen(text), NULL, 0, err, sizeof err);
+    assert_non_null(back);
+    assert_false(cr_match_hints_agreed(back));
+    assert_int_equal(cr_match_hint(back, who, "club", b, sizeof b, err, sizeof err),
+                     CR_ERR_ILLEGAL);
+    cr_match_free(back);
+    free(text);
+    cr_match_free(m);
+
+    /* a bad value is refused with the line */
+    const char *bad = "game dml\nplayers 4\nhints maybe\nactions\n";
+    assert_null(cr_match_load(bad, strlen(bad), NULL, 0, err, sizeof err));
+    assert_non_null(strstr(err, "line 3: bad hints 'maybe': expected 'allowed'"));
 }
 
 int main(void)
@@ -257,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_random_player_errs_more),
         cmocka_unit_test(test_bad_seat),
         cmocka_unit_test(test_hint),
+        cmocka_unit_test(test_hint_consent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

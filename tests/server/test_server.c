@@ -20,6 +20,7 @@
  *                          acknowledged is lost
  */
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -43,6 +44,7 @@
 
 #include "civetweb.h"
 #include "croupier/alloc.h"
+#include "croupier/analysis.h"
 #include "croupier/match.h"
 #include "croupier/parts.h"
 #include "croupier/record.h"
@@ -2269,6 +2271,200 @@ static void test_finished_loads_limited(void **state)
     server_kill(&srv, SIGTERM);
 }
 
+/* ---- the coach: analyse and hint (issue 19) ---- */
+
+static json_t *analyse_req(client *c, const char *game_id, int seat, int iters)
+{
+    json_t *o = json_pack("{s:s,s:s,s:i}", "type", "analyse", "game_id", game_id, "seat", seat);
+    if (iters > 0) json_object_set_new(o, "iters", json_integer(iters));
+    return cl_reply(c, cl_send(c, o));
+}
+
+static json_t *hint_req(client *c, const char *tier)
+{
+    json_t *o = json_pack("{s:s}", "type", "hint");
+    if (tier) json_object_set_new(o, "tier", json_string(tier));
+    return cl_reply(c, cl_send(c, o));
+}
+
+static void expect_code(json_t *r, const char *code)
+{
+    if (strcmp(jtype(r), "error") != 0 ||
+        strcmp(json_string_value(json_object_get(r, "code")), code) != 0)
+        fprintf(stderr, "expected error %s, got %s\n", code, json_dumps(r, 0));
+    assert_string_equal(jtype(r), "error");
+    assert_string_equal(json_string_value(json_object_get(r, "code")), code);
+    json_decref(r);
+}
+
+/* The lobby's `hints` of a game. */
+static int listed_hints(client *c, const char *game_id)
+{
+    json_t *r = cl_reply(c, cl_send(c, json_pack("{s:s}", "type", "list")));
+    json_t *games = json_object_get(r, "games");
+    int hints = -1;
+    for (size_t i = 0; i < json_array_size(games); i++) {
+        json_t *g = json_array_get(games, i);
+        if (strcmp(json_string_value(json_object_get(g, "game_id")), game_id) == 0)
+            hints = json_is_true(json_object_get(g, "hints"));
+    }
+    json_decref(r);
+    return hints;
+}
+
+/* The next update of game game_id on c (those of a game c left are skipped). */
+static json_t *update_of(client *c, const char *game_id)
+{
+    for (;;) {
+        json_t *up = cl_update(c);
+        assert_non_null(up);
+        const char *id = json_string_value(json_object_get(up, "game_id"));
+        if (id && strcmp(id, game_id) == 0) return up;
+        json_decref(up);
+    }
+}
+
+/* A game created on c (sit at seat 0), its id in game_id. */
+static void create_sat(client *c, json_t *msg, char *game_id, size_t cap)
+{
+    json_t *r = cl_reply(c, cl_send(c, msg));
+    assert_string_equal(jtype(r), "created");
+    snprintf(game_id, cap, "%s", json_string_value(json_object_get(r, "game_id")));
+    json_decref(r);
+}
+
+/* `analyse`: refused for a running game and a seat the game does not have;
+ * for a finished game, the analysis cr_analyse_record gives on its record
+ * (same iterations, seed 1), the same again from the cache; a second
+ * analysis from the same address while one runs is `limit`.  `hint`: at a
+ * table of one human, what the strongest tier would play; a tier the game
+ * does not have is refused; at a table of two humans refused unless the
+ * creator said "hints": "allowed", which the lobby shows, and which
+ * survives a restart (the match is rebuilt from the store). */
+static void test_coach(void **state)
+{
+    (void)state;
+    char db[512];
+    db_path(db, sizeof db, "coach.db");
+    server srv;
+    server_start(&srv, db, NULL);
+    client *c = cl_open(srv.port);
+
+    /* a running game: no analysis */
+    char running[40];
+    create_sat(c, create_msg("human;club;club", 0), running, sizeof running);
+    json_t *up = until_my_turn(c, update_of(c, running));
+    json_decref(up);
+    expect_code(analyse_req(c, running, 0, 50), "not_finished");
+    /* hints at one human against bots */
+    json_t *h = hint_req(c, NULL);
+    assert_string_equal(jtype(h), "hint");
+    assert_int_equal(json_integer_value(json_object_get(h, "seat")), 0);
+    assert_string_equal(json_string_value(json_object_get(h, "tier")), "master");
+    assert_non_null(strstr(json_string_value(json_object_get(h, "text")), "master would play: "));
+    json_t *again = hint_req(c, NULL); /* the same position: the same hint */
+    assert_string_equal(json_string_value(json_object_get(again, "text")),
+                        json_string_value(json_object_get(h, "text")));
+    json_decref(again);
+    json_decref(h);
+    h = hint_req(c, "club");
+    assert_non_null(strstr(json_string_value(json_object_get(h, "text")), "club would play: "));
+    json_decref(h);
+    expect_code(hint_req(c, "grandmaster"), "bad_request");
+    assert_int_equal(listed_hints(c, running), 0);
+
+    /* two humans: refused without agreement, given with it */
+    char two[40], agreed[40];
+    create_sat(c, create_msg("human;human;club", 0), two, sizeof two);
+    expect_code(hint_req(c, NULL), "illegal");
+    assert_int_equal(listed_hints(c, two), 0);
+    json_t *o = create_msg("human;human;club", 0);
+    json_object_set_new(o, "hints", json_string("allowed"));
+    create_sat(c, o, agreed, sizeof agreed);
+    json_decref(update_of(c, agreed));
+    assert_int_equal(listed_hints(c, agreed), 1);
+    /* allowed now: a hint when P0 is to act, else not_your_turn, never illegal */
+    h = hint_req(c, "club");
+    if (strcmp(jtype(h), "hint") == 0) {
+        assert_non_null(strstr(json_string_value(json_object_get(h, "text")), "club would play: "));
+        json_decref(h);
+    } else {
+        expect_code(h, "not_your_turn");
+    }
+    o = create_msg("human;human;club", 0);
+    json_object_set_new(o, "hints", json_string("maybe"));
+    expect_code(cl_reply(c, cl_send(c, o)), "bad_request");
+    /* not seated: no hint */
+    client *d = cl_open(srv.port);
+    expect_code(hint_req(d, NULL), "not_seated");
+
+    /* a finished game: the analysis of cr_analyse_record */
+    char done[40];
+    finished_bots_game(c, done, sizeof done);
+    expect_code(analyse_req(c, done, 3, 50), "bad_request"); /* 3 seats: 0..2 */
+    json_t *a = analyse_req(c, done, 1, 50);
+    assert_string_equal(jtype(a), "analysis");
+    cr_match *m = fetch_record(c, done);
+    cr_analysis_opts ao = {.iters = 50, .threads = 1, .seed = 1};
+    cr_analysis_entry *e = NULL;
+    int n = 0;
+    cr_analysis_summary sum;
+    char err[256];
+    assert_int_equal(cr_analyse_record(cr_match_game(m), cr_match_record(m), 1, &ao, &e, &n, &sum,
+                                       NULL, NULL, err, sizeof err),
+                     CR_OK);
+    json_t *decs = json_object_get(a, "decisions"), *js = json_object_get(a, "summary");
+    assert_int_equal(json_array_size(decs), n);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        json_t *x = json_array_get(decs, (size_t)i);
+        assert_int_equal(json_integer_value(json_object_get(x, "step")), e[i].step + 1);
+        assert_int_equal(json_integer_value(json_object_get(x, "decision")), e[i].decision + 1);
+        assert_true(fabs(json_number_value(json_object_get(x, "played_win")) - e[i].played_win) <
+                    1e-5);
+        assert_true(fabs(json_number_value(json_object_get(x, "best_win")) - e[i].best_win) < 1e-5);
+        static const char *const marks[] = {"fine", "doubtful", "blunder"};
+        assert_string_equal(json_string_value(json_object_get(x, "mark")), marks[e[i].mark]);
+    }
+    assert_int_equal(json_integer_value(json_object_get(js, "analysed")), sum.decisions);
+    assert_int_equal(json_integer_value(json_object_get(js, "doubtful")), sum.doubtful);
+    assert_int_equal(json_integer_value(json_object_get(js, "blunders")), sum.blunders);
+    assert_true(fabs(json_number_value(json_object_get(js, "error_rate")) - sum.error_rate) < 1e-3);
+    cr_free(e);
+    cr_match_free(m);
+    /* the cache: the same answer */
+    json_t *b = analyse_req(d, done, 1, 50);
+    json_object_del(a, "re");
+    json_object_del(b, "re");
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+
+    /* the cap: one analysis at a time from one address */
+    int64_t slow = cl_send(c, json_pack("{s:s,s:s,s:i,s:i}", "type", "analyse", "game_id", done,
+                                        "seat", 0, "iters", 2000));
+    sleep_ms(300);
+    json_t *busy = analyse_req(d, done, 2, 60);
+    assert_string_equal(jtype(busy), "error");
+    assert_string_equal(json_string_value(json_object_get(busy, "code")), "limit");
+    assert_non_null(strstr(json_string_value(json_object_get(busy, "message")), "one analysis"));
+    json_decref(busy);
+    a = cl_reply(c, slow);
+    assert_string_equal(jtype(a), "analysis");
+    json_decref(a);
+    cl_free(d);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+
+    /* the agreement survives a restart: the match is rebuilt from the store */
+    server_start(&srv, db, NULL);
+    c = cl_open(srv.port);
+    assert_int_equal(listed_hints(c, agreed), 1);
+    assert_int_equal(listed_hints(c, two), 0);
+    cl_free(c);
+    server_kill(&srv, SIGTERM);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-server-XXXXXX");
@@ -2284,6 +2480,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bots_game, kill_live),
         cmocka_unit_test_teardown(test_replay, kill_live),
         cmocka_unit_test_teardown(test_replay_take_limited, kill_live),
+        cmocka_unit_test_teardown(test_coach, kill_live),
         cmocka_unit_test_teardown(test_file_option_refused, kill_live),
         cmocka_unit_test_teardown(test_create_dml_2015, kill_live),
         cmocka_unit_test_teardown(test_tiers, kill_live),

@@ -34,7 +34,7 @@
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
 // generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015,
-// amounts) runs only those.
+// amounts, coach) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
 import { spawn } from 'node:child_process';
@@ -142,7 +142,7 @@ async function startServer(port = null) {
 
 // --- helpers on a page ---------------------------------------------------------------
 // Fills the lobby's form: seats[i] is 'me', 'invite', 'human' or a bot spec.
-async function createGame(page, base, seats, { game = 'dml', variant = 'full', clock = null, options = {} } = {}) {
+async function createGame(page, base, seats, { game = 'dml', variant = 'full', clock = null, options = {}, hints = false } = {}) {
   await page.goto(`${base}/`);
   await page.waitForSelector('#c-create');
   await page.selectOption('#c-game', game);
@@ -154,6 +154,7 @@ async function createGame(page, base, seats, { game = 'dml', variant = 'full', c
     if (kind === 'bot') await page.fill(`#c-spec-${i}`, seats[i]);
   }
   for (const [key, value] of Object.entries(options)) await page.selectOption(`#c-opt-${key}`, value);
+  if (hints) await page.check('#c-hints');
   if (clock) {
     await page.selectOption('#c-clock', clock.mode);
     await page.fill('#c-minutes', String(clock.minutes));
@@ -1011,6 +1012,75 @@ async function testDraculaReplay(browser, base) {
   await context.close();
 }
 
+// 8. the coach: the Hint button at a table of one human (the strongest
+//    tier's suggestion); the lobby's "hints allowed" for a table of two
+//    humans made with it, and not for one made without; the replay
+//    viewer's Analyse: the counts of `croupier analyse` on the same record,
+//    and the worst decision's step shows its mark.
+async function testCoach(browser, base) {
+  console.log('# coach: a hint, hints allowed in the lobby, the replay analysed');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await createGame(page, base, ['me', 'club', 'club', 'club']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  await page.waitForSelector('#btn-hint', { timeout: 30000 });
+  await page.click('#btn-hint');
+  const hinted = await page.waitForFunction(() => /^Hint: master would play: /.test(document.querySelector('.hint-line').textContent), null, { timeout: 30000 }).then(() => true, () => false);
+  check(hinted, `the Hint button shows the strongest tier's move (${await page.textContent('.hint-line')})`);
+
+  await createGame(page, base, ['me', 'human', 'random', 'random'], { hints: true });
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  const agreed = /#game=([0-9a-f]{32})/.exec(page.url())[1];
+  await createGame(page, base, ['me', 'human', 'random', 'random']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  const plain = /#game=([0-9a-f]{32})/.exec(page.url())[1];
+  await page.goto(`${base}/`);
+  await page.waitForSelector(`.open-games li[data-game="${agreed}"]`, { timeout: 15000 });
+  check(await page.isVisible(`.open-games li[data-game="${agreed}"] .hints-allowed`), 'the lobby shows "hints allowed" for a table made with it');
+  check(!(await page.$(`.open-games li[data-game="${plain}"] .hints-allowed`)), 'and not for a table made without it');
+
+  await createGame(page, base, ['random', 'random', 'random', 'random']);
+  await page.waitForSelector('.scoreboard:not([hidden])', { timeout: 120000 });
+  await page.click('#link-replay');
+  await page.waitForSelector('.replay-bar', { timeout: 15000 });
+  const record = path.join(scratch, 'coach.rec');
+  fs.writeFileSync(record, await page.textContent('.record-text'));
+  const want = JSON.parse(await new Promise((resolve, reject) => {
+    const p = spawn(croupier, ['analyse', record, '--as', '1', '--iters', '300', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`croupier analyse exited ${code}`))));
+  }));
+  await page.selectOption('#coach-seat', '1');
+  check(await page.$eval('#coach-iters', (x) => x.value) === '300', 'a DML game of a few hundred steps is analysed with 300 searches a decision by default');
+  await page.click('#coach-analyse');
+  await page.waitForSelector('.coach-counts', { timeout: 120000 });
+  const counts = await page.textContent('.coach-counts');
+  const s = want.summary;
+  check(counts.startsWith(`P1: ${s.analysed} decisions analysed (300 searches each), ${s.doubtful} doubtful (?), ${s.blunders} blunder${s.blunders === 1 ? '' : 's'} (??). Error rate ${s.error_rate.toFixed(1)}`),
+    `the analysis gives croupier analyse's counts (${counts.slice(0, 90)}…)`);
+  check(await page.$eval('#replay-view', (x) => x.value) === '1', 'the viewer shows the analysed seat\'s view');
+  const marked = want.decisions.filter((d) => d.mark !== 'fine').sort((a, b) => b.loss - a.loss);
+  if (marked.length) {
+    await page.click('.coach-worst button');
+    const at = await page.waitForFunction((k) => document.querySelector('.step-line').textContent.startsWith(`Step ${k} of`), marked[0].step, { timeout: 15000 }).then(() => true, () => false);
+    check(at, `the worst decision's button goes to its step (${marked[0].step})`);
+    const line = await page.textContent('.coach-line');
+    check(line.includes(`played ${marked[0].played}`) && line.includes(marked[0].mark === 'blunder' ? '??' : '?') && line.includes(`best ${marked[0].best}`),
+      `the step shows the move played, its mark and the best one (${line})`);
+    await page.selectOption('#replay-view', '0');
+    const hidden = await page.waitForFunction(() => /shows in P1's view/.test(document.querySelector('.coach-line').textContent), null, { timeout: 15000 }).then(() => true, () => false);
+    check(hidden, "another seat's view does not show P1's analysis");
+  } else {
+    check(/No clear mistake/.test(await page.textContent('.coach-summary')), 'no marked decision: the summary says so');
+  }
+  await page.screenshot({ path: path.join(shots, 'coach-replay.png'), fullPage: false });
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 let server;
 let browser;
 try {
@@ -1023,9 +1093,9 @@ try {
     context.on('page', watchProtocol);
     return context;
   };
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts, coach).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts, coach: testCoach };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }

@@ -3,8 +3,10 @@
 // latest update and its log (events by sequence number), and hands both to
 // the game's view: web/games/<game>.js when the server's game has one, the
 // generic table otherwise.  It also owns what every game shares: the turn
-// banner and page title, the clocks, Resign / Hand to a bot, the scoreboard
-// of a finished game and the keyboard shortcuts of the controls.
+// banner and page title, the clocks, Resign / Hand to a bot, the Hint
+// button (the server's `hint`: what the game's strongest tier would play
+// here, at a table that allows hints), the scoreboard of a finished game
+// and the keyboard shortcuts of the controls.
 import { el, fill } from './dom.js';
 import { loadToken, saveToken, forgetToken, gameHash } from './tokens.js';
 import { updateOf } from './proto.js';
@@ -83,6 +85,8 @@ export async function showGame(main, app, route) {
 
   const state = {
     update: null, log: [], seen: 0, view: null, viewGame: null, busy: false, clockAt: 0, left: false,
+    // the hint for one decision ({decision, text}); noHints: the table refused them
+    hint: null, noHints: '',
   };
   const log = state.log;
 
@@ -187,6 +191,16 @@ export async function showGame(main, app, route) {
         },
       }));
     }
+    // A hint: asked of the server for this decision only, shown until it is taken.
+    if (u.your_turn && !state.noHints) {
+      controls.push(el('button', {
+        type: 'button', class: 'secondary', id: 'btn-hint', text: 'Hint',
+        'aria-label': 'Hint: what the strongest bot would play here',
+        onclick: () => askHint(u),
+      }));
+    }
+    const hintText = state.noHints
+      || (state.hint && u.your_turn && state.hint.decision === u.decision ? state.hint.text : '');
     if (u.over) controls.push(el('a', { href: `#game=${route.game_id}&replay=1`, id: 'link-replay', text: 'Replay this game' }));
     // The game's player's guide (its rules in short and the glossary), as the server hands it out.
     const gameName = u.game || state.viewGame;
@@ -201,7 +215,23 @@ export async function showGame(main, app, route) {
       el('p', { class: 'small' }, `Game ${route.game_id.slice(0, 8)} · `,
         ((u.seats || []).map((s) => `P${s.seat} ${s.kind === 'bot' ? s.spec : 'human'}${s.left ? ' (left)' : ''}`)).join(', ')),
       clock, el('div', { class: 'head-controls' }, controls),
+      el('p', { class: 'hint-line', 'aria-live': 'polite', text: hintText }),
       el('p', { class: 'small keys-hint', text: 'Keys: 1–9 pick an action, Enter confirms, u takes back, l goes to the log, ? lists the keys.' }));
+  }
+
+  async function askHint(u) {
+    state.hint = { decision: u.decision, text: 'Thinking…' };
+    drawHead(state.update || u);
+    try {
+      const rep = await app.conn.request('hint', {});
+      state.hint = { decision: u.decision, text: `Hint: ${rep.text}` };
+    } catch (err) {
+      state.hint = null;
+      // a table of several people that did not agree to hints: say so once, offer no more
+      if (err.code === 'illegal') state.noHints = `No hints at this table: ${err.message}.`;
+      else app.showError(`No hint: ${err.message || err.code}`);
+    }
+    if (state.update) drawHead(state.update);
   }
 
   function drawClock(u) {

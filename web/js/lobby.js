@@ -1,6 +1,6 @@
 // lobby.js: the lobby page.  Create a game (game, variant, player count,
 // options, each seat as you / an open seat / an invite / a bot, a clock, a
-// webhook), the invite links of the game just made, the open games to join,
+// webhook, hints), the invite links of the game just made, the open games to join,
 // running games to watch, finished games (scoreboard, replay), the games this
 // browser holds a seat in, and statistics per title.  Every choice offered
 // comes from the server's `welcome` (its games, variants, options, bots).
@@ -51,6 +51,9 @@ function drawCreate(box, invitesBox, app, welcome) {
   const clockInc = el('input', { id: 'c-inc', type: 'number', min: 0, max: 86400, value: 0, 'aria-label': 'Increment in seconds' });
   const onTimeout = el('input', { id: 'c-timeout', type: 'text', value: 'heuristic', list: 'bot-specs', 'aria-label': 'On time-out: a bot spec, or end' });
   const webhook = el('input', { id: 'c-webhook', type: 'url', placeholder: 'http://… (optional)', maxlength: 512 });
+  // Hints at a table of several humans only when everyone agrees: here, at
+  // the creation; whoever joins later sees "hints allowed" in the list first.
+  const hints = el('input', { id: 'c-hints', type: 'checkbox' });
   const clockRow = el('div', { class: 'clock-details' },
     el('div', { class: 'form-row' }, el('label', { for: 'c-minutes', text: 'Minutes' }), clockMinutes,
       el('label', { for: 'c-inc', text: 'Increment (s)' }), clockInc),
@@ -198,6 +201,7 @@ function drawCreate(box, invitesBox, app, welcome) {
       msg.clock = { mode: clockMode.value, initial_ms: Math.round(minutes * 60000), increment_ms: Math.round(inc * 1000), on_timeout: onTimeout.value.trim() || 'end' };
     }
     if (webhook.value.trim()) msg.webhook = webhook.value.trim();
+    if (hints.checked) msg.hints = 'allowed';
     submit.disabled = true;
     try {
       const reply = await app.conn.request('create', msg);
@@ -239,6 +243,9 @@ function drawCreate(box, invitesBox, app, welcome) {
     el('h3', { text: 'Options' }), optionsBox,
     el('h3', { text: 'Clock' }),
     el('div', { class: 'form-row' }, el('label', { for: 'c-clock', text: 'Clock' }), clockMode), clockRow,
+    el('h3', { text: 'Hints' }),
+    el('div', { class: 'form-row' }, hints, el('label', { for: 'c-hints', text: 'Hints allowed' }),
+      el('span', { class: 'small', text: 'with two or more people at the table, everyone agrees to hints (a bot\'s suggestion on request); whoever joins sees it first. One person against bots always has them.' })),
     el('div', { class: 'form-row' }, el('label', { for: 'c-webhook', text: 'Webhook' }), webhook,
       el('span', { class: 'small', text: 'the server POSTs here when an absent player is to move' })),
     submit, errorLine, invitesBox);
@@ -274,10 +281,12 @@ async function refreshLists(app, boxes) {
   };
   const describe = (g) => `${titleOf(g.game)} · ${g.variant} · ${g.players} players · ${g.actions} actions`;
   const seatsText = (g) => (g.seats || []).map((s) => `P${s.seat} ${s.kind === 'bot' ? s.spec : s.taken ? 'player' : 'free'}`).join(', ');
+  // the players agreed to hints at the creation: joining is agreeing too
+  const hintsNote = (g) => (g.hints ? el('span', { class: 'small hints-allowed', text: 'hints allowed' }) : null);
 
   const openList = el('ul', { class: 'game-list' });
   for (const g of games.filter((x) => x.status === 'open')) {
-    openList.appendChild(el('li', { dataset: { game: g.game_id } }, el('span', { text: describe(g) }), el('span', { class: 'small', text: seatsText(g) }),
+    openList.appendChild(el('li', { dataset: { game: g.game_id } }, el('span', { text: describe(g) }), el('span', { class: 'small', text: seatsText(g) }), hintsNote(g),
       (g.seats || []).filter((s) => s.kind === 'human' && !s.taken).map((s) => el('button', {
         type: 'button', text: `Join as P${s.seat}`, onclick: () => join(app, g, s.seat),
       }))));
@@ -287,7 +296,7 @@ async function refreshLists(app, boxes) {
 
   const runList = el('ul', { class: 'game-list' });
   for (const g of games.filter((x) => x.status === 'running' || x.status === 'open')) {
-    runList.appendChild(el('li', { dataset: { game: g.game_id } }, el('span', { text: describe(g) }),
+    runList.appendChild(el('li', { dataset: { game: g.game_id } }, el('span', { text: describe(g) }), hintsNote(g),
       el('a', { href: `#game=${g.game_id}&watch=1`, text: 'Watch' })));
   }
   fill(boxes.running, el('h2', { id: 'running-h', text: 'Running games' }),

@@ -142,7 +142,8 @@ export class Connection {
   }
 
   // match(msg): optional, a pushed message without `re` that answers too.
-  async request(type, fields = {}, match = null) {
+  // timeoutMs: how long to wait (a search, `analyse`, may take minutes).
+  async request(type, fields = {}, match = null, timeoutMs = TIMEOUT_MS) {
     await this.open();
     const id = this.nextId++;
     const msg = { v: VERSION, type, id, ...fields };
@@ -150,7 +151,7 @@ export class Connection {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject({ code: 'timeout', message: `the server did not answer "${type}"` });
-      }, TIMEOUT_MS);
+      }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, match });
       this.ws.send(JSON.stringify(msg));
     });

@@ -10,7 +10,11 @@
 // table: read with `history`, as this browser's seat or a spectator saw
 // it), and the record and seed, which replay the whole game with
 // `croupier replay FILE`.  A running game's steps are refused by the server
-// (its record is secret until the end); the page says so.
+// (its record is secret until the end); the page says so.  The coach: a
+// seat's decisions analysed by the server (`analyse`: its search from what
+// that seat knew), shown at each of that seat's steps (the move played and
+// its win chance, the best alternative's, the mark) in that seat's view,
+// with a summary whose marked decisions are links to their steps.
 import { el, fill } from './dom.js';
 import { loadToken } from './tokens.js';
 import { updateOf } from './proto.js';
@@ -20,6 +24,9 @@ import * as generic from './generic-view.js';
 const PAGE = 500; // events per `history` reply (docs/protocol.md)
 const MAX_EVENTS = 200000; // a bound on the pages read, far above any game
 const PLAY_MS = 400; // the pace of play: under the server's replay rate
+const ANALYSE_MS = 150000; // the server stops an analysis after 120 s
+const MARK = { doubtful: '?', blunder: '??', fine: '' };
+const pct = (x) => `${Math.round(Number(x || 0) * 100)}%`;
 
 export async function showReplay(main, app, route) {
   fill(main, el('section', { class: 'panel' }, el('h1', { text: 'Replay' }), el('p', { text: 'Loading the record…' })));
@@ -92,6 +99,81 @@ export async function showReplay(main, app, route) {
     el('label', { for: 'replay-view', class: 'small', text: 'View' }), viewSel);
   slider.addEventListener('input', () => go(Number(slider.value)));
 
+  // The coach: the analysis of one seat, asked of the server.
+  let analysis = null;
+  const coachLine = el('p', { class: 'coach-line', 'aria-live': 'polite' });
+  const coachStatus = el('p', { class: 'small coach-status', role: 'status' });
+  const coachSummary = el('div', { class: 'coach-summary' });
+  const coachSeat = el('select', { id: 'coach-seat', 'aria-label': 'Seat to analyse' },
+    [...Array(players).keys()].map((i) => el('option', { value: String(i), text: `P${i}${i === mySeat ? ' (you)' : ''}`, selected: i === (mySeat === null ? 0 : mySeat) })));
+  // The search's budget a decision: 300 for a game of a few hundred steps;
+  // fewer for a long one (an 18Dracula game has thousands), so that the
+  // analysis ends well within the server's two minutes.
+  const budgets = [50, 100, 300, 1000, 2000];
+  const fits = Math.floor(120000 * Math.max(players, 1) / Math.max(total, 1));
+  const preset = budgets.filter((b) => b <= Math.min(300, fits)).pop() || budgets[0];
+  const coachIters = el('select', { id: 'coach-iters', 'aria-label': 'Searches per decision' },
+    budgets.map((b) => el('option', { value: String(b), text: `${b} searches a decision`, selected: b === preset })));
+  const analyseButton = el('button', { type: 'button', id: 'coach-analyse', text: 'Analyse', onclick: () => analyse() });
+  const coachBox = el('div', { class: 'coach' },
+    el('h2', { text: 'Coach' }),
+    el('p', { class: 'small', text: 'The server\'s search replays each decision of a seat many times, from only what that seat knew then, and compares the move played with the best one it finds: its chance to win the game after each. ? marks a doubtful move, ?? a blunder (a clear loss of 4 or 10 points of win chance).' }),
+    el('div', { class: 'form-row' }, el('label', { for: 'coach-seat', text: 'Seat' }), coachSeat, coachIters, analyseButton),
+    coachStatus, coachSummary);
+
+  async function analyse() {
+    const seat = Number(coachSeat.value);
+    analyseButton.disabled = true;
+    coachStatus.textContent = `Analysing P${seat}'s decisions… (seconds for a short game, up to two minutes for a long one)`;
+    try {
+      const iters = Number(coachIters.value);
+      const rep = await app.conn.request('analyse', { game_id: route.game_id, seat, iters }, null, ANALYSE_MS);
+      analysis = rep;
+      coachStatus.textContent = '';
+      drawSummary();
+      if (view !== seat) {
+        view = seat;
+        viewSel.value = String(seat);
+        shown = null;
+        go(step);
+      } else {
+        drawCoachLine(step);
+      }
+    } catch (err) {
+      coachStatus.textContent = err.code === 'limit' ? `The server is busy: ${err.message} ` : `No analysis: ${err.message || err.code}`;
+    } finally {
+      analyseButton.disabled = false;
+    }
+  }
+  function drawSummary() {
+    const s = analysis.summary || {};
+    const decisions = Array.isArray(analysis.decisions) ? analysis.decisions : [];
+    const marked = decisions.filter((d) => d.mark !== 'fine').sort((a, b) => b.loss - a.loss);
+    fill(coachSummary,
+      el('p', { class: 'coach-counts', text: `P${analysis.seat}: ${s.analysed} decisions analysed (${analysis.iters} searches each), ${s.doubtful} doubtful (?), ${s.blunders} blunder${s.blunders === 1 ? '' : 's'} (??). Error rate ${Number(s.error_rate || 0).toFixed(1)}: the win chance lost by clear mistakes, per decision, in thousandths of a win.` }),
+      marked.length ? el('ol', { class: 'coach-worst' }, marked.map((d) => el('li', {},
+        el('button', { type: 'button', class: 'link', dataset: { step: d.step }, text: `Step ${d.step} ${MARK[d.mark]}`, onclick: () => go(d.step) }),
+        ` played ${d.played} (${pct(d.played_win)}), best ${d.best} (${pct(d.best_win)})`)))
+        : el('p', { class: 'small', text: 'No clear mistake: every difference is within the search\'s noise.' }));
+  }
+  // The coach's word on step k: the analysed seat's decision that led to it.
+  function drawCoachLine(k) {
+    if (!analysis) { coachLine.textContent = ''; return; }
+    const who = `P${analysis.seat}`;
+    if (view !== analysis.seat) { coachLine.textContent = `The coach's analysis of ${who} shows in ${who}'s view.`; return; }
+    const decisions = Array.isArray(analysis.decisions) ? analysis.decisions : [];
+    const d = decisions.find((x) => x.step === k);
+    if (!d) {
+      const next = decisions.find((x) => x.step > k);
+      coachLine.textContent = next ? `Coach: ${who}'s next analysed decision is step ${next.step}.` : `Coach: no analysed decision of ${who} after this step.`;
+      return;
+    }
+    coachLine.dataset.mark = d.mark;
+    coachLine.textContent = d.played === d.best
+      ? `Coach, ${who}'s decision ${d.decision}: played ${d.played}, ${pct(d.played_win)} to win: the best of ${d.choices} choices.`
+      : `Coach, ${who}'s decision ${d.decision}: played ${d.played}, ${pct(d.played_win)} to win ${MARK[d.mark]}; best ${d.best}, ${pct(d.best_win)}.`;
+  }
+
   let table = null;
   function makeTable() {
     table = mod.createView(board, ctx);
@@ -104,8 +186,9 @@ export async function showReplay(main, app, route) {
     el('section', { class: 'panel' },
       el('h1', { text: `Replay · ${app.gameTitle(game)}` }),
       el('p', { class: 'small', text: `${total} steps (record actions) · seed ${String(recordMsg.seed || '')}` }),
-      bar, stepLine, earned, did, summary),
+      bar, stepLine, coachLine, earned, did, summary),
     board,
+    el('section', { class: 'panel' }, coachBox),
     el('section', { class: 'panel' },
       el('details', {}, el('summary', { text: 'The record' }),
         el('p', { class: 'small', text: 'Every action with the chance outcomes; save it as a file and run croupier replay FILE to see the end again.' }),
@@ -143,6 +226,8 @@ export async function showReplay(main, app, route) {
     const actor = Number.isInteger(rep.actor) ? `P${rep.actor}` : k > 0 ? 'chance' : '';
     const evs = Array.isArray(rep.events) ? rep.events : [];
     stepLine.textContent = `Step ${k} of ${total}${k === 0 ? ': the start' : `: ${actor}'s action`}${k === total ? ' (the end)' : ''}`;
+    delete coachLine.dataset.mark;
+    drawCoachLine(k);
     fill(earned, k === total ? achievementsList(rep.achievements, players, seatName) : null);
     fill(did, evs.slice(0, 40).map((e) => el('li', { text: e.text || '' })),
       evs.length > 40 ? el('li', { text: `… and ${evs.length - 40} more` }) : null);
