@@ -229,10 +229,10 @@ export function createView(root, ctx) {
           g.append(svg('circle', { cx: sx, cy: sy, r: 8, class: 'space', stroke: INK[l.spaces[k]] || '#333' }));
           if (who !== enc.occ_empty && who >= enc.occ_down) {
             g.append(svg('rect', { x: sx - 6, y: sy - 6, width: 12, height: 12, fill: '#777', class: 'church' }));
-            occ.push(`a face-down token of ${entName(who - enc.occ_down)}`);
+            occ.push(`a face-down token of ${named(entName(who - enc.occ_down))}`);
           } else if (who !== enc.occ_empty) {
             g.append(token(who, sx, sy, 7.5, entName(who).slice(0, 2)));
-            occ.push(`an office of ${entName(who)}`);
+            occ.push(`an office of ${named(entName(who))}`);
           }
         }
         label = `${l.name}, city at ${COLOUR_NAME[level] || level} level, revenue ${num(rev)}; ${n} office space${n === 1 ? '' : 's'}${occ.length ? `: ${occ.join(', ')}` : ', all free'}`;
@@ -305,7 +305,7 @@ export function createView(root, ctx) {
     if (num(o.stage) === enc.stage_over) where = `Game over: ${enc.ends[num(o.end_reason)] || 'ended'}`;
     else if (o.op_ent >= 0) {
       const step = enc.or_steps[num(o.or_step)] || '';
-      where = `Operating round ${num(o.ors_played)} (${num(o.or_no) + 1} of ${num(o.ors_in_set)} in this set) · ${entName(o.op_ent)} operates: ${step}`;
+      where = `Operating round ${num(o.ors_played)} (${num(o.or_no) + 1} of ${num(o.ors_in_set)} in this set) · ${named(entName(o.op_ent))} operates: ${step}`;
       if (num(o.stage) !== enc.stage_or) where += ` · ${stage}`;
     } else if (stage === 'stock round' || stage === 'associate offer') where = `Stock round ${num(o.sr_no)}${stage === 'associate offer' ? ' · an associate is offered' : ''}`;
     const track = el('ol', { class: 'phases', 'aria-label': 'Phases' });
@@ -337,9 +337,9 @@ export function createView(root, ctx) {
       const held = [];
       board.fronts.forEach((f, k) => {
         const n = num(at(o.held, k * 6 + p));
-        if (n) held.push(`${f.id} ${n * 10}%${o.pres[k] === p ? ' (President)' : ''}`);
+        if (n) held.push(`${f.name} ${n * 10}%${o.pres[k] === p ? ' (President)' : ''}`);
       });
-      const assocs = board.associates.filter((a, k) => at(o.assoc_owner, k) === p).map((a) => a.id);
+      const assocs = board.associates.filter((a, k) => at(o.assoc_owner, k) === p).map((a) => a.name);
       const acting = snap.toActSeat === p;
       list.append(el('div', { class: `seat${p === snap.seat ? ' me' : ''}${acting ? ' acting' : ''}`, dataset: { seat: p } },
         el('h3', { text: `${seatName(p)}${p === snap.seat ? ' (you)' : ''}${o.priority === p ? ' · priority' : ''}${o.bankrupt === p ? ' · bankrupt' : ''}` }),
@@ -430,7 +430,7 @@ export function createView(root, ctx) {
       }
       return el('tr', { class: closed ? 'closed' : '' },
         el('th', { scope: 'row', text: `${a.id} ${a.name}` }),
-        el('td', { text: owner === board.encoding.unsold ? `for sale at ${num(at(o.assoc_price_now, k))}` : ownerName(owner) }),
+        el('td', { text: owner === board.encoding.unsold ? `for sale at ${num(at(o.assoc_price_now, k))}` : named(ownerName(owner)) }),
         el('td', { text: closed ? 'closed' : `earns ${a.revenue}` }),
         el('td', { class: 'small', text: bids.join(', ') }));
     });
