@@ -1092,6 +1092,16 @@ async function testDracula(browser, base) {
   const words = await page.evaluate(() => [...document.querySelectorAll('.table.d18 .move, .table.d18 .log-lines')].map((x) => x.innerText).join('\n'));
   const coded = offending(words, idRe);
   check(words.length > 200 && coded.length === 0, `the controls and the log say names, not the board's codes${coded.length ? `: "${coded[0]}"` : ''}`);
+  // '?' (and the "? Help" button) explain the decision at hand: the table's help, in names.
+  const myTurn = await page.waitForSelector('.move details.help p', { timeout: 30000 }).then(() => true, () => false);
+  if (myTurn) {
+    await page.click('#btn-help');
+    const shown = await page.$eval('#keys-dialog .decision-help', (p) => p.textContent).catch(() => '');
+    const table = await page.$eval('.move details.help p', (p) => p.textContent);
+    check(shown.length > 10 && shown === table && offending(shown, idRe).length === 0,
+      `"? Help" explains the 18Dracula decision at hand (${shown.length} characters, the table's help, in names)`);
+    await page.keyboard.press('Escape');
+  } else console.log('#  (the game is over: no decision to explain)');
   const cited = offending(await page.evaluate(() => document.querySelector('main').innerText), SPEC_REF_RE);
   check(cited.length === 0, `nothing on the 18Dracula table cites the rules spec${cited.length ? `: "${cited[0]}"` : ''}`);
   const charters = await page.$$('.d18-fronts .charter');
