@@ -17,6 +17,10 @@
 // Multi-card choices (a Declaration, a commit, a Seize offer, a Stack play)
 // are built a card at a time and closed with the Confirm button (`done`);
 // the cards chosen so far are marked, and Undo takes the last one back.
+//
+// The server's words (labels, prompt, help, Event, dice, log) are shown with
+// cards and Black Markets by name (`named`), and a box on every seat's
+// table passes the Seize offers of the rest of a Round (`autoPassControl`).
 import { el, fill, focusKeeper } from '../js/dom.js';
 import { actionControls, actionButton, shortcuts } from '../js/actions.js';
 import { createLog } from '../js/log.js';
