@@ -296,6 +296,20 @@ async function testDesktop(browser, base) {
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  // The lobby's words for every game, variant and option cite no rule of the spec.
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  const lobbyRefs = [];
+  let lobbyLooks = 0;
+  for (const g of await page.$$eval('#c-game option', (os) => os.map((o) => o.value))) {
+    await page.selectOption('#c-game', g);
+    for (const v of await page.$$eval('#c-variant option', (os) => os.map((o) => o.value))) {
+      await page.selectOption('#c-variant', v);
+      lobbyRefs.push(...offending(await page.evaluate(() => document.querySelector('main').innerText), SPEC_REF_RE));
+      lobbyLooks++;
+    }
+  }
+  check(lobbyLooks >= 3 && lobbyRefs.length === 0, `the lobby's games, variants and options cite no rule (${lobbyLooks} looked at)${lobbyRefs.length ? `: "${lobbyRefs[0]}"` : ''}`);
   await createGame(page, base, ['me', 'random', 'heuristic', 'random']);
   await page.waitForSelector('.table.dml', { timeout: 15000 });
   check(true, 'the lobby made the game and opened the DML table');
