@@ -32,16 +32,21 @@
 int cr_view_init(cr_view *v, const cr_game *g)
 {
     memset(v, 0, sizeof *v);
-    v->obs = malloc(g->obs_size ? g->obs_size : 1);
+    v->obs_size = g->obs_size ? g->obs_size : 1;
+    v->obs = malloc(v->obs_size);
+    v->help_obs = malloc(v->obs_size);
+    v->help_seat = -1;
     v->legal = malloc(sizeof(cr_action) * (size_t)g->max_legal);
-    return v->obs && v->legal;
+    return v->obs && v->help_obs && v->legal;
 }
 
 void cr_view_fini(cr_view *v)
 {
     free(v->obs);
+    free(v->help_obs);
     free(v->legal);
     cr_text_free(&v->tmp);
+    cr_text_free(&v->help);
     memset(v, 0, sizeof *v);
 }
 
@@ -96,6 +101,25 @@ void cr_view_achievements_json(cr_text *b, const cr_game *g, const void *st)
     cr_text_puts(b, "]");
 }
 
+/* The help of `seat`, whose observation v->obs holds: the text kept from
+ * the last call when that was for the same seat and observation (the help
+ * reads nothing else), else the match's help written afresh. */
+static const char *view_help(cr_view *v, const cr_match *m, int seat)
+{
+    if (v->help_seat == seat && memcmp(v->help_obs, v->obs, v->obs_size) == 0)
+        return cr_text_str(&v->help);
+    v->help_seat = -1;
+    cr_text_reset(&v->help);
+    CR_TEXT_RENDER(&v->help, cr_match_help(m, seat, buf, cap));
+    if (v->help.oom) {
+        cr_text_free(&v->help); /* the next call tries afresh */
+        return "";
+    }
+    memcpy(v->help_obs, v->obs, v->obs_size);
+    v->help_seat = seat;
+    return cr_text_str(&v->help);
+}
+
 void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_text *b)
 {
     const cr_game *gm = cr_match_game(m);
@@ -121,9 +145,8 @@ void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_te
     if (mine) VIEW_RENDER(v, cr_match_prompt(m, seat, buf, cap));
     cr_text_puts(b, ",\"prompt\":");
     cr_text_json_utf8(b, mine ? cr_text_str(&v->tmp) : "");
-    if (mine) VIEW_RENDER(v, cr_match_help(m, seat, buf, cap));
     cr_text_puts(b, ",\"help\":");
-    cr_text_json_utf8(b, mine ? cr_text_str(&v->tmp) : "");
+    cr_text_json_utf8(b, mine ? view_help(v, m, seat) : "");
     cr_text_puts(b, ",\"actions\":[");
     int n = mine ? cr_match_legal(m, seat, v->legal) : 0;
     for (int i = 0; i < n; i++) {

@@ -35,6 +35,16 @@ typedef struct cr_view {
     void *obs;
     cr_action *legal;
     cr_text tmp; /* one rendered piece */
+    /* The help last written, for seat help_seat (-1: none) and the
+     * observation help_obs (obs_size bytes).  A game's help is a function
+     * of the seat's observation alone (parts.h), so while the observation
+     * stays the same the text is reused: a client that asks for its view
+     * again and again (the server's `sit`) costs a comparison, not the
+     * game's help, which may run route searches (milliseconds). */
+    void *help_obs;
+    size_t obs_size;
+    int help_seat;
+    cr_text help;
 } cr_view;
 CR_VIEW_HIDDEN int cr_view_init(cr_view *v, const cr_game *g);
 CR_VIEW_HIDDEN void cr_view_fini(cr_view *v);

@@ -34,7 +34,7 @@
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
 // generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015,
-// amounts, coach) runs only those.
+// amounts, coach, seize) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
 import { spawn } from 'node:child_process';
@@ -272,6 +272,20 @@ async function noHorizontalScroll(page, width = 390) {
       .every((e) => e.getBoundingClientRect().right <= w + 1), width);
 }
 
+// What player-facing text must not hold (issue 18): references to the rules
+// spec ("(spec 12.1)", "(R46)", "§8.5"), and, on DML's table, card and
+// Black Market codes ("5S", "X1", "BM2") where names belong.
+const SPEC_REF_RE = /\(spec\b|\bspec \d|§|\(R\d+\)|\bR\d{1,3}\b/;
+const DML_CODE_RE = /\b([2-9TJQKA][SCHD]|X[12]|BM\d)\b/;
+function offending(text, re) {
+  return String(text).split('\n').filter((l) => re.test(l));
+}
+// The text a DML table shows a player (the Text table aside): the board,
+// the controls, the help and the log.
+async function dmlTableText(page) {
+  return page.evaluate(() => [...document.querySelectorAll('main .table.dml, #keys-dialog')].map((x) => x.innerText).join('\n'));
+}
+
 // --- the tests ----------------------------------------------------------------------
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -283,6 +297,20 @@ async function testDesktop(browser, base) {
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  // The lobby's words for every game, variant and option cite no rule of the spec.
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#c-create');
+  const lobbyRefs = [];
+  let lobbyLooks = 0;
+  for (const g of await page.$$eval('#c-game option', (os) => os.map((o) => o.value))) {
+    await page.selectOption('#c-game', g);
+    for (const v of await page.$$eval('#c-variant option', (os) => os.map((o) => o.value))) {
+      await page.selectOption('#c-variant', v);
+      lobbyRefs.push(...offending(await page.evaluate(() => document.querySelector('main').innerText), SPEC_REF_RE));
+      lobbyLooks++;
+    }
+  }
+  check(lobbyLooks >= 3 && lobbyRefs.length === 0, `the lobby's games, variants and options cite no rule (${lobbyLooks} looked at)${lobbyRefs.length ? `: "${lobbyRefs[0]}"` : ''}`);
   await createGame(page, base, ['me', 'random', 'heuristic', 'random']);
   await page.waitForSelector('.table.dml', { timeout: 15000 });
   check(true, 'the lobby made the game and opened the DML table');
@@ -311,9 +339,15 @@ async function testDesktop(browser, base) {
   check(await page.evaluate(() => document.activeElement && document.activeElement.matches('.move button.action')), 'Tab reaches the controls');
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   check(outline !== 'none', 'a focused control shows its focus');
-  // '?' lists the keys, Escape closes the list (the focus is back on a control after).
+  // '?' explains the decision at hand (the seat's help, as the table's Help
+  // shows it) above the keys; Escape closes it (the focus is back on a control after).
   await page.keyboard.press('?');
   const listed = await page.isVisible('#keys-dialog');
+  const helpShown = await page.$eval('#keys-dialog .decision-help', (p) => p.textContent).catch(() => '');
+  const helpTable = await page.$eval('.move details.help p', (p) => p.textContent).catch(() => '');
+  check(helpShown.length > 20 && helpShown === helpTable, `? explains the decision at hand (${helpShown.length} characters, the table's Help)`);
+  check(offending(helpShown, DML_CODE_RE).length === 0 && offending(helpShown, SPEC_REF_RE).length === 0,
+    `the help names cards, not codes, and cites no rule${offending(helpShown, DML_CODE_RE).concat(offending(helpShown, SPEC_REF_RE)).slice(0, 1).map((l) => `: ${l}`).join('')}`);
   await page.keyboard.press('Escape');
   check(listed && !(await page.isVisible('#keys-dialog')), '? shows the keys and Escape closes them');
   await page.locator('.move button.action').first().focus();
@@ -328,10 +362,21 @@ async function testDesktop(browser, base) {
   check(followed || await page.isVisible('.scoreboard:not([hidden])'), 'after a move by the keyboard the focus is on the next decision\'s controls');
   check(await page.evaluate(() => !!document.querySelector('.log-lines li[data-mark="kept"]')),
     'the log appends new lines and keeps the old ones (a screen reader hears only what is new)');
+  // Every few moves, the table's words: names, not codes; no spec references.
+  const codes = [];
+  const specs = [];
+  let scanned = 0;
+  const scan = async () => {
+    const text = await dmlTableText(page);
+    codes.push(...offending(text, DML_CODE_RE));
+    specs.push(...offending(text, SPEC_REF_RE));
+    scanned++;
+  };
   const { moves, keyed, byCard, bySeveral } = await playToEnd(page, {
     seed: 7,
     keyEvery: 5,
     onMove: async (n) => {
+      if (n % 7 === 0) await scan();
       if (n === 25) {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(shots, 'dml-desktop-midgame.png'), fullPage: true });
@@ -339,6 +384,14 @@ async function testDesktop(browser, base) {
     },
   });
   check(moves > 0, `the game ended after ${moves} moves by the human`);
+  await scan();
+  check(codes.length === 0, `the table, its controls and its log name cards and Black Markets, not codes (${scanned} looks${codes.length ? `; e.g. "${codes[0]}"` : ''})`);
+  check(specs.length === 0, `nothing on the table cites the rules spec${specs.length ? `: "${specs[0]}"` : ''}`);
+  for (const g of ['dml', '18dracula']) {
+    const guide = await page.evaluate(async (name) => (await fetch(`/api/games/${name}/guide`)).text(), g);
+    const refs = offending(guide, SPEC_REF_RE);
+    check(guide.length > 1000 && refs.length === 0, `the ${g} guide the page links cites no rule of the spec${refs.length ? `: "${refs[0]}"` : ''}`);
+  }
   check(keyed > 0, `${keyed} of them by the keyboard's shortcuts`);
   check(byCard + bySeveral > 0, `${byCard} by clicking a card on the table, ${bySeveral} by a card's own list of actions`);
   await page.waitForSelector('.scoreboard:not([hidden]) table');
@@ -406,6 +459,109 @@ async function testDesktop(browser, base) {
   check(/Spectating/.test(await page.$eval('.replay-table .dml-mine', (x) => x.textContent)), 'the public view shows no Hand');
   await page.screenshot({ path: path.join(shots, 'dml-replay.png'), fullPage: false });
   check(pageErrors.length === 0, `no script error and no console error (a refused CSP rule included)${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
+// 8. the Seize shortcut (DML): the box "pass every Seize offer for the rest
+// of this Round" is on the table whatever the Hand holds; ticked, the page
+// answers the Round's Seize offers itself, with the same `act` frame a
+// click on Pass sends, and a spectator sees those passes word for word as
+// the clicked one.
+async function testSeize(browser, base) {
+  console.log('# DML: the Seize shortcut passes the Round\'s offers as a click would');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const acts = []; // the `act` frames the seat's page sent
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    try { const m = JSON.parse(f.payload); if (m.type === 'act') acts.push(m); } catch { /* not JSON */ }
+  }));
+  await createGame(page, base, ['me', 'heuristic', 'heuristic', 'heuristic']);
+  await page.waitForSelector('.table.dml', { timeout: 15000 });
+  check(await page.isVisible('#dml-autopass'), 'the Seize shortcut is on the table from the start (whatever the Hand holds)');
+  const id = /game=([0-9a-f]{32})/.exec(page.url())[1];
+  const watchCtx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const watch = await watchCtx.newPage();
+  const seen = new Map(); // seq -> event, as the spectator received them
+  watch.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    try {
+      const m = JSON.parse(f.payload);
+      for (const e of (m && Array.isArray(m.events) ? m.events : [])) if (typeof e.seq === 'number') seen.set(e.seq, e);
+    } catch { /* not JSON */ }
+  }));
+  await watch.goto(`${base}/#game=${id}&watch=1`);
+  await watch.waitForSelector('.table.dml', { timeout: 15000 });
+  let x = 17;
+  const rand = (n) => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x % n; };
+  const byClick = new Set(); // indices in `acts` of the frames the test's clicks sent
+  const click = async (handle) => {
+    const k = acts.length;
+    if (!(await clickFresh(handle))) return false;
+    for (let i = 0; i < 250 && acts.length === k; i++) await page.waitForTimeout(20);
+    if (acts.length > k) byClick.add(k);
+    return acts.length > k;
+  };
+  const manual = [];
+  let tickedRound = null;
+  let resetSeen = false;
+  let over = false;
+  const automatic = () => acts.filter((m, i) => !byClick.has(i));
+  for (let guard = 0; guard < 800; guard++) {
+    if (manual.length >= 1 && automatic().length >= 2 && (resetSeen || guard > 400)) break;
+    const state = await page.waitForFunction(() => {
+      if (document.querySelector('.scoreboard:not([hidden])')) return 'over';
+      return document.querySelector('.move button.action:not([aria-disabled])') ? 'turn' : false;
+    }, null, { timeout: 30000, polling: 50 }).then((h) => h.jsonValue());
+    if (state === 'over') { over = true; break; }
+    const round = await page.$eval('.dml-top .round strong', (e) => e.textContent);
+    const ticked = await page.isChecked('#dml-autopass');
+    if (tickedRound !== null && round !== tickedRound) {
+      if (!ticked) resetSeen = true;
+      tickedRound = ticked ? round : null;
+    }
+    const pass = await page.$('.move fieldset[data-group="done"] button.action');
+    const passText = pass ? await pass.textContent() : '';
+    if (/Pass: make no Seize offer/.test(passText) && ticked) {
+      // the page answers by itself: wait for it, then look again
+      await page.waitForFunction(() => !document.querySelector('.move button.action:not([aria-disabled])')
+        || document.querySelector('.scoreboard:not([hidden])'), null, { timeout: 5000, polling: 50 }).catch(() => null);
+      continue;
+    }
+    if (/Pass: make no Seize offer/.test(passText)) {
+      const k = acts.length;
+      if (!(await click(pass))) continue;
+      manual.push(acts[k]);
+      await page.check('#dml-autopass');
+      tickedRound = round;
+    } else {
+      const controls = await page.$$('.move fieldset:not([data-group="undo"]) button.action:not([aria-disabled])');
+      if (!controls.length) continue;
+      const done = await page.$$('.move fieldset[data-group="done"] button.action:not([aria-disabled])');
+      const pick = done.length && rand(3) === 0 ? done[0] : controls[rand(controls.length)];
+      if (!(await click(pick))) continue;
+    }
+    await page.waitForFunction(() => !document.querySelector('.move button.action[aria-disabled]')
+      || document.querySelector('.scoreboard:not([hidden])'), null, { timeout: 30000, polling: 50 }).catch(() => null);
+  }
+  const autos = automatic();
+  check(manual.length >= 1, `a Seize offer passed by a click (${manual.length})${over ? '; the game ended' : ''}`);
+  check(autos.length >= 1, `${autos.length} Seize offers passed by the ticked box, with no click`);
+  // The frames: a pass sent by the box is the frame a click on Pass sends.
+  const shape = (m) => Object.keys(m).filter((k) => k !== 'id' && k !== 'decision').sort().join(',');
+  const passId = manual.length ? manual[0].action : null;
+  check(manual.length >= 1 && autos.every((m) => m.action === passId && shape(m) === shape(manual[0]) && Number.isInteger(m.decision)),
+    `every automatic pass went as the clicked pass's frame (${manual.length ? shape(manual[0]) : '?'}, action ${passId})`);
+  // What the others see: the spectator's log holds the seat's passes, all in the same words.
+  await watch.waitForTimeout(500);
+  const passes = [...seen.values()].filter((e) => /^P0 passes the Seize/.test(String(e.text)));
+  const kinds = new Set(passes.map((e) => `${e.kind}: ${e.text}`));
+  check(passes.length >= manual.length + autos.length && kinds.size === 1,
+    `the spectator sees ${passes.length} passes of P0 (${manual.length} clicked, ${autos.length} by the box), all alike: ${[...kinds].join(' / ')}`);
+  if (resetSeen) check(true, 'the box is off again when a new Round begins');
+  else console.log('#  (no new Round began with the box ticked: its reset is not checked in this game)');
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await watchCtx.close();
   await context.close();
 }
 
@@ -944,6 +1100,25 @@ async function testDracula(browser, base) {
     console.log(`# (the game ended after ${got.moves} decisions${did.map < 2 ? ', before the map offered two places' : ''}: another one)`);
   }
   check(did.moves >= 10, `${did.moves} decisions played by clicking (${did.keyed} by a key, ${did.amount} with a typed amount)`);
+  // Names, not codes: the controls, the prompt, the help and the log name
+  // fronts, associates, monsters and places; nothing cites the rules spec.
+  const ids = [data.fronts, data.associates, data.monsters, data.locations].flat().map((x) => x.id).filter((i) => /^[A-Z][A-Z0-9]{1,5}$/.test(i));
+  const idRe = new RegExp(`\\b(${ids.join('|')})\\b`);
+  const words = await page.evaluate(() => [...document.querySelectorAll('.table.d18 .move, .table.d18 .log-lines')].map((x) => x.innerText).join('\n'));
+  const coded = offending(words, idRe);
+  check(words.length > 200 && coded.length === 0, `the controls and the log say names, not the board's codes${coded.length ? `: "${coded[0]}"` : ''}`);
+  // '?' (and the "? Help" button) explain the decision at hand: the table's help, in names.
+  const myTurn = await page.waitForSelector('.move details.help p', { timeout: 30000 }).then(() => true, () => false);
+  if (myTurn) {
+    await page.click('#btn-help');
+    const shown = await page.$eval('#keys-dialog .decision-help', (p) => p.textContent).catch(() => '');
+    const table = await page.$eval('.move details.help p', (p) => p.textContent);
+    check(shown.length > 10 && shown === table && offending(shown, idRe).length === 0,
+      `"? Help" explains the 18Dracula decision at hand (${shown.length} characters, the table's help, in names)`);
+    await page.keyboard.press('Escape');
+  } else console.log('#  (the game is over: no decision to explain)');
+  const cited = offending(await page.evaluate(() => document.querySelector('main').innerText), SPEC_REF_RE);
+  check(cited.length === 0, `nothing on the 18Dracula table cites the rules spec${cited.length ? `: "${cited[0]}"` : ''}`);
   const charters = await page.$$('.d18-fronts .charter');
   const markers = await page.$$('.market-grid .mk');
   check(charters.length > 0 && markers.length === charters.length, `started fronts have charters and markers on the market (${charters.length})`);
@@ -975,6 +1150,25 @@ async function testDraculaPhone(browser, base) {
   const did = await playDracula(page, 8, { seed: 9, mapClicks: 0, amountOnce: false });
   check(did.moves >= 4, `${did.moves} decisions played by tapping`);
   check(await noHorizontalScroll(page), 'still nothing past the right edge');
+  // The map and the market are wider than the phone: each shows a cue on
+  // its right edge, gone once scrolled to the end (and a cue on the left then).
+  for (const [what, box] of [['map', '.d18-map .hscroll'], ['market', '.d18-market .hscroll']]) {
+    const cue = `.hscroll-wrap:has(> ${box.split(' ')[1]}) > .scroll-cue`;
+    const wider = await page.$eval(box, (b) => b.scrollWidth > b.clientWidth + 2);
+    await page.$eval(box, (b) => b.scrollIntoView());
+    const shown = await page.isVisible(`${box.split(' ')[0]} ${cue}.right`);
+    const rightBox = shown ? await page.$eval(`${box.split(' ')[0]} ${cue}.right`, (c) => c.getBoundingClientRect().right) : 0;
+    await page.$eval(box, (b) => { b.scrollLeft = b.scrollWidth; });
+    const gone = await page.waitForFunction((sel) => { const c = document.querySelector(sel); return c && c.hidden; },
+      `${box.split(' ')[0]} ${cue}.right`, { timeout: 3000, polling: 50 }).then(() => true, () => false);
+    const left = await page.isVisible(`${box.split(' ')[0]} ${cue}.left`);
+    check(wider && shown && rightBox <= 391 && gone && left,
+      `the ${what} at 390 px scrolls sideways with a "scroll →" cue on its edge, gone at the end (where "←" shows)`);
+    if (what === 'map') {
+      await page.$eval(box, (b) => { b.scrollLeft = 0; });
+      await page.screenshot({ path: path.join(shots, '18dracula-phone-map-cue.png'), fullPage: false });
+    }
+  }
   // The picture: the stage, the decision (long lists folded) and the map.
   for (const fold of await page.$$('.move details.action-fold[open] > summary')) await fold.click();
   check((await page.$$('.move details.action-fold:not([open])')).length === 0 || await page.isVisible('.move details.action-fold > summary'),
@@ -1093,9 +1287,9 @@ try {
     context.on('page', watchProtocol);
     return context;
   };
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts, coach).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts, coach, seize).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts, coach: testCoach };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts, coach: testCoach, seize: testSeize };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }

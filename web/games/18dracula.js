@@ -22,6 +22,7 @@
 import { el, fill, focusKeeper, svg } from '../js/dom.js';
 import { actionButton, amountProblem, displayOrder, shortcuts, cssToken } from '../js/actions.js';
 import { createLog } from '../js/log.js';
+import { scrollCues } from '../js/scrollcue.js';
 
 const INK = { Y: '#d9a400', G: '#2e8b3e', B: '#2b5fb5', R: '#c0392b' };
 const COLOUR_NAME = { Y: 'yellow', G: 'green', B: 'blue', R: 'red' };
@@ -77,11 +78,37 @@ export function createView(root, ctx) {
     move: el('section', { class: 'panel move', 'aria-label': 'Your move' }),
     log: el('section', { class: 'panel log', 'aria-label': 'Log' }),
   };
-  const logView = createLog();
+  const logView = createLog({ textOf: (t) => named(t) });
   panes.log.append(el('h2', { text: 'Log' }), logView.element);
   fill(root, el('div', { class: 'table d18' },
     el('div', { class: 'd18-board' }, panes.top, panes.map, panes.players, panes.market, panes.fronts, panes.assoc, panes.monsters),
     el('div', { class: 'side' }, panes.move, panes.log)));
+
+  // --- names in the server's text ----------------------------------------------
+  // A label, the prompt, the help or a log line in the player's words: the
+  // board's codes of fronts, associates, monsters and places become their
+  // names ("start CKG 93" reads "start Crypt Keepers' Guild 93"), and a
+  // code in brackets after its name ("Steelclaw (STC)") goes.  Before the
+  // board has loaded the text stays as it is.
+  let namesOf = null; // {board, re, paired, map}
+  function named(text) {
+    const t = String(text === undefined || text === null ? '' : text);
+    if (!board) return t;
+    if (!namesOf || namesOf.board !== board) {
+      const map = new Map();
+      for (const list of [board.locations, board.monsters, board.associates, board.fronts]) {
+        for (const x of list || []) if (x && /^[A-Z][A-Z0-9]{1,5}$/.test(x.id) && x.name) map.set(x.id, String(x.name));
+      }
+      const ids = [...map.keys()].sort((a, b) => b.length - a.length).join('|');
+      namesOf = ids ? {
+        board, map,
+        re: new RegExp(`\\b(${ids})\\b`, 'g'),
+        paired: new RegExp(` \\((?:${ids})(?:-(?:${ids}))*\\)`, 'g'),
+      } : { board, map, re: null, paired: null };
+    }
+    if (!namesOf.re) return t;
+    return t.replace(namesOf.paired, '').replace(namesOf.re, (id) => namesOf.map.get(id) || id);
+  }
 
   // --- names ------------------------------------------------------------------
   const seatName = (p) => (ctx.seatName ? ctx.seatName(p) : `P${p}`);
@@ -202,10 +229,10 @@ export function createView(root, ctx) {
           g.append(svg('circle', { cx: sx, cy: sy, r: 8, class: 'space', stroke: INK[l.spaces[k]] || '#333' }));
           if (who !== enc.occ_empty && who >= enc.occ_down) {
             g.append(svg('rect', { x: sx - 6, y: sy - 6, width: 12, height: 12, fill: '#777', class: 'church' }));
-            occ.push(`a face-down token of ${entName(who - enc.occ_down)}`);
+            occ.push(`a face-down token of ${named(entName(who - enc.occ_down))}`);
           } else if (who !== enc.occ_empty) {
             g.append(token(who, sx, sy, 7.5, entName(who).slice(0, 2)));
-            occ.push(`an office of ${entName(who)}`);
+            occ.push(`an office of ${named(entName(who))}`);
           }
         }
         label = `${l.name}, city at ${COLOUR_NAME[level] || level} level, revenue ${num(rev)}; ${n} office space${n === 1 ? '' : 's'}${occ.length ? `: ${occ.join(', ')}` : ', all free'}`;
@@ -243,7 +270,7 @@ export function createView(root, ctx) {
     const open = snap.actions && snap.actions.some((a) => placeOf(a));
     fill(panes.map, el('h2', { text: `Map · ${board.title}` }),
       open ? el('p', { class: 'small', text: 'Places you may choose now are outlined: click one, or Tab to it and press Enter.' }) : null,
-      el('div', { class: 'map-scroll' }, map),
+      el('div', { class: 'map-scroll hscroll' }, map),
       el('p', { class: 'small legend' },
         COLOURS.map((c) => el('span', { class: `swatch sw-${c}`, text: `${COLOUR_NAME[c]} ${num(at(o.supply, COLOURS.indexOf(c)))} left` }))));
   }
@@ -278,7 +305,7 @@ export function createView(root, ctx) {
     if (num(o.stage) === enc.stage_over) where = `Game over: ${enc.ends[num(o.end_reason)] || 'ended'}`;
     else if (o.op_ent >= 0) {
       const step = enc.or_steps[num(o.or_step)] || '';
-      where = `Operating round ${num(o.ors_played)} (${num(o.or_no) + 1} of ${num(o.ors_in_set)} in this set) · ${entName(o.op_ent)} operates: ${step}`;
+      where = `Operating round ${num(o.ors_played)} (${num(o.or_no) + 1} of ${num(o.ors_in_set)} in this set) · ${named(entName(o.op_ent))} operates: ${step}`;
       if (num(o.stage) !== enc.stage_or) where += ` · ${stage}`;
     } else if (stage === 'stock round' || stage === 'associate offer') where = `Stock round ${num(o.sr_no)}${stage === 'associate offer' ? ' · an associate is offered' : ''}`;
     const track = el('ol', { class: 'phases', 'aria-label': 'Phases' });
@@ -310,9 +337,9 @@ export function createView(root, ctx) {
       const held = [];
       board.fronts.forEach((f, k) => {
         const n = num(at(o.held, k * 6 + p));
-        if (n) held.push(`${f.id} ${n * 10}%${o.pres[k] === p ? ' (President)' : ''}`);
+        if (n) held.push(`${f.name} ${n * 10}%${o.pres[k] === p ? ' (President)' : ''}`);
       });
-      const assocs = board.associates.filter((a, k) => at(o.assoc_owner, k) === p).map((a) => a.id);
+      const assocs = board.associates.filter((a, k) => at(o.assoc_owner, k) === p).map((a) => a.name);
       const acting = snap.toActSeat === p;
       list.append(el('div', { class: `seat${p === snap.seat ? ' me' : ''}${acting ? ' acting' : ''}`, dataset: { seat: p } },
         el('h3', { text: `${seatName(p)}${p === snap.seat ? ' (you)' : ''}${o.priority === p ? ' · priority' : ''}${o.bankrupt === p ? ' · bankrupt' : ''}` }),
@@ -351,7 +378,7 @@ export function createView(root, ctx) {
       rows.push(el('tr', {}, cells));
     }
     fill(panes.market, el('h2', { text: 'Market' }),
-      el('div', { class: 'market-scroll' }, el('table', { class: 'market-grid', 'aria-label': 'Share prices; markers of the started fronts' }, el('tbody', {}, rows))),
+      el('div', { class: 'market-scroll hscroll' }, el('table', { class: 'market-grid', 'aria-label': 'Share prices; markers of the started fronts' }, el('tbody', {}, rows))),
       el('p', { class: 'small', text: 'Par prices are underlined; yellow and orange cells are the market\'s upper zones.' }));
   }
 
@@ -403,7 +430,7 @@ export function createView(root, ctx) {
       }
       return el('tr', { class: closed ? 'closed' : '' },
         el('th', { scope: 'row', text: `${a.id} ${a.name}` }),
-        el('td', { text: owner === board.encoding.unsold ? `for sale at ${num(at(o.assoc_price_now, k))}` : ownerName(owner) }),
+        el('td', { text: owner === board.encoding.unsold ? `for sale at ${num(at(o.assoc_price_now, k))}` : named(ownerName(owner)) }),
         el('td', { text: closed ? 'closed' : `earns ${a.revenue}` }),
         el('td', { class: 'small', text: bids.join(', ') }));
     });
@@ -452,9 +479,9 @@ export function createView(root, ctx) {
     const body = [];
     if (s.over) body.push(el('p', { text: 'The game is over.' }));
     else if (!s.toAct) body.push(el('p', { class: 'waiting', text: Number.isInteger(s.toActSeat) ? `Waiting for ${seatName(s.toActSeat)}…` : 'Waiting…' }));
-    if (s.prompt) body.push(el('p', { class: 'prompt', text: s.prompt }));
+    if (s.prompt) body.push(el('p', { class: 'prompt', text: named(s.prompt) }));
     const wide = typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 761px)').matches;
-    if (s.help) body.push(el('details', { class: 'help', open: wide }, el('summary', { text: 'Help' }), el('p', { text: s.help })));
+    if (s.help) body.push(el('details', { class: 'help', open: wide }, el('summary', { text: 'Help' }), el('p', { text: named(s.help) })));
     const box = el('div', { class: 'actions' });
     const groups = new Map();
     for (const a of displayOrder(actions)) {
@@ -472,7 +499,7 @@ export function createView(root, ctx) {
       }
       for (const [, acts] of byObject) {
         for (const a of acts) {
-          const plain = { ...a };
+          const plain = { ...a, label: named(a.label || a.text) };
           delete plain.amount;
           const b = actionButton(plain, (x) => ctx.submit(a), keyOf.get(a.id));
           const place = placeOf(a);
@@ -541,6 +568,7 @@ export function createView(root, ctx) {
     drawMove(s);
     logView.update(s.log || []);
     focus.restore();
+    scrollCues(root);
   }
 
   function render(s) {
@@ -553,7 +581,7 @@ export function createView(root, ctx) {
       if (cached && !(cached instanceof Promise)) board = cached;
       else if (HEX_RE.test(hash)) {
         board = null;
-        loadBoard(hash).then((d) => { board = d; boardError = ''; if (snap) draw(); },
+        loadBoard(hash).then((d) => { board = d; boardError = ''; logView.redraw(); if (snap) draw(); },
           (err) => { boardError = `The board could not be loaded: ${err.message}`; if (snap) draw(); });
       } else boardError = 'The observation names no board.';
     }
@@ -567,7 +595,7 @@ export function createView(root, ctx) {
       : Number.isInteger(o.display && o.display.op_owner) && o.display.op_owner >= 0 ? o.display.op_owner : null;
   }
 
-  return { render, keys: () => keys };
+  return { render, keys: () => keys, words: (t) => named(t) };
 }
 
 // The replay viewer's line for one step: the phase and the round.

@@ -17,6 +17,10 @@
 // Multi-card choices (a Declaration, a commit, a Seize offer, a Stack play)
 // are built a card at a time and closed with the Confirm button (`done`);
 // the cards chosen so far are marked, and Undo takes the last one back.
+//
+// The server's words (labels, prompt, help, Event, dice, log) are shown with
+// cards and Black Markets by name (`named`), and a box on every seat's
+// table passes the Seize offers of the rest of a Round (`autoPassControl`).
 import { el, fill, focusKeeper } from '../js/dom.js';
 import { actionControls, actionButton, shortcuts } from '../js/actions.js';
 import { createLog } from '../js/log.js';
@@ -67,6 +71,23 @@ export function cardName(code) {
   return `${SUITS[code[1]].name} ${code[0]}`;
 }
 
+// A line of the server's text (a label, the prompt, the help, the log) in
+// the player's words: each card code becomes the card's name ("Declare 4C
+// as a target" reads "Declare Wood 4 as a target"; "QC (Harlot Queen...)"
+// the name once), each Black Market's code its name.  The codes stay in the
+// notation (a control's tooltip, the Text table).
+const CODE_IN_TEXT = /\b([2-9TJQKA][SCHD]|X[12])\b( \(([^()]*)\))?/g;
+export function named(text) {
+  return String(text === undefined || text === null ? '' : text)
+    .replace(/\bX[12], a Joker,/g, 'a Joker')
+    .replace(/\bBlack Market BM(\d)\b/g, 'Black Market $1')
+    .replace(/\bBM(\d)\b/g, 'Black Market $1')
+    .replace(CODE_IN_TEXT, (all, code, paren, inner) => {
+      const name = cardName(code);
+      return inner === name ? name : `${name}${paren || ''}`;
+    });
+}
+
 // Group headings, in the player's words.  Market options share one box.
 const TITLES = {
   card: 'Choose a card',
@@ -113,6 +134,10 @@ export function createView(root, ctx) {
   let snap = null;
   let marks = new Map(); // card -> why it is marked (chosenCards)
   let helpOpen = false; // on a phone, the player opened the help
+  // "Pass every Seize offer this Round": the Round it was set for (null:
+  // off), and the decision it last passed (one pass per decision).
+  let autoPassRound = null;
+  let autoPassed = null;
   const focus = focusKeeper(root, '.move button.action');
 
   const panes = {
@@ -128,7 +153,7 @@ export function createView(root, ctx) {
     move: el('section', { class: 'panel move', 'aria-label': 'Your move' }),
     log: el('section', { class: 'panel log', 'aria-label': 'Log' }),
   };
-  const logView = createLog();
+  const logView = createLog({ textOf: named });
   panes.log.append(el('h2', { text: 'Log' }), logView.element);
   fill(root, el('div', { class: 'table dml' },
     el('div', { class: 'dml-board' }, panes.top, panes.mine, panes.seats, panes.stocks, panes.buying,
@@ -157,7 +182,7 @@ export function createView(root, ctx) {
       valueText = v.printed !== null && v.printed !== undefined && v.printed !== v.value
         ? `${v.value} (printed ${v.printed})` : String(v.value);
     }
-    const label = `${known ? `${code} ${cardName(code)}` : 'a hidden card'}${valueText ? `, Value ${valueText}` : ''}`
+    const label = `${known ? cardName(code) : 'a hidden card'}${valueText ? `, Value ${valueText}` : ''}`
       + `${opts.marked ? `, ${opts.marked}` : ''}${v && v.commit_ok === false ? ', may not be committed under this Event' : ''}`;
     const face = [
       el('span', { class: 'rank', text: rank }),
@@ -169,7 +194,7 @@ export function createView(root, ctx) {
     const data = known ? { card: code } : {};
     if (!acts.length) return el('span', { class: classes.join(' '), title: label, role: 'img', 'aria-label': label, dataset: data }, face);
     return el('button', {
-      type: 'button', class: classes.join(' '), title: label, 'aria-label': `${label}: ${acts.map((a) => a.label || a.text).join(' or ')}`,
+      type: 'button', class: classes.join(' '), title: label, 'aria-label': `${label}: ${acts.map((a) => named(a.label || a.text)).join(' or ')}`,
       dataset: { ...data, key: `card-${opts.where || ''}-${code}`, actions: acts.map((a) => a.id).join(' ') },
       onclick: () => {
         if (acts.length === 1) { chosen = null; ctx.submit(acts[0]); return; }
@@ -194,9 +219,9 @@ export function createView(root, ctx) {
     if (!chosen) return null;
     const acts = cardActions(chosen);
     if (acts.length < 2) return null;
-    return el('div', { class: 'card-choices', role: 'group', 'aria-label': `What to do with ${chosen}` },
-      el('span', { text: `${chosen} ${cardName(chosen)}:` }),
-      acts.map((a) => actionButton(a, (x) => { chosen = null; ctx.submit(x); })),
+    return el('div', { class: 'card-choices', role: 'group', 'aria-label': `What to do with ${cardName(chosen)}` },
+      el('span', { text: `${cardName(chosen)}:` }),
+      acts.map((a) => actionButton(wordy(a), () => { chosen = null; ctx.submit(a); })),
       el('button', { type: 'button', class: 'secondary', text: 'Cancel', onclick: () => { chosen = null; render(snap); } }));
   }
 
@@ -220,12 +245,12 @@ export function createView(root, ctx) {
         ev.card ? card(ev.card, { actionable: false }) : null,
         !ev.card && !d.name && !ev.type ? el('span', { class: 'empty', text: 'no Event in force' }) : null,
         el('div', { class: 'event-text' },
-          el('strong', { text: d.name || ev.type || '' }),
+          el('strong', { text: named(d.name || ev.type || '') }),
           ev.value ? el('span', { text: ` (Event Value ${ev.value})` }) : null,
           Array.isArray(ev.affected) && ev.affected.length
             ? el('p', { text: `Affects ${ev.affected.map(seatLabel).join(', ')}` }) : null,
-          d.player_effect ? el('p', { text: d.player_effect }) : null,
-          d.market_effect ? el('p', { text: d.market_effect }) : null,
+          d.player_effect ? el('p', { text: named(d.player_effect) }) : null,
+          d.market_effect ? el('p', { text: named(d.market_effect) }) : null,
           d.extra_actions ? el('p', { text: `Every player has ${d.extra_actions} extra ${o.display && o.display.budget_names ? o.display.budget_names[0] : 'Action'} this Round.` }) : null)));
   }
 
@@ -296,8 +321,8 @@ export function createView(root, ctx) {
         el('p', { class: 'counts', text: `${m.count} card${m.count === 1 ? '' : 's'}` }),
         m.known && m.known.length ? [el('span', { class: 'small', text: 'Known inside ' }), cards(m.known, { where: `bm${m.label}` })] : null,
         m.may_contain && m.may_contain.length && m.may_contain.length <= 12
-          ? el('p', { class: 'small', text: `May hold: ${m.may_contain.join(' ')}` }) : null,
-        visit.map((a) => actionButton(a, ctx.submit))));
+          ? el('p', { class: 'small', text: `May hold: ${m.may_contain.map(cardName).join(', ')}` }) : null,
+        visit.map((a) => actionButton(wordy(a), () => ctx.submit(a)))));
     }
     fill(panes.markets, el('h2', { text: 'Black Markets' }),
       list.childNodes.length ? list : el('p', { class: 'empty', text: 'No Black Market yet.' }));
@@ -374,8 +399,8 @@ export function createView(root, ctx) {
     fill(panes.dice, el('h2', { text: 'Dice' }),
       el('div', { class: `dice${fresh ? ' falling' : ''}`, 'aria-label': `${seatLabel(roll.seat)} rolled ${dice.join(' and ')}` },
         dice.map((d) => die(d))),
-      el('p', { text: roll.text || '' }),
-      check && check.seq > roll.seq ? el('p', { class: check.success ? 'ok' : 'bad', text: check.text || '' }) : null);
+      el('p', { text: named(roll.text) }),
+      check && check.seq > roll.seq ? el('p', { class: check.success ? 'ok' : 'bad', text: named(check.text) }) : null);
   }
 
   function drawMine(o) {
@@ -392,7 +417,7 @@ export function createView(root, ctx) {
   }
 
   function drawMove(s) {
-    const grouped = (s.actions || []).map((a) => ({ ...a, group: SECTION[a.group] || a.group }));
+    const grouped = (s.actions || []).map((a) => ({ ...wordy(a), group: SECTION[a.group] || a.group }));
     keys = shortcuts(grouped);
     const body = [];
     if (s.over) body.push(el('p', { text: 'The game is over.' }));
@@ -400,14 +425,59 @@ export function createView(root, ctx) {
       const d = s.obs.decision || {};
       body.push(el('p', { class: 'waiting', text: d.actor ? `Waiting for ${seatLabel(d.actor)}…` : 'Waiting…' }));
     }
-    if (s.prompt) body.push(el('p', { class: 'prompt', text: s.prompt }));
+    if (s.prompt) body.push(el('p', { class: 'prompt', text: named(s.prompt) }));
     // The help stays open on a wide screen; on a phone it is one tap away.
     const wide = typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 761px)').matches;
-    if (s.help) body.push(el('details', { class: 'help', open: wide || helpOpen }, el('summary', { text: 'Help', onclick: () => { helpOpen = !helpOpen; } }), el('p', { text: s.help })));
+    if (s.help) body.push(el('details', { class: 'help', open: wide || helpOpen }, el('summary', { text: 'Help', onclick: () => { helpOpen = !helpOpen; } }), el('p', { text: named(s.help) })));
     const y2015 = s.obs && s.obs.display && s.obs.display.edition;
     const titles = y2015 ? { ...TITLES, visit: 'Attempt a Black Market', market: 'Market options (or forfeit)' } : TITLES;
     body.push(actionControls(grouped, (a, amount) => ctx.submit((s.actions || []).find((x) => x.id === a.id) || a, amount), { keys, titles }));
+    body.push(autoPassControl(s));
     fill(panes.move, el('h2', { text: s.toAct ? 'Your move' : 'Not your turn' }), body);
+  }
+
+  // An action with its label in the player's words (the action itself,
+  // with its notation, is what goes to the server).
+  function wordy(a) {
+    return { ...a, label: named(a.label || a.text) };
+  }
+
+  // The Seize shortcut (docs/rulings.md, "Passing Seize offers for a
+  // Round"): a box the seat may tick at any time of its game, whatever its
+  // Hand holds, so that having it says nothing.  While it is ticked, each
+  // Seize offer the seat is asked for this Round is answered with the same
+  // pass a click would send (the `pass` action of that decision, no card
+  // chosen); the next Round it is off again.
+  function autoPassControl(s) {
+    const o = s.obs || {};
+    if (!o.seat || s.over || !Number.isInteger(s.decision)) return null; // a player's live table only
+    const box = el('input', {
+      type: 'checkbox', id: 'dml-autopass', checked: autoPassRound !== null && autoPassRound === o.round,
+      onchange: (e) => {
+        autoPassRound = e.target.checked ? o.round : null;
+        autoPass(snap);
+      },
+    });
+    return el('fieldset', { class: 'action-group autopass', dataset: { group: 'autopass' } },
+      el('legend', { text: 'Seize offers' }),
+      el('label', { for: 'dml-autopass' }, box,
+        ` Pass every Seize offer asked of me for the rest of Round ${o.round}`),
+      el('p', { class: 'small', text: 'Whatever your Hand holds: the others see the same passes as if you clicked them.' }));
+  }
+
+  // Sends the pass of a Seize offer when the box is ticked for this Round
+  // and the seat is asked for an offer with no card chosen yet.
+  function autoPass(s) {
+    const o = (s && s.obs) || {};
+    if (autoPassRound !== null && autoPassRound !== o.round) autoPassRound = null;
+    if (autoPassRound === null || !s.toAct || s.over) return;
+    const d = o.decision || {};
+    if (d.kind !== 'offer' || d.actor !== o.seat || (o.offer && o.offer.length)) return;
+    const pass = (s.actions || []).find((a) => a.group === 'done' && a.text === 'pass');
+    const key = `${s.decision}`;
+    if (!pass || autoPassed === key) return;
+    autoPassed = key;
+    queueMicrotask(() => ctx.submit(pass));
   }
 
   // The cards of the choice under way, marked wherever they lie: the Buy's
@@ -446,9 +516,10 @@ export function createView(root, ctx) {
     drawMove(s);
     logView.update(s.log || []);
     focus.restore();
+    autoPass(s);
   }
 
-  return { render: (s) => render(s), keys: () => keys };
+  return { render: (s) => render(s), keys: () => keys, words: named };
 }
 
 // The replay viewer's line for step `step` of the log `events`: the Round,

@@ -62,6 +62,12 @@ const app = {
   },
   gameOfId(id) { return app.gameIds.get(id); },
   setKeyHandler(f) { app.keyHandler = f; },
+  // The decision at hand explained, for `?` (game.js sets it on a seat's
+  // table: () => {help, guide} or null; the text is the seat's own help,
+  // as the server wrote it into the seat's update).
+  helpProvider: null,
+  setHelpProvider(f) { app.helpProvider = f; },
+  showHelp: () => showKeys(),
 };
 
 conn.on('state', (s) => { connLine.textContent = s === 'open' ? '' : 'reconnecting…'; });
@@ -115,11 +121,18 @@ document.addEventListener('keydown', (e) => {
   if (app.keyHandler && app.keyHandler(e)) e.preventDefault();
 });
 
+// `?`: the decision at hand explained (on a seat's table when it is to
+// act: the same text the terminal clients show for `?`), the guide's link
+// and the keys.
 function showKeys() {
   const old = document.getElementById('keys-dialog');
   if (old) { old.remove(); return; }
   const close = el('button', { type: 'button', text: 'Close', onclick: () => box.remove() });
-  const box = el('section', { id: 'keys-dialog', class: 'panel keys-dialog', role: 'dialog', 'aria-label': 'Keyboard shortcuts' },
+  const now = app.helpProvider ? app.helpProvider() : null;
+  const box = el('section', { id: 'keys-dialog', class: 'panel keys-dialog', role: 'dialog', 'aria-label': now ? 'Help' : 'Keyboard shortcuts' },
+    now && now.help ? [el('h2', { text: 'This decision' }), el('p', { class: 'help decision-help', text: now.help })] : null,
+    now && !now.help ? el('p', { class: 'small decision-help', text: 'Nothing to decide now: the help explains each of your decisions when it is your turn.' }) : null,
+    now && now.guide ? el('p', {}, el('a', { href: now.guide, target: '_blank', rel: 'noopener', text: 'The player\'s guide: the rules in short and the glossary' })) : null,
     el('h2', { text: 'Keys' }),
     el('dl', {},
       el('dt', { text: '1 – 9' }), el('dd', { text: 'the action with that number' }),
@@ -128,7 +141,7 @@ function showKeys() {
       el('dt', { text: 'l' }), el('dd', { text: 'move to the log' }),
       el('dt', { text: 'Tab' }), el('dd', { text: 'move between controls; Space or Enter presses one' }),
       el('dt', { text: '← →' }), el('dd', { text: 'step in the replay viewer' }),
-      el('dt', { text: '?' }), el('dd', { text: 'show or hide this list' }),
+      el('dt', { text: '?' }), el('dd', { text: 'show or hide this help (the decision explained, and the keys)' }),
       el('dt', { text: 'Esc' }), el('dd', { text: 'close it' })),
     close);
   document.body.appendChild(box);

@@ -202,6 +202,10 @@ export async function showGame(main, app, route) {
     const hintText = state.noHints
       || (state.hint && u.your_turn && state.hint.decision === u.decision ? state.hint.text : '');
     if (u.over) controls.push(el('a', { href: `#game=${route.game_id}&replay=1`, id: 'link-replay', text: 'Replay this game' }));
+    // `?`: the decision at hand explained (app.js, showKeys).
+    if (u.seat !== null && u.seat !== undefined && !u.over) {
+      controls.push(el('button', { type: 'button', class: 'secondary', id: 'btn-help', 'aria-keyshortcuts': '?', text: '? Help', onclick: () => app.showHelp() }));
+    }
     // The game's player's guide (its rules in short and the glossary), as the server hands it out.
     const gameName = u.game || state.viewGame;
     if (gameName) controls.push(el('a', { href: `/api/games/${encodeURIComponent(gameName)}/guide`, id: 'link-guide', target: '_blank', rel: 'noopener', text: 'Guide and rules' }));
@@ -216,7 +220,7 @@ export async function showGame(main, app, route) {
         ((u.seats || []).map((s) => `P${s.seat} ${s.kind === 'bot' ? s.spec : 'human'}${s.left ? ' (left)' : ''}`)).join(', ')),
       clock, el('div', { class: 'head-controls' }, controls),
       el('p', { class: 'hint-line', 'aria-live': 'polite', text: hintText }),
-      el('p', { class: 'small keys-hint', text: 'Keys: 1–9 pick an action, Enter confirms, u takes back, l goes to the log, ? lists the keys.' }));
+      el('p', { class: 'small keys-hint', text: 'Keys: 1–9 pick an action, Enter confirms, u takes back, l goes to the log, ? explains this decision and lists the keys.' }));
   }
 
   async function askHint(u) {
@@ -295,6 +299,7 @@ export async function showGame(main, app, route) {
       log, actions: u.your_turn ? u.actions || [] : [], help: u.help || '', prompt: u.prompt || '',
       toAct: !!u.your_turn, over: !!u.over, result: u.result,
       toActSeat: Number.isInteger(u.to_act) ? u.to_act : null,
+      decision: Number.isInteger(u.decision) ? u.decision : null, // the seat's decision number
     };
     try {
       state.view.render(snap);
@@ -339,6 +344,19 @@ export async function showGame(main, app, route) {
   const tick = setInterval(() => { if (state.update && state.update.clock) drawHead(state.update); }, 1000);
   await sitDown();
 
+  // For `?`: the seat's help for the decision at hand (its update's `help`,
+  // in the words of the game's view), and the guide's address.
+  function helpNow() {
+    const u = state.update;
+    if (!u || u.seat === null || u.seat === undefined) return null;
+    const game = u.game || state.viewGame;
+    const words = state.view && typeof state.view.words === 'function' ? state.view.words : (t) => t;
+    return {
+      help: u.your_turn && u.help ? words(u.help) : '',
+      guide: game ? `/api/games/${encodeURIComponent(game)}/guide` : '',
+    };
+  }
+
   // Keyboard: the view's shortcuts (digits, Enter, u), l for the log.
   const onKey = (e) => {
     if (!state.view) return false;
@@ -355,6 +373,7 @@ export async function showGame(main, app, route) {
     return true;
   };
   app.setKeyHandler(onKey);
+  app.setHelpProvider(() => helpNow());
 
   return () => {
     offUpdate();
@@ -362,6 +381,7 @@ export async function showGame(main, app, route) {
     offReconnect();
     clearInterval(tick);
     app.setKeyHandler(null);
+    app.setHelpProvider(null);
     app.setTurn(false);
   };
 }

@@ -430,8 +430,9 @@ static void tb_route_event(const cr_game *g, cr_tbuf *t, const cr_event *e)
     }
 }
 
-static const char *const end_words[] = {"", "the bank broke", "no progress was made (R121)",
-                                        "a player went bankrupt", "a technical bankruptcy (R84)"};
+/* Player-facing: no spec references (the rulings are R121 and R84). */
+static const char *const end_words[] = {"", "the bank broke", "no progress was made",
+                                        "a player went bankrupt", "a technical bankruptcy"};
 
 size_t d18_event_to_str(const cr_game *g, const cr_event *e, int seat, char *buf, size_t cap)
 {
