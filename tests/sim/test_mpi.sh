@@ -5,8 +5,10 @@
 # the CSV, of the same run in one process, byte for byte once the timing
 # is taken out (the text's "X s (N games/s, M actions/s)", the sweep's
 # games/s column, the JSON's "seconds").  DML and 18Dracula runs, a DML
-# sweep over seat 0's bot, a run with more processes than games, and an
-# error that is reported once, by rank 0.
+# sweep over seat 0's bot, sweeps over a table option and over 18Dracula's
+# board (its phase chart, bank, starting money and an associate's price),
+# a run with more processes than games, and an error that is reported
+# once, by rank 0.
 #
 # Skipped (exit 77) when the program was built without MPI (HAVE_MPI is
 # not ON: CMake found no MPI) or mpirun is missing; failed instead when
@@ -84,6 +86,13 @@ same sweep 3 dml --games 1000 --seed 3 --threads 1 --seats heuristic \
 same option-sweep 2 dml --variant dml-2015 --games 600 --seed 3 --threads 1 \
     --vary option.bm-wager=no,yes
 same board-sweep 3 18dracula --games 24 --seed 7 --threads 1 --vary board.phase.2.limit=3,5
+# the rules' money and prices, which the bundled board leaves out
+same bank-sweep 2 18dracula --games 12 --seed 7 --threads 1 --seats heuristic,random,heuristic,random \
+    --vary board.bank=8000,16000
+same cash-sweep 3 18dracula --games 12 --seed 8 --threads 1 --seats heuristic,random,heuristic,random \
+    --vary board.cash.4=400,900
+same assoc-sweep 2 18dracula --games 12 --seed 9 --threads 1 --seats heuristic \
+    --vary board.assoc.FD.price=180,400
 same smackdown 2 dml --variant smackdown --games 1001 --seed 11 --threads 2 \
     --seats heuristic,random,random
 same few 3 dml --games 2 --seed 9 --threads 1

@@ -198,10 +198,31 @@ static void test_board_parameters(void **state)
     unlink(path);
     /* refusals name the parameter and what is allowed */
     assert_int_equal(
-        cr_sim_board_file(&c, "bank", "8000", path, sizeof path, &opt, err, sizeof err),
+        cr_sim_board_file(&c, "bank.size", "8000", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
-    assert_non_null(strstr(err, "board.bank"));
+    assert_non_null(strstr(err, "board.bank.size"));
     assert_non_null(strstr(err, "phase.N.limit"));
+    assert_non_null(strstr(err, "cash.N"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "cash.7", "500", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "not a board parameter"));
+    assert_int_equal(cr_sim_board_file(&c, "bank", "999", path, sizeof path, &opt, err, sizeof err),
+                     CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.bank=999: expected a whole number in 1000..1000000"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.LL.price", "82", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.assoc.LL.price=82"));
+    assert_non_null(strstr(err, "not a multiple of 5"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.LL.price", "120", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "assoc BT price 100 is below LL's 120"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.XY.price", "50", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "unknown associate 'XY'"));
     assert_int_equal(
         cr_sim_board_file(&c, "phase.2.limit", "0", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
@@ -211,6 +232,56 @@ static void test_board_parameters(void **state)
         cr_sim_board_file(&c, "phase.5.sales", "4", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
     assert_non_null(strstr(err, "no sales"));
+    /* the rules' money and prices: records the bundled board leaves out
+     * are added, then set again on a board that has them */
+    static const char *const money[][3] = {
+        {"bank", "8000", "bank 8000\n"},
+        {"cash.4", "700", "cash 4 700\n"},
+        {"assoc.LL.price", "95", "assoc LL price 95\n"},
+    };
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(cr_sim_board_file(&c, money[k][0], money[k][1], path, sizeof path, &opt,
+                                           err, sizeof err),
+                         CR_OK);
+        f = fopen(path, "r");
+        assert_non_null(f);
+        found = 0;
+        while (fgets(line, sizeof line, f)) found += strcmp(line, money[k][2]) == 0;
+        fclose(f);
+        assert_int_equal(found, 1);
+        /* a board that has the record: the number is replaced, another
+         * player count is added to the same line */
+        char path2[256];
+        cr_sim_config c2 = c;
+        c2.options[0].key = "board";
+        c2.options[0].value = path;
+        c2.n_options = 1;
+        const char *val = k == 0 ? "9000" : k == 1 ? "650" : "100";
+        const char *key2 = k == 1 ? "cash.2" : money[k][0];
+        assert_int_equal(
+            cr_sim_board_file(&c2, key2, val, path2, sizeof path2, &opt, err, sizeof err), CR_OK);
+        static const char *const want[3] = {"bank 9000\n", "cash 2 650 4 700\n",
+                                            "assoc LL price 100\n"};
+        f = fopen(path2, "r");
+        assert_non_null(f);
+        found = 0;
+        while (fgets(line, sizeof line, f)) found += strcmp(line, want[k]) == 0;
+        fclose(f);
+        assert_int_equal(found, 1);
+        if (k == 1) { /* and the games play on it: 4 players start with 700, 2 with 650 */
+            cr_sim_config run = c2;
+            run.options[0].value = path2;
+            run.num_players = 2;
+            run.games = 2;
+            run.progress = CR_SIM_PROGRESS_OFF;
+            cr_sim_result rr;
+            assert_int_equal(cr_sim_run(&run, &rr, err, sizeof err), CR_OK);
+            assert_int_equal(rr.games, 2);
+            cr_sim_result_fini(&rr);
+        }
+        unlink(path2);
+        unlink(path);
+    }
     c.game = "dml";
     assert_int_equal(
         cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
