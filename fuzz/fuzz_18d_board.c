@@ -95,6 +95,16 @@ static void check_board(const d18_board *b)
         for (int p = 0; p < D18_NUM_PHASES; p++) total += b->release[p][c];
         FUZZ_CHECK(total <= b->cubes[c], "releases of colour %d", c);
     }
+    /* money and associates: the rules' unless the file says, within bounds */
+    FUZZ_CHECK(b->bank >= D18_MIN_BANK && b->bank <= D18_MAX_BANK, "bank");
+    for (int n = 2; n <= D18_BOARD_MAX_PLAYERS; n++)
+        FUZZ_CHECK(b->start_cash[n] >= 1 && b->start_cash[n] <= D18_MAX_START_CASH, "cash %d", n);
+    for (int a = 0; a < D18_BOARD_ASSOCS; a++) {
+        FUZZ_CHECK(b->assoc_price[a] >= 5 && b->assoc_price[a] <= D18_MAX_PRICE &&
+                       b->assoc_price[a] % 5 == 0,
+                   "associate %d's price", a);
+        FUZZ_CHECK(a == 0 || b->assoc_price[a] >= b->assoc_price[a - 1], "associates' order");
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

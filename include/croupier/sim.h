@@ -58,8 +58,9 @@ typedef struct cr_sim_config {
     cr_option_kv options[CR_MAX_OPTIONS];
     /* 1: keep no result per game (per_game stays NULL; the figures are
      * the same, added up as the games end), so memory does not grow with
-     * the number of games.  The CSV, the plots and a run in parts
-     * (cr_sim_run_part for MPI, cr_sim_summarize) need per_game: 0. */
+     * the number of games.  Only the CSV (and cr_sim_summarize) needs
+     * per_game: 0; the plots and runs in parts reduced with
+     * cr_sim_tally_pack/unpack do not. */
     int no_per_game;
 } cr_sim_config;
 
@@ -128,6 +129,10 @@ typedef struct cr_sim_result {
     long achievement_games[CR_SIM_MAX_ACHIEVEMENTS];
     double seconds; /* wall time */
     uint64_t total_actions;
+    /* The integer sums and length histograms every figure above comes
+     * from (owned, opaque; kept by every run, with or without per_game):
+     * what runs in parts add up (cr_sim_tally_pack, below). */
+    struct cr_sim_tally *tally;
 } cr_sim_result;
 
 /* The seed of game i's match: every die and bot choice of that game follows
@@ -150,7 +155,9 @@ void cr_sim_result_fini(cr_sim_result *r);
  * checks the configuration and fills in everything but the games
  * (threads = 0).  This is how a run is spread over processes (croupier sim
  * under mpirun, docs/lab.md): put the parts' per_game back together in
- * index order into one cr_alloc'd array, add up their counters and
+ * index order into one cr_alloc'd array (in a result set up like a part:
+ * a copy of a part's struct, its per_game and tally set to NULL, since
+ * the part owns them), add up their counters and
  * total_actions, set games and first_game, and cr_sim_summarize() gives
  * exactly the figures cr_sim_run gives.  Errors as cr_sim_run; free *out
  * with cr_sim_result_fini. */
@@ -164,6 +171,26 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
  * CR_ERR_NOMEM when the length histograms cannot be allocated (r is then
  * left as it was); CR_ERR_INVALID for a result kept without per_game. */
 cr_status cr_sim_summarize(cr_sim_result *r) CR_MUST_CHECK;
+
+/* Runs in parts without a result per game.  Every figure is a function of
+ * integer sums over the games and of two length histograms (the result's
+ * tally), and sums do not depend on the order of the games: the parts'
+ * tallies, written as int64 words and added word by word (MPI_Reduce with
+ * MPI_SUM, say), are the whole run's, and unpacking them gives exactly the
+ * figures cr_sim_run gives, without gathering a game.  The words' shape
+ * depends on the histograms' sizes: take the largest caps over the parts
+ * (cr_sim_tally_caps), pack each part to them (cr_sim_tally_pack writes
+ * cr_sim_tally_words(caps) words; CR_ERR_INVALID for caps below the
+ * part's own), add, and cr_sim_tally_unpack() the sum into a result set
+ * up like the parts (counters, total_actions, threads, seconds and games
+ * are set by the caller, as for cr_sim_summarize).  CR_ERR_NOMEM when the
+ * histograms cannot be allocated. */
+void cr_sim_tally_caps(const cr_sim_result *r, uint32_t *rounds_cap, uint32_t *actions_cap);
+size_t cr_sim_tally_words(uint32_t rounds_cap, uint32_t actions_cap);
+cr_status cr_sim_tally_pack(const cr_sim_result *r, uint32_t rounds_cap, uint32_t actions_cap,
+                            int64_t *out) CR_MUST_CHECK;
+cr_status cr_sim_tally_unpack(cr_sim_result *r, const int64_t *words, uint32_t rounds_cap,
+                              uint32_t actions_cap) CR_MUST_CHECK;
 
 /* A sweep over a game's data (`croupier sim --vary board.KEY=V1,V2,...`):
  * writes the data file of cfg's table (its board option's file, or the
@@ -230,6 +257,13 @@ cr_status cr_sim_write_json(const cr_sim_result *r, int n, const char *vary_key,
                             const char *const *vary_values, const char *path, char *err,
                             size_t errcap) CR_MUST_CHECK;
 /* One row per game (of every result given; the config column tells them apart). */
+/* The CSV in pieces, as cr_sim_write_csv writes it whole: the header line
+ * for results like r, then the rows of n games of result r (games[k] is
+ * game first_game + k of its run; config: the sweep's value, or
+ * "default").  A run in parts streams its parts' rows this way. */
+void cr_sim_csv_header(const cr_sim_result *r, FILE *f);
+void cr_sim_csv_rows(const cr_sim_result *r, const char *config, const cr_sim_game *games,
+                     long first_game, long n, FILE *f);
 cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *vary_values,
                            const char *path, char *err, size_t errcap) CR_MUST_CHECK;
 /* PNG charts via gnuplot (win rates with error bars, length histogram; for a

@@ -218,6 +218,8 @@ static int sim_command(int argc, char **argv, int ranks)
     char err[512];
     int json_new = 0, csv_new = 0, plots_new = 0, status = 0, done = 0;
     int rank0 = sim_mpi_rank() == 0;
+    /* only --csv needs a result per game; decided alike on every process */
+    int keep_games = csv != NULL;
     if (!rank0) json = csv = plots = NULL;
     if (plots) { /* first: --json and --csv may name files inside it */
         cr_status ps = cr_sim_plot_prepare(plots, &plots_new, err, sizeof err);
@@ -254,9 +256,10 @@ static int sim_command(int argc, char **argv, int ranks)
         status = cli_error("out of memory");
     for (int i = 0; status == 0 && i < n_runs; i++) {
         runs[i] = cfg;
-        /* one process without --csv or --plots needs no result per game:
-         * memory stays flat however many games are played */
-        runs[i].no_per_game = ranks == 1 && !csv && !plots;
+        /* without --csv no result per game is kept (the plots read the
+         * length histograms): memory stays flat however many games are
+         * played, in one process or on MPI ranks */
+        runs[i].no_per_game = !keep_games;
         const char *opt = vary_option ? vary_option : vary_board ? board_opt : NULL;
         if (vary_seat >= 0) {
             runs[i].seats[vary_seat] = vary_list[i];
@@ -282,7 +285,8 @@ static int sim_command(int argc, char **argv, int ranks)
         if (vary_option) cr_sim_result_fini(&probe);
     }
     if (status == 0 && ranks > 1) { /* every configuration at once, over the processes */
-        if (sim_mpi_run(runs, n_runs, res, err, sizeof err) == CR_OK)
+        if (sim_mpi_run(runs, n_runs, res, csv, vary ? (const char *const *)vary_list : NULL, err,
+                        sizeof err) == CR_OK)
             done = n_runs;
         else
             status = rank0 ? cli_error("%s", err) : 1;
@@ -319,7 +323,9 @@ static int sim_command(int argc, char **argv, int ranks)
     const char *key = vary ? vary_key : NULL;
     if (status == 0 && json && cr_sim_write_json(res, n_runs, key, values, json, err, sizeof err))
         status = cli_error("%s", err);
-    if (status == 0 && csv && cr_sim_write_csv(res, n_runs, values, csv, err, sizeof err))
+    /* (on MPI ranks sim_mpi_run has written the CSV, streaming the rows) */
+    if (status == 0 && csv && ranks == 1 &&
+        cr_sim_write_csv(res, n_runs, values, csv, err, sizeof err))
         status = cli_error("%s", err);
     if (status == 0 && plots) {
         cr_status ps = cr_sim_plot(res, n_runs, key, values, plots, err, sizeof err);

@@ -264,6 +264,43 @@ cr_status cr_sim_write_json(const cr_sim_result *r, int n, const char *vary_key,
 
 /* ---- CSV ------------------------------------------------------------------ */
 
+void cr_sim_csv_header(const cr_sim_result *r, FILE *f)
+{
+    int np = r ? r->num_players : 0;
+    fprintf(f, "config,game,game_seed,winner,end,rounds,actions");
+    for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,rank%d,label%d", s, s, s, s);
+    /* the keys a seat earned, separated by spaces */
+    for (int s = 0; s < np; s++) fprintf(f, ",achievements%d", s);
+    fprintf(f, "\n");
+}
+
+void cr_sim_csv_rows(const cr_sim_result *r, const char *config, const cr_sim_game *games,
+                     long first_game, long n, FILE *f)
+{
+    for (long k = 0; k < n; k++) {
+        const cr_sim_game *gm = &games[k];
+        /* game_seed: `croupier play --seed` with it and the same seats
+         * plays this game again, move for move */
+        long game = first_game + k; /* its index in the whole run */
+        fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", config, game,
+                (unsigned long long)cr_sim_game_seed(r->seed, game), gm->winner,
+                r->end_names[gm->end], gm->rounds, gm->actions);
+        for (int s = 0; s < r->num_players; s++)
+            fprintf(f, ",%g,%d,%d,%s", (double)gm->returns[s], gm->score[s], gm->rank[s],
+                    gm->label[s] >= 0 && gm->label[s] < r->n_labels ? r->label_names[gm->label[s]]
+                                                                    : "");
+        for (int s = 0; s < r->num_players; s++) {
+            fputc(',', f);
+            for (int a = 0, first = 1; a < r->n_achievements; a++)
+                if (gm->achieved[s] >> a & 1) {
+                    fprintf(f, "%s%s", first ? "" : " ", r->achievement_keys[a]);
+                    first = 0;
+                }
+        }
+        fprintf(f, "\n");
+    }
+}
+
 cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *vary_values,
                            const char *path, char *err, size_t errcap)
 {
@@ -272,37 +309,15 @@ cr_status cr_sim_write_csv(const cr_sim_result *r, int n, const char *const *var
         snprintf(err, errcap, "%s: %s", path, strerror(errno));
         return CR_ERR_IO;
     }
-    int np = n ? r[0].num_players : 0;
-    fprintf(f, "config,game,game_seed,winner,end,rounds,actions");
-    for (int s = 0; s < np; s++) fprintf(f, ",return%d,score%d,rank%d,label%d", s, s, s, s);
-    /* the keys a seat earned, separated by spaces */
-    for (int s = 0; s < np; s++) fprintf(f, ",achievements%d", s);
-    fprintf(f, "\n");
+    cr_sim_csv_header(n ? &r[0] : NULL, f);
     for (int i = 0; i < n; i++) {
-        const char *cfgname = vary_values ? vary_values[i] : "default";
-        for (long k = 0; k < r[i].games; k++) {
-            const cr_sim_game *gm = &r[i].per_game[k];
-            /* game_seed: `croupier play --seed` with it and the same seats
-             * plays this game again, move for move */
-            long game = r[i].first_game + k; /* its index in the whole run */
-            fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", cfgname, game,
-                    (unsigned long long)cr_sim_game_seed(r[i].seed, game), gm->winner,
-                    r[i].end_names[gm->end], gm->rounds, gm->actions);
-            for (int s = 0; s < r[i].num_players; s++)
-                fprintf(f, ",%g,%d,%d,%s", (double)gm->returns[s], gm->score[s], gm->rank[s],
-                        gm->label[s] >= 0 && gm->label[s] < r[i].n_labels
-                            ? r[i].label_names[gm->label[s]]
-                            : "");
-            for (int s = 0; s < r[i].num_players; s++) {
-                fputc(',', f);
-                for (int a = 0, first = 1; a < r[i].n_achievements; a++)
-                    if (gm->achieved[s] >> a & 1) {
-                        fprintf(f, "%s%s", first ? "" : " ", r[i].achievement_keys[a]);
-                        first = 0;
-                    }
-            }
-            fprintf(f, "\n");
+        if (!r[i].per_game && r[i].games > 0) {
+            fclose(f);
+            snprintf(err, errcap, "%s: the run kept no result per game", path);
+            return CR_ERR_INVALID;
         }
+        cr_sim_csv_rows(&r[i], vary_values ? vary_values[i] : "default", r[i].per_game,
+                        r[i].first_game, r[i].games, f);
     }
     if (fclose(f) != 0) {
         snprintf(err, errcap, "%s: %s", path, strerror(errno));
@@ -461,11 +476,10 @@ cr_status cr_sim_plot(const cr_sim_result *r, int n, const char *vary_key,
     uint32_t maxv = by_rounds ? r[0].rounds.max : r[0].actions.max;
     uint32_t width = by_rounds ? 1 : (maxv / 60 + 1);
     long *hist = calloc(maxv / width + 2, sizeof *hist);
-    if (hist) {
-        for (long i = 0; i < r[0].games; i++) {
-            uint32_t v = by_rounds ? r[0].per_game[i].rounds : r[0].per_game[i].actions;
-            hist[v / width]++;
-        }
+    if (hist) { /* from the tally's histogram: every run keeps it */
+        const sim_tally *t = r[0].tally;
+        int k = by_rounds ? 0 : 1;
+        for (uint32_t v = 0; t && v < t->cap[k] && v <= maxv; v++) hist[v / width] += t->hist[k][v];
         for (uint32_t b = 0; b <= maxv / width; b++) fprintf(fl, "%u %ld\n", b * width, hist[b]);
         free(hist);
     }

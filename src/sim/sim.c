@@ -12,8 +12,10 @@
  * A run can also be played in parts (cr_sim_run_part: games first ..
  * first+count-1, each still seeded by its index in the whole run).  Parts
  * put back together in index order, their integer counters added, and
- * summarized again (cr_sim_summarize) give the whole run's figures exactly:
- * that is how the lab spreads one run over MPI processes (docs/lab.md).
+ * summarized again (cr_sim_summarize) give the whole run's figures exactly;
+ * so do their tallies added word by word (cr_sim_tally_pack/unpack), with
+ * no result per game kept anywhere: that is how the lab spreads one run
+ * over MPI processes (docs/lab.md).
  *
  * Progress: the calling thread draws the bar on stderr while the workers
  * run, only when cr_sim_progress_enabled() says so (stderr is a terminal,
@@ -104,35 +106,26 @@ int cr_sim_split_specs(const char *list, char *buf, size_t bufcap, char **out, i
 
 /* ---- the tally ---------------------------------------------------------------- */
 
-/* Every summary figure is a function of integer sums over the games (wins,
- * games, scores, ends, achievements) and of the histograms of rounds and
- * actions (the percentiles are read from them by nearest rank): a tally.
- * Integer sums do not depend on the order of the games, so a tally kept
- * per worker and added at the end gives exactly the figures of one folded
- * from per_game[] in index order, without keeping a result per game (the
- * lab's streaming mode: memory does not grow with the run).  The score
- * sums were doubles added in index order: integer sums far below 2^53 give
- * the same doubles. */
-typedef struct sim_tally {
-    long seat_wins[CR_MAX_PLAYERS], seat_games[CR_MAX_PLAYERS];
-    int64_t seat_score[CR_MAX_PLAYERS];
-    long label_wins[CR_SIM_MAX_LABELS], label_games[CR_SIM_MAX_LABELS];
-    int64_t label_score[CR_SIM_MAX_LABELS];
-    long no_winner, ends[CR_SIM_MAX_ENDS];
-    long ach_seat[CR_SIM_MAX_ACHIEVEMENTS][CR_MAX_PLAYERS];
-    long ach_total[CR_SIM_MAX_ACHIEVEMENTS], ach_games[CR_SIM_MAX_ACHIEVEMENTS];
-    long games;
-    /* hist[0]: rounds, hist[1]: actions; hist[k][v] games of length v, for
-     * v < cap[k] (grown by doubling past the longest game seen: a few KB) */
-    long *hist[2];
-    uint32_t cap[2];
-} sim_tally;
-
+/* The tally (sim_internal.h): every summary figure comes from it. */
 static void tally_fini(sim_tally *t)
 {
     cr_free(t->hist[0]);
     cr_free(t->hist[1]);
     t->hist[0] = t->hist[1] = NULL;
+    t->cap[0] = t->cap[1] = 0;
+}
+
+/* Keeps *t (moved: *t is left empty) as r's tally, replacing any; 0 when
+ * out of memory (t is then left as it was). */
+static int tally_keep(cr_sim_result *r, sim_tally *t)
+{
+    sim_tally *kept = r->tally ? r->tally : cr_alloc(sizeof *kept);
+    if (!kept) return 0;
+    if (r->tally) tally_fini(r->tally);
+    *kept = *t;
+    memset(t, 0, sizeof *t);
+    r->tally = kept;
+    return 1;
 }
 
 /* Makes room for value v in histogram k; 0 when out of memory. */
@@ -482,8 +475,106 @@ cr_status cr_sim_summarize(cr_sim_result *r)
             tally_fini(&t);
             return CR_ERR_NOMEM;
         }
-    sim_finish(r, &t);
-    tally_fini(&t);
+    if (!tally_keep(r, &t)) {
+        tally_fini(&t);
+        return CR_ERR_NOMEM;
+    }
+    sim_finish(r, r->tally);
+    return CR_OK;
+}
+
+/* ---- tallies as words (a run in parts that keeps no result per game) ----
+ *
+ * The words: every integer sum of sim_tally in a fixed order, then the
+ * rounds histogram (rounds_cap words), then the actions histogram
+ * (actions_cap words).  Added word by word, the parts' words are the whole
+ * run's. */
+enum {
+    TALLY_FIXED = 3 * CR_MAX_PLAYERS + 3 * CR_SIM_MAX_LABELS + 1 + CR_SIM_MAX_ENDS +
+                  CR_SIM_MAX_ACHIEVEMENTS * CR_MAX_PLAYERS + 2 * CR_SIM_MAX_ACHIEVEMENTS + 1
+};
+
+void cr_sim_tally_caps(const cr_sim_result *r, uint32_t *rounds_cap, uint32_t *actions_cap)
+{
+    *rounds_cap = r->tally ? r->tally->cap[0] : 0;
+    *actions_cap = r->tally ? r->tally->cap[1] : 0;
+}
+
+size_t cr_sim_tally_words(uint32_t rounds_cap, uint32_t actions_cap)
+{
+    return (size_t)TALLY_FIXED + rounds_cap + actions_cap;
+}
+
+/* Copies the fixed sums between a tally and words: to words if out. */
+static void tally_fixed(sim_tally *t, int64_t *w, int out)
+{
+    size_t k = 0;
+#define TALLY_WORD(x)                                                                              \
+    do {                                                                                           \
+        if (out)                                                                                   \
+            w[k++] = (int64_t)(x);                                                                 \
+        else                                                                                       \
+            (x) = w[k++];                                                                          \
+    } while (0)
+    for (int s = 0; s < CR_MAX_PLAYERS; s++) {
+        TALLY_WORD(t->seat_wins[s]);
+        TALLY_WORD(t->seat_games[s]);
+        TALLY_WORD(t->seat_score[s]);
+    }
+    for (int l = 0; l < CR_SIM_MAX_LABELS; l++) {
+        TALLY_WORD(t->label_wins[l]);
+        TALLY_WORD(t->label_games[l]);
+        TALLY_WORD(t->label_score[l]);
+    }
+    TALLY_WORD(t->no_winner);
+    for (int e = 0; e < CR_SIM_MAX_ENDS; e++) TALLY_WORD(t->ends[e]);
+    for (int a = 0; a < CR_SIM_MAX_ACHIEVEMENTS; a++) {
+        for (int s = 0; s < CR_MAX_PLAYERS; s++) TALLY_WORD(t->ach_seat[a][s]);
+        TALLY_WORD(t->ach_total[a]);
+        TALLY_WORD(t->ach_games[a]);
+    }
+    TALLY_WORD(t->games);
+#undef TALLY_WORD
+}
+
+cr_status cr_sim_tally_pack(const cr_sim_result *r, uint32_t rounds_cap, uint32_t actions_cap,
+                            int64_t *out)
+{
+    static const sim_tally empty;
+    sim_tally *t = r->tally ? r->tally : (sim_tally *)&empty;
+    if (rounds_cap < t->cap[0] || actions_cap < t->cap[1]) return CR_ERR_INVALID;
+    tally_fixed(t, out, 1);
+    int64_t *h = out + TALLY_FIXED;
+    uint32_t caps[2] = {rounds_cap, actions_cap};
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t v = 0; v < caps[k]; v++) h[v] = v < t->cap[k] ? t->hist[k][v] : 0;
+        h += caps[k];
+    }
+    return CR_OK;
+}
+
+cr_status cr_sim_tally_unpack(cr_sim_result *r, const int64_t *words, uint32_t rounds_cap,
+                              uint32_t actions_cap)
+{
+    sim_tally t;
+    memset(&t, 0, sizeof t);
+    uint32_t caps[2] = {rounds_cap, actions_cap};
+    for (int k = 0; k < 2; k++)
+        if (caps[k] && !tally_room(&t, k, caps[k] - 1)) {
+            tally_fini(&t);
+            return CR_ERR_NOMEM;
+        }
+    tally_fixed(&t, (int64_t *)words, 0);
+    const int64_t *h = words + TALLY_FIXED;
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t v = 0; v < caps[k]; v++) t.hist[k][v] = (long)h[v];
+        h += caps[k];
+    }
+    if (!tally_keep(r, &t)) {
+        tally_fini(&t);
+        return CR_ERR_NOMEM;
+    }
+    sim_finish(r, r->tally);
     return CR_OK;
 }
 
@@ -666,10 +757,14 @@ cr_status cr_sim_run_part(const cr_sim_config *cfg, long first, long count, cr_s
     cr_status rc = count > 0 ? play_part(&sh, nthreads, &total, err, errcap) : CR_OK;
     cr_game_free(g);
     pthread_mutex_destroy(&sh.err_lock);
-    if (rc == CR_OK && out->per_game)
+    if (rc == CR_OK && out->per_game) {
         rc = cr_sim_summarize(out);
-    else if (rc == CR_OK)
-        sim_finish(out, &total);
+    } else if (rc == CR_OK) { /* streamed: the tally is kept, for a run in parts */
+        if (tally_keep(out, &total))
+            sim_finish(out, out->tally);
+        else
+            rc = CR_ERR_NOMEM;
+    }
     tally_fini(&total);
     if (rc == CR_ERR_NOMEM) snprintf(err, errcap, "out of memory for %ld games", count);
     if (rc != CR_OK) cr_sim_result_fini(out);
@@ -680,4 +775,7 @@ void cr_sim_result_fini(cr_sim_result *r)
 {
     cr_free(r->per_game);
     r->per_game = NULL;
+    if (r->tally) tally_fini(r->tally);
+    cr_free(r->tally);
+    r->tally = NULL;
 }

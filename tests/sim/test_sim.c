@@ -104,6 +104,80 @@ static void test_streaming_gives_the_same_figures(void **state)
     cr_sim_result_fini(&b);
 }
 
+/* A run in parts that keep no result per game: the parts' tallies, packed
+ * to the largest histograms and added word by word (what MPI_Reduce does
+ * for croupier sim under mpirun), give the whole run's figures. */
+static void test_tallies_of_parts_add_up(void **state)
+{
+    (void)state;
+    cr_sim_config c;
+    memset(&c, 0, sizeof c);
+    c.game = "dml";
+    c.seats[0] = "heuristic";
+    c.seats[1] = c.seats[2] = c.seats[3] = "random";
+    c.n_seats = 4;
+    c.games = 301;
+    c.threads = 2;
+    c.seed = 17;
+    c.progress = CR_SIM_PROGRESS_OFF;
+    cr_sim_result a, part[3];
+    char err[256];
+    assert_int_equal(cr_sim_run(&c, &a, err, sizeof err), CR_OK);
+    c.no_per_game = 1;
+    static const long first[3] = {0, 100, 101}, count[3] = {100, 1, 200};
+    uint32_t most[2] = {0, 0};
+    for (int q = 0; q < 3; q++) {
+        assert_int_equal(cr_sim_run_part(&c, first[q], count[q], &part[q], err, sizeof err), CR_OK);
+        assert_null(part[q].per_game);
+        uint32_t caps[2];
+        cr_sim_tally_caps(&part[q], &caps[0], &caps[1]);
+        for (int k = 0; k < 2; k++) most[k] = caps[k] > most[k] ? caps[k] : most[k];
+    }
+    size_t words = cr_sim_tally_words(most[0], most[1]);
+    int64_t *sum = calloc(words, sizeof *sum), *w = calloc(words, sizeof *w);
+    assert_non_null(sum);
+    assert_non_null(w);
+    for (int q = 0; q < 3; q++) {
+        if (most[1] > 0) /* below the part's own histogram: refused */
+            assert_int_equal(cr_sim_tally_pack(&part[q], most[0], 0, w), CR_ERR_INVALID);
+        assert_int_equal(cr_sim_tally_pack(&part[q], most[0], most[1], w), CR_OK);
+        for (size_t k = 0; k < words; k++) sum[k] += w[k];
+    }
+    cr_sim_result b = part[0];
+    b.per_game = NULL;
+    b.tally = NULL;
+    b.games = c.games;
+    b.first_game = 0;
+    for (int q = 1; q < 3; q++) {
+        for (int k = 0; k < CR_SIM_MAX_COUNTERS; k++) b.counters[k] += part[q].counters[k];
+        b.total_actions += part[q].total_actions;
+    }
+    assert_int_equal(cr_sim_tally_unpack(&b, sum, most[0], most[1]), CR_OK);
+    assert_memory_equal(a.counters, b.counters, sizeof a.counters);
+    assert_memory_equal(a.seat, b.seat, sizeof a.seat);
+    assert_memory_equal(a.bot, b.bot, sizeof a.bot);
+    assert_memory_equal(a.label, b.label, sizeof a.label);
+    assert_memory_equal(a.ends, b.ends, sizeof a.ends);
+    assert_int_equal(a.no_winner, b.no_winner);
+    assert_memory_equal(&a.rounds, &b.rounds, sizeof a.rounds);
+    assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
+    assert_memory_equal(a.achievement_seat, b.achievement_seat, sizeof a.achievement_seat);
+    assert_memory_equal(a.achievement_total, b.achievement_total, sizeof a.achievement_total);
+    assert_memory_equal(a.achievement_games, b.achievement_games, sizeof a.achievement_games);
+    assert_int_equal(a.total_actions, b.total_actions);
+    /* the whole run's own tally packs to the same words */
+    uint32_t caps[2];
+    cr_sim_tally_caps(&a, &caps[0], &caps[1]);
+    assert_true(caps[0] <= most[0] && caps[1] <= most[1]);
+    assert_int_equal(cr_sim_tally_pack(&a, most[0], most[1], w), CR_OK);
+    assert_memory_equal(w, sum, words * sizeof *w);
+    free(sum);
+    free(w);
+    for (int q = 0; q < 3; q++) cr_sim_result_fini(&part[q]);
+    cr_sim_result_fini(&a);
+    cr_sim_result_fini(&b);
+}
+
 /* The lab tells the game which seats' observations a bot reads
  * (cr_lab_profile.observed_seats); DML then keeps only their memory.  A
  * state so marked and a full one, given the same random actions, show the
@@ -198,10 +272,31 @@ static void test_board_parameters(void **state)
     unlink(path);
     /* refusals name the parameter and what is allowed */
     assert_int_equal(
-        cr_sim_board_file(&c, "bank", "8000", path, sizeof path, &opt, err, sizeof err),
+        cr_sim_board_file(&c, "bank.size", "8000", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
-    assert_non_null(strstr(err, "board.bank"));
+    assert_non_null(strstr(err, "board.bank.size"));
     assert_non_null(strstr(err, "phase.N.limit"));
+    assert_non_null(strstr(err, "cash.N"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "cash.7", "500", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "not a board parameter"));
+    assert_int_equal(cr_sim_board_file(&c, "bank", "999", path, sizeof path, &opt, err, sizeof err),
+                     CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.bank=999: expected a whole number in 1000..1000000"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.LL.price", "82", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "board.assoc.LL.price=82"));
+    assert_non_null(strstr(err, "not a multiple of 5"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.LL.price", "120", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "assoc BT price 100 is below LL's 120"));
+    assert_int_equal(
+        cr_sim_board_file(&c, "assoc.XY.price", "50", path, sizeof path, &opt, err, sizeof err),
+        CR_ERR_INVALID);
+    assert_non_null(strstr(err, "unknown associate 'XY'"));
     assert_int_equal(
         cr_sim_board_file(&c, "phase.2.limit", "0", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
@@ -211,6 +306,56 @@ static void test_board_parameters(void **state)
         cr_sim_board_file(&c, "phase.5.sales", "4", path, sizeof path, &opt, err, sizeof err),
         CR_ERR_INVALID);
     assert_non_null(strstr(err, "no sales"));
+    /* the rules' money and prices: records the bundled board leaves out
+     * are added, then set again on a board that has them */
+    static const char *const money[][3] = {
+        {"bank", "8000", "bank 8000\n"},
+        {"cash.4", "700", "cash 4 700\n"},
+        {"assoc.LL.price", "95", "assoc LL price 95\n"},
+    };
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(cr_sim_board_file(&c, money[k][0], money[k][1], path, sizeof path, &opt,
+                                           err, sizeof err),
+                         CR_OK);
+        f = fopen(path, "r");
+        assert_non_null(f);
+        found = 0;
+        while (fgets(line, sizeof line, f)) found += strcmp(line, money[k][2]) == 0;
+        fclose(f);
+        assert_int_equal(found, 1);
+        /* a board that has the record: the number is replaced, another
+         * player count is added to the same line */
+        char path2[256];
+        cr_sim_config c2 = c;
+        c2.options[0].key = "board";
+        c2.options[0].value = path;
+        c2.n_options = 1;
+        const char *val = k == 0 ? "9000" : k == 1 ? "650" : "100";
+        const char *key2 = k == 1 ? "cash.2" : money[k][0];
+        assert_int_equal(
+            cr_sim_board_file(&c2, key2, val, path2, sizeof path2, &opt, err, sizeof err), CR_OK);
+        static const char *const want[3] = {"bank 9000\n", "cash 2 650 4 700\n",
+                                            "assoc LL price 100\n"};
+        f = fopen(path2, "r");
+        assert_non_null(f);
+        found = 0;
+        while (fgets(line, sizeof line, f)) found += strcmp(line, want[k]) == 0;
+        fclose(f);
+        assert_int_equal(found, 1);
+        if (k == 1) { /* and the games play on it: 4 players start with 700, 2 with 650 */
+            cr_sim_config run = c2;
+            run.options[0].value = path2;
+            run.num_players = 2;
+            run.games = 2;
+            run.progress = CR_SIM_PROGRESS_OFF;
+            cr_sim_result rr;
+            assert_int_equal(cr_sim_run(&run, &rr, err, sizeof err), CR_OK);
+            assert_int_equal(rr.games, 2);
+            cr_sim_result_fini(&rr);
+        }
+        unlink(path2);
+        unlink(path);
+    }
     c.game = "dml";
     assert_int_equal(
         cr_sim_board_file(&c, "phase.2.limit", "3", path, sizeof path, &opt, err, sizeof err),
@@ -472,6 +617,7 @@ static void test_parts_make_the_whole_run(void **state)
     assert_string_equal(part[1].end_names[0], whole.end_names[0]);
 
     cr_sim_result r = part[0]; /* the configuration, as part 0 filled it in */
+    r.tally = NULL;            /* part 0's own, as its per_game */
     r.games = c.games;
     r.first_game = 0;
     r.per_game = cr_calloc((size_t)c.games, sizeof *r.per_game);
@@ -523,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_dropped_events_fail_the_run),
         cmocka_unit_test(test_same_figures_whatever_the_threads),
         cmocka_unit_test(test_streaming_gives_the_same_figures),
+        cmocka_unit_test(test_tallies_of_parts_add_up),
         cmocka_unit_test(test_observed_seats_see_the_same),
         cmocka_unit_test(test_board_parameters),
         cmocka_unit_test(test_lab_games_replay_as_matches),

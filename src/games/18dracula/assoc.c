@@ -78,7 +78,7 @@ static int can_offer(const cr_game *g, const d18_state *s, int a, int price)
     if (f < 0 || s->phase < 2 || a < 0 || a >= D18_NASSOC) return 0; /* R85: phase 2 on */
     int o = s->assoc_owner[a];
     if (o < 0 || o >= s->np || (s->assoc_closed >> a & 1) || (s->declined_af >> a & 1)) return 0;
-    if (price < 1 || price > 2 * d18_assoc_price[a] || price > s->treasury[f]) return 0;
+    if (price < 1 || price > 2 * d18_brd(g)->assoc_price[a] || price > s->treasury[f]) return 0;
     return merge_cf_ok(g, s, f, a); /* the monster limit does not forbid it (R101) */
 }
 
@@ -121,14 +121,14 @@ static int can_keep(const cr_game *g, const d18_state *s)
 }
 
 /* An offer to the operating front waits for the owner's answer. */
-static int offer_pending(const d18_state *s)
+static int offer_pending(const cr_game *g, const d18_state *s)
 {
     int f = s->op_front, a = s->offer_assoc;
     if (s->stage != D18_S_OR_AOFFER || f < 0 || f >= D18_NFRONTS || a < 0 || a >= D18_NASSOC)
         return 0;
     int o = s->assoc_owner[a];
     return o >= 0 && o < s->np && s->offer_price >= 1 && s->offer_price <= s->treasury[f] &&
-           s->offer_price <= 2 * d18_assoc_price[a];
+           s->offer_price <= 2 * d18_brd(g)->assoc_price[a];
 }
 
 /* The next office choice, if any: an office that cannot be kept is
@@ -266,7 +266,7 @@ int d18_assoc_is_legal(const cr_game *g, const d18_state *s, const d18_act *x)
     case D18_K_CHURCH: return can_church(g, s, x->o1);
     case D18_K_MOLEMEN: return can_molemen(g, s, x->o1);
     case D18_K_ACCEPT:
-    case D18_K_DECLINE: return offer_pending(s);
+    case D18_K_DECLINE: return offer_pending(g, s);
     default: return 0;
     }
 }
@@ -274,10 +274,10 @@ int d18_assoc_is_legal(const cr_game *g, const d18_state *s, const d18_act *x)
 /* The prices offered for associate a: 1, its printed price, twice that and
  * the whole treasury, within [1, min(2 x printed, treasury)] (point 4 of
  * issue 8: a menu; any amount in range is legal). */
-static int offer_menu(int a, int treasury, int *out)
+static int offer_menu(const d18_board *b, int a, int treasury, int *out)
 {
-    int hi = 2 * d18_assoc_price[a] < treasury ? 2 * d18_assoc_price[a] : treasury;
-    int c[4] = {1, d18_assoc_price[a], 2 * d18_assoc_price[a], treasury}, n = 0;
+    int hi = 2 * b->assoc_price[a] < treasury ? 2 * b->assoc_price[a] : treasury;
+    int c[4] = {1, b->assoc_price[a], 2 * b->assoc_price[a], treasury}, n = 0;
     for (int i = 0; i < 4; i++) {
         int v = c[i] < hi ? c[i] : hi, j = n;
         if (v < 1) continue;
@@ -295,7 +295,7 @@ int d18_assoc_legal(const cr_game *g, const d18_state *s, cr_action *out)
     const d18_board *b = d18_brd(g);
     int n = 0;
     if (s->stage == D18_S_OR_AOFFER) {
-        if (!offer_pending(s)) return 0;
+        if (!offer_pending(g, s)) return 0;
         out[n++] = d18_encode(D18_K_ACCEPT, 0, 0, 0);
         out[n++] = d18_encode(D18_K_DECLINE, 0, 0, 0);
         return n;
@@ -312,7 +312,7 @@ int d18_assoc_legal(const cr_game *g, const d18_state *s, cr_action *out)
     int menu[4];
     for (int a = 0; a < D18_NASSOC; a++) {
         if (!can_offer(g, s, a, 1)) continue;
-        int m = offer_menu(a, s->treasury[f], menu);
+        int m = offer_menu(d18_brd(g), a, s->treasury[f], menu);
         for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_AF, a, 0, menu[i]);
     }
     if (d18_front_owns(s, f, D18_JH)) {

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "games/18dracula/d18_internal.h" /* the rules' money and associates */
+
 #if defined(__GNUC__)
 #define D18_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -70,6 +72,7 @@ typedef struct parser {
     int seen_title, seen_cubes, seen_phase[D18_NUM_PHASES], seen_ll, seen_bt;
     int line_cubes, line_phase[D18_NUM_PHASES];
     int seen_row[D18_MAX_MARKET_ROWS];
+    int line_bank, line_cash, line_assoc[D18_BOARD_ASSOCS];
     int n_castle;
     int n_cells;
 } parser;
@@ -843,6 +846,77 @@ static cr_status rec_monster(parser *p)
     return CR_OK;
 }
 
+/* bank B: the bank at the start (R4's 12,000 by default). */
+static cr_status rec_bank(parser *p)
+{
+    if (p->line_bank) return BAD("bank: given twice (first on line %d)", p->line_bank);
+    if (p->nw != 2) return SYNTAX("bank: expected one number, the bank at the start");
+    int v;
+    TRY(num(p, &p->w[1], "bank", D18_MIN_BANK, D18_MAX_BANK, &v));
+    p->b->bank = v;
+    p->line_bank = p->line;
+    return CR_OK;
+}
+
+/* cash N C [N C ...]: each player's starting money at a table of N players
+ * (R5's 2,400 / N for every N not given). */
+static cr_status rec_cash(parser *p)
+{
+    static const char *const keys[] = {"2", "3", "4", "5", "6"};
+    if (p->line_cash) return BAD("cash: given twice (first on line %d)", p->line_cash);
+    if (p->nw < 3) return SYNTAX("cash: expected pairs PLAYERS CASH, e.g. 'cash 4 600'");
+    int seen[5] = {0};
+    for (int i = 1; i < p->nw; i += 2) {
+        int k, v;
+        if (p->w[i].quoted || p->w[i].len != 1 || p->w[i].s[0] < '0' || p->w[i].s[0] > '9')
+            return SYNTAX("cash: '%.40s' is not a number of players (2 to %d)", p->w[i].s,
+                          D18_BOARD_MAX_PLAYERS);
+        if (p->w[i].s[0] < '2' || p->w[i].s[0] > '6')
+            return BAD("cash: %s players: a table has 2 to %d players", p->w[i].s,
+                       D18_BOARD_MAX_PLAYERS);
+        TRY(clause(p, &p->w[i], keys, 5, seen, "cash", &k));
+        TRY(need(p, i, 1, "cash", keys[k]));
+        char what[32];
+        snprintf(what, sizeof what, "cash %s", keys[k]);
+        TRY(num(p, &p->w[i + 1], what, 1, D18_MAX_START_CASH, &v));
+        p->b->start_cash[k + 2] = v;
+    }
+    p->line_cash = p->line;
+    return CR_OK;
+}
+
+/* assoc ID price P: an associate's list price (§9), a multiple of 5 (bids
+ * and the all-pass price drops go by 5, §4). */
+static cr_status rec_assoc(parser *p)
+{
+    if (p->nw < 2) return SYNTAX("assoc: the associate's id is missing");
+    int a = -1;
+    for (int k = 0; k < D18_BOARD_ASSOCS; k++)
+        if (is_word(&p->w[1], d18_assoc_id[k])) a = k;
+    if (a < 0)
+        return BAD("assoc: unknown associate '%.40s' (the associates are IL, JH, CV, LL, BT, MI "
+                   "and FD)",
+                   p->w[1].s);
+    char rec[16];
+    snprintf(rec, sizeof rec, "assoc %s", d18_assoc_id[a]);
+    if (p->line_assoc[a]) return BAD("%s: given twice (first on line %d)", rec, p->line_assoc[a]);
+    static const char *const keys[] = {"price"};
+    int seen[1] = {0};
+    for (int i = 2; i < p->nw; i += 2) {
+        int k, v;
+        TRY(clause(p, &p->w[i], keys, 1, seen, rec, &k));
+        TRY(need(p, i, 1, rec, keys[k]));
+        char what[32];
+        snprintf(what, sizeof what, "%s price", rec);
+        TRY(num(p, &p->w[i + 1], what, 5, D18_MAX_PRICE, &v));
+        if (v % 5) return BAD("%s price: %d is not a multiple of 5 (bids go by 5, §4)", rec, v);
+        p->b->assoc_price[a] = (int16_t)v;
+    }
+    if (!seen[0]) return BAD("%s: 'price P' is missing", rec);
+    p->line_assoc[a] = p->line;
+    return CR_OK;
+}
+
 static cr_status rec_title(parser *p)
 {
     if (p->seen_title) return BAD("title: given twice");
@@ -895,6 +969,17 @@ static cr_status finish(parser *p)
     if (p->n_cells == 0) return BAD("no 'market' line (the stock market, R107)");
     if (b->n_par == 0) return BAD("the market has no par cell (R24)");
     if (b->n_monsters == 0) return BAD("no monster types");
+    /* The auction offers the associates in the rules' order, the cheapest
+     * first (§4.1): a board may change their prices, not that order. */
+    for (int a = 1; a < D18_BOARD_ASSOCS; a++)
+        if (b->assoc_price[a] < b->assoc_price[a - 1]) {
+            p->line = p->line_assoc[a] ? p->line_assoc[a] : p->line_assoc[a - 1];
+            return BAD("assoc %s price %d is below %s's %d: the auction sells the associates in "
+                       "the order IL, JH, CV, LL, BT, MI, FD, the cheapest first (§4.1), so their "
+                       "prices may not fall along it",
+                       d18_assoc_id[a], b->assoc_price[a], d18_assoc_id[a - 1],
+                       b->assoc_price[a - 1]);
+        }
     /* Every phase 2..5 reachable: at least one copy of a phase-P type in the
      * bank at the start (LL's and BT's copies are not, §7.2, §14.1). */
     for (int ph = 2; ph <= D18_NUM_PHASES; ph++) {
@@ -961,8 +1046,11 @@ static cr_status parse_line(parser *p, char *line)
     if (is_word(k, "market")) return rec_market(p);
     if (is_word(k, "monster")) return rec_monster(p);
     if (is_word(k, "title")) return rec_title(p);
+    if (is_word(k, "bank")) return rec_bank(p);
+    if (is_word(k, "cash")) return rec_cash(p);
+    if (is_word(k, "assoc")) return rec_assoc(p);
     return SYNTAX("unknown record '%.40s' (expected title, city, town, off, route, front, ll, bt, "
-                  "cubes, phase, market or monster)",
+                  "cubes, phase, market, monster, bank, cash or assoc)",
                   k->s);
 }
 
@@ -1011,6 +1099,14 @@ static cr_status parse_all(parser *p, const char *text, size_t len)
     return finish(p);
 }
 
+void d18_board_rule_money(d18_board *b)
+{
+    b->bank = D18_BANK_START;
+    memset(b->start_cash, 0, sizeof b->start_cash);
+    for (int n = 2; n <= D18_BOARD_MAX_PLAYERS; n++) b->start_cash[n] = D18_PLAYER_MONEY / n;
+    for (int a = 0; a < D18_BOARD_ASSOCS; a++) b->assoc_price[a] = d18_rule_assoc_price[a];
+}
+
 cr_status d18_board_parse(const char *text, size_t len, const char *file_name, d18_board *out,
                           char *err, size_t errcap)
 {
@@ -1022,6 +1118,7 @@ cr_status d18_board_parse(const char *text, size_t len, const char *file_name, d
     p->errcap = errcap;
     p->b = out;
     memset(out, 0, sizeof *out);
+    d18_board_rule_money(out); /* unless the file gives others */
     if (err && errcap) err[0] = '\0';
     cr_status rc = text == NULL && len > 0 ? BAD("no text") : parse_all(p, text ? text : "", len);
     if (rc != CR_OK) memset(out, 0, sizeof *out);

@@ -65,9 +65,19 @@ enum {
     D18_MAX_TOWN_REVENUE = 500,
     D18_MAX_N = 20, /* N of a dit/city/major monster */
     D18_MAX_LINGER = 5,
-    D18_MAX_FILE = 256 * 1024, /* bytes of a board file */
-    D18_MAX_LINE = 1024        /* bytes of one line, newline excluded */
+    D18_MAX_BANK = 1000000, /* the bank at the start (at least D18_MIN_BANK) */
+    D18_MIN_BANK = 1000,
+    D18_MAX_START_CASH = 50000, /* one player's starting money */
+    D18_MAX_FILE = 256 * 1024,  /* bytes of a board file */
+    D18_MAX_LINE = 1024         /* bytes of one line, newline excluded */
 };
+
+/* Money and the associates' prices are rules (spec §1, §9), not board data;
+ * a board file may still change them, for a designer's experiment (optional
+ * records `bank`, `cash`, `assoc`; docs/18dracula-board.md).  A file that
+ * leaves them out gets the rules' numbers.  The associates are those of the
+ * rules, in their order (d18_internal.h: IL JH CV LL BT MI FD). */
+enum { D18_BOARD_MAX_PLAYERS = 6, D18_BOARD_ASSOCS = 7 };
 
 /* Colours of cubes, city levels and office bands (spec §8.5, §8.6.3). */
 enum { D18_YELLOW = 0, D18_GREEN = 1, D18_BLUE = 2, D18_RED = 3 };
@@ -218,6 +228,16 @@ typedef struct d18_board {
     uint8_t n_par;
     uint8_t par_row[D18_MAX_PAR], par_col[D18_MAX_PAR];
 
+    /* Money (R4, R5) and the associates' list prices (§9): the rules'
+     * numbers unless the file gives others.  bank: the bank at the start
+     * (12,000); start_cash[N]: each player's starting money at a table of
+     * N = 2..6 players (2,400 / N); assoc_price[a]: associate a's price in
+     * the rules' order (30, 50, 60, 80, 100, 115, 180), never falling along
+     * that order, since the auction sells them in it (§4.1). */
+    int32_t bank;
+    int32_t start_cash[D18_BOARD_MAX_PLAYERS + 1];
+    int16_t assoc_price[D18_BOARD_ASSOCS];
+
     /* Monster roster in file order (§13.6). */
     uint8_t n_monsters;
     uint8_t n_copies; /* copies of all types, <= D18_MAX_MONSTER_COPIES */
@@ -237,6 +257,11 @@ typedef struct d18_board {
  * 4 KiB of stack besides *out. */
 CR_MUST_CHECK cr_status d18_board_parse(const char *text, size_t len, const char *file_name,
                                         d18_board *out, char *err, size_t errcap);
+
+/* Sets b's bank, starting money and associates' prices to the rules'
+ * (R4: 12,000; R5: 2,400 / N; §9's list prices), what a file that leaves
+ * them out gets. */
+void d18_board_rule_money(d18_board *b);
 
 /* The bundled board (src/games/18dracula/boards/medieval.board, compiled
  * in), parsed once on first use (thread-safe, pthread_once).  Never NULL:

@@ -4,15 +4,18 @@
  *
  * Board.  Everything the spec takes from a board file (board.h) is in
  * g->data; the state holds indexes into it, never pointers.  Rules the seed
- * states in its text (bank, limits, associates) are constants here, never
- * board data (spec 14.1).
+ * states in its text (limits, the associates' powers) are constants here
+ * (spec 14.1); the bank, the starting money and the associates' prices too
+ * are rules, but a board file may change them for a designer's experiment,
+ * so they are read from the board (its defaults are the constants below).
  *
  * State.  One flat struct, all public (R7): clone is memcpy.  Players are
  * indexed by seat; the seating shuffle (R6, the game's only chance event)
  * fixes the clockwise order `seat_at[pos]`, and "the player to the left of
  * X" is the next position.  Money is conserved exactly: bank + players'
  * cash + fronts' treasuries + LL's and BT's treasuries is always
- * D18_MONEY_TOTAL.  The bank may go below 0: the spec's reserve is unlimited
+ * d18_money_total() (D18_MONEY_TOTAL on a board that keeps the rules'
+ * money).  The bank may go below 0: the spec's reserve is unlimited
  * (R4), and a bank at or below 0 after a payment is broken (R93).
  *
  * Actions.  An action id is base[kind] + (o1 * d2 + o2) * amt + amount:
@@ -38,11 +41,11 @@ enum {
     D18_MAXP = 6,
     D18_NFRONTS = 8,
     D18_NASSOC = 7,
-    D18_SHARES = 10,        /* per front: the President's certificate is 2 */
-    D18_MARKET_LIMIT = 5,   /* R19 */
-    D18_FRONT_CERT_MAX = 5, /* per-front limit outside the orange zone */
-    D18_BANK_START = 12000,
-    D18_PLAYER_MONEY = 2400,
+    D18_SHARES = 10,         /* per front: the President's certificate is 2 */
+    D18_MARKET_LIMIT = 5,    /* R19 */
+    D18_FRONT_CERT_MAX = 5,  /* per-front limit outside the orange zone */
+    D18_BANK_START = 12000,  /* R4: a board's bank unless it gives one */
+    D18_PLAYER_MONEY = 2400, /* R5: shared by the players, unless the board says */
     D18_MONEY_TOTAL = D18_BANK_START + D18_PLAYER_MONEY,
     D18_BT_START_CASH = 30, /* R14 */
     D18_BID_UNITS = 4096,   /* auction amounts: multiples of 5 up to 5 * 4095 */
@@ -60,9 +63,11 @@ enum {
     D18_MAX_LEGAL = 2048,
 };
 
-/* Associates in price order (spec 4.1, 9). */
+/* Associates in price order (spec 4.1, 9).  Their prices are the board's
+ * (d18_board.assoc_price); d18_rule_assoc_price is the rules' list, a
+ * board's default. */
 enum { D18_IL, D18_JH, D18_CV, D18_LL, D18_BT, D18_MI, D18_FD };
-extern D18_HIDDEN const int16_t d18_assoc_price[D18_NASSOC];
+extern D18_HIDDEN const int16_t d18_rule_assoc_price[D18_NASSOC];
 extern D18_HIDDEN const int16_t d18_assoc_revenue[D18_NASSOC];
 extern D18_HIDDEN const char *const d18_assoc_id[D18_NASSOC];
 extern D18_HIDDEN const char *const d18_assoc_name[D18_NASSOC];
@@ -72,6 +77,16 @@ enum { D18_UNSOLD = -1, D18_OWN_FRONT = 16 };
 
 /* The game's read-only data (g->data): its board, parsed and validated. */
 static inline const d18_board *d18_brd(const cr_game *g) { return (const d18_board *)g->data; }
+
+_Static_assert((int)D18_NASSOC == (int)D18_BOARD_ASSOCS &&
+                   (int)D18_MAXP == (int)D18_BOARD_MAX_PLAYERS,
+               "board.h's associates and players are the rules'");
+
+/* The money in a game of np players on board b, conserved (spec 1). */
+static inline long d18_money_total(const d18_board *b, int np)
+{
+    return (long)b->bank + (long)np * b->start_cash[np];
+}
 
 /* Stages: what the next decision is. */
 enum {
@@ -432,7 +447,7 @@ struct cr_tbuf;
 D18_HIDDEN void d18_monster_card(const cr_game *g, int type, struct cr_tbuf *t);
 /* the card in a few words for a purchase's label: "city 3, claw, eaten in phase 4" */
 D18_HIDDEN void d18_monster_short(const cr_game *g, int type, struct cr_tbuf *t);
-D18_HIDDEN void d18_assoc_card(int a, struct cr_tbuf *t);
+D18_HIDDEN void d18_assoc_card(const cr_game *g, int a, struct cr_tbuf *t);
 D18_HIDDEN size_t d18_prompt(const cr_game *g, const void *st, char *buf, size_t cap);
 D18_HIDDEN void d18_observe(const cr_game *g, const void *st, int seat, void *obs);
 D18_HIDDEN cr_status d18_sample(const cr_game *g, const void *obs, cr_rng *rng, void *st,

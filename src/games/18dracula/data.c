@@ -159,7 +159,7 @@ static void monsters(cr_tbuf *t, const d18_board *b)
     cr_tb_printf(t, "]");
 }
 
-static void associates(cr_tbuf *t)
+static void associates(cr_tbuf *t, const d18_board *b)
 {
     cr_tb_printf(t, ",\n\"associates\":[");
     for (int a = 0; a < D18_NASSOC; a++) {
@@ -167,7 +167,7 @@ static void associates(cr_tbuf *t)
         cr_tb_json_str(t, d18_assoc_id[a]);
         cr_tb_printf(t, ",\"name\":");
         cr_tb_json_str(t, d18_assoc_name[a]);
-        cr_tb_printf(t, ",\"price\":%d,\"revenue\":%d}", d18_assoc_price[a], d18_assoc_revenue[a]);
+        cr_tb_printf(t, ",\"price\":%d,\"revenue\":%d}", b->assoc_price[a], d18_assoc_revenue[a]);
     }
     cr_tb_printf(t, "]");
 }
@@ -219,7 +219,7 @@ size_t d18_data_json(const cr_game *g, char *buf, size_t cap)
     u8s(&t, b->ors, D18_NUM_PHASES);
     market(&t, b);
     monsters(&t, b);
-    associates(&t);
+    associates(&t, b);
     encodings(&t);
     cr_tb_printf(&t, "}\n");
     return t.len;

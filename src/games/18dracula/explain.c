@@ -130,7 +130,7 @@ void d18_monster_short(const cr_game *g, int type, cr_tbuf *t)
         cr_tb_printf(t, ", permanent");
 }
 
-void d18_assoc_card(int a, cr_tbuf *t)
+void d18_assoc_card(const cr_game *g, int a, cr_tbuf *t)
 {
     static const char *const power[D18_NASSOC] = {
         "its buyer has priority in stock round 1",
@@ -143,7 +143,7 @@ void d18_assoc_card(int a, cr_tbuf *t)
     };
     if (a < 0 || a >= D18_NASSOC) return;
     cr_tb_printf(t, "%s (%s): list price %d", d18_assoc_name[a], d18_assoc_id[a],
-                 d18_assoc_price[a]);
+                 d18_brd(g)->assoc_price[a]);
     if (d18_assoc_revenue[a] > 0)
         cr_tb_printf(t, ", pays its owner %d each operating round", d18_assoc_revenue[a]);
     cr_tb_printf(t, "; %s.", power[a]);
@@ -418,7 +418,7 @@ size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap)
         for (int a = 0; a < D18_NASSOC; a++)
             if (s->assoc_owner[a] == D18_UNSOLD) {
                 cr_tb_printf(&t, "\n  ");
-                d18_assoc_card(a, &t);
+                d18_assoc_card(g, a, &t);
             }
         break;
     }
@@ -430,7 +430,7 @@ size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap)
                      "Contest for %s: the top bid is %d; raise by at least 5 (P%d has %d) or "
                      "drop out. The last bidder in buys it at the bid.\n  ",
                      d18_assoc_name[s->ct_assoc], top, p, s->cash[p]);
-        d18_assoc_card(s->ct_assoc, &t);
+        d18_assoc_card(g, s->ct_assoc, &t);
         break;
     }
     case D18_S_SR: help_sr(g, s, p, &t); break;
@@ -438,7 +438,7 @@ size_t d18_help(const cr_game *g, const void *obs, char *buf, size_t cap)
         cr_tb_printf(&t,
                      "P%d offers %d for your %s: accept to take the money and hand it over.\n  ",
                      s->offer_from, s->offer_price, d18_assoc_name[s->offer_assoc]);
-        d18_assoc_card(s->offer_assoc, &t);
+        d18_assoc_card(g, s->offer_assoc, &t);
         break;
     case D18_S_CASTLE:
         cr_tb_printf(&t,

@@ -76,7 +76,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
     case D18_K_CT_RAISE: {
         int a = s->ct_assoc >= 0 && s->ct_assoc < D18_NASSOC ? s->ct_assoc : 0;
         int amount = x->amt * 5;
-        return amount <= d18_assoc_price[a] && 2 * amount <= cash ? 5 - amount / 100 : NEVER / 4;
+        return amount <= b->assoc_price[a] && 2 * amount <= cash ? 5 - amount / 100 : NEVER / 4;
     }
     case D18_K_CT_DROP: return 0;
     /* ---- stock rounds ---- */
@@ -103,7 +103,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
     case D18_K_ACCEPT:
         if (s->stage == D18_S_SR_OFFER) {
             int a = s->offer_assoc >= 0 && s->offer_assoc < D18_NASSOC ? s->offer_assoc : 0;
-            return s->offer_price <= d18_assoc_price[a] && 2 * s->offer_price <= cash ? 5 : -5;
+            return s->offer_price <= b->assoc_price[a] && 2 * s->offer_price <= cash ? 5 : -5;
         }
         if (s->stage == D18_S_OR_OFFER) {
             int t = s->offer_type >= 0 && s->offer_type < b->n_monsters ? s->offer_type : 0;
@@ -113,7 +113,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
         }
         if (s->stage == D18_S_OR_AOFFER) {
             int a = s->offer_assoc >= 0 && s->offer_assoc < D18_NASSOC ? s->offer_assoc : 0;
-            return s->offer_price >= d18_assoc_price[a] ? 5 : -5;
+            return s->offer_price >= b->assoc_price[a] ? 5 : -5;
         }
         return 0;
     case D18_K_DECLINE: return 0;

@@ -44,7 +44,8 @@ int d18_check_invariants(const cr_game *g, const void *st, char *err, size_t err
         money += s->treasury[f];
     }
     if (s->minor_cash[0] < 0 || s->minor_cash[1] < 0) BAD("a minor's treasury is below 0");
-    if (money != D18_MONEY_TOTAL) BAD("money is %ld, not %d", money, D18_MONEY_TOTAL);
+    long all = s->np >= 2 && s->np <= D18_MAXP ? d18_money_total(b, s->np) : D18_MONEY_TOTAL;
+    if (money != all) BAD("money is %ld, not %ld", money, all);
 
     for (int f = 0; f < D18_NFRONTS; f++) {
         int total = s->ipo[f] + s->pool[f];

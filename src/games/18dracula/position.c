@@ -236,7 +236,7 @@ static const char *sane(const cr_game *g, const d18_state *s)
         return "build_used";
     if (s->phase < 5 && s->tracker > b->sales[s->phase - 1]) return "tracker";
     for (int a = 0; a < D18_NASSOC; a++)
-        if (s->assoc_price_now[a] < 0 || s->assoc_price_now[a] > d18_assoc_price[a])
+        if (s->assoc_price_now[a] < 0 || s->assoc_price_now[a] > b->assoc_price[a])
             return "assoc_price_now";
     return NULL;
 }

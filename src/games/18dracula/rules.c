@@ -22,7 +22,8 @@
 #include "croupier/alloc.h"
 #include "games/18dracula/d18_internal.h"
 
-const int16_t d18_assoc_price[D18_NASSOC] = {30, 50, 60, 80, 100, 115, 180};
+/* The rules' list prices (spec 9): a board's unless it gives others. */
+const int16_t d18_rule_assoc_price[D18_NASSOC] = {30, 50, 60, 80, 100, 115, 180};
 /* Revenue paid to a player owner: LL and BT operate instead (spec 9). */
 const int16_t d18_assoc_revenue[D18_NASSOC] = {5, 10, 20, 0, 0, 20, 0};
 const char *const d18_assoc_id[D18_NASSOC] = {"IL", "JH", "CV", "LL", "BT", "MI", "FD"};
@@ -706,8 +707,9 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
                  * a whole purse for a cheap associate is no meaningful
                  * offer; any amount up to the purse stays legal. */
                 int hi = s->cash[p] < D18_AMT - 1 ? s->cash[p] : D18_AMT - 1;
-                if (hi > 2 * d18_assoc_price[a]) hi = 2 * d18_assoc_price[a];
-                int m = amount_menu(1, hi, 1, d18_assoc_price[a], menu);
+                int face = d18_brd(g)->assoc_price[a];
+                if (hi > 2 * face) hi = 2 * face;
+                int m = amount_menu(1, hi, 1, face, menu);
                 for (int i = 0; i < m; i++) out[n++] = d18_encode(D18_K_OFFER_AS, a, 0, menu[i]);
             }
             if (!s->turn_acted) out[n++] = d18_encode(D18_K_PASS, 0, 0, 0);
@@ -874,11 +876,12 @@ static void init(const cr_game *g, void *st)
     s->np = (uint8_t)g->num_players;
     s->stage = D18_S_SEATING;
     s->phase = 1;
-    s->bank = D18_BANK_START;
-    for (int p = 0; p < s->np; p++) s->cash[p] = D18_PLAYER_MONEY / s->np; /* R5 */
+    const d18_board *b = d18_brd(g);
+    s->bank = b->bank; /* R4, R5: the rules' 12,000 and 2,400 / N unless the board says */
+    for (int p = 0; p < s->np; p++) s->cash[p] = b->start_cash[s->np];
     for (int a = 0; a < D18_NASSOC; a++) {
         s->assoc_owner[a] = D18_UNSOLD;
-        s->assoc_price_now[a] = d18_assoc_price[a];
+        s->assoc_price_now[a] = b->assoc_price[a];
     }
     pay(s, &s->minor_cash[1], D18_BT_START_CASH); /* R14: BT's 30 from the bank */
     s->bankrupt = -1;
@@ -892,7 +895,6 @@ static void init(const cr_game *g, void *st)
     s->last_actor = -1;
     s->merge_ent = -1;
     d18_map_setup(g, s);
-    const d18_board *b = d18_brd(g);
     for (int c = 0; c < b->n_copies; c++) s->mon_at[c] = D18_AT_BANK;
     if (b->n_monsters > 0) { /* 2.6: LL's starting monster, BT's Nurse (R114) */
         s->mon_at[b->monster[b->ll.monster].first_copy] = D18_AT_ENTITY + D18_ENT_LL;

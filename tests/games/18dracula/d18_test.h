@@ -28,6 +28,7 @@ static inline void d18t_make_board(void)
 {
     d18_board *b = &d18t_board;
     memset(b, 0, sizeof *b);
+    d18_board_rule_money(b);
     b->market_rows = 6;
     b->market_cols = 8;
     for (int r = 0; r < 6; r++)

@@ -215,7 +215,7 @@ static void test_R96_associate_names(void **unused)
     static const int price[D18_NASSOC] = {30, 50, 60, 80, 100, 115, 180};
     for (int a = 0; a < D18_NASSOC; a++) {
         assert_string_equal(d18_assoc_name[a], names[a]);
-        assert_int_equal(d18_assoc_price[a], price[a]);
+        assert_int_equal(d18_rule_assoc_price[a], price[a]);
     }
 }
 

@@ -84,6 +84,60 @@ static void test_builtin_is_the_file(void **state)
     free(text);
 }
 
+/* The bank, the starting money and the associates' prices are the rules'
+ * unless a board gives others (optional `bank`, `cash`, `assoc` records);
+ * the bundled board gives none, so its bytes and its hash, which positions
+ * and records carry as data_hash, are those of every earlier version. */
+static void test_money_and_associates(void **state)
+{
+    (void)state;
+    const d18_board *b = d18_board_builtin();
+    /* the hash of the bundled board since issue 18 (main at 8144fcf) */
+    assert_true(d18_board_builtin_hash() == 0x98c7c5b4635357bbull);
+    assert_int_equal(b->bank, 12000);
+    static const int cash[7] = {0, 0, 1200, 800, 600, 480, 400};
+    static const int price[7] = {30, 50, 60, 80, 100, 115, 180};
+    for (int n = 2; n <= 6; n++) assert_int_equal(b->start_cash[n], cash[n]);
+    for (int a = 0; a < D18_BOARD_ASSOCS; a++) assert_int_equal(b->assoc_price[a], price[a]);
+    /* each record, in any order; what a file leaves out keeps the rules' */
+    size_t len;
+    const char *orig = d18_board_builtin_text(&len);
+    static const char extra[] = "cash 4 700 2 1000   # some players richer\n"
+                                "assoc FD price 250\n"
+                                "bank 8000\n"
+                                "assoc LL price 95\n";
+    char *text = malloc(len + sizeof extra);
+    assert_non_null(text);
+    memcpy(text, orig, len);
+    memcpy(text + len, extra, sizeof extra);
+    static d18_board m;
+    char err[256];
+    assert_int_equal(d18_board_parse(text, len + sizeof extra - 1, "m.board", &m, err, sizeof err),
+                     CR_OK);
+    assert_int_equal(m.bank, 8000);
+    assert_int_equal(m.start_cash[2], 1000);
+    assert_int_equal(m.start_cash[3], 800);
+    assert_int_equal(m.start_cash[4], 700);
+    assert_int_equal(m.start_cash[5], 480);
+    assert_int_equal(m.start_cash[6], 400);
+    static const int mprice[7] = {30, 50, 60, 95, 100, 115, 250};
+    for (int a = 0; a < D18_BOARD_ASSOCS; a++) assert_int_equal(m.assoc_price[a], mprice[a]);
+    /* equal prices keep the rules' order; the extremes are accepted */
+    static const char edge[] = "assoc JH price 60\nassoc IL price 5\nassoc FD price 5000\n"
+                               "bank 1000000\ncash 2 50000 3 1\n";
+    memcpy(text + len, edge, sizeof edge);
+    assert_int_equal(d18_board_parse(text, len + sizeof edge - 1, "m.board", &m, err, sizeof err),
+                     CR_OK);
+    assert_int_equal(m.assoc_price[0], 5);
+    assert_int_equal(m.assoc_price[1], 60);
+    assert_int_equal(m.assoc_price[2], 60);
+    assert_int_equal(m.assoc_price[6], 5000);
+    assert_int_equal(m.bank, 1000000);
+    assert_int_equal(m.start_cash[2], 50000);
+    assert_int_equal(m.start_cash[3], 1);
+    free(text);
+}
+
 /* §14.2: full-game size. */
 static void test_builtin_size(void **state)
 {
@@ -616,6 +670,38 @@ static const broken cases[] = {
      .find = {"copies 1 phase 1 price 90  eaten 4", "copies 6 phase 2", "copies 3 phase 2"},
      .repl = {"copies 1 phase 2 price 90  eaten 4", "copies 6 phase 3", "copies 3 phase 3"},
      .expect = "phase 2 cannot be reached", .rc = INV},
+    /* the rules' money and prices, optional board data (R4, R5, §9) */
+    {"bank_below_minimum", .append = "bank 999",
+     .expect = "bank: expected a whole number from 1000 to 1000000, not '999'", .rc = INV},
+    {"bank_not_a_number", .append = "bank lots", .expect = "bank: expected a whole number",
+     .rc = INV},
+    {"bank_without_number", .append = "bank", .expect = "bank: expected one number", .rc = SYN},
+    {"bank_twice", .append = "bank 9000\nbank 8000", .expect = "bank: given twice", .rc = INV},
+    {"cash_zero", .append = "cash 4 0", .expect = "cash 4: expected a whole number from 1 to 50000",
+     .rc = INV},
+    {"cash_too_many_players", .append = "cash 7 300",
+     .expect = "cash: 7 players: a table has 2 to 6 players", .rc = INV},
+    {"cash_not_a_player_count", .append = "cash four 600",
+     .expect = "cash: 'four' is not a number of players", .rc = SYN},
+    {"cash_count_twice", .append = "cash 4 600 4 700", .expect = "cash: '4' is given twice",
+     .rc = SYN},
+    {"cash_value_missing", .append = "cash 4 600 5", .expect = "cash: '5' needs 1 value",
+     .rc = SYN},
+    {"cash_twice", .append = "cash 4 600\ncash 5 500", .expect = "cash: given twice", .rc = INV},
+    {"assoc_unknown", .append = "assoc XY price 50", .expect = "assoc: unknown associate 'XY'",
+     .rc = INV},
+    {"assoc_price_missing", .append = "assoc LL", .expect = "assoc LL: 'price P' is missing",
+     .rc = INV},
+    {"assoc_unknown_key", .append = "assoc LL revenue 5", .expect = "assoc LL: unknown key",
+     .rc = SYN},
+    {"assoc_price_zero", .append = "assoc IL price 0",
+     .expect = "assoc IL price: expected a whole number from 5 to 5000", .rc = INV},
+    {"assoc_price_not_multiple_of_5", .append = "assoc LL price 82",
+     .expect = "assoc LL price: 82 is not a multiple of 5", .rc = INV},
+    {"assoc_price_order_4_1", .append = "assoc LL price 120",
+     .expect = "assoc BT price 100 is below LL's 120", .rc = INV},
+    {"assoc_twice", .append = "assoc LL price 80\nassoc LL price 85",
+     .expect = "assoc LL: given twice", .rc = INV},
 };
 
 /* phase_2_unreachable_only_ll_copy moves every phase-2 type to phase 3 and
@@ -763,6 +849,7 @@ int main(void)
     const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_builtin_is_the_file),
         cmocka_unit_test(test_builtin_size),
+        cmocka_unit_test(test_money_and_associates),
         cmocka_unit_test(test_builtin_example_places),
         cmocka_unit_test(test_builtin_overlook),
         cmocka_unit_test(test_builtin_offboards),

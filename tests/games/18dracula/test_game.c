@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -148,6 +149,71 @@ static void test_random_games_end(void **unused)
     free(legal);
 }
 
+/* A board that changes the rules' money and prices (docs/18dracula-board.md,
+ * "Money and associates"): the game starts with its bank, its starting
+ * money for the table's size and its associates' prices, keeps the money it
+ * starts with, and random games on it end; its positions load back. */
+static void test_games_on_a_board_with_other_money(void **unused)
+{
+    (void)unused;
+    size_t len;
+    const char *orig = d18_board_builtin_text(&len);
+    char path[] = "/tmp/croupier-test-money-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(orig, 1, len, f), len);
+    fputs("bank 6000\ncash 2 3000 4 900 6 200\nassoc LL price 100\nassoc FD price 400\n", f);
+    assert_int_equal(fclose(f), 0);
+    static const int cash[7] = {0, 0, 3000, 800, 900, 480, 200};
+    cr_action *legal = malloc(sizeof *legal * 4096);
+    double prob[720];
+    char err[256];
+    for (int np = 2; np <= 6; np++) {
+        cr_params p = {.num_players = np};
+        assert_int_equal(cr_params_set(&p, "board", path), CR_OK);
+        cr_game *g = cr_game_new(&d18_def, &p, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        cr_ctx *cx = cr_ctx_new(g);
+        d18_state s;
+        g->def->init(g, &s);
+        assert_int_equal(s.bank, 6000 - D18_BT_START_CASH);
+        for (int q = 0; q < np; q++) assert_int_equal(s.cash[q], cash[np]);
+        assert_int_equal(s.assoc_price_now[D18_LL], 100);
+        assert_int_equal(s.assoc_price_now[D18_BT], 100);
+        assert_int_equal(s.assoc_price_now[D18_FD], 400);
+        assert_int_equal(money(&s), 6000 + np * cash[np]);
+        cr_rng rng;
+        cr_rng_seed(&rng, (uint64_t)np, 11);
+        long step = 0;
+        for (; step < 200000; step++) {
+            int who = g->def->current_player(g, &s);
+            if (who == CR_TERMINAL) break;
+            int n = who == CR_CHANCE ? g->def->chance_outcomes(g, &s, legal, prob)
+                                     : g->def->legal_actions(g, &s, legal, cx);
+            if (n < 1) fail_msg("no legal action: stage %d, step %ld", s.stage, step);
+            g->def->apply(g, &s, legal[cr_rng_below(&rng, (uint32_t)n)], cx);
+            if (d18_check_invariants(g, &s, err, sizeof err))
+                fail_msg("%d players, step %ld: %s", np, step, err);
+            if (step == 500) { /* a position mid-game loads back, money and prices checked */
+                char buf[65536];
+                size_t w = g->def->serialize(g, &s, buf, sizeof buf);
+                assert_true(w > 0 && w < sizeof buf);
+                d18_state back;
+                if (g->def->deserialize(g, &back, buf, w, err, sizeof err) != CR_OK)
+                    fail_msg("%s", err);
+                assert_memory_equal(&back, &s, sizeof s);
+            }
+        }
+        if (step >= 200000) fail_msg("%d players: stalled", np);
+        cr_ctx_free(cx);
+        cr_game_free(g);
+    }
+    free(legal);
+    unlink(path);
+}
+
 /* A position the engine writes on the bundled board carries the bundled
  * board's data_hash, and loads back with no board file given (issue 18.8:
  * the loader asked for a file whenever a hash was present); a hash of other
@@ -192,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_setup_on_the_bundled_board),
         cmocka_unit_test(test_random_play_to_the_first_operating_round),
         cmocka_unit_test(test_random_games_end),
+        cmocka_unit_test(test_games_on_a_board_with_other_money),
         cmocka_unit_test(test_position_on_the_bundled_board_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -360,7 +360,7 @@ static void test_associate_offer_menu_is_meaningful(void **unused)
     d18_state s;
     d18t_sr(&g, &s, 2, 0);
     s.assoc_owner[D18_IL] = 1;
-    int face = d18_assoc_price[D18_IL], top = 0;
+    int face = d18_rule_assoc_price[D18_IL], top = 0;
     assert_true(2 * face < s.cash[0]);
     for (int v = 1; v <= s.cash[0]; v++)
         if (d18t_listed(&g, &s, d18_encode(D18_K_OFFER_AS, D18_IL, 0, v))) top = v;
