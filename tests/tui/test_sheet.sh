@@ -15,6 +15,7 @@
 #     sheet shows SAN's 2.1 revenue undecided ('?');
 #  4. `croupier play --load` of the record cut there, with P0 human: `S` at
 #     P0's first decision shows the history rebuilt from the record;
+#  4b. line mode's `sheet` prints it too, without markup;
 #  5. a game without a spreadsheet (DML) says so.
 set -euo pipefail
 
@@ -118,6 +119,7 @@ if awk 'length > 80' <<<"$sheet" | grep -q .; then fail "a sheet line is wider t
 keys NPage
 wait_for "The last rampage"
 wait_for "SAN earned 140 (OR 2.1), paid"
+wait_for "Its routes (the map draws them *)"
 keys Escape
 wait_for "move $move of"
 
@@ -159,6 +161,12 @@ keys q
 wait_for "(y/n)"
 keys y
 exits_0
+
+# ---- 4b. line mode: `sheet` ---------------------------------------------------
+printf 'sheet\nquit\n' | "$BIN" play --load cut.txt --plain >line.txt 2>&1 || true
+grep -qF "== Players and fronts" line.txt || fail "line mode's sheet has no players: $(cat line.txt)"
+grep -qE '^2\.1 ' line.txt || fail "line mode's sheet has no OR 2.1"
+if grep -q $'\x02' line.txt; then fail "line mode's sheet shows markup"; fi
 
 # ---- 5. a game without a spreadsheet ----------------------------------------
 start dml play dml --seats human,random,random,random --seed 1 --pace 0

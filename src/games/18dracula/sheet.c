@@ -375,7 +375,7 @@ static void last_rampage(const cr_game *g, const d18_annals *a, cr_tbuf *t)
         cr_tb_printf(t, ", %s",
                      a->last_at.fate == D18_ROW_PENDING ? "to pay out or withhold"
                                                         : fate_word(a->last_at.fate));
-    cr_tb_printf(t, "\n%s", a->n_route_ev ? "Its routes (drawn * on the map, m):\n" : "");
+    cr_tb_printf(t, "\n%s", a->n_route_ev ? "Its routes (the map draws them *):\n" : "");
     for (int i = 0; i < a->n_route_ev; i++) {
         char line[1024];
         d18_event_to_str(g, &a->route_ev[i], -1, line, sizeof line);
