@@ -405,9 +405,11 @@ static void row_json(cr_tbuf *t, const d18_or_row *r)
 {
     char label[16];
     row_label(r, label, sizeof label);
-    cr_tb_printf(t, "{\"or\":\"%s\",\"sr\":%u,\"or_in_set\":%u,\"revenue\":%d,\"fate\":\"%s\"",
-                 label, (unsigned)r->sr_no, (unsigned)r->or_in_set, (int)r->revenue,
-                 fate_word(r->fate));
+    cr_tb_printf(t,
+                 "{\"round\":%u,\"or\":\"%s\",\"sr\":%u,\"or_in_set\":%u,\"revenue\":%d,"
+                 "\"fate\":\"%s\"",
+                 (unsigned)r->round, label, (unsigned)r->sr_no, (unsigned)r->or_in_set,
+                 (int)r->revenue, fate_word(r->fate));
     cr_tb_printf(t, ",\"per_share\":%d,\"price\":%d}", (int)r->per_share, (int)r->price);
 }
 
