@@ -236,7 +236,7 @@ static void players_table(const cr_game *g, const d18_state *s, cr_tbuf *t)
             cr_tb_printf(t, "\n");
         }
         static const char *const what[] = {"IPO", "Market", "Par", "Price", "Treasury", "Monsters"};
-        for (int k = 0; k < 6; k++) {
+        for (int k = 0; k < 6 && nf > 0; k++) {
             cr_tb_printf(t, "%-8s%*s", what[k], cw + 6 + cw, "");
             for (int i = i0; i < i1; i++) {
                 int f = fr[i], v = 0, p = s->par_idx[f];
