@@ -195,7 +195,8 @@ typedef struct cr_tier {
  * shown, built by observe) with the annals:
  *   sheet        the game's spreadsheet (an 18XX table of players x
  *                companies and each company's history), as `panels` text
- *                lines at most 78 columns wide; the full-screen client
+ *                whose tables fit 78 columns (a line of words may be
+ *                longer: the client wraps it); the full-screen client
  *                scrolls it (`S`), line mode prints it (`sheet`);
  *   map_annals   the map (as `map` draws it) with what the annals add,
  *                e.g. the last rampage's routes emphasised; clients use it
