@@ -190,6 +190,15 @@ size_t cr_match_event_text(const cr_match *m, const cr_match_event *e, int seat,
 size_t cr_match_event_json(const cr_match *m, const cr_match_event *e, int seat, char *buf,
                            size_t cap);
 
+/* The game's annals (parts.h, "Annals": the history a table shows beyond
+ * the state, e.g. 18Dracula's operating rounds) folded from events
+ * [0, upto) of the log: upto = cr_match_event_count(m) for now, a replay
+ * cursor's cr_replay_event_at(r, k) for step k.  A new buffer of the
+ * game's annals_size bytes that the caller frees with cr_free; NULL for a
+ * game that keeps none, a lean match (no log) or out of memory.  Costs
+ * one pass over the log; nothing in the match keeps it. */
+void *cr_match_annals(const cr_match *m, uint32_t upto);
+
 /* Takes back to the last decision `seat` made (the state before it), with
  * everything after it; CR_ERR_INVALID (err set) when it has made none. */
 cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap);

@@ -172,6 +172,43 @@ typedef struct cr_tier {
     const char *words; /* e.g. "searches 1,000 imagined games a move" */
 } cr_tier;
 
+/* --- Annals: what a match's history shows beyond its state ----------------
+ * Some tables want the game's past, which the state does not keep (a bot
+ * clones states millions of times a second, so the state holds only what
+ * the rules need): an 18XX game's operating-round history, the routes of
+ * the last rampage.  A game that wants them keeps "annals": annals_size
+ * bytes that start zeroed and that annals_fold updates with each event of
+ * the match's log, in order.  The annals are never in a state and nothing
+ * on the hot path makes them: the match layer folds them from its event
+ * log when a client asks (cr_match_annals, match.h), so they are the same
+ * after loading a saved game, after an undo (the log is rebuilt), at any
+ * step of a replay (the log up to that step) and on a server that rebuilt
+ * the match from its store; the lab and the bots never ask.
+ *
+ * Hidden information: the fold sees every event whole, whatever its
+ * seen_by, and the clients show the annals to any seat.  So a game with
+ * hidden information must fold only what every seat sees (an event's
+ * public part; a card named only when seen_by is CR_SEEN_ALL).  18Dracula
+ * has no hidden information.
+ *
+ * The renderers read an observation (obs: g->obs_size bytes of the view
+ * shown, built by observe) with the annals:
+ *   sheet        the game's spreadsheet (an 18XX table of players x
+ *                companies and each company's history), as `panels` text
+ *                whose tables fit 78 columns (a line of words may be
+ *                longer: the client wraps it); the full-screen client
+ *                scrolls it (`S`), line mode prints it (`sheet`);
+ *   map_annals   the map (as `map` draws it) with what the annals add,
+ *                e.g. the last rampage's routes emphasised; clients use it
+ *                in place of `map` when the game provides it;
+ *   annals_json  the annals alone as one JSON object, for clients that
+ *                build their own table from it and the observation (the
+ *                browser; the server sends it with each view,
+ *                docs/protocol.md).
+ * snprintf semantics throughout. */
+typedef size_t (*cr_annals_panels_fn)(const cr_game *g, const void *obs, const void *annals,
+                                      unsigned flags, char *buf, size_t cap);
+
 typedef struct cr_game_parts {
     /* The game's hand-written player (the `heuristic` bot, guided ISMCTS). */
     cr_policy_fn heuristic;
@@ -249,6 +286,13 @@ typedef struct cr_game_parts {
      * title is built from the observation only, so it shows nothing the
      * seat may not see. */
     int (*menu_section)(const cr_game *g, const void *obs, cr_action a, char *title, size_t cap);
+    /* The annals and what reads them ("Annals" above); all NULL / 0 in a
+     * game that keeps none. */
+    size_t annals_size;
+    void (*annals_fold)(const cr_game *g, void *annals, const cr_event *e);
+    cr_annals_panels_fn sheet;
+    cr_annals_panels_fn map_annals;
+    size_t (*annals_json)(const cr_game *g, const void *annals, char *buf, size_t cap);
 } cr_game_parts;
 
 static inline const cr_game_parts *cr_parts(const cr_game *g)

@@ -51,6 +51,7 @@
 #include "croupier/analysis.h"
 #include "croupier/bot.h"
 #include "croupier/match.h"
+#include "croupier/parts.h"
 #include "croupier/record.h"
 #include "croupier/sim.h"
 #include "tui/tui.h"
@@ -118,11 +119,48 @@ static int save(table *t, int quiet)
 /* The words the prompt takes as commands before any action's notation. */
 static int is_command(const char *s)
 {
-    static const char *const words[] = {"quit", "q",     "exit",   "list", "?",
-                                        "help", "guide", "resign", "undo", "hint"};
+    static const char *const words[] = {"quit",  "q",      "exit", "list", "?",    "help",
+                                        "guide", "resign", "undo", "hint", "sheet"};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
         if (strcmp(s, words[k]) == 0) return 1;
     return 0;
+}
+
+/* The game's spreadsheet (parts.h, "Annals") as `who` sees the table now,
+ * in plain text: panel titles as "== TITLE", styles dropped. */
+static void show_sheet(table *t, int who)
+{
+    const cr_game_parts *parts = cr_parts(t->g);
+    void *annals = parts->sheet ? cr_match_annals(t->m, cr_match_event_count(t->m)) : NULL;
+    void *obs = annals ? cr_alloc(t->g->obs_size ? t->g->obs_size : 1) : NULL;
+    size_t len = 0;
+    char *text = NULL;
+    if (obs) {
+        cr_match_observe(t->m, who, obs);
+        len = parts->sheet(t->g, obs, annals, 0, NULL, 0);
+        text = cr_alloc(len + 1);
+    }
+    if (text == NULL) {
+        printf("%s\n", parts->sheet ? "out of memory" : "this game has no spreadsheet");
+    } else {
+        parts->sheet(t->g, obs, annals, 0, text, len + 1);
+        int line_start = 1;
+        for (size_t i = 0; i < len; i++) {
+            if (text[i] == CR_PANEL_STYLE) {
+                i++;
+                continue;
+            }
+            if (text[i] == CR_PANEL_TITLE && line_start) {
+                fputs("== ", stdout);
+                continue;
+            }
+            putchar(text[i]);
+            line_start = text[i] == '\n';
+        }
+    }
+    cr_free(text);
+    cr_free(obs);
+    cr_free(annals);
 }
 
 /* An action's label in words (its JSON "label") with "(type N)": for an
@@ -220,7 +258,7 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
             printf(
                 "(answer with a number from 1 to %d or an action's notation; 'undo' takes back "
                 "your last decision, 'help' explains this one, 'hint' shows what a bot would play, "
-                "'resign' gives up, 'quit' stops)\n",
+                "'sheet' the spreadsheet (18XX games), 'resign' gives up, 'quit' stops)\n",
                 n);
             continue;
         }
@@ -241,6 +279,10 @@ static int ask(table *t, int who, int n, char **line, size_t *cap)
                 printf("%s\n", hint);
             else
                 cli_say(stdout, "no hint: %s", err);
+            continue;
+        }
+        if (strcmp(s, "sheet") == 0) { /* 18XX games: shares, cash, the operating rounds */
+            show_sheet(t, who);
             continue;
         }
         if (strcmp(s, "guide") == 0) { /* the rules in short and the glossary (cmd_guide.c) */

@@ -647,6 +647,18 @@ size_t cr_match_event_json(const cr_match *m, const cr_match_event *e, int seat,
     return m->g->def->event_to_json(m->g, &e->ev, seat, buf, cap);
 }
 
+void *cr_match_annals(const cr_match *m, uint32_t upto)
+{
+    const cr_game_parts *parts = cr_parts(m->g);
+    if (parts->annals_size == 0 || parts->annals_fold == NULL || (m->flags & CR_MATCH_LEAN))
+        return NULL;
+    void *a = cr_calloc(1, parts->annals_size);
+    if (a == NULL) return NULL;
+    if (upto > m->n_log) upto = m->n_log;
+    for (uint32_t i = 0; i < upto; i++) parts->annals_fold(m->g, a, &m->log[i].ev);
+    return a;
+}
+
 /* ---- undo, resignation, timeouts ---- */
 
 cr_status cr_match_undo(cr_match *m, int seat, char *err, size_t errcap)

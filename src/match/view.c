@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "croupier/alloc.h"
 #include "croupier/parts.h"
 
 /* ---- views ---- */
@@ -120,6 +121,24 @@ static const char *view_help(cr_view *v, const cr_match *m, int seat)
     return cr_text_str(&v->help);
 }
 
+/* Appends ,"annals":{...}: the game's annals (parts.h, "Annals") of events
+ * [0, upto) as its annals_json writes them; nothing for a game that keeps
+ * none.  The annals hold only what every seat may know (the part's
+ * contract), so every view gets the same. */
+static void annals_json(cr_view *v, const cr_match *m, uint32_t upto, cr_text *b)
+{
+    const cr_game *gm = cr_match_game(m);
+    const cr_game_parts *parts = cr_parts(gm);
+    if (parts->annals_json == NULL) return;
+    void *a = cr_match_annals(m, upto);
+    if (a == NULL) return;
+    VIEW_RENDER(v, parts->annals_json(gm, a, buf, cap));
+    cr_free(a);
+    if (v->tmp.len == 0) return;
+    cr_text_puts(b, ",\"annals\":");
+    cr_text_puts(b, v->tmp.p);
+}
+
 void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_text *b)
 {
     const cr_game *gm = cr_match_game(m);
@@ -142,6 +161,7 @@ void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_te
     VIEW_RENDER(v, gm->def->obs_to_json(gm, v->obs, buf, cap));
     cr_text_puts(b, ",\"observation\":");
     cr_text_puts(b, v->tmp.len ? v->tmp.p : "null");
+    annals_json(v, m, cr_match_event_count(m), b);
     if (mine) VIEW_RENDER(v, cr_match_prompt(m, seat, buf, cap));
     cr_text_puts(b, ",\"prompt\":");
     cr_text_json_utf8(b, mine ? cr_text_str(&v->tmp) : "");
@@ -218,6 +238,7 @@ void cr_view_step_json(cr_view *v, cr_replay *cur, int step, int seat, cr_text *
     const cr_match_event *ev = NULL;
     int ne = cr_match_events_since(m, 0, &ev);
     int end = (int)cr_replay_event_at(cur, step);
+    annals_json(v, m, (uint32_t)end, b); /* the history up to this step */
     int first = step > 0 ? (int)cr_replay_event_at(cur, step - 1) : end;
     cr_text_puts(b, ",\"events\":[");
     for (int i = first; i < end; i++) {

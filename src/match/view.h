@@ -51,7 +51,8 @@ CR_VIEW_HIDDEN void cr_view_fini(cr_view *v);
 
 /* The view of `seat` (a seat or CR_SEAT_PUBLIC) as members of a JSON
  * object, appended to b: "game", "seat" (with "decision"), "to_act",
- * "your_turn", "over", "observation", "prompt", "help", "actions", "seq"
+ * "your_turn", "over", "observation", "annals" (only a game that keeps
+ * them: parts.h), "prompt", "help", "actions", "seq"
  * (the event count), "seats" and, once over, "result".  A human seat is
  * shown "taken" when its bit is set in `taken` (the server: a client holds
  * its token). */
@@ -69,9 +70,10 @@ CR_VIEW_HIDDEN void cr_view_achievements_json(cr_text *b, const cr_game *g, cons
  * over (croupier/replay.h), for view `seat` (a seat or CR_SEAT_PUBLIC), as
  * members of a JSON object appended to b (the server's `replay`):
  *   "step":K,"steps":N,"players":P,"actor":A|null,"to_act":S|null,
- *   "observation":{...},"events":[{"seq":..,...}],"seq":E
- * (actor: who chose action K-1; events: those it produced, as the view sees
- * them; seq: the event count after it) and, at the last step, the
+ *   "observation":{...},"annals":{...},"events":[{"seq":..,...}],"seq":E
+ * (actor: who chose action K-1; annals: the game's, up to step K, for a
+ * game that keeps them; events: those it produced, as the view sees them;
+ * seq: the event count after it) and, at the last step, the
  * achievements.  Moves the cursor to the step (cheap from its checkpoints
  * or the last step shown; may apply up to a checkpoint interval of
  * actions, so call it on a full-size stack). */

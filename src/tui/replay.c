@@ -120,11 +120,14 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                 g->def->action_to_str(g, before, r->actions[k - 1], at, sizeof at);
             char who[16] = "";
             if (actor >= 0) snprintf(who, sizeof who, "P%d: ", actor);
-            /* the keys as the width allows, after the move */
+            /* the keys as the width allows, after the move (S: a game with
+             * a spreadsheet, parts.h "Annals") */
             const char *const keys[] = {
                 k == n && cr_is_terminal(g, st)
                     ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, c "
                       "coach, q quits"
+                : cr_parts(g)->sheet
+                    ? "  | Right/n next, Left/p back, v view, l log, m map, S sheet, c coach, q quits"
                     : "  | Right/n next, Left/p back, v view, l log, m map, c coach, q quits",
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
@@ -187,7 +190,10 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
             log_window(&t, view);
         } else if (c == 'm') { /* the map at this move */
             g->def->observe(g, st, view, t.obs);
-            map_window(&t, t.obs);
+            map_window(&t, t.obs, (uint32_t)upto);
+        } else if (c == 'S') { /* the spreadsheet at this move */
+            g->def->observe(g, st, view, t.obs);
+            sheet_window(&t, t.obs, (uint32_t)upto);
         } else if (c == 'a') {
             achievements_window(&t, st);
         } else if (c == 'c') {

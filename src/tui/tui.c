@@ -58,6 +58,7 @@ const char tui_keys_text[] =
     "u                             undo: back to your previous decision\n"
     "s                             save the game (--save FILE, or asks for a file)\n"
     "l                             the whole log;  t: the whole table;  m: the map\n"
+    "S                             the spreadsheet (18XX games: shares, cash, history)\n"
     "h                             a hint: what the strongest bot would play, and why\n"
     "G                             the player's guide (the rules in short, a glossary)\n"
     "+ / -                         bots play slower / faster\n"
@@ -1298,7 +1299,11 @@ static int decide(tui *t, int seat)
         case 't': table_window(t, seat); break;
         case 'm':
             cr_match_observe(t->m, seat, t->obs);
-            map_window(t, t->obs);
+            map_window(t, t->obs, cr_match_event_count(t->m));
+            break;
+        case 'S': /* the spreadsheet (a game with annals: parts.h) */
+            cr_match_observe(t->m, seat, t->obs);
+            sheet_window(t, t->obs, cr_match_event_count(t->m));
             break;
         case 'h': { /* what the strongest tier would play (croupier/analysis.h) */
             char err[256];
@@ -1401,6 +1406,10 @@ static void end_screen(tui *t)
         if (c == 'l') log_window(t, view);
         if (c == 't') table_window(t, view);
         if (c == 'a') achievements_window(t, cr_match_state(t->m));
+        if (c == 'S') { /* the spreadsheet at the end */
+            cr_match_observe(t->m, view, t->obs);
+            sheet_window(t, t->obs, cr_match_event_count(t->m));
+        }
     }
     t->msg[0] = '\0';
 }

@@ -1,8 +1,8 @@
 /* tui_internal.h — what the full-screen client's files share (src/tui):
  * the client's state, the menu's items, and the drawing and window
  * functions.  tui.c holds the screen, the menu and the play loop;
- * windows.c the full-screen windows (log, table, map, guide, help,
- * achievements); replay.c the replay viewer. */
+ * windows.c the full-screen windows (log, table, map, spreadsheet, guide,
+ * help, achievements); replay.c the replay viewer. */
 #ifndef CROUPIER_TUI_INTERNAL_H
 #define CROUPIER_TUI_INTERNAL_H
 
@@ -100,7 +100,8 @@ TUI_HIDDEN const char *view_name(int view, char *buf, size_t cap);
 TUI_HIDDEN void text_window(tui *t, const char *title, const char *text, size_t len, int markup,
                             int start_at_end);
 TUI_HIDDEN void log_window(tui *t, int view);
-TUI_HIDDEN void map_window(tui *t, const void *obs);
+TUI_HIDDEN void map_window(tui *t, const void *obs, uint32_t upto);
+TUI_HIDDEN void sheet_window(tui *t, const void *obs, uint32_t upto);
 TUI_HIDDEN void table_window(tui *t, int view);
 TUI_HIDDEN void achievements_window(tui *t, const void *st);
 TUI_HIDDEN void guide_window(tui *t);

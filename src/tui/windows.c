@@ -1,6 +1,7 @@
 /* windows.c — the full-screen client's windows (tui_internal.h): a
  * scrolled text window, and in it the whole log, the whole table, the map,
- * the achievements, the player's guide and the help of a decision. */
+ * the spreadsheet, the achievements, the player's guide and the help of a
+ * decision. */
 #include "tui/tui_internal.h"
 
 #include <ctype.h>
@@ -106,20 +107,50 @@ void log_window(tui *t, int view)
 }
 
 /* The game's board as a picture (cr_game_parts.map) from the observation
- * obs, scrolled; a game without one says so. */
-void map_window(tui *t, const void *obs)
+ * obs, scrolled; with the game's annals of the log up to event `upto`
+ * (map_annals: e.g. the last rampage's routes emphasised) when it keeps
+ * them.  A game without a map says so. */
+void map_window(tui *t, const void *obs, uint32_t upto)
 {
-    cr_panels_fn map = cr_parts(t->g)->map;
-    if (map == NULL) {
+    const cr_game_parts *parts = cr_parts(t->g);
+    void *annals = parts->map_annals ? cr_match_annals(t->m, upto) : NULL;
+    if (parts->map == NULL && annals == NULL) {
         snprintf(t->msg, sizeof t->msg, "this game has no map to draw");
         return;
     }
-    size_t len = map(t->g, obs, 0, NULL, 0);
+    size_t len = annals ? parts->map_annals(t->g, obs, annals, 0, NULL, 0)
+                        : parts->map(t->g, obs, 0, NULL, 0);
     char *text = cr_alloc(len + 1);
-    if (text == NULL) return;
-    map(t->g, obs, 0, text, len + 1);
-    text_window(t, " The map", text, len, 1, 0);
+    if (text != NULL) {
+        if (annals)
+            parts->map_annals(t->g, obs, annals, 0, text, len + 1);
+        else
+            parts->map(t->g, obs, 0, text, len + 1);
+        text_window(t, " The map", text, len, 1, 0);
+    }
     cr_free(text);
+    cr_free(annals);
+}
+
+/* The game's spreadsheet (cr_game_parts.sheet: players against companies,
+ * the history of operating rounds) from the observation obs and the annals
+ * of the log up to event `upto`, scrolled; a game without one says so. */
+void sheet_window(tui *t, const void *obs, uint32_t upto)
+{
+    const cr_game_parts *parts = cr_parts(t->g);
+    void *annals = parts->sheet ? cr_match_annals(t->m, upto) : NULL;
+    if (annals == NULL) {
+        snprintf(t->msg, sizeof t->msg, "this game has no spreadsheet");
+        return;
+    }
+    size_t len = parts->sheet(t->g, obs, annals, 0, NULL, 0);
+    char *text = cr_alloc(len + 1);
+    if (text != NULL) {
+        parts->sheet(t->g, obs, annals, 0, text, len + 1);
+        text_window(t, " The spreadsheet", text, len, 1, 0);
+    }
+    cr_free(text);
+    cr_free(annals);
 }
 
 void table_window(tui *t, int view)

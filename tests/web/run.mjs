@@ -33,7 +33,7 @@
 //    that refusal the controls are free and the next move is taken.
 // Screenshots go to SCREENSHOT_DIR (default: a temporary directory).
 // CR_WEB_ONLY=reconnect (a comma-separated list of desktop, humans, phone,
-// generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015,
+// generic, reconnect, dracula, dracula-sheet, dracula-phone, dracula-replay, dml-2015,
 // amounts, coach, seize) runs only those.
 // Exit 0 when all pass, 1 on a failure, 77 (CTest's "skipped") when node's
 // playwright-core or /usr/bin/chromium is missing here.
@@ -1179,6 +1179,68 @@ async function testDraculaPhone(browser, base) {
   await context.close();
 }
 
+// The spreadsheet (web/games/18dracula.js, drawSheet), against the page's
+// own players panel and log: each player's cash, and each operating round's
+// cell of a front that paid out or withheld ("X pays out N", "X retains N");
+// the same after a reload (the server rebuilds the annals from its store);
+// the map dashes the last rampage's routes when the sheet says it ran some.
+async function sheetText(page) {
+  return page.$eval('.d18-sheet', (x) => x.innerText);
+}
+async function testDraculaSheet(browser, base) {
+  console.log('# 18Dracula spreadsheet: players against fronts, the operating rounds, after a reload');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await createGame(page, base, ['me', 'heuristic', 'heuristic'], { game: '18dracula', variant: 'medieval' });
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  check(await page.isVisible('section[aria-label="Spreadsheet"] details.sheet[open]'), 'the table has its Spreadsheet, open');
+  check(/Nobody has operated yet/.test(await sheetText(page)), 'at the start nobody has operated');
+  const orRows = () => page.$$eval('.d18-sheet table.or-sheet tbody tr', (x) => x.length).catch(() => 0);
+  let moves = 0;
+  for (let i = 0; i < 40 && (await orRows()) < 2 && !(await page.isVisible('.scoreboard:not([hidden])')); i++) {
+    moves += (await playDracula(page, 5, { seed: 11 + i, mapClicks: 0 })).moves;
+  }
+  const rows = await orRows();
+  check(rows >= 2, `two operating rounds in the spreadsheet after ${moves} decisions (${rows} rows)`);
+  // nothing moves while the human decides
+  await page.waitForFunction(() => document.querySelector('.scoreboard:not([hidden])') || document.querySelector('.move button.action:not([aria-disabled])'), null, { timeout: 60000 });
+  const sheet = await page.evaluate(() => {
+    const t = document.querySelector('.d18-sheet table.or-sheet');
+    const ids = t ? [...t.querySelectorAll('thead th')].map((th) => th.textContent) : [];
+    const cells = t ? [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)) : [];
+    const cash = [...document.querySelectorAll('.d18-sheet table.players-sheet tbody tr[data-seat]')].map((tr) => [Number(tr.dataset.seat), tr.querySelector('.cash').textContent]);
+    const seatCash = Object.fromEntries([...document.querySelectorAll('.d18-players .seat')].map((x) => [x.dataset.seat, x.querySelector('.cash').textContent]));
+    const log = [...document.querySelectorAll('.log-lines li')].map((li) => li.textContent);
+    return { ids, cells, cash, seatCash, log };
+  });
+  check(sheet.cash.length >= 3 && sheet.cash.every(([p, c]) => sheet.seatCash[p] === `${c} pts`), 'each player\'s cash in the spreadsheet is the players panel\'s');
+  const column = (id) => sheet.ids.indexOf(id);
+  let matched = 0;
+  let missing = '';
+  for (const line of sheet.log) {
+    const m = /^([A-Za-z0-9_]+) (?:pays out (\d+):|retains (\d+)$)/.exec(line);
+    if (!m) continue;
+    const j = column(m[1]);
+    const want = m[2] !== undefined ? `${m[2]}p` : `${m[3]}w`;
+    if (j > 0 && sheet.cells.some((r) => String(r[j]).startsWith(want))) matched++;
+    else missing = missing || `${line} (column ${j})`;
+  }
+  check(matched > 0 && !missing, `every dividend in the log is a cell of the operating rounds (${matched})${missing ? `; not: ${missing}` : ''}`);
+  const lastRun = await page.$$eval('.d18-svg .route.last-run', (x) => x.length);
+  const says = /its routes are dashed white on the map/.test(await sheetText(page));
+  check(says === (lastRun > 0), `the map dashes the last rampage's routes (${lastRun}) when the spreadsheet says so`);
+  await page.locator('.d18-sheet').screenshot({ path: path.join(shots, '18dracula-sheet.png') });
+  const before = await sheetText(page);
+  await page.reload();
+  await page.waitForSelector('.table.d18 svg.d18-svg', { timeout: 20000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.d18-sheet table.or-sheet tbody tr').length >= n, rows, { timeout: 20000 }).catch(() => null);
+  check(await sheetText(page) === before, 'after a reload the spreadsheet is the same (rebuilt by the server)');
+  check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
+  await context.close();
+}
+
 async function testDraculaReplay(browser, base) {
   console.log('# 18Dracula replay: a game of two bots, replayed with the map at every step');
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
@@ -1202,6 +1264,10 @@ async function testDraculaReplay(browser, base) {
   await page.click('button[aria-label="Last step"]');
   check(await stepIs(/^Step (\d+) of \1/) && await built() === atEnd, 'Last step shows the end again');
   check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
+  const orRowsNow = () => page.$$eval('.replay-table .d18-sheet table.or-sheet tbody tr', (x) => x.length);
+  check(await orRowsNow() > 0, 'the replay\'s spreadsheet has the operating rounds at the end');
+  await page.click('button[aria-label="First step"]');
+  check(await stepIs(/^Step 0 of/) && /Nobody has operated yet/.test(await page.textContent('.replay-table .d18-sheet')), 'and none at the start');
   check(pageErrors.length === 0, `no script error${pageErrors.length ? `: ${pageErrors[0]}` : ''}`);
   await context.close();
 }
@@ -1287,9 +1353,9 @@ try {
     context.on('page', watchProtocol);
     return context;
   };
-  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-phone, dracula-replay, dml-2015, amounts, coach, seize).
+  // CR_WEB_ONLY=name,name runs some of them (desktop, humans, phone, generic, reconnect, dracula, dracula-sheet, dracula-phone, dracula-replay, dml-2015, amounts, coach, seize).
   const only = (process.env.CR_WEB_ONLY || '').split(',').filter(Boolean);
-  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts, coach: testCoach, seize: testSeize };
+  const tests = { desktop: testDesktop, humans: testTwoHumans, phone: testPhone, generic: testGeneric, reconnect: testReconnect, dracula: testDracula, 'dracula-sheet': testDraculaSheet, 'dracula-phone': testDraculaPhone, 'dracula-replay': testDraculaReplay, 'dml-2015': testDml2015, amounts: testAmounts, coach: testCoach, seize: testSeize };
   for (const [name, run] of Object.entries(tests)) {
     if (!only.length || only.includes(name)) await run(browser, server.base);
   }

@@ -8,8 +8,10 @@
 // cube built on it, the offices in the cities' spaces, the castle and the
 // off-boards with their revenue by phase.  Beside it: the phase tracker and
 // the stage, the market grid with the fronts' markers, the fronts' charters,
-// the players' cash and certificates, the associates with LL and BT, the
-// monsters on offer, the log in words and the legal actions as controls.
+// the players' cash and certificates, the spreadsheet (players against
+// fronts, the operating rounds and the last rampage, from the update's
+// `annals`), the associates with LL and BT, the monsters on offer, the log
+// in words and the legal actions as controls.
 // Numbers the rules derive (share prices, city levels, certificates, worth)
 // come from the observation's `display` object: nothing is recomputed here.
 //
@@ -66,6 +68,7 @@ export function createView(root, ctx) {
   let keys = new Map();
   let mapPlaces = new Map(); // "route:IDX" / "loc:IDX" -> svg node
   const openFolds = new Set(); // folded groups the player opened
+  let sheetOpen = true; // the spreadsheet's fold, as the player left it
   const focus = focusKeeper(root, '.move button.action');
   const panes = {
     top: el('section', { class: 'panel d18-top', 'aria-label': 'Phase and stage' }),
@@ -75,13 +78,14 @@ export function createView(root, ctx) {
     players: el('section', { class: 'panel d18-players', 'aria-label': 'Players' }),
     assoc: el('section', { class: 'panel d18-assoc', 'aria-label': 'Associates, LL and BT' }),
     monsters: el('section', { class: 'panel d18-monsters', 'aria-label': 'Monsters' }),
+    sheet: el('section', { class: 'panel d18-sheet', 'aria-label': 'Spreadsheet' }),
     move: el('section', { class: 'panel move', 'aria-label': 'Your move' }),
     log: el('section', { class: 'panel log', 'aria-label': 'Log' }),
   };
   const logView = createLog({ textOf: (t) => named(t) });
   panes.log.append(el('h2', { text: 'Log' }), logView.element);
   fill(root, el('div', { class: 'table d18' },
-    el('div', { class: 'd18-board' }, panes.top, panes.map, panes.players, panes.market, panes.fronts, panes.assoc, panes.monsters),
+    el('div', { class: 'd18-board' }, panes.top, panes.map, panes.players, panes.market, panes.sheet, panes.fronts, panes.assoc, panes.monsters),
     el('div', { class: 'side' }, panes.move, panes.log)));
 
   // --- names in the server's text ----------------------------------------------
@@ -170,6 +174,8 @@ export function createView(root, ctx) {
     const routes = svg('g', { class: 'routes' });
     const places = svg('g', { class: 'places' });
     const enc = board.encoding;
+    // the route spaces the last rampage ran over (the update's annals)
+    const lastRun = new Set(((snap.annals && snap.annals.last_rampage) || {}).spaces || []);
     board.routes.forEach((r, i) => {
       const a = locs[r.a];
       const b = locs[r.b];
@@ -187,6 +193,10 @@ export function createView(root, ctx) {
       } else {
         routes.append(svg('line', { ...line, class: 'route open', stroke: r.colour ? INK[r.colour] : '#8c8577', 'stroke-width': r.colour ? 4 : 2.5, 'stroke-dasharray': r.colour ? '10 4' : '6 4' }));
         desc = `open${r.colour ? `, ${COLOUR_NAME[r.colour]} only` : ''}${r.cost ? `, costs ${r.cost}` : ''}`;
+      }
+      if (built && lastRun.has(i)) {
+        routes.append(svg('line', { ...line, class: 'route last-run', stroke: '#fff', 'stroke-width': 3, 'stroke-dasharray': '5 4' }));
+        desc += ', run by the last rampage';
       }
       const mx = (a.x + b.x) / 2;
       const my = (a.y + b.y) / 2;
@@ -350,6 +360,91 @@ export function createView(root, ctx) {
         assocs.length ? el('p', { class: 'small', text: `Associates: ${assocs.join(', ')}` }) : null));
     }
     fill(panes.players, el('h2', { text: 'Players' }), list);
+  }
+
+  // --- the spreadsheet -------------------------------------------------------------
+  // As 18XX players know it: players against the started fronts (shares
+  // held, the President starred), each player's cash, certificates against
+  // the limit and worth; the fronts' IPO, market, par, price and treasury;
+  // then every operating round's revenue per entity, paid out (p), withheld
+  // (w) or split (s, LL and BT), and the share price after; and the last
+  // rampage's routes.  The numbers come from the observation and its
+  // `display`, the history from the update's `annals` (the server folds them
+  // from the game's record): nothing is recomputed here.
+  function drawSheet(o, annals) {
+    if (!board) { fill(panes.sheet); return; }
+    const d = o.display || {};
+    const np = num(o.np);
+    const started = board.fronts.map((f, k) => k).filter((k) => at(o.pres, k) >= 0);
+    const head = el('tr', {}, el('th', { scope: 'col', text: '' }),
+      ['Cash', 'Certs', 'Worth'].map((h) => el('th', { scope: 'col', text: h })),
+      started.map((k) => el('th', { scope: 'col', text: board.fronts[k].id })));
+    const rows = [];
+    for (let p = 0; p < np; p++) {
+      const certs = num(at(d.certs, p));
+      rows.push(el('tr', { class: p === snap.seat ? 'me' : '', dataset: { seat: p } },
+        el('th', { scope: 'row', text: seatName(p) }),
+        el('td', { class: 'cash', text: String(num(at(o.cash, p))) }),
+        el('td', { class: certs > num(d.cert_limit) ? 'certs over' : 'certs', text: `${certs}/${num(d.cert_limit)}` }),
+        el('td', { class: 'worth', text: String(num(at(d.worth, p))) }),
+        started.map((k) => {
+          const n = num(at(o.held, k * 6 + p));
+          return el('td', { class: at(o.pres, k) === p ? 'pres' : n ? '' : 'none', text: n ? `${n}${at(o.pres, k) === p ? '*' : ''}` : '·' });
+        })));
+    }
+    const lines = [
+      ['IPO', (k) => num(at(o.ipo, k))], ['Market', (k) => num(at(o.pool, k))], ['Par', (k) => num(at(d.par, k))],
+      ['Price', (k) => num(at(d.price, k))], ['Treasury', (k) => num(at(o.treasury, k))],
+    ];
+    for (const [name, f] of lines) {
+      rows.push(el('tr', { class: 'front-line' }, el('th', { scope: 'row', text: name }), el('td', { colspan: 3 }),
+        started.map((k) => el('td', { text: String(f(k)) }))));
+    }
+    const body = [];
+    body.push(started.length
+      ? el('div', { class: 'sheet-scroll' }, el('table', { class: 'sheet-table players-sheet', 'aria-label': 'Players and fronts: shares held (* the President), cash, certificates, worth' },
+        el('thead', {}, head), el('tbody', {}, rows)))
+      : el('p', { text: `No front has started yet. Cash: ${[...Array(np).keys()].map((p) => `${seatName(p)} ${num(at(o.cash, p))}`).join(', ')}.` }));
+    // the operating rounds: one row a round, one column an entity
+    const hist = annals && Array.isArray(annals.history) ? annals.history : [];
+    if (hist.length) {
+      const FATE = { paid: 'p', withheld: 'w', split: 's', pending: '?' };
+      const rounds = []; // [label, Map(entity -> row)], in order
+      const cursor = hist.map(() => 0);
+      for (;;) {
+        // the next round: the earliest unread row of any entity (rows are in order)
+        let best = -1;
+        hist.forEach((h, j) => { if (cursor[j] < h.rows.length && (best < 0 || cmpRow(h.rows[cursor[j]], hist[best].rows[cursor[best]]) < 0)) best = j; });
+        if (best < 0) break;
+        const key = hist[best].rows[cursor[best]];
+        const cells = new Map();
+        hist.forEach((h, j) => { if (cursor[j] < h.rows.length && cmpRow(h.rows[cursor[j]], key) === 0) cells.set(j, h.rows[cursor[j]++]); });
+        rounds.push([key.or, cells]);
+      }
+      body.push(el('h3', { text: 'Operating rounds' }),
+        el('p', { class: 'small', text: 'Revenue, then p paid out, w withheld, s split (LL and BT), ? not decided yet; then the share price after.' }),
+        el('div', { class: 'sheet-scroll' }, el('table', { class: 'sheet-table or-sheet', 'aria-label': 'Operating rounds' },
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'OR' }), hist.map((h) => el('th', { scope: 'col', text: h.id })))),
+          el('tbody', {}, rounds.map(([label, cells]) => el('tr', {}, el('th', { scope: 'row', text: label }),
+            hist.map((h, j) => {
+              const r = cells.get(j);
+              if (!r) return el('td', { text: '' });
+              return el('td', { class: `fate-${r.fate}`, title: `${h.id}: ${r.revenue} ${r.fate}${r.per_share ? ` (${r.per_share} a share)` : ''}${r.price ? `, price ${r.price}` : ''}`,
+                text: `${r.revenue}${FATE[r.fate] || '?'}${r.price ? ` ${r.price}` : ''}` });
+            })))))));
+    } else body.push(el('p', { class: 'small', text: 'Nobody has operated yet.' }));
+    const last = annals && annals.last_rampage;
+    if (last) {
+      body.push(el('h3', { text: 'The last rampage' }),
+        el('p', { class: 'last-rampage', text: `${last.id} earned ${num(last.revenue)} (${last.at && last.at.or_in_set ? `OR ${last.at.or}` : 'in the auction'})${last.spaces && last.spaces.length ? '; its routes are dashed white on the map' : ''}.` }),
+        el('ul', { class: 'small routes-run' }, (last.routes || []).map((t) => el('li', { text: String(t) }))));
+    }
+    fill(panes.sheet, el('h2', { text: 'Spreadsheet' }), el('details', { class: 'sheet', open: sheetOpen, ontoggle: (e) => { sheetOpen = e.target.open; } },
+      el('summary', { text: 'Players against fronts, the operating rounds, the last rampage' }), body));
+  }
+  // Rounds in order (the annals number them).
+  function cmpRow(x, y) {
+    return num(x.round) - num(y.round);
   }
 
   // --- market -------------------------------------------------------------------
@@ -565,6 +660,7 @@ export function createView(root, ctx) {
     drawFronts(o);
     drawAssoc(o);
     drawMonsters(o);
+    drawSheet(o, s.annals);
     drawMove(s);
     logView.update(s.log || []);
     focus.restore();

@@ -296,6 +296,7 @@ export async function showGame(main, app, route) {
     drawScore(u);
     const snap = {
       game: state.viewGame, seat: u.seat, obs: u.observation || {}, obsText: u.observation_text,
+      annals: u.annals || null, // a game's history beside the state (docs/protocol.md)
       log, actions: u.your_turn ? u.actions || [] : [], help: u.help || '', prompt: u.prompt || '',
       toAct: !!u.your_turn, over: !!u.over, result: u.result,
       toActSeat: Number.isInteger(u.to_act) ? u.to_act : null,

@@ -235,7 +235,7 @@ export async function showReplay(main, app, route) {
     const upTo = events.filter((e) => e.seq < seq);
     fill(summary, typeof mod.replaySummary === 'function' && upTo.length ? mod.replaySummary(upTo, upTo.length - 1) : null);
     const snap = {
-      game, seat, obs: rep.observation || {}, log: upTo, actions: [], help: '', prompt: '',
+      game, seat, obs: rep.observation || {}, annals: rep.annals || null, log: upTo, actions: [], help: '', prompt: '',
       toAct: false, over: k === total, result: null, toActSeat: Number.isInteger(rep.to_act) ? rep.to_act : null,
     };
     try {

@@ -49,6 +49,7 @@
 
 #include "croupier/text.h"
 #include "croupier/parts.h"
+#include "games/18dracula/annals.h"
 #include "games/18dracula/d18_internal.h"
 #include "games/18dracula/router.h"
 
@@ -92,6 +93,29 @@ enum {
 };
 
 int d18_max_events(void) { return D18_MAX_EVENTS; }
+
+_Static_assert((int)D18_ROUTE_EVENTS <= (int)D18_ANNALS_ROUTE_EVENTS,
+               "the annals keep a rampage's routes");
+
+int d18_route_event_stops(const cr_event *e, int *ent, int *part, int *howl, int *loc)
+{
+    unsigned to = (uint16_t)e->to, from = (uint16_t)e->from;
+    *ent = (int)(to & 15);
+    *part = (int)(to >> 4 & 31);
+    *howl = (int)(to >> 10 & 1);
+    if (*howl) return 0;
+    uint32_t w[D18_STOPS] = {(uint32_t)e->a & 1023,
+                             (uint32_t)e->a >> 10 & 1023,
+                             (uint32_t)e->a >> 20 & 1023,
+                             (uint32_t)e->b & 1023,
+                             (uint32_t)e->b >> 10 & 1023,
+                             (uint32_t)e->b >> 20 & 1023,
+                             from & 1023};
+    int first = (to >> 14 & 1) ? 3 : 0, n = (int)(from >> 10 & 7);
+    if (n > D18_STOPS - first) n = D18_STOPS - first;
+    for (int i = 0; i < n; i++) loc[i] = (int)(w[first + i] & 127);
+    return n;
+}
 
 static void emit(cr_events *ev, int kind, int seat, int other, int card, int from, int to,
                  int32_t a, int32_t b)

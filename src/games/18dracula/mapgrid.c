@@ -14,7 +14,10 @@
  * and below it a key: every city by name with its level, its value now and
  * its office spaces (whose office, or '-' free, 'v' a Church token, and
  * the home spaces of the fronts not yet placed), the off-boards by name
- * with this phase's value, and the towns by name.  Everything in 18Dracula
+ * with this phase's value, and the towns by name.  Drawn with the annals
+ * (d18_map_annals, annals.h), the route spaces the last rampage ran over
+ * are drawn '*' emphasised, on top, and a line under the title says whose
+ * rampage it was: readable without colour.  Everything in 18Dracula
  * is public (R7); the text comes from the observation alone.  ASCII only;
  * not the hot path.
  */
@@ -23,6 +26,7 @@
 
 #include "croupier/parts.h"
 #include "croupier/text.h"
+#include "games/18dracula/annals.h"
 #include "games/18dracula/d18_internal.h"
 
 enum { D18_MAP_COLS = 78, D18_MAP_MAX_ROWS = 60 };
@@ -67,8 +71,10 @@ typedef struct scale {
 static int col_of(const scale *sc, int x) { return 1 + (x - sc->minx) * (sc->w - 4) / sc->spanx; }
 static int row_of(const scale *sc, int y) { return (y - sc->miny) * (sc->h - 1) / sc->spany; }
 
-/* Route space r as a line from a to b. */
-static void draw_route(grid *gr, const scale *sc, const d18_board *b, const d18_state *s, int r)
+/* Route space r as a line from a to b; hl: one of the last rampage's,
+ * drawn '*' emphasised over whatever is there. */
+static void draw_route(grid *gr, const scale *sc, const d18_board *b, const d18_state *s, int r,
+                       int hl)
 {
     const d18_location *A = &b->loc[b->route[r].a], *B = &b->loc[b->route[r].b];
     int c0 = col_of(sc, A->x) + 1, r0 = row_of(sc, A->y);
@@ -83,6 +89,10 @@ static void draw_route(grid *gr, const scale *sc, const d18_board *b, const d18_
               : c == D18_CUBE_PRE  ? '0'
                                    : (char)('1' + (c - 1));
     char ch = castle ? '#' : c == D18_CUBE_NONE ? '.' : stroke;
+    if (hl) {
+        st = 'e';
+        ch = '*';
+    }
     int err = dc - dr, x = c0, y = r0, n = 0, cells[256][2];
     for (;;) {
         if (n < 256) {
@@ -132,9 +142,16 @@ static const char *level_word(int lv)
     return lv >= 0 && lv < 4 ? w[lv] : "?";
 }
 
-size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf, size_t cap)
+/* Whether route space r is one of the last rampage's (annals.h). */
+static int last_ran(const d18_annals *a, const d18_state *s, int r)
 {
-    (void)flags; /* ASCII whatever the flags */
+    return a && a->has_last && (a->last_space[r >> 6] >> (r & 63) & 1) &&
+           (s->cube[r] != D18_CUBE_NONE || s->castle == r);
+}
+
+static size_t map_text(const cr_game *g, const void *obs, const d18_annals *an, char *buf,
+                       size_t cap)
+{
     const d18_state *s = obs;
     const d18_board *b = d18_brd(g);
     cr_tbuf t;
@@ -167,7 +184,13 @@ size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf
         char st = L->kind == D18_CITY ? 'e' : L->kind == D18_OFF ? '!' : '0';
         put_label(gr, r, c, L->id, st);
     }
-    for (int r = 0; r < b->n_routes && r < D18_MAX_ROUTES; r++) draw_route(gr, &sc, b, s, r);
+    for (int r = 0; r < b->n_routes && r < D18_MAX_ROUTES; r++) draw_route(gr, &sc, b, s, r, 0);
+    int n_hl = 0; /* the last rampage's on top */
+    for (int r = 0; r < b->n_routes && r < D18_MAX_ROUTES; r++)
+        if (last_ran(an, s, r)) {
+            draw_route(gr, &sc, b, s, r, 1);
+            n_hl++;
+        }
     /* an off-board's value now, after its id where there is room */
     for (int l = 0; l < b->n_locations; l++) {
         const d18_location *L = &b->loc[l];
@@ -193,6 +216,14 @@ size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf
     cr_tb_printf(&t, "#");
     style(&t, '0');
     cr_tb_printf(&t, " the castle\n");
+    if (an && an->has_last) {
+        style(&t, 'e');
+        cr_tb_printf(&t, "*");
+        style(&t, '0');
+        cr_tb_printf(&t, " the last rampage: %s earned %d", ent_id(b, an->last_ent),
+                     (int)an->last_revenue);
+        cr_tb_printf(&t, "%s\n", n_hl ? " on these routes" : " (no route on the map)");
+    }
     for (int r = 0; r < gr->h; r++) {
         int end = gr->w;
         while (end > 0 && gr->ch[r][end - 1] == ' ') end--;
@@ -263,4 +294,17 @@ size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf
     }
     cr_tb_printf(&t, "\n");
     return t.len;
+}
+
+size_t d18_map_text(const cr_game *g, const void *obs, unsigned flags, char *buf, size_t cap)
+{
+    (void)flags; /* ASCII whatever the flags */
+    return map_text(g, obs, NULL, buf, cap);
+}
+
+size_t d18_map_annals(const cr_game *g, const void *obs, const void *annals, unsigned flags,
+                      char *buf, size_t cap)
+{
+    (void)flags;
+    return map_text(g, obs, annals, buf, cap);
 }

@@ -2,6 +2,7 @@
  * (croupier/parts.h): its lab profile (how games ended, their length in
  * operating rounds, the game's length cap) and its invariants. */
 #include "croupier/parts.h"
+#include "games/18dracula/annals.h"
 #include "games/18dracula/d18_internal.h"
 #include "games/18dracula/router.h"
 
@@ -92,4 +93,11 @@ const cr_game_parts d18_parts = {
     .tiers = d18_tiers,
     .n_tiers = (int)(sizeof d18_tiers / sizeof d18_tiers[0]),
     .menu_section = d18_menu_section, /* controls.c: a long menu's sections */
+    /* the operating history and the last rampage, folded from the match's
+     * events (annals.h, sheet.c) */
+    .annals_size = sizeof(d18_annals),
+    .annals_fold = d18_annals_fold,
+    .sheet = d18_sheet,
+    .map_annals = d18_map_annals,
+    .annals_json = d18_annals_json,
 };
