@@ -29,41 +29,8 @@
 #     4)"); q quits (y), the program exits with 0.
 set -euo pipefail
 
-BIN=$(readlink -f "$1")
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="croupier-tui18-$$"
-SESSION=d18
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-cd "$TMP"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
-fail() {
-    echo "FAIL: $*"
-    echo "--- screen ---"; screen || true; echo "--------------"
-    exit 1
-}
-wait_for() {
-    local text=$1 limit=${2:-20} i
-    for ((i = 0; i < limit * 20; i++)); do
-        screen | grep -qF -- "$text" && return 0
-        sleep 0.05
-    done
-    fail "'$text' did not appear within ${limit}s"
-}
-dead() { [ "$(tmux -L "$SOCK" display-message -p -t "$SESSION" '#{pane_dead}')" = 1 ]; }
-
-tmux -L "$SOCK" new-session -d -x 80 -y 24 -s idle sleep 3600
-tmux -L "$SOCK" set-option -g remain-on-exit on
-tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
-    sh -c '"$0" "$@"; echo "[exit status $?]"' "$BIN" play 18dracula \
-    --seats human,heuristic,heuristic --seed 3 --pace 0 --save game.txt
+. "$(dirname "$0")/tmux.sh" "$1" tui18
+start d18 play 18dracula --seats human,heuristic,heuristic --seed 3 --pace 0 --save game.txt
 
 # ---- 1. the table ----------------------------------------------------------
 wait_for "Your move, P0"

@@ -14,52 +14,8 @@
 #     forfeits, and the game ends with a result.
 set -euo pipefail
 
-BIN=$(readlink -f "$1")
 FIXTURE=$(readlink -f "$(dirname "$0")/dml2015_jester_cpp.txt")
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="croupier-tui15-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-cd "$TMP"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-
-fail() {
-    echo "FAIL: $*"
-    [ -n "${SESSION:-}" ] && { echo "--- screen ---"; screen; echo "--------------"; }
-    exit 1
-}
-start() {
-    SESSION=$1
-    shift
-    if ! tmux -L "$SOCK" has-session 2>/dev/null; then
-        tmux -L "$SOCK" new-session -d -x 80 -y 24 -s idle sleep 3600
-        tmux -L "$SOCK" set-option -g remain-on-exit on
-    fi
-    tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
-        sh -c '"$0" "$@"; echo "[exit status $?]"' "$BIN" "$@"
-}
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
-dead() { [ "$(tmux -L "$SOCK" display-message -p -t "$SESSION" '#{pane_dead}')" = 1 ]; }
-wait_for() {
-    local text=$1 limit=${2:-20} i
-    for ((i = 0; i < limit * 20; i++)); do
-        screen | grep -qF -- "$text" && return 0
-        sleep 0.05
-    done
-    fail "'$text' did not appear within ${limit}s"
-}
-exit_status() { screen | grep -oE '\[exit status [0-9]+\]' | head -1 | grep -oE '[0-9]+'; }
-wait_dead() {
-    local i
-    for ((i = 0; i < 400; i++)); do dead && break; sleep 0.05; done
-    dead || fail "the program did not exit"
-    [ "$(exit_status)" = 0 ] || fail "the program ended with status '$(exit_status)'"
-}
+. "$(dirname "$0")/tmux.sh" "$1" tui15
 
 # ---- 1. the Rogue Jester on the Stack ---------------------------------------
 cp "$FIXTURE" jester.txt

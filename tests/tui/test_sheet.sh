@@ -19,34 +19,7 @@
 #  5. a game without a spreadsheet (DML) says so.
 set -euo pipefail
 
-BIN=$(readlink -f "$1")
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="croupier-tuisheet-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-cd "$TMP"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-SESSION=replay
-
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
-fail() {
-    echo "FAIL: $*"
-    echo "--- screen ---"; screen || true; echo "--------------"
-    exit 1
-}
-wait_for() {
-    local text=$1 limit=${2:-20} i
-    for ((i = 0; i < limit * 20; i++)); do
-        screen | grep -qF -- "$text" && return 0
-        sleep 0.05
-    done
-    fail "'$text' did not appear within ${limit}s"
-}
+. "$(dirname "$0")/tmux.sh" "$1" tuisheet
 exits_0() { # the program ends, with status 0 (the line may have scrolled up)
     local i
     for ((i = 0; i < 400; i++)); do
@@ -55,15 +28,6 @@ exits_0() { # the program ends, with status 0 (the line may have scrolled up)
     done
     fail "the program did not exit with 0"
 }
-start() { # start SESSION ARGS...: the program in a new 80x24 window
-    SESSION=$1
-    shift
-    tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
-        sh -c '"$0" "$@"; echo "[exit status $?]"' "$BIN" "$@"
-}
-
-tmux -L "$SOCK" new-session -d -x 80 -y 24 -s idle sleep 3600
-tmux -L "$SOCK" set-option -g remain-on-exit on
 
 # ---- the record ------------------------------------------------------------
 "$BIN" play 18dracula --seats heuristic,heuristic,heuristic,heuristic --seed 3 \

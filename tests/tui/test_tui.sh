@@ -34,62 +34,7 @@
 #     to a good path saves, and quitting names that file to resume.
 set -euo pipefail
 
-BIN=$(readlink -f "$1")
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/setup.sh installs it)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="croupier-tui-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-cd "$TMP"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-
-fail() {
-    echo "FAIL: $*"
-    [ -n "${SESSION:-}" ] && { echo "--- screen ---"; screen; echo "--------------"; }
-    exit 1
-}
-
-# start NAME ARGS...: runs croupier ARGS in a new 80x24 window (no shell:
-# tmux runs the argument vector itself); the pane stays after the exit.
-start() {
-    SESSION=$1
-    shift
-    if ! tmux -L "$SOCK" has-session 2>/dev/null; then
-        tmux -L "$SOCK" new-session -d -x 80 -y 24 -s idle sleep 3600
-        tmux -L "$SOCK" set-option -g remain-on-exit on
-    fi
-    # sh prints the exit status after the program; the arguments reach it as
-    # its argv ("$0" "$@"), never as script text
-    tmux -L "$SOCK" new-session -d -x 80 -y 24 -s "$SESSION" \
-        sh -c '"$0" "$@"; echo "[exit status $?]"' env ${START_ENV:-} "$BIN" "$@"
-}
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESSION"; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESSION" "$@"; }
-dead() { [ "$(tmux -L "$SOCK" display-message -p -t "$SESSION" '#{pane_dead}')" = 1 ]; }
-
-# wait_for TEXT [SECONDS]: polls the screen until it shows TEXT (fixed string).
-wait_for() {
-    local text=$1 limit=${2:-20} i
-    for ((i = 0; i < limit * 20; i++)); do
-        screen | grep -qF -- "$text" && return 0
-        sleep 0.05
-    done
-    fail "'$text' did not appear within ${limit}s"
-}
-# wait_dead: waits for the program to end, which must be with status 0 (a
-# sanitizer's report, a leak or a crash is not)
-wait_dead() {
-    local i st
-    for ((i = 0; i < 400; i++)); do dead && break; sleep 0.05; done
-    dead || fail "the program did not exit"
-    st=$(exit_status)
-    [ "$st" = 0 ] || fail "the program ended with status '$st'"
-}
-# The exit status of the program, once it has ended.
-exit_status() { screen | grep -oE '\[exit status [0-9]+\]|Pane is dead \(status [0-9]+' | head -1 | grep -oE '[0-9]+'; }
+. "$(dirname "$0")/tmux.sh" "$1" tui
 
 # The position of a saved record, and what seat S sees of it (JSON).
 position_of() { "$BIN" replay "$1" --plain | awk '/^position:/{p=1;next} /^(scores|ranks):/{p=0} p' >"$2"; }
