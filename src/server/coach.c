@@ -177,15 +177,10 @@ static void *sv_analyse_thread(void *arg)
 static void sv_send_analysis(sv_conn *c, const sv_msg *m, const char *members)
 {
     cr_text b = CR_TEXT_INIT;
-    cr_text_puts(&b, "{\"v\":1,\"type\":\"analysis\"");
-    if (m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    sv_frame_begin(&b, "analysis", m);
     cr_text_puts(&b, ",");
     cr_text_puts(&b, members);
-    cr_text_puts(&b, "}");
-    if (!b.oom)
-        sv_send(c, b.p, b.len);
-    else
-        sv_send_error(c, m, "limit", "out of memory");
+    sv_frame_send(c, m, &b);
     cr_text_free(&b);
 }
 
@@ -440,16 +435,11 @@ void sv_h_hint(sv_conn *c, const sv_msg *m)
         return;
     }
     cr_text b = CR_TEXT_INIT;
-    cr_text_puts(&b, "{\"v\":1,\"type\":\"hint\"");
-    if (m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    sv_frame_begin(&b, "hint", m);
     cr_text_printf(&b, ",\"seat\":%d,\"tier\":", seat);
     cr_text_json_utf8(&b, tier);
     cr_text_puts(&b, ",\"text\":");
     cr_text_json_utf8(&b, line);
-    cr_text_puts(&b, "}");
-    if (!b.oom)
-        sv_send(c, b.p, b.len);
-    else
-        sv_send_error(c, m, "limit", "out of memory");
+    sv_frame_send(c, m, &b);
     cr_text_free(&b);
 }

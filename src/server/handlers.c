@@ -766,8 +766,7 @@ static void sv_h_history(sv_conn *c, const sv_msg *m)
     }
     cr_text *b = &c->out; /* c->out is written under the game's mutex only */
     cr_text_reset(b);
-    cr_text_puts(b, "{\"v\":1,\"type\":\"history\"");
-    if (m->has_id) cr_text_printf(b, ",\"re\":%lld", (long long)m->id);
+    sv_frame_begin(b, "history", m);
     uint32_t count = cr_match_event_count(g->m);
     cr_text_printf(b, ",\"game_id\":\"%s\",\"count\":%u,\"events\":[", g->meta.id, count);
     if (m->since < count)
@@ -996,8 +995,7 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
         return;
     }
     cr_text b = CR_TEXT_INIT;
-    cr_text_puts(&b, "{\"v\":1,\"type\":\"replay\"");
-    if (m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    sv_frame_begin(&b, "replay", m);
     cr_text_printf(&b, ",\"game_id\":\"%s\",\"game\":", g->meta.id);
     cr_text_json_utf8(&b, name);
     if (m->seat >= 0)
@@ -1005,12 +1003,8 @@ static void sv_h_replay(sv_conn *c, const sv_msg *m)
     else
         cr_text_puts(&b, ",\"seat\":null,");
     cr_text_puts(&b, body);
-    cr_text_puts(&b, "}");
     cr_free(body);
-    if (!b.oom)
-        sv_send(c, b.p, b.len);
-    else
-        sv_send_error(c, m, "limit", "out of memory");
+    sv_frame_send(c, m, &b);
     cr_text_free(&b);
 }
 

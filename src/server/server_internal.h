@@ -224,6 +224,13 @@ enum { SV_REPLAY_STACK = 8 << 20 };
 void sv_conn_init(sv_conn *c, sv_server *sv);
 void sv_send(sv_conn *c, const char *text, size_t len);
 void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg);
+/* A reply built in a cr_text: sv_frame_begin writes its head,
+ * {"v":1,"type":TYPE and "re" when m has an id (m may be NULL); the caller
+ * appends its members, each after a comma; sv_frame_send closes the object
+ * and sends it, or, when b ran out of memory, sends m the error "limit".
+ * b stays the caller's to free or reuse. */
+void sv_frame_begin(cr_text *b, const char *type, const sv_msg *m);
+void sv_frame_send(sv_conn *c, const sv_msg *m, cr_text *b);
 int sv_conn_bytes(sv_conn *c, sv_ws_dec *d, const uint8_t *buf, size_t n, const char **why);
 int sv_ws_connect(const struct mg_connection *mc, void *cb);
 void sv_ws_ready(struct mg_connection *mc, void *cb);

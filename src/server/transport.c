@@ -97,17 +97,31 @@ out:
 
 void sv_send(sv_conn *c, const char *text, size_t len) { sv_queue(c, SV_WS_TEXT, text, len); }
 
+void sv_frame_begin(cr_text *b, const char *type, const sv_msg *m)
+{
+    cr_text_printf(b, "{\"v\":1,\"type\":\"%s\"", type);
+    if (m && m->has_id) cr_text_printf(b, ",\"re\":%lld", (long long)m->id);
+}
+
+void sv_frame_send(sv_conn *c, const sv_msg *m, cr_text *b)
+{
+    cr_text_puts(b, "}");
+    if (!b->oom)
+        sv_send(c, b->p, b->len);
+    else
+        sv_send_error(c, m, "limit", "out of memory");
+}
+
 void sv_send_error(sv_conn *c, const sv_msg *m, const char *code, const char *msg)
 {
     cr_text b = CR_TEXT_INIT;
-    cr_text_puts(&b, "{\"v\":1,\"type\":\"error\"");
-    if (m && m->has_id) cr_text_printf(&b, ",\"re\":%lld", (long long)m->id);
+    sv_frame_begin(&b, "error", m);
     cr_text_puts(&b, ",\"code\":");
     cr_text_json_utf8(&b, code);
     cr_text_puts(&b, ",\"message\":");
     cr_text_json_utf8(&b, msg);
     cr_text_puts(&b, "}");
-    if (!b.oom) sv_send(c, b.p, b.len);
+    if (!b.oom) sv_send(c, b.p, b.len); /* no error about an error */
     cr_text_free(&b);
 }
 

@@ -865,10 +865,9 @@ static void test_bots_game(void **state)
     server_kill(&srv, SIGTERM);
 }
 
-/* The error code of the reply to id. */
-static void expect_error(client *c, int64_t id, const char *code)
+/* r is an error of this code (r is released). */
+static void expect_code(json_t *r, const char *code)
 {
-    json_t *r = cl_reply(c, id);
     assert_non_null(r);
     if (strcmp(jtype(r), "error") != 0 ||
         strcmp(json_string_value(json_object_get(r, "code")), code) != 0)
@@ -876,6 +875,12 @@ static void expect_error(client *c, int64_t id, const char *code)
     assert_string_equal(jtype(r), "error");
     assert_string_equal(json_string_value(json_object_get(r, "code")), code);
     json_decref(r);
+}
+
+/* The error code of the reply to id. */
+static void expect_error(client *c, int64_t id, const char *code)
+{
+    expect_code(cl_reply(c, id), code);
 }
 
 /* The next error (a reply without id). */
@@ -2287,16 +2292,6 @@ static json_t *hint_req(client *c, const char *tier)
     return cl_reply(c, cl_send(c, o));
 }
 
-static void expect_code(json_t *r, const char *code)
-{
-    if (strcmp(jtype(r), "error") != 0 ||
-        strcmp(json_string_value(json_object_get(r, "code")), code) != 0)
-        fprintf(stderr, "expected error %s, got %s\n", code, json_dumps(r, 0));
-    assert_string_equal(jtype(r), "error");
-    assert_string_equal(json_string_value(json_object_get(r, "code")), code);
-    json_decref(r);
-}
-
 /* The lobby's `hints` of a game. */
 static int listed_hints(client *c, const char *game_id)
 {
@@ -2354,6 +2349,7 @@ static void test_coach(void **state)
     char running[40];
     create_sat(c, create_msg("human;club;club", 0), running, sizeof running);
     json_t *up = until_my_turn(c, update_of(c, running));
+    assert_true(json_is_true(json_object_get(up, "hints"))); /* the update says so */
     json_decref(up);
     expect_code(analyse_req(c, running, 0, 50), "not_finished");
     /* hints at one human against bots */
@@ -2376,12 +2372,17 @@ static void test_coach(void **state)
     /* two humans: refused without agreement, given with it */
     char two[40], agreed[40];
     create_sat(c, create_msg("human;human;club", 0), two, sizeof two);
+    up = update_of(c, two);
+    assert_true(json_is_false(json_object_get(up, "hints")));
+    json_decref(up);
     expect_code(hint_req(c, NULL), "illegal");
     assert_int_equal(listed_hints(c, two), 0);
     json_t *o = create_msg("human;human;club", 0);
     json_object_set_new(o, "hints", json_string("allowed"));
     create_sat(c, o, agreed, sizeof agreed);
-    json_decref(update_of(c, agreed));
+    up = update_of(c, agreed);
+    assert_true(json_is_true(json_object_get(up, "hints")));
+    json_decref(up);
     assert_int_equal(listed_hints(c, agreed), 1);
     /* allowed now: a hint when P0 is to act, else not_your_turn, never illegal */
     h = hint_req(c, "club");
