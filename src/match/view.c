@@ -155,8 +155,8 @@ void cr_view_json(cr_view *v, const cr_match *m, int seat, uint32_t taken, cr_te
         cr_text_printf(b, ",\"to_act\":%d", to_act);
     else
         cr_text_puts(b, ",\"to_act\":null");
-    cr_text_printf(b, ",\"your_turn\":%s,\"over\":%s", mine ? "true" : "false",
-                   over ? "true" : "false");
+    cr_text_printf(b, ",\"your_turn\":%s,\"over\":%s,\"hints\":%s", mine ? "true" : "false",
+                   over ? "true" : "false", cr_match_hints_allowed(m) ? "true" : "false");
     cr_match_observe(m, seat, v->obs);
     VIEW_RENDER(v, gm->def->obs_to_json(gm, v->obs, buf, cap));
     cr_text_puts(b, ",\"observation\":");

@@ -1209,18 +1209,20 @@ async function testDraculaSheet(browser, base) {
   const sheet = await page.evaluate(() => {
     const t = document.querySelector('.d18-sheet table.or-sheet');
     const ids = t ? [...t.querySelectorAll('thead th')].map((th) => th.textContent) : [];
+    const names = t ? [...t.querySelectorAll('thead th')].map((th) => (th.querySelector('abbr') || th).title) : [];
     const cells = t ? [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)) : [];
     const cash = [...document.querySelectorAll('.d18-sheet table.players-sheet tbody tr[data-seat]')].map((tr) => [Number(tr.dataset.seat), tr.querySelector('.cash').textContent]);
     const seatCash = Object.fromEntries([...document.querySelectorAll('.d18-players .seat')].map((x) => [x.dataset.seat, x.querySelector('.cash').textContent]));
     const log = [...document.querySelectorAll('.log-lines li')].map((li) => li.textContent);
-    return { ids, cells, cash, seatCash, log };
+    return { ids, names, cells, cash, seatCash, log };
   });
   check(sheet.cash.length >= 3 && sheet.cash.every(([p, c]) => sheet.seatCash[p] === `${c} pts`), 'each player\'s cash in the spreadsheet is the players panel\'s');
-  const column = (id) => sheet.ids.indexOf(id);
+  // the log names an entity ("Sanguine Clan pays out 140: ..."); its column is headed by its code, the name on hover
+  const column = (name) => sheet.names.indexOf(name);
   let matched = 0;
   let missing = '';
   for (const line of sheet.log) {
-    const m = /^([A-Za-z0-9_]+) (?:pays out (\d+):|retains (\d+)$)/.exec(line);
+    const m = /^(.+?) (?:pays out (\d+):|retains (\d+)$)/.exec(line);
     if (!m) continue;
     const j = column(m[1]);
     const want = m[2] !== undefined ? `${m[2]}p` : `${m[3]}w`;
@@ -1283,8 +1285,18 @@ async function testCoach(browser, base) {
   const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const hintsOf = {}; // game_id -> `hints` of the game's last update
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    let msg = null;
+    try { msg = JSON.parse(f.payload); } catch { /* watchProtocol reports it */ }
+    if (msg && msg.type === 'update') hintsOf[msg.game_id] = msg.hints;
+  }));
+  const hintsSeen = async (id) => { // at most 15 s
+    for (let i = 0; i < 300 && hintsOf[id] === undefined; i++) await new Promise((r) => setTimeout(r, 50));
+  };
   await createGame(page, base, ['me', 'club', 'club', 'club']);
   await page.waitForSelector('.table.dml', { timeout: 15000 });
+  const solo = /#game=([0-9a-f]{32})/.exec(page.url())[1];
   await page.waitForSelector('#btn-hint', { timeout: 30000 });
   await page.click('#btn-hint');
   const hinted = await page.waitForFunction(() => /^Hint: master would play: /.test(document.querySelector('.hint-line').textContent), null, { timeout: 30000 }).then(() => true, () => false);
@@ -1296,6 +1308,9 @@ async function testCoach(browser, base) {
   await createGame(page, base, ['me', 'human', 'random', 'random']);
   await page.waitForSelector('.table.dml', { timeout: 15000 });
   const plain = /#game=([0-9a-f]{32})/.exec(page.url())[1];
+  await hintsSeen(plain);
+  check(hintsOf[solo] === true && hintsOf[agreed] === true && hintsOf[plain] === false,
+    `updates say whether hints may be asked: one human ${hintsOf[solo]}, two humans agreed ${hintsOf[agreed]}, two humans not ${hintsOf[plain]}`);
   await page.goto(`${base}/`);
   await page.waitForSelector(`.open-games li[data-game="${agreed}"]`, { timeout: 15000 });
   check(await page.isVisible(`.open-games li[data-game="${agreed}"] .hints-allowed`), 'the lobby shows "hints allowed" for a table made with it');

@@ -102,7 +102,7 @@ check(validateMessage('client', { ...act, decision: -1 }).length > 0, 'a number 
 check(validateMessage('client', { v: 1, type: 'chat' }).length > 0, 'a client message type the schema lacks is found');
 const update = {
   v: 1, type: 'update', game_id: '0123456789abcdef0123456789abcdef', game: 'dml', seat: 0, decision: 1, to_act: 0,
-  your_turn: true, over: false, observation: {}, prompt: '', help: '', events: [{ seq: 0, kind: 'roll' }], seq: 1,
+  your_turn: true, over: false, hints: true, observation: {}, prompt: '', help: '', events: [{ seq: 0, kind: 'roll' }], seq: 1,
   actions: [{ id: 1, text: 'bid 10', amount: { min: 10, max: 50, step: 5 } }],
   seats: [{ seat: 0, kind: 'human', spec: 'human', taken: true, left: false }],
 };

@@ -95,6 +95,12 @@ export function createView(root, ctx) {
   // code in brackets after its name ("Steelclaw (STC)") goes.  Before the
   // board has loaded the text stays as it is.
   let namesOf = null; // {board, re, paired, map}
+  // A column of the spreadsheet: the code, as 18XX sheets head their
+  // columns, with the name on hover and for screen readers.
+  function idCell(id) {
+    return el('abbr', { title: named(id), text: id });
+  }
+
   function named(text) {
     const t = String(text === undefined || text === null ? '' : text);
     if (!board) return t;
@@ -378,7 +384,7 @@ export function createView(root, ctx) {
     const started = board.fronts.map((f, k) => k).filter((k) => at(o.pres, k) >= 0);
     const head = el('tr', {}, el('th', { scope: 'col', text: '' }),
       ['Cash', 'Certs', 'Worth'].map((h) => el('th', { scope: 'col', text: h })),
-      started.map((k) => el('th', { scope: 'col', text: board.fronts[k].id })));
+      started.map((k) => el('th', { scope: 'col' }, idCell(board.fronts[k].id))));
     const rows = [];
     for (let p = 0; p < np; p++) {
       const certs = num(at(d.certs, p));
@@ -424,20 +430,20 @@ export function createView(root, ctx) {
       body.push(el('h3', { text: 'Operating rounds' }),
         el('p', { class: 'small', text: 'Revenue, then p paid out, w withheld, s split (LL and BT), ? not decided yet; then the share price after.' }),
         el('div', { class: 'sheet-scroll' }, el('table', { class: 'sheet-table or-sheet', 'aria-label': 'Operating rounds' },
-          el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'OR' }), hist.map((h) => el('th', { scope: 'col', text: h.id })))),
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'OR' }), hist.map((h) => el('th', { scope: 'col' }, idCell(h.id))))),
           el('tbody', {}, rounds.map(([label, cells]) => el('tr', {}, el('th', { scope: 'row', text: label }),
             hist.map((h, j) => {
               const r = cells.get(j);
               if (!r) return el('td', { text: '' });
-              return el('td', { class: `fate-${r.fate}`, title: `${h.id}: ${r.revenue} ${r.fate}${r.per_share ? ` (${r.per_share} a share)` : ''}${r.price ? `, price ${r.price}` : ''}`,
+              return el('td', { class: `fate-${r.fate}`, title: `${named(h.id)}: ${r.revenue} ${r.fate}${r.per_share ? ` (${r.per_share} a share)` : ''}${r.price ? `, price ${r.price}` : ''}`,
                 text: `${r.revenue}${FATE[r.fate] || '?'}${r.price ? ` ${r.price}` : ''}` });
             })))))));
     } else body.push(el('p', { class: 'small', text: 'Nobody has operated yet.' }));
     const last = annals && annals.last_rampage;
     if (last) {
       body.push(el('h3', { text: 'The last rampage' }),
-        el('p', { class: 'last-rampage', text: `${last.id} earned ${num(last.revenue)} (${last.at && last.at.or_in_set ? `OR ${last.at.or}` : 'in the auction'})${last.spaces && last.spaces.length ? '; its routes are dashed white on the map' : ''}.` }),
-        el('ul', { class: 'small routes-run' }, (last.routes || []).map((t) => el('li', { text: String(t) }))));
+        el('p', { class: 'last-rampage', text: `${named(last.id)} earned ${num(last.revenue)} (${last.at && last.at.or_in_set ? `OR ${last.at.or}` : 'in the auction'})${last.spaces && last.spaces.length ? '; its routes are dashed white on the map' : ''}.` }),
+        el('ul', { class: 'small routes-run' }, (last.routes || []).map((t) => el('li', { text: named(t) }))));
     }
     fill(panes.sheet, el('h2', { text: 'Spreadsheet' }), el('details', { class: 'sheet', open: sheetOpen, ontoggle: (e) => { sheetOpen = e.target.open; } },
       el('summary', { text: 'Players against fronts, the operating rounds, the last rampage' }), body));

@@ -191,8 +191,9 @@ export async function showGame(main, app, route) {
         },
       }));
     }
-    // A hint: asked of the server for this decision only, shown until it is taken.
-    if (u.your_turn && !state.noHints) {
+    // A hint: asked of the server for this decision only, shown until it is
+    // taken; offered where the table allows hints (`hints`: one human, or all agreed).
+    if (u.your_turn && u.hints && !state.noHints) {
       controls.push(el('button', {
         type: 'button', class: 'secondary', id: 'btn-hint', text: 'Hint',
         'aria-label': 'Hint: what the strongest bot would play here',
@@ -231,7 +232,7 @@ export async function showGame(main, app, route) {
       state.hint = { decision: u.decision, text: `Hint: ${rep.text}` };
     } catch (err) {
       state.hint = null;
-      // a table of several people that did not agree to hints: say so once, offer no more
+      // refused all the same: say so once, offer no more
       if (err.code === 'illegal') state.noHints = `No hints at this table: ${err.message}.`;
       else app.showError(`No hint: ${err.message || err.code}`);
     }
