@@ -68,6 +68,9 @@ free_port() {
 # pid appended to pids, its port printed once it listens.
 start_server() {
     local name=$1 port=$2 log="$scratch/$1.log"
+    # the log exists before the server starts: the child opens it only once
+    # it runs, and a loaded machine may read it first
+    : >"$log"
     "$croupier" serve --listen "127.0.0.1:$port" --db "$db" --web "$root/web" >"$log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 100); do
