@@ -127,7 +127,8 @@ int tui_replay(cr_match *m, int view, const tui_options *opt, char *err, size_t 
                     ? "  | Right/n next, Left/p back, v view, l log, m map, a achievements, c "
                       "coach, q quits"
                 : cr_parts(g)->sheet
-                    ? "  | Right/n next, Left/p back, v view, l log, m map, S sheet, c coach, q quits"
+                    ? "  | Right/n next, Left/p back, v view, l log, m map, S sheet, c coach, q "
+                      "quits"
                     : "  | Right/n next, Left/p back, v view, l log, m map, c coach, q quits",
                 "  | Right, Left, v view, l log, q", "  | q quits"};
             for (int kk = 0; kk < 3; kk++) {
