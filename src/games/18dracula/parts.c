@@ -66,6 +66,8 @@ static const cr_tier d18_tiers[] = {
     {"beginner", "random", "plays any legal move"},
     {"casual", "heuristic:noise=0.5", "the club player's ideas, half of the time"},
     {"club", "heuristic", "a hand-written player: floats fronts, builds, buys monsters"},
+    {"expert", "ismcts:iters=100,prior=30,c=0.2",
+     "100 imagined games a move; keeps the club player's move unless one is clearly better"},
 };
 
 const cr_game_parts d18_parts = {
