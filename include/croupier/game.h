@@ -310,7 +310,7 @@ struct cr_game {
     int max_events;
     size_t state_size;
     size_t obs_size;
-    size_t scratch_size;         /* bytes of cr_ctx.scratch the game's calls may use */
+    size_t scratch_size; /* bytes of cr_ctx.scratch the game's calls may use */
     /* Bytes at the start of the scratch that a fresh context holds zeroed
      * (at most scratch_size; 0: none): what the game reads before its
      * calls write it (a memo's empty slots).  cr_ctx_new zeroes them; a
