@@ -180,7 +180,8 @@ static inline void cr_events_push(cr_events *ev, int kind, int seat, int other, 
  * tables).  A game
  * keeps no memory of its own between calls (no globals, no thread-locals),
  * so one context per thread is all threads need to share nothing.
- * cr_ctx_new makes one for a game; a caller may also fill one itself.
+ * cr_ctx_new makes one for a game, the first g->scratch_zeroed bytes of
+ * its scratch zeroed; a caller may also fill one itself (zeroing those).
  * A game says which of its calls need the scratch (say, sample only); a
  * caller that knows nothing of the game passes a full context always.
  * NULL is a context with no event sink and no scratch. */
@@ -309,7 +310,12 @@ struct cr_game {
     int max_events;
     size_t state_size;
     size_t obs_size;
-    size_t scratch_size;         /* bytes of cr_ctx.scratch the game's calls may use */
+    size_t scratch_size; /* bytes of cr_ctx.scratch the game's calls may use */
+    /* Bytes at the start of the scratch that a fresh context holds zeroed
+     * (at most scratch_size; 0: none): what the game reads before its
+     * calls write it (a memo's empty slots).  cr_ctx_new zeroes them; a
+     * caller that fills a context itself zeroes them too. */
+    size_t scratch_zeroed;
     void *data;                  /* read-only data loaded by create (owned) */
     int32_t opt[CR_MAX_OPTIONS]; /* option values, by index in def->options */
     /* The CR_OPT_FILE option's file, read by the core before create(): its

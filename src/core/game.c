@@ -285,6 +285,8 @@ cr_ctx *cr_ctx_new(const cr_game *g)
             return NULL;
         }
         cx->scratch_size = g->scratch_size;
+        memset(cx->scratch, 0,
+               g->scratch_zeroed < g->scratch_size ? g->scratch_zeroed : g->scratch_size);
     }
     return cx;
 }

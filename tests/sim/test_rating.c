@@ -64,7 +64,11 @@ static void test_tiers(void **unused)
     g = make("18dracula", 3);
     assert_null(cr_bot_new(g, "master", 0, 1, err, sizeof err));
     assert_string_equal(err, "unknown bot (random, heuristic, ismcts; tiers: beginner, casual, "
-                             "club): master");
+                             "club, expert): master");
+    b = cr_bot_new(g, "expert", 0, 1, err, sizeof err); /* the search tier (docs/bots.md) */
+    assert_non_null(b);
+    assert_string_equal(cr_bot_kind(b), "ismcts");
+    cr_bot_free(b);
     cr_game_free(g);
 }
 

@@ -76,6 +76,11 @@ typedef struct ismcts_bot {
     uint32_t nodes; /* arena per worker */
     cr_policy_fn rollout;
     int root_even; /* root=even: every root action gets the same share of iterations */
+    /* prior=N: the move played is the root action with the most visits,
+     * the rollout policy's own choice counted with N visits more: the
+     * search departs from the policy only where it has seen better by that
+     * margin (0: none; needs a guided search) */
+    long prior;
     /* The root of the last search (cr_bot_last_choices): g->max_legal
      * entries allocated at creation, n_choices of them filled. */
     cr_bot_choice *choices;
@@ -106,7 +111,7 @@ static void bad(char *err, size_t cap, const char *key, const char *val)
         snprintf(err, cap,
                  "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
                  "rollout=random|heuristic, opponents=tree|policy, reward=win|margin, cutoff=N, "
-                 "chance=open|tree, c=X, nodes=N)",
+                 "chance=open|tree, c=X, nodes=N, prior=N)",
                  key, val);
 }
 
@@ -384,6 +389,11 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
             worker_main(&ib->w[i]);
     }
 
+    /* With prior=N, the policy's own choice here (drawn from the bot's
+     * generator, as the policy draws among equal moves). */
+    cr_action policy_pick = -1;
+    if (ib->prior > 0) policy_pick = ib->rollout(g, obs, b->seat, root_legal, n, &b->rng);
+
     /* Merge: sum the root children's visits and returns by action. */
     uint64_t best_visits = 0;
     cr_action best = -1;
@@ -400,8 +410,9 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         if (ib->n_choices < ib->g->max_legal)
             ib->choices[ib->n_choices++] =
                 (cr_bot_choice){.action = root_legal[k], .visits = v, .value = v ? value / v : 0};
-        if (v > best_visits) {
-            best_visits = v;
+        uint64_t counted = root_legal[k] == policy_pick ? v + (uint64_t)ib->prior : v;
+        if (counted > best_visits) {
+            best_visits = counted;
             best = root_legal[k];
         }
     }
@@ -444,7 +455,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         if (err && errcap) snprintf(err, errcap, "ismcts: game %s has no sampler", g->def->name);
         return 0;
     }
-    long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = -1; /* -1: not given */
+    long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = -1, prior = 0; /* -1: not given */
     int chance_nodes = 0, opp_policy = -1, margin = -1, root_even = 0;
     double c = 0.7;
     cr_policy_fn rollout = NULL; /* not given */
@@ -461,6 +472,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             ok = parse_long(v, 0, ROLLOUT_CAP, &cutoff);
         else if (strcmp(k, "nodes") == 0)
             ok = parse_long(v, 16, 1L << 30, &nodes);
+        else if (strcmp(k, "prior") == 0)
+            ok = parse_long(v, 0, 1000000000L, &prior);
         else if (strcmp(k, "c") == 0) {
             char *end;
             c = strtod(v, &end);
@@ -506,6 +519,11 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     if (opp_policy < 0) opp_policy = guided;
     if (margin < 0) margin = guided && g->def->result != NULL && g->def->score_scale > 0;
     if (cutoff < 0) cutoff = guided ? 100 : 0;
+    if (prior > 0 && !guided) {
+        if (err && errcap)
+            snprintf(err, errcap, "ismcts: prior=N needs a guided search (rollout=heuristic)");
+        return 0;
+    }
     if (iters && ms) {
         if (err && errcap) snprintf(err, errcap, "ismcts: give iters or ms, not both");
         return 0;
@@ -528,6 +546,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     ib->nodes = (uint32_t)nodes;
     ib->rollout = rollout;
     ib->root_even = root_even;
+    ib->prior = prior;
     ib->choices = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices);
     if (!ib->choices) goto nomem;
     b->memory += (size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices;

@@ -347,6 +347,8 @@ D18_HIDDEN int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *
  * the routes that may be in the answer, and those fit (router.h, "Memory"). */
 enum { D18_ROUTE_CAP = 1 << 17 };
 D18_HIDDEN size_t d18_rampage_scratch(void);
+/* Bytes at the start of that scratch a fresh context zeroes (the memo's heads). */
+D18_HIDDEN size_t d18_rampage_scratch_zeroed(void);
 /* The routes of that rampage (for the events): the router's input and its
  * canonical result for entity e in state s.  Reuses the answer the last
  * rampage left in cx's scratch when it is for the same input, else runs the

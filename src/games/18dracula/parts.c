@@ -67,6 +67,8 @@ static const cr_tier d18_tiers[] = {
     {"beginner", "random", "plays any legal move"},
     {"casual", "heuristic:noise=0.5", "the club player's ideas, half of the time"},
     {"club", "heuristic", "a hand-written player: floats fronts, builds, buys monsters"},
+    {"expert", "ismcts:iters=100,prior=30,c=0.2",
+     "100 imagined games a move; keeps the club player's move unless one is clearly better"},
 };
 
 const cr_game_parts d18_parts = {
@@ -81,8 +83,8 @@ const cr_game_parts d18_parts = {
      * search in each rampage: measured, one costs the conformance suite
      * about 100 DML games (0.2 s against 1.9 ms in RelWithDebInfo).  The
      * router's worst case on the benchmark's late-game positions
-     * (bench_18d_router 1000 SEED 0) is 25-27 ms for seeds 1 and 2, 48 ms
-     * for seed 4 and 0.23 s for seed 3 (docs/18dracula-board.md), and a
+     * (bench_18d_router 1000 SEED 0) is 20-31 ms for seeds 1 and 2, 49 ms
+     * for seed 4 and 0.24 s for seed 3 (docs/18dracula-board.md), and a
      * rampage with more routes than the scratch holds (met once in a
      * 46,000-game conformance run; tests/conformance, test_known_games)
      * about 90 ms: a long search is rare, not impossible. */

@@ -107,19 +107,18 @@ static void fill(const cr_game *g, const d18_state *s, int e, d18_route_input *i
  * locations, spaces and types it has (fill zeroes the rest, padding
  * included, so the packed bytes determine the input); an input whose
  * packed form exceeds MEMO_BYTES (a board far larger than the bundled
- * one's 62 locations, about 1,200 bytes) is not kept.  The scratch is not
- * zeroed: a slot counts only if its check word matches its key, length and
- * total as memo_put wrote them and its bytes are the ones asked, which
- * memory never written by memo_put does not pass. */
+ * one's 62 locations, about 1,200 bytes) is not kept.  The slots' heads
+ * (key, length, total) lie together at the start of the scratch, which a
+ * fresh context has zeroed (g->scratch_zeroed, d18_rampage_scratch_zeroed):
+ * a head of length 0 is an empty slot, since no packed input is empty,
+ * and a slot's packed bytes are read only once its head says memo_put
+ * wrote them.  Nothing of the scratch is read before it is written. */
 enum { MEMO_SLOTS = 4096, MEMO_BYTES = 1536 };
-static const uint64_t MEMO_MAGIC = 0x18d7a3c5e1f20b49u;
 
 typedef struct rampage_memo {
-    uint64_t key;   /* memo_hash of the packed input */
-    uint64_t check; /* memo_check(key, len, total) */
+    uint64_t key; /* memo_hash of the packed input */
     int64_t total;
-    uint32_t len; /* bytes of packed */
-    unsigned char packed[MEMO_BYTES];
+    uint32_t len; /* bytes of packed; 0: an empty slot */
 } rampage_memo;
 
 static size_t put_bytes(unsigned char *out, size_t at, const void *p, size_t n)
@@ -159,33 +158,34 @@ static uint64_t memo_hash(const unsigned char *p, size_t n)
     return h;
 }
 
-static uint64_t memo_check(uint64_t key, uint32_t len, int64_t total)
+/* The scratch: the memo's slot heads, the router's input and result, the
+ * slots' packed inputs, then the router's workspace, each at a multiple of
+ * 64 bytes (the result holds 8-byte members).  A fresh context zeroes the
+ * heads and the input (d18_rampage_scratch_zeroed): the memo reads a head,
+ * and d18_rampage_routes compares the input, before a rampage writes them. */
+static size_t input_at(void) { return (MEMO_SLOTS * sizeof(rampage_memo) + 63) & ~(size_t)63; }
+
+static size_t result_at(void) { return (input_at() + sizeof(d18_route_input) + 63) & ~(size_t)63; }
+
+static size_t packed_at(void)
 {
-    return key ^ ((uint64_t)len << 40) ^ (uint64_t)total ^ MEMO_MAGIC;
+    return (result_at() + sizeof(d18_route_result) + 63) & ~(size_t)63;
 }
 
-/* The scratch: the router's input and result, the memo, then the router's
- * workspace, each at a multiple of 64 bytes (the result holds 8-byte
- * members). */
-static size_t result_at(void) { return (sizeof(d18_route_input) + 63) & ~(size_t)63; }
-
-static size_t memo_at(void) { return (result_at() + sizeof(d18_route_result) + 63) & ~(size_t)63; }
-
-static size_t head_bytes(void)
-{
-    return (memo_at() + MEMO_SLOTS * sizeof(rampage_memo) + 63) & ~(size_t)63;
-}
+static size_t head_bytes(void) { return packed_at() + (size_t)MEMO_SLOTS * MEMO_BYTES; }
 
 size_t d18_rampage_scratch(void) { return head_bytes() + d18_route_ws_size(D18_ROUTE_CAP); }
 
-/* The route search on the input at the head of a scratch of size bytes
- * (at least g->scratch_size); the result stays there too. */
+size_t d18_rampage_scratch_zeroed(void) { return input_at() + sizeof(d18_route_input); }
+
+/* The route search on the input in a scratch of size bytes (at least
+ * g->scratch_size); the result stays there too. */
 static const d18_route_result *solve_head(unsigned char *mem, size_t size)
 {
     /* The input and the result are large: they live in the scratch, before
      * the router's workspace. */
     size_t head = head_bytes();
-    const d18_route_input *in = (const d18_route_input *)mem;
+    const d18_route_input *in = (const d18_route_input *)(mem + input_at());
     d18_route_result *res = (d18_route_result *)(mem + result_at());
     d18_route_ws *ws = d18_route_ws_init(mem + head, size - head);
     char err[160];
@@ -214,7 +214,7 @@ static const d18_route_result *solve_head(unsigned char *mem, size_t size)
 static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, int e,
                                           unsigned char *mem, size_t size)
 {
-    fill(g, s, e, (d18_route_input *)mem);
+    fill(g, s, e, (d18_route_input *)(mem + input_at()));
     return solve_head(mem, size);
 }
 
@@ -222,18 +222,18 @@ static const d18_route_result *rampage_in(const cr_game *g, const d18_state *s, 
 static int64_t rampage_memo_total(const cr_game *g, const d18_state *s, int e, unsigned char *mem,
                                   size_t size)
 {
-    d18_route_input *in = (d18_route_input *)mem;
+    d18_route_input *in = (d18_route_input *)(mem + input_at());
     fill(g, s, e, in);
     unsigned char packed[MEMO_BYTES];
     size_t len = memo_pack(in, packed);
     if (!len) return solve_head(mem, size)->total; /* too large to keep */
     uint64_t key = memo_hash(packed, len);
-    rampage_memo *slot = (rampage_memo *)(mem + memo_at()) + key % MEMO_SLOTS;
-    if (slot->key == key && slot->len == len &&
-        slot->check == memo_check(key, slot->len, slot->total) &&
-        memcmp(slot->packed, packed, len) == 0) {
-        /* The head's result is not this input's: d18_rampage_routes must
-         * not take it for one (no input has n_locs < 0). */
+    size_t k = key % MEMO_SLOTS;
+    rampage_memo *slot = (rampage_memo *)mem + k;
+    unsigned char *kept = mem + packed_at() + k * MEMO_BYTES;
+    if (slot->len == len && slot->key == key && memcmp(kept, packed, len) == 0) {
+        /* The result in the scratch is not this input's: d18_rampage_routes
+         * must not take it for one (no input has n_locs < 0). */
         in->n_locs = -1;
         return slot->total;
     }
@@ -241,8 +241,7 @@ static int64_t rampage_memo_total(const cr_game *g, const d18_state *s, int e, u
     slot->key = key;
     slot->len = (uint32_t)len;
     slot->total = total;
-    slot->check = memo_check(key, slot->len, total);
-    memcpy(slot->packed, packed, len);
+    memcpy(kept, packed, len);
     return total;
 }
 
@@ -268,8 +267,8 @@ int d18_rampage(const cr_game *g, const d18_state *s, int e, cr_ctx *cx)
 }
 
 /* The routes behind the revenue, for the events (not the hot path).  The
- * rampage just applied left its input and result at the head of the
- * context's scratch: when the input filled now is byte for byte the one
+ * rampage just applied left its input and result in the context's
+ * scratch: when the input filled now is byte for byte the one
  * stored there, the stored result is that position's answer (the router is
  * deterministic) and is copied without searching again.  Otherwise (no
  * scratch, or the scratch was used since) the router runs again. */
@@ -279,7 +278,8 @@ int d18_rampage_routes(const cr_game *g, const d18_state *s, int e, cr_ctx *cx, 
     fill(g, s, e, in);
     if (cx && cx->scratch && cx->scratch_size >= g->scratch_size) {
         unsigned char *mem = cx->scratch;
-        if (memcmp(mem, in, sizeof *in) != 0) rampage_in(g, s, e, mem, cx->scratch_size);
+        if (memcmp(mem + input_at(), in, sizeof *in) != 0)
+            rampage_in(g, s, e, mem, cx->scratch_size);
         memcpy(res, mem + result_at(), sizeof *res);
         return 0;
     }

@@ -134,6 +134,13 @@ struct d18_route_ws {
     int32_t top[D18_ROUTE_MAX_TYPES][D18_ROUTE_MAX_SLOTS];
     uint32_t hist_n[HIST];
     uint64_t hist_pool[HIST];
+    /* The path being enumerated, summed as it grows (extend): psum[k] the
+     * revenue of path[0..k] without lingers, pfd[k] / pfdloc[k] its best
+     * fd off-board (value, location; 0 / -1: none), pe[k] its spaces. */
+    int64_t psum[D18_ROUTE_MAX_LOCS];
+    int32_t pfd[D18_ROUTE_MAX_LOCS];
+    int16_t pfdloc[D18_ROUTE_MAX_LOCS];
+    uint64_t pe[D18_ROUTE_MAX_LOCS][D18_ROUTE_WORDS];
     /* (the members above, from wbyte on, are not cleared by ws_init) */
     int n_top[D18_ROUTE_MAX_TYPES];
     int32_t fdmax_all; /* the largest fdval of any route */
@@ -543,23 +550,11 @@ static void emit(d18_route_ws *ws, const d18_route_monster *m, int k)
     }
     uint16_t lng[D18_ROUTE_MAX_LINGER];
     int nl = 0;
-    int64_t rev = 0;
-    int32_t fdval = 0;
-    int fdloc = -1;
+    int64_t rev = ws->psum[k];
+    int32_t fdval = ws->pfd[k];
+    int fdloc = ws->pfdloc[k];
     uint8_t taken[D18_ROUTE_MAX_LOCS];
-    for (int i = 0; i < len; i++) {
-        const d18_route_loc *l = &in->loc[ws->path[i]];
-        taken[i] = 0;
-        if (l->kind == D18_LOC_TOWN)
-            rev += m->town;
-        else
-            rev += l->value;
-        if (l->kind == D18_LOC_OFF && l->fd && in->owns_fd && l->value > 0 &&
-            (l->value > fdval || (l->value == fdval && ws->path[i] < fdloc))) {
-            fdval = l->value;
-            fdloc = ws->path[i];
-        }
-    }
+    if (room > 0) memset(taken, 0, (size_t)len);
     /* R67: the best `room` cities count twice; equal values: smaller location
      * first (the smaller tuple, R117). */
     int max_pos = -1;
@@ -600,9 +595,29 @@ static void emit(d18_route_ws *ws, const d18_route_monster *m, int k)
             lng[j] = lng[j - 1];
             lng[j - 1] = t;
         }
-    uint64_t e[D18_ROUTE_WORDS] = {0};
-    for (int i = 1; i < len; i++) e[ws->pedge[i] >> 6] |= 1ull << (ws->pedge[i] & 63);
-    store(ws, e, (int32_t)rev, fdval, fdloc, -1, ws->path, len, lng, nl);
+    store(ws, ws->pe[k], (int32_t)rev, fdval, fdloc, -1, ws->path, len, lng, nl);
+}
+
+/* psum, pfd, pfdloc and pe at k from those at k - 1 (k = 0: the start) and
+ * path[k], pedge[k]. */
+static void push_sums(d18_route_ws *ws, const d18_route_monster *m, int k)
+{
+    const d18_route_input *in = ws->in;
+    int v = ws->path[k];
+    const d18_route_loc *l = &in->loc[v];
+    int64_t rev = k ? ws->psum[k - 1] : 0;
+    int32_t fdval = k ? ws->pfd[k - 1] : 0;
+    int fdloc = k ? ws->pfdloc[k - 1] : -1;
+    ws->psum[k] = rev + (l->kind == D18_LOC_TOWN ? m->town : l->value);
+    if (l->kind == D18_LOC_OFF && l->fd && in->owns_fd && l->value > 0 &&
+        (l->value > fdval || (l->value == fdval && v < fdloc))) {
+        fdval = l->value;
+        fdloc = v;
+    }
+    ws->pfd[k] = fdval;
+    ws->pfdloc[k] = (int16_t)fdloc;
+    for (int w = 0; w < D18_ROUTE_WORDS; w++) ws->pe[k][w] = k ? ws->pe[k - 1][w] : 0;
+    if (k) ws->pe[k][ws->pedge[k] >> 6] |= 1ull << (ws->pedge[k] & 63);
 }
 
 static void extend(d18_route_ws *ws, const d18_route_monster *m, int k)
@@ -622,6 +637,7 @@ static void extend(d18_route_ws *ws, const d18_route_monster *m, int k)
             ws->onpath[w] = 1;
             ws->path[k + 1] = (uint16_t)w;
             ws->pedge[k + 1] = (uint16_t)e;
+            push_sums(ws, m, k + 1);
             extend(ws, m, k + 1);
             ws->onpath[w] = 0;
         }
@@ -639,6 +655,7 @@ static void enum_paths(d18_route_ws *ws, const d18_route_monster *m)
         if (stops_bounded(m) && stops_now(ws, m) > m->n) continue;
         ws->onpath[v0] = 1;
         ws->path[0] = (uint16_t)v0;
+        push_sums(ws, m, 0);
         extend(ws, m, 0);
         ws->onpath[v0] = 0;
     }
@@ -1095,13 +1112,16 @@ _Static_assert(D18_ROUTE_MAX_LOCS <= 128 && D18_ROUTE_MAX_VALUE < (1 << 17),
 static int32_t lam_of_packed(const d18_route_ws *ws, uint64_t m, uint32_t pk)
 {
     if (pk >> 31) return 0;
+    /* The same sum as lam_of's in 32 bits: with at most 64 spaces and 128
+     * locations, prices at most 100,000 each, it stays below 2 x 64 x
+     * 100,000 + 2 x 128 x 100,000 = 38.4 million; and it is even and not
+     * negative (twice the route's space prices and interior location
+     * prices), so halving is a shift and needs no clamp. */
     const int32_t(*bt)[256] = ws->wbyte;
-    int64_t s = -(int64_t)ws->pi[pk & 127] - ws->pi[pk >> 7 & 127];
-    s += (int64_t)bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
-         bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
-         bt[6][(m >> 48) & 255] + bt[7][m >> 56];
-    s /= 2;
-    return (int32_t)(s > INT32_MAX ? INT32_MAX : s);
+    int32_t s = bt[0][m & 255] + bt[1][(m >> 8) & 255] + bt[2][(m >> 16) & 255] +
+                bt[3][(m >> 24) & 255] + bt[4][(m >> 32) & 255] + bt[5][(m >> 40) & 255] +
+                bt[6][(m >> 48) & 255] + bt[7][m >> 56] - ws->pi[pk & 127] - ws->pi[pk >> 7 & 127];
+    return s >> 1;
 }
 
 /* ws->w from lam and pi (pi is 0 where vcap < 0), and its byte tables. */
@@ -1175,41 +1195,58 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
         for (int c = 0; c < ws->n_comp; c++) {
             const tinfo *ti = &ws->ti[ws->comp[c]];
             /* The type's best routes by redf (then ascending index), in
-             * top.  red <= rev (lam_of is a sum of prices >= 0), so once
-             * top is full, a route whose revenue plus the most the
-             * Dutchman adds is below the last one kept cannot enter: its
-             * prices are not summed. */
+             * top (with their redf and red in topv and topr; the arrays
+             * red and redf are set for all routes once the fit ends).  red
+             * <= rev (lam_of is a sum of prices >= 0), so once top is
+             * full, a route whose revenue plus the most the Dutchman adds
+             * is below the last one kept cannot enter: its prices are not
+             * summed. */
             uint32_t top[D18_ROUTE_MAX_SLOTS];
-            int nt = 0;
+            int32_t topv[D18_ROUTE_MAX_SLOTS], topr[D18_ROUTE_MAX_SLOTS];
+            int nt = 0, slots = ti->slots;
             int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
+            /* once top is full: a route enters only if its redf beats
+             * vmin = topv[slots - 1], so only if its revenue reaches cut =
+             * vmin - fd_add; before, any positive redf enters */
+            int64_t cut = INT64_MIN;
+            int32_t vmin = 0;
             for (uint32_t i = ti->b; i < ti->e; i++) {
-                int32_t rev, fdval, v;
+                int32_t rev, fdval, red;
                 if (packed) { /* the same values from the packed copy */
                     uint32_t pk = ws->rordf[i];
                     rev = (int32_t)ws->rord[i];
                     fdval = (int32_t)(pk >> 14 & 0x1ffff);
-                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
-                    v = rev -
-                        lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
+                    if (rev < cut) continue;
+                    red = rev -
+                          lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
                 } else {
                     rev = ws->r[i].rev;
                     fdval = ws->r[i].fdval;
-                    if (nt == ti->slots && (int64_t)rev + fd_add < ws->redf[top[nt - 1]]) continue;
-                    v = rev - lam_of(ws, &ws->r[i]);
+                    if (rev < cut) continue;
+                    red = rev - lam_of(ws, &ws->r[i]);
                 }
-                ws->red[i] = v;
+                int32_t v = red;
                 if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
-                ws->redf[i] = v;
-                if (v <= 0) continue;
-                int j = nt < ti->slots ? nt++ : ti->slots;
-                for (; j > 0 && ws->redf[top[j - 1]] < v; j--)
-                    if (j < ti->slots) top[j] = top[j - 1];
-                if (j < ti->slots) top[j] = i;
+                if (v <= vmin) continue;
+                /* in, before the smaller ones; the last drops out if full */
+                int j = nt < slots ? nt++ : slots - 1;
+                for (; j > 0 && topv[j - 1] < v; j--) {
+                    top[j] = top[j - 1];
+                    topv[j] = topv[j - 1];
+                    topr[j] = topr[j - 1];
+                }
+                top[j] = i;
+                topv[j] = v;
+                topr[j] = red;
+                if (nt == slots) {
+                    vmin = topv[slots - 1];
+                    cut = (int64_t)vmin - fd_add;
+                }
             }
             for (int j = 0; j < nt; j++) {
                 const rt *r = &ws->r[top[j]];
-                bound += ws->redf[top[j]];
-                gmu += ws->redf[top[j]] > ws->red[top[j]];
+                bound += topv[j];
+                gmu += topv[j] > topr[j];
                 for (int w = 0; w < D18_ROUTE_WORDS; w++)
                     for (uint64_t m = r->e[w]; m; m &= m - 1) g[w * 64 + __builtin_ctzll(m)]++;
                 if (r->home < 0)

@@ -101,11 +101,11 @@
  * types together.  The search is exponential in the worst case (the problem
  * is NP-hard, §13.7); d18_router_bench measures the late game: on 1,000
  * late-game positions of the bundled board (bench_18d_router 1000 1 0,
- * RelWithDebInfo, one core of a shared 2-core machine) median 0.25 ms,
- * 90% 1.7 ms, 99% 7.3 ms, worst 25 ms (seed 1, position 664: 43,585
- * routes, most of its time the 50-step price fit over all of them; seed
- * 2: 27 ms, 338, 47,965 routes; seed 3: 0.23 s, 788, 542,589 search
- * nodes; seed 4: 48 ms, 94). */
+ * RelWithDebInfo, one core of a shared 2-core machine) median 0.27 ms,
+ * 90% 1.6 ms, 99% 6.5 ms, worst 20 ms (seed 1, position 664: 43,585
+ * routes, half of its instructions the 50-step price fit over all of
+ * them; seed 2: 20-31 ms, 338, 47,965 routes; seed 3: 0.24 s, 788,
+ * 542,589 search nodes; seed 4: 49 ms, 94; docs/18dracula-board.md). */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 

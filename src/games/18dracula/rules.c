@@ -1012,6 +1012,7 @@ static cr_status create(cr_game *g, char *err, size_t errcap)
     g->state_size = sizeof(d18_state);
     g->obs_size = sizeof(d18_state);         /* everything is public (R7) */
     g->scratch_size = d18_rampage_scratch(); /* apply's rampage step needs it */
+    g->scratch_zeroed = d18_rampage_scratch_zeroed();
     return CR_OK;
 }
 

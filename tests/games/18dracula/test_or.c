@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -549,6 +550,52 @@ static void test_rampage_without_context_or_scratch(void **unused)
     assert_memory_equal(&too_small, &with_cx, sizeof with_cx);
 }
 
+/* game.h: a fresh context holds the first g->scratch_zeroed bytes of its
+ * scratch zeroed (the rampage memo's slot heads and the router input,
+ * rampage.c), and the rampage reads nothing else of the scratch before
+ * writing it: a context filled by hand, zeroed only there and 0xA5 beyond,
+ * gives the same states as the game's own, the second time from the memo.
+ * (valgrind memcheck on `croupier sim 18dracula` finds no uninitialised
+ * read: docs/18dracula-board.md.) */
+static void test_rampage_scratch_zeroed_part_only(void **unused)
+{
+    (void)unused;
+    assert_true(G->scratch_zeroed > 0 && G->scratch_zeroed <= G->scratch_size);
+    cr_ctx *fresh = cr_ctx_new(G);
+    assert_non_null(fresh);
+    const unsigned char *z = fresh->scratch;
+    size_t nonzero = 0;
+    for (size_t i = 0; i < G->scratch_zeroed; i++) nonzero += z[i] != 0;
+    assert_int_equal(nonzero, 0);
+    cr_ctx_free(fresh);
+
+    d18_state s;
+    seated(&s);
+    s.assoc_owner[D18_LL] = 1;
+    d18_place_cube(G, &s, route("HOL", "BAL"), D18_YELLOW);
+    d18_place_cube(G, &s, route("RAV", "HOL"), D18_YELLOW);
+    s.stage = D18_S_OR;
+    s.op_ent = D18_ENT_LL;
+    s.or_step = D18_OS_RAMPAGE;
+    s.minors_done = 1;
+    s.ors_in_set = 1;
+    cr_action a = d18_encode(D18_K_RAMPAGE, 0, 0, 0);
+    unsigned char *mem = malloc(G->scratch_size);
+    assert_non_null(mem);
+    memset(mem, 0xA5, G->scratch_size);
+    memset(mem, 0, G->scratch_zeroed);
+    cr_ctx hand = {.ev = NULL, .scratch = mem, .scratch_size = G->scratch_size};
+    d18_state want = s;
+    G->def->apply(G, &want, a, NULL);         /* a workspace of its own */
+    for (int round = 0; round < 2; round++) { /* solved, then from the memo */
+        d18_state got = s;
+        G->def->apply(G, &got, a, &hand);
+        assert_int_equal(got.revenue, 50);
+        assert_memory_equal(&got, &want, sizeof got);
+    }
+    free(mem);
+}
+
 /* R95: the turn's "Hire monsters" is its buy step: monsters are bought
  * there, after the dividend, and in no other step. */
 static void test_R95_hire_is_the_buy_step(void **unused)
@@ -673,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_R53_seed_examples_on_the_bundled_board),
         cmocka_unit_test(test_R95_hire_is_the_buy_step),
         cmocka_unit_test(test_rampage_without_context_or_scratch),
+        cmocka_unit_test(test_rampage_scratch_zeroed_part_only),
         cmocka_unit_test(test_offer_menu_is_meaningful_amounts),
         cmocka_unit_test(test_R128_an_untakeable_market_monster_saves_nobody),
         cmocka_unit_test(test_R129_an_unfloated_front_counts_for_its_president),
