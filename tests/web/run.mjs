@@ -1198,8 +1198,11 @@ async function testDraculaSheet(browser, base) {
   check(await page.isVisible('section[aria-label="Spreadsheet"] details.sheet[open]'), 'the table has its Spreadsheet, open');
   check(/Nobody has operated yet/.test(await sheetText(page)), 'at the start nobody has operated');
   const orRows = () => page.$$eval('.d18-sheet table.or-sheet tbody tr', (x) => x.length).catch(() => 0);
+  // a dividend line in the log ("Sanguine Clan pays out 140: 14 a share", "... retains 60"):
+  // a round where every front earned nothing writes none, so play on until one is written
+  const dividends = () => page.$$eval('.log-lines li', (x) => x.filter((li) => / (?:pays out \d+:|retains \d+$)/.test(li.textContent)).length);
   let moves = 0;
-  for (let i = 0; i < 40 && (await orRows()) < 2 && !(await page.isVisible('.scoreboard:not([hidden])')); i++) {
+  for (let i = 0; i < 60 && ((await orRows()) < 2 || (await dividends()) === 0) && !(await page.isVisible('.scoreboard:not([hidden])')); i++) {
     moves += (await playDracula(page, 5, { seed: 11 + i, mapClicks: 0 })).moves;
   }
   const rows = await orRows();
