@@ -77,7 +77,7 @@ static void check_sheet_players(const cr_game *g, const d18_state *s, const d18_
     }
     text[j] = '\0';
     for (int p = 0; p < s->np; p++) {
-        char head[8];
+        char head[16];
         snprintf(head, sizeof head, "P%d", p);
         const char *line = text;
         int found = 0;
