@@ -67,21 +67,44 @@ static void test_same_figures_whatever_the_threads(void **state)
     cr_sim_result_fini(&b);
 }
 
+/* DML, a heuristic seat against three random ones, on two threads. */
+static void heuristic_against_random(cr_sim_config *c, long games, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->game = "dml";
+    c->seats[0] = "heuristic";
+    c->seats[1] = c->seats[2] = c->seats[3] = "random";
+    c->n_seats = 4;
+    c->games = games;
+    c->threads = 2;
+    c->seed = seed;
+    c->progress = CR_SIM_PROGRESS_OFF;
+}
+
+/* Every summary figure of b is a's (the per-game records aside). */
+static void assert_same_figures(const cr_sim_result *a, const cr_sim_result *b)
+{
+    assert_memory_equal(a->counters, b->counters, sizeof a->counters);
+    assert_memory_equal(a->seat, b->seat, sizeof a->seat);
+    assert_memory_equal(a->bot, b->bot, sizeof a->bot);
+    assert_memory_equal(a->label, b->label, sizeof a->label);
+    assert_memory_equal(a->ends, b->ends, sizeof a->ends);
+    assert_int_equal(a->no_winner, b->no_winner);
+    assert_memory_equal(&a->rounds, &b->rounds, sizeof a->rounds);
+    assert_memory_equal(&a->actions, &b->actions, sizeof a->actions);
+    assert_memory_equal(a->achievement_seat, b->achievement_seat, sizeof a->achievement_seat);
+    assert_memory_equal(a->achievement_total, b->achievement_total, sizeof a->achievement_total);
+    assert_memory_equal(a->achievement_games, b->achievement_games, sizeof a->achievement_games);
+    assert_int_equal(a->total_actions, b->total_actions);
+}
+
 /* The streaming mode (no_per_game) keeps no result per game and gives
  * the very same figures as a run that keeps them. */
 static void test_streaming_gives_the_same_figures(void **state)
 {
     (void)state;
     cr_sim_config c;
-    memset(&c, 0, sizeof c);
-    c.game = "dml";
-    c.seats[0] = "heuristic";
-    c.seats[1] = c.seats[2] = c.seats[3] = "random";
-    c.n_seats = 4;
-    c.games = 300;
-    c.threads = 2;
-    c.seed = 99;
-    c.progress = CR_SIM_PROGRESS_OFF;
+    heuristic_against_random(&c, 300, 99);
     cr_sim_result a, b;
     char err[256];
     assert_int_equal(cr_sim_run(&c, &a, err, sizeof err), CR_OK);
@@ -89,17 +112,7 @@ static void test_streaming_gives_the_same_figures(void **state)
     assert_int_equal(cr_sim_run(&c, &b, err, sizeof err), CR_OK);
     assert_non_null(a.per_game);
     assert_null(b.per_game);
-    assert_memory_equal(a.counters, b.counters, sizeof a.counters);
-    assert_memory_equal(a.seat, b.seat, sizeof a.seat);
-    assert_memory_equal(a.bot, b.bot, sizeof a.bot);
-    assert_memory_equal(a.label, b.label, sizeof a.label);
-    assert_memory_equal(a.ends, b.ends, sizeof a.ends);
-    assert_int_equal(a.no_winner, b.no_winner);
-    assert_memory_equal(&a.rounds, &b.rounds, sizeof a.rounds);
-    assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
-    assert_memory_equal(a.achievement_seat, b.achievement_seat, sizeof a.achievement_seat);
-    assert_memory_equal(a.achievement_games, b.achievement_games, sizeof a.achievement_games);
-    assert_int_equal(a.total_actions, b.total_actions);
+    assert_same_figures(&a, &b);
     cr_sim_result_fini(&a);
     cr_sim_result_fini(&b);
 }
@@ -111,15 +124,7 @@ static void test_tallies_of_parts_add_up(void **state)
 {
     (void)state;
     cr_sim_config c;
-    memset(&c, 0, sizeof c);
-    c.game = "dml";
-    c.seats[0] = "heuristic";
-    c.seats[1] = c.seats[2] = c.seats[3] = "random";
-    c.n_seats = 4;
-    c.games = 301;
-    c.threads = 2;
-    c.seed = 17;
-    c.progress = CR_SIM_PROGRESS_OFF;
+    heuristic_against_random(&c, 301, 17);
     cr_sim_result a, part[3];
     char err[256];
     assert_int_equal(cr_sim_run(&c, &a, err, sizeof err), CR_OK);
@@ -153,18 +158,7 @@ static void test_tallies_of_parts_add_up(void **state)
         b.total_actions += part[q].total_actions;
     }
     assert_int_equal(cr_sim_tally_unpack(&b, sum, most[0], most[1]), CR_OK);
-    assert_memory_equal(a.counters, b.counters, sizeof a.counters);
-    assert_memory_equal(a.seat, b.seat, sizeof a.seat);
-    assert_memory_equal(a.bot, b.bot, sizeof a.bot);
-    assert_memory_equal(a.label, b.label, sizeof a.label);
-    assert_memory_equal(a.ends, b.ends, sizeof a.ends);
-    assert_int_equal(a.no_winner, b.no_winner);
-    assert_memory_equal(&a.rounds, &b.rounds, sizeof a.rounds);
-    assert_memory_equal(&a.actions, &b.actions, sizeof a.actions);
-    assert_memory_equal(a.achievement_seat, b.achievement_seat, sizeof a.achievement_seat);
-    assert_memory_equal(a.achievement_total, b.achievement_total, sizeof a.achievement_total);
-    assert_memory_equal(a.achievement_games, b.achievement_games, sizeof a.achievement_games);
-    assert_int_equal(a.total_actions, b.total_actions);
+    assert_same_figures(&a, &b);
     /* the whole run's own tally packs to the same words */
     uint32_t caps[2];
     cr_sim_tally_caps(&a, &caps[0], &caps[1]);
