@@ -26,6 +26,9 @@
  * Threads: root parallelization.  Each worker owns a tree arena, a state
  * buffer and a generator, all allocated at bot creation; the root visit
  * counts are summed over workers and the most visited legal action wins.
+ * A counted search of one thread stops as soon as the iterations left
+ * could no longer change that winner (stop=early, the default; settled()):
+ * the same move, sooner.
  * With `iters`, the workers split the iterations and the result is
  * reproducible for a given seed and thread count; with `ms` it depends on
  * the machine's speed.
@@ -56,8 +59,10 @@ typedef struct ismcts_worker {
     int n_root;
     long iters; /* budget, or -1 for time */
     double deadline;
-    double hard; /* the time cap (cr_bot_set_time_cap) as a deadline; 0: none */
-    int capped;  /* this search stopped at `hard` */
+    double hard;           /* the time cap (cr_bot_set_time_cap) as a deadline; 0: none */
+    int capped;            /* this search stopped at `hard` */
+    int early;             /* stop=early applies to this search (see worker_main) */
+    cr_action policy_pick; /* with prior=N, the rollout policy's move at the root; else -1 */
     uint64_t done, rollout_actions, sample_fail;
     struct ismcts_bot *owner;
 } ismcts_worker;
@@ -81,6 +86,9 @@ typedef struct ismcts_bot {
      * search departs from the policy only where it has seen better by that
      * margin (0: none; needs a guided search) */
     long prior;
+    /* stop=early (the default): a counted search of one thread stops once
+     * the remaining iterations cannot change the move it plays (worker_main) */
+    int stop_early;
     /* The root of the last search (cr_bot_last_choices): g->max_legal
      * entries allocated at creation, n_choices of them filled. */
     cr_bot_choice *choices;
@@ -111,7 +119,7 @@ static void bad(char *err, size_t cap, const char *key, const char *val)
         snprintf(err, cap,
                  "ismcts: bad parameter %s=%s (iters=N, ms=N, threads=N, "
                  "rollout=random|heuristic, opponents=tree|policy, reward=win|margin, cutoff=N, "
-                 "chance=open|tree, c=X, nodes=N, prior=N)",
+                 "chance=open|tree, c=X, nodes=N, prior=N, stop=early|full)",
                  key, val);
 }
 
@@ -310,6 +318,47 @@ static void iterate(ismcts_worker *w)
     w->done++;
 }
 
+/* stop=early: whether `remaining` more iterations could change the move
+ * ismcts_act plays, the root action of most visits counted (the policy's
+ * move with `prior` more; among equals the first in the legal list).  Each
+ * iteration adds one visit to at most one root action, so once the leader
+ * is ahead of every other action by more than `remaining`, it stays the
+ * move played: the search stops with the same move, and since the workers'
+ * generators are reseeded for every search and the bot's own generator is
+ * not touched by them, the games that follow are the same as well.  Only
+ * the root statistics (cr_bot_last_choices, cr_bot_stats) then describe the
+ * iterations run rather than the budget. */
+static int settled(const ismcts_worker *w, long remaining)
+{
+    const mcts_tree *t = &w->tree;
+    uint64_t first = 0, second = 0;
+    int policy_seen = 0;
+    for (uint32_t c = t->nodes[0].child; c; c = t->nodes[c].sibling) {
+        const mcts_node *cn = &t->nodes[c];
+        uint64_t v = cn->visits;
+        if (cn->action == w->policy_pick) {
+            v += (uint64_t)w->owner->prior;
+            policy_seen = 1;
+        }
+        if (v > first) {
+            second = first;
+            first = v;
+        } else if (v > second) {
+            second = v;
+        }
+    }
+    if (!policy_seen && w->policy_pick >= 0) { /* not tried yet: its prior alone */
+        uint64_t v = (uint64_t)w->owner->prior;
+        if (v > first) {
+            second = first;
+            first = v;
+        } else if (v > second) {
+            second = v;
+        }
+    }
+    return first - second > (uint64_t)remaining;
+}
+
 static void *worker_main(void *arg)
 {
     ismcts_worker *w = arg;
@@ -323,6 +372,7 @@ static void *worker_main(void *arg)
                 w->capped = 1;
                 break;
             }
+            if (w->early && settled(w, w->iters - 1 - i)) break;
         }
     } else {
         for (;;) {
@@ -362,6 +412,14 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         return a;
     }
     uint64_t base = ((uint64_t)cr_rng_u32(&b->rng) << 32) | cr_rng_u32(&b->rng);
+    /* With prior=N, the policy's own choice here, drawn from the bot's
+     * generator as the policy draws among equal moves.  The workers draw
+     * only from their own generators, so drawing it before the search
+     * gives what drawing it after would. */
+    cr_action policy_pick = -1;
+    if (ib->prior > 0) policy_pick = ib->rollout(g, obs, b->seat, root_legal, n, &b->rng);
+    /* The early stop needs every visit of the root in one tree. */
+    int early = ib->stop_early && ib->iters > 0 && ib->threads == 1 && !ib->root_even;
     double hard = b->time_cap_ms > 0 ? t0 + b->time_cap_ms / 1000.0 : 0;
     for (int i = 0; i < ib->threads; i++) {
         ismcts_worker *w = &ib->w[i];
@@ -370,6 +428,8 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         w->obs = obs;
         w->root_legal = root_legal;
         w->n_root = n;
+        w->early = early;
+        w->policy_pick = policy_pick;
         if (ib->iters > 0)
             w->iters = ib->iters / ib->threads + (i < ib->iters % ib->threads ? 1 : 0);
         else {
@@ -388,11 +448,6 @@ static cr_action ismcts_act(cr_bot *b, const void *obs, const cr_action *legal, 
         else
             worker_main(&ib->w[i]);
     }
-
-    /* With prior=N, the policy's own choice here (drawn from the bot's
-     * generator, as the policy draws among equal moves). */
-    cr_action policy_pick = -1;
-    if (ib->prior > 0) policy_pick = ib->rollout(g, obs, b->seat, root_legal, n, &b->rng);
 
     /* Merge: sum the root children's visits and returns by action. */
     uint64_t best_visits = 0;
@@ -456,7 +511,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
         return 0;
     }
     long iters = 0, ms = 0, threads = 1, nodes = 0, cutoff = -1, prior = 0; /* -1: not given */
-    int chance_nodes = 0, opp_policy = -1, margin = -1, root_even = 0;
+    int chance_nodes = 0, opp_policy = -1, margin = -1, root_even = 0, stop_full = 0;
     double c = 0.7;
     cr_policy_fn rollout = NULL; /* not given */
     for (int i = 0; i < spec->n_params; i++) {
@@ -484,6 +539,8 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
             ok = parse_pair(v, "win", "margin", &margin);
         } else if (strcmp(k, "chance") == 0) {
             ok = parse_pair(v, "open", "tree", &chance_nodes);
+        } else if (strcmp(k, "stop") == 0) {
+            ok = parse_pair(v, "early", "full", &stop_full);
         } else if (strcmp(k, "root") == 0) {
             ok = parse_pair(v, "best", "even", &root_even);
         } else if (strcmp(k, "rollout") == 0) {
@@ -547,6 +604,7 @@ static int ismcts_create(cr_bot *b, const bot_spec *spec, char *err, size_t errc
     ib->rollout = rollout;
     ib->root_even = root_even;
     ib->prior = prior;
+    ib->stop_early = !stop_full;
     ib->choices = cr_alloc((size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices);
     if (!ib->choices) goto nomem;
     b->memory += (size_t)(g->max_legal > 0 ? g->max_legal : 1) * sizeof *ib->choices;
