@@ -20,6 +20,9 @@
  *   ismcts:iters=2000             information-set MCTS, 2000 iterations
  *   ismcts:ms=500,threads=2,rollout=heuristic|random,c=0.7,nodes=N
  *   ismcts:iters=2000,root=even   every root action searched alike (analysis)
+ *   ismcts:iters=2000,stop=full   no early stop (by default a one-thread
+ *                                 counted search stops once the iterations
+ *                                 left could not change its move)
  * See docs/bots.md.
  */
 #ifndef CROUPIER_BOT_H

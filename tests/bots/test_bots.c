@@ -281,7 +281,7 @@ static void test_ismcts_stats_without_search_are_zero(void **state)
     cr_bot *bots[4];
     char err[256];
     for (int s = 0; s < 4; s++) {
-        bots[s] = cr_bot_new(g, "ismcts:iters=32,threads=1", s, 5, err, sizeof err);
+        bots[s] = cr_bot_new(g, "ismcts:iters=32,threads=1,stop=full", s, 5, err, sizeof err);
         assert_non_null(bots[s]);
     }
     void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
@@ -334,6 +334,68 @@ static void test_ismcts_stats_without_search_are_zero(void **state)
     cr_game_free(g);
 }
 
+/* stop=early (the default) ends a counted search once the iterations left
+ * could not change the move: at every decision of whole games the early
+ * and the full search, created alike and asked alike, play the same move,
+ * and the early one runs fewer iterations in all (with a prior and
+ * without). */
+static void test_ismcts_early_stop_plays_the_same_moves(void **state)
+{
+    (void)state;
+    cr_game *g = new_dml(4);
+    const char *early[2] = {"ismcts:iters=120", "ismcts:iters=120,prior=20,c=0.3"};
+    const char *full[2] = {"ismcts:iters=120,stop=full",
+                           "ismcts:iters=120,prior=20,c=0.3,stop=full"};
+    void *st = cr_alloc(g->state_size), *obs = cr_alloc(g->obs_size);
+    cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
+    char err[256];
+    for (int v = 0; v < 2; v++) {
+        cr_bot *e = cr_bot_new(g, early[v], 1, 9, err, sizeof err);
+        cr_bot *f = cr_bot_new(g, full[v], 1, 9, err, sizeof err);
+        cr_bot *h = cr_bot_new(g, "heuristic", 0, 9, err, sizeof err);
+        assert_true(e && f && h);
+        cr_rng rng;
+        cr_rng_seed(&rng, 12, (uint64_t)v);
+        uint64_t it_early = 0, it_full = 0;
+        int decisions = 0;
+        g->def->init(g, st);
+        while (g->def->current_player(g, st) != CR_TERMINAL) {
+            int p = g->def->current_player(g, st);
+            cr_action a;
+            if (p == CR_CHANCE) {
+                a = cr_sample_chance(g, st, &rng);
+            } else {
+                int n = g->def->legal_actions(g, st, legal, NULL);
+                g->def->observe(g, st, p, obs);
+                if (p == 1) {
+                    a = cr_bot_act(e, obs, legal, n);
+                    assert_int_equal(cr_bot_act(f, obs, legal, n), a);
+                    cr_bot_stats se, sf;
+                    cr_bot_last_stats(e, &se);
+                    cr_bot_last_stats(f, &sf);
+                    assert_true(se.iterations <= sf.iterations);
+                    it_early += se.iterations;
+                    it_full += sf.iterations;
+                    decisions += sf.iterations > 0;
+                } else {
+                    a = cr_bot_act(h, obs, legal, n);
+                }
+            }
+            g->def->apply(g, st, a, NULL);
+        }
+        assert_true(decisions >= 10);
+        assert_int_equal(it_full, (uint64_t)decisions * 120);
+        assert_true(it_early < it_full);
+        cr_bot_free(e);
+        cr_bot_free(f);
+        cr_bot_free(h);
+    }
+    cr_free(st);
+    cr_free(obs);
+    cr_free(legal);
+    cr_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_bot_cannot_tell_hidden_cards),
         cmocka_unit_test(test_bots_play_whole_games_reproducibly),
         cmocka_unit_test(test_ismcts_stats_without_search_are_zero),
+        cmocka_unit_test(test_ismcts_early_stop_plays_the_same_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,7 +78,17 @@ static void test_bots_play_18dracula_decisions_legally(void **state)
                     if (k == 1) {
                         cr_bot_stats bs;
                         cr_bot_last_stats(b, &bs);
+                        /* stop=early (the default) may end the search
+                         * before its budget, never after it, and only
+                         * with the move the whole budget plays. */
+                        assert_true(bs.iterations >= 1 && bs.iterations <= 50);
+                        cr_bot *full = cr_bot_new(g, "ismcts:iters=50,stop=full", seat,
+                                                  7 + (uint64_t)steps, err, sizeof err);
+                        assert_non_null(full);
+                        assert_int_equal(cr_bot_act(full, obs, legal, n), pick);
+                        cr_bot_last_stats(full, &bs);
                         assert_int_equal(bs.iterations, 50);
+                        cr_bot_free(full);
                         if (searched == 0) { /* seeded alike: the same pick */
                             cr_bot *b2 =
                                 cr_bot_new(g, specs[k], seat, 7 + (uint64_t)steps, err, sizeof err);
