@@ -40,6 +40,8 @@ typedef struct kind_dims {
     int32_t d1, d2, amt;
 } kind_dims;
 
+_Static_assert(D18_NKINDS <= 64, "d18_decode halves from 32");
+
 static const kind_dims dims[D18_NKINDS] = {
     [D18_K_SEAT] = {"seating", 720, 1, 1},
     [D18_K_AU_BUY] = {"auction_buy", 1, 1, 1},
@@ -118,21 +120,26 @@ cr_action d18_encode(int kind, int o1, int o2, int amt)
 int d18_decode(cr_action a, d18_act *out)
 {
     if (a < 0 || a >= kind_base(D18_NKINDS)) return 0;
-    int lo = 0, hi = D18_NKINDS - 1; /* the last k with base[k] <= a */
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (base[mid] <= a)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    int k = lo;
+    /* The last k with base[k] <= a, by halving steps without branches (the
+     * heuristic decodes every legal action of every rollout step). */
+    int k = 0;
+    for (int step = 32; step > 0; step >>= 1)
+        if (k + step < D18_NKINDS && base[k + step] <= a) k += step;
     a -= base[k];
     out->kind = k;
-    out->amt = (int)(a % dims[k].amt);
-    int32_t o = a / dims[k].amt;
-    out->o2 = (int)(o % dims[k].d2);
-    out->o1 = (int)(o / dims[k].d2);
+    /* Most kinds have no amount or no second object: no division then. */
+    int32_t amt = dims[k].amt, d2 = dims[k].d2, o = a;
+    out->amt = 0;
+    if (amt != 1) {
+        out->amt = (int)(a % amt);
+        o = a / amt;
+    }
+    out->o2 = 0;
+    out->o1 = (int)o;
+    if (d2 != 1) {
+        out->o2 = (int)(o % d2);
+        out->o1 = (int)(o / d2);
+    }
     return 1;
 }
 
@@ -350,47 +357,75 @@ static void do_sell(const cr_game *g, d18_state *s, int p, int f, int k)
 
 /* ---- buying (5.4 - 5.7) ---- */
 
-static int fits_after_buy(const cr_game *g, const d18_state *s, int p, int f)
-{
-    int z = d18_zone_of(g, s, f);
-    if (z == D18_WHITE && d18_certs(g, s, p) + 1 > d18_cert_limit(s->np)) return 0;
-    if (z != D18_ORANGE && d18_front_certs(s, f, p) + 1 > D18_FRONT_CERT_MAX) return 0;
-    return 1;
-}
-
 static int may_buy_now(const cr_game *g, const d18_state *s, int p)
 {
     return !s->turn_bought && !d18_over_limit(g, s, p);
 }
 
+/* The buying rules below come in two parts: what holds for the player as a
+ * whole (may_buy_now, and whether one more certificate fits the limit:
+ * `room`), asked once per legal list, and what each choice adds. */
+static int cert_room(const cr_game *g, const d18_state *s, int p)
+{
+    return d18_certs(g, s, p) + 1 <= d18_cert_limit(s->np);
+}
+
+static int fits_after_buy(const cr_game *g, const d18_state *s, int p, int f, int room)
+{
+    int z = d18_zone_of(g, s, f);
+    if (z == D18_WHITE && !room) return 0;
+    if (z != D18_ORANGE && d18_front_certs(s, f, p) + 1 > D18_FRONT_CERT_MAX) return 0;
+    return 1;
+}
+
+/* Given may_buy_now and room (par cells are white). */
+static int start_ok(const cr_game *g, const d18_state *s, int p, int f, int par, int room)
+{
+    if (par < 0 || par >= d18_brd(g)->n_par || s->pres[f] >= 0 || !room) return 0;
+    return s->cash[p] >= 2 * par_price(g, par);
+}
+
 static int can_start(const cr_game *g, const d18_state *s, int p, int f, int par)
 {
-    if (par < 0 || par >= d18_brd(g)->n_par || s->pres[f] >= 0 || !may_buy_now(g, s, p)) return 0;
-    if (s->cash[p] < 2 * par_price(g, par)) return 0;
-    return d18_certs(g, s, p) + 1 <= d18_cert_limit(s->np); /* par cells are white */
+    return may_buy_now(g, s, p) && start_ok(g, s, p, f, par, cert_room(g, s, p));
+}
+
+static int buy_ipo_ok(const cr_game *g, const d18_state *s, int p, int f, int room)
+{
+    if (s->pres[f] < 0 || s->ipo[f] == 0 || (s->sold_this_sr[p] >> f & 1)) return 0;
+    if (s->cash[p] < par_price(g, s->par_idx[f])) return 0;
+    return fits_after_buy(g, s, p, f, room);
 }
 
 static int can_buy_ipo(const cr_game *g, const d18_state *s, int p, int f)
 {
-    if (s->pres[f] < 0 || s->ipo[f] == 0 || (s->sold_this_sr[p] >> f & 1)) return 0;
-    if (!may_buy_now(g, s, p) || s->cash[p] < par_price(g, s->par_idx[f])) return 0;
-    return fits_after_buy(g, s, p, f);
+    return may_buy_now(g, s, p) && buy_ipo_ok(g, s, p, f, cert_room(g, s, p));
+}
+
+static int buy_pool_ok(const cr_game *g, const d18_state *s, int p, int f, int room)
+{
+    if (s->pres[f] < 0 || s->pool[f] == 0 || (s->sold_this_sr[p] >> f & 1)) return 0;
+    if (s->cash[p] < d18_price(g, s, f)) return 0;
+    return fits_after_buy(g, s, p, f, room);
 }
 
 static int can_buy_pool(const cr_game *g, const d18_state *s, int p, int f)
 {
-    if (s->pres[f] < 0 || s->pool[f] == 0 || (s->sold_this_sr[p] >> f & 1)) return 0;
-    if (!may_buy_now(g, s, p) || s->cash[p] < d18_price(g, s, f)) return 0;
-    return fits_after_buy(g, s, p, f);
+    return may_buy_now(g, s, p) && buy_pool_ok(g, s, p, f, cert_room(g, s, p));
 }
 
-static int can_offer_assoc(const cr_game *g, const d18_state *s, int p, int a, int price)
+/* Given may_buy_now and room (R105). */
+static int offer_assoc_ok(const d18_state *s, int p, int a, int price, int room)
 {
     int o = s->assoc_owner[a];
     if (s->sr_no <= 1 || o < 0 || o >= D18_MAXP || o == p) return 0; /* R29: not in SR1 */
     if ((s->assoc_closed >> a & 1) || (s->declined >> a & 1)) return 0;
-    if (!may_buy_now(g, s, p) || price < 1 || price > s->cash[p]) return 0;
-    return d18_certs(g, s, p) + 1 <= d18_cert_limit(s->np); /* R105 */
+    return room && price >= 1 && price <= s->cash[p];
+}
+
+static int can_offer_assoc(const cr_game *g, const d18_state *s, int p, int a, int price)
+{
+    return may_buy_now(g, s, p) && offer_assoc_ok(s, p, a, price, cert_room(g, s, p));
 }
 
 /* After p gained shares of f: the presidency passes on strictly more (R21),
@@ -685,24 +720,26 @@ static int legal(const cr_game *g, const void *st, cr_action *out, cr_ctx *cx)
         for (int f = 0; f < D18_NFRONTS; f++)
             for (int k = 1; k <= D18_MARKET_LIMIT; k++)
                 if (sr_sell_ok(g, s, p, f, k)) out[n++] = d18_encode(D18_K_SELL, f, k - 1, 0);
-        /* may_buy_now is part of can_start, can_buy_ipo and can_buy_pool:
-         * asked once here, it spares the loops when it fails. */
-        if (!relief && may_buy_now(g, s, p)) {
+        /* What holds for the player as a whole (may_buy_now, room for one
+         * more certificate) is asked once here, not for each choice. */
+        int may_buy = !relief && may_buy_now(g, s, p), room = may_buy && cert_room(g, s, p);
+        if (may_buy) {
             for (int f = 0; f < D18_NFRONTS; f++)
-                for (int par = 0; par < d18_brd(g)->n_par; par++)
-                    if (can_start(g, s, p, f, par)) out[n++] = d18_encode(D18_K_START, f, par, 0);
+                for (int par = 0; par < d18_brd(g)->n_par && s->pres[f] < 0; par++)
+                    if (start_ok(g, s, p, f, par, room))
+                        out[n++] = d18_encode(D18_K_START, f, par, 0);
             for (int f = 0; f < D18_NFRONTS; f++)
-                if (can_buy_ipo(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_IPO, f, 0, 0);
+                if (buy_ipo_ok(g, s, p, f, room)) out[n++] = d18_encode(D18_K_BUY_IPO, f, 0, 0);
             for (int f = 0; f < D18_NFRONTS; f++)
-                if (can_buy_pool(g, s, p, f)) out[n++] = d18_encode(D18_K_BUY_POOL, f, 0, 0);
+                if (buy_pool_ok(g, s, p, f, room)) out[n++] = d18_encode(D18_K_BUY_POOL, f, 0, 0);
         }
         if (!relief) {
             /* The menu offers associates of other players only to a player
              * who has not bought one from a player in this round: the rules
              * allow endless trades (only a declined offer is limited, R97),
              * which random bots would make forever; any offer stays legal. */
-            for (int a = 0; a < D18_NASSOC && !(s->assoc_bought_sr >> p & 1); a++) {
-                if (!can_offer_assoc(g, s, p, a, 1)) continue;
+            for (int a = 0; a < D18_NASSOC && !(s->assoc_bought_sr >> p & 1) && may_buy; a++) {
+                if (!offer_assoc_ok(s, p, a, 1, room)) continue;
                 /* Up to twice the printed price (or the purse, if lower):
                  * a whole purse for a cheap associate is no meaningful
                  * offer; any amount up to the purse stays legal. */
