@@ -327,6 +327,13 @@ D18_HIDDEN int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int
                                 d18_reach_cache *rc);
 D18_HIDDEN int d18_can_place_office_rc(const cr_game *g, const d18_state *s, int e, int loc,
                                        d18_reach_cache *rc);
+/* A set of route spaces, D18_MAX_ROUTES bits. */
+typedef struct d18_routeset {
+    uint64_t w[D18_MAX_ROUTES / 64];
+} d18_routeset;
+/* Every route space r with d18_can_build(g, s, e, r, used), at once. */
+D18_HIDDEN int d18_buildable(const cr_game *g, const d18_state *s, int e, int used,
+                             d18_routeset *out);
 D18_HIDDEN int32_t *d18_ent_cash(d18_state *s, int e);
 D18_HIDDEN int32_t d18_ent_cash_of(const d18_state *s, int e);
 

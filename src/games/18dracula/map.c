@@ -212,6 +212,35 @@ int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int r, int use
     return d18_in(x, rt->a) || d18_in(x, rt->b);
 }
 
+/* The routes e may build on now (d18_can_build on each), as a bitset: only
+ * the route spaces with an end in X(E) are asked the rest, which early in
+ * the game are a few of the board's.  Returns how many. */
+int d18_buildable(const cr_game *g, const d18_state *s, int e, int used, d18_routeset *out)
+{
+    const d18_board *b = d18_brd(g);
+    memset(out, 0, sizeof *out);
+    if (used >= 2) return 0;
+    d18_locset x, rr;
+    d18_reach(g, s, e, &x, &rr);
+    d18_routeset at = {{0}};
+    for (int w = 0; w < D18_MAX_LOCATIONS / 64; w++)
+        for (uint64_t bits = x.w[w]; bits; bits &= bits - 1) {
+            const d18_location *l = &b->loc[w * 64 + __builtin_ctzll(bits)];
+            for (int i = 0; i < l->n_adj; i++)
+                at.w[l->adj[i] >> 6] |= (uint64_t)1 << (l->adj[i] & 63);
+        }
+    int n = 0;
+    for (int w = 0; w < D18_MAX_ROUTES / 64; w++)
+        for (uint64_t bits = at.w[w]; bits; bits &= bits - 1) {
+            int r = w * 64 + __builtin_ctzll(bits);
+            if (build_allowed(g, s, e, r, used)) {
+                out->w[w] |= (uint64_t)1 << (r & 63);
+                n++;
+            }
+        }
+    return n;
+}
+
 /* A space of loc that e's office would take (R109): the first empty,
  * available one not reserved for another front's home; -1 if none. */
 int d18_office_space(const cr_game *g, const d18_state *s, int e, int loc)

@@ -369,10 +369,8 @@ void d18_after_sr(const cr_game *g, d18_state *s)
 
 static int any_build(const cr_game *g, const d18_state *s)
 {
-    d18_reach_cache rc = {0};
-    for (int r = 0; r < d18_brd(g)->n_routes; r++)
-        if (d18_can_build_rc(g, s, s->op_ent, r, s->build_used, &rc)) return 1;
-    return 0;
+    d18_routeset ok;
+    return d18_buildable(g, s, s->op_ent, s->build_used, &ok) > 0;
 }
 
 static int any_office(const cr_game *g, const d18_state *s)
@@ -593,12 +591,15 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
     d18_act x = {0, 0, 0, 0};
     d18_reach_cache rc = {0};
     switch (s->or_step) {
-    case D18_OS_BUILD:
-        for (int r = 0; r < b->n_routes; r++)
-            if (d18_can_build_rc(g, s, e, r, s->build_used, &rc))
-                out[n++] = d18_encode(D18_K_BUILD, r, 0, 0);
+    case D18_OS_BUILD: {
+        d18_routeset ok; /* in ascending route order, as the list's */
+        d18_buildable(g, s, e, s->build_used, &ok);
+        for (int w = 0; w < D18_MAX_ROUTES / 64; w++)
+            for (uint64_t bits = ok.w[w]; bits; bits &= bits - 1)
+                out[n++] = d18_encode(D18_K_BUILD, w * 64 + __builtin_ctzll(bits), 0, 0);
         out[n++] = d18_encode(D18_K_BUILD_DONE, 0, 0, 0);
         return n;
+    }
     case D18_OS_OFFICE:
         for (int l = 0; l < b->n_locations; l++)
             if (d18_can_place_office_rc(g, s, e, l, &rc))

@@ -89,11 +89,25 @@ static int32_t kind_size(int k) { return dims[k].d1 * dims[k].d2 * dims[k].amt; 
 /* base[k]: the first action number of kind k (base[D18_NKINDS]: the count),
  * summed once: encoding and decoding are in every legal_actions and apply. */
 static int32_t base[D18_NKINDS + 1];
+/* log2 of dims[k].amt and .d2 where they are powers of two (a shift then
+ * does the division: 65,536 amounts, 32 monster types), else -1. */
+static int8_t amt_shift[D18_NKINDS], d2_shift[D18_NKINDS];
 static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+
+static int8_t log2_exact(int32_t v)
+{
+    for (int8_t i = 0; i < 31; i++)
+        if (v == (int32_t)1 << i) return i;
+    return -1;
+}
 
 static void base_init(void)
 {
-    for (int k = 0; k < D18_NKINDS; k++) base[k + 1] = base[k] + kind_size(k);
+    for (int k = 0; k < D18_NKINDS; k++) {
+        base[k + 1] = base[k] + kind_size(k);
+        amt_shift[k] = log2_exact(dims[k].amt);
+        d2_shift[k] = log2_exact(dims[k].d2);
+    }
 }
 
 static int32_t kind_base(int k)
@@ -127,16 +141,19 @@ int d18_decode(cr_action a, d18_act *out)
         if (k + step < D18_NKINDS && base[k + step] <= a) k += step;
     a -= base[k];
     out->kind = k;
-    /* Most kinds have no amount or no second object: no division then. */
-    int32_t amt = dims[k].amt, d2 = dims[k].d2, o = a;
-    out->amt = 0;
-    if (amt != 1) {
+    /* No division where a dimension is a power of two (1 included). */
+    int32_t amt = dims[k].amt, d2 = dims[k].d2, o;
+    if (amt_shift[k] >= 0) {
+        out->amt = (int)(a & (amt - 1));
+        o = a >> amt_shift[k];
+    } else {
         out->amt = (int)(a % amt);
         o = a / amt;
     }
-    out->o2 = 0;
-    out->o1 = (int)o;
-    if (d2 != 1) {
+    if (d2_shift[k] >= 0) {
+        out->o2 = (int)(o & (d2 - 1));
+        out->o1 = (int)(o >> d2_shift[k]);
+    } else {
         out->o2 = (int)(o % d2);
         out->o1 = (int)(o / d2);
     }
