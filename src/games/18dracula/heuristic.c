@@ -58,11 +58,37 @@ static int cheapest_bank(const cr_game *g, const d18_state *s, int e)
     return best > 0 ? best : 0;
 }
 
-static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
+/* What the rules below ask of the decision as a whole, worked out at most
+ * once per decision (a build step scores every buildable space, a stock
+ * round every sale) rather than once per action: -1 until first asked. */
+typedef struct facts {
+    int e; /* acting_entity */
+    int relief, owned, bank;
+} facts;
+
+static int relief_of(const cr_game *g, const d18_state *s, int me, facts *fx)
+{
+    if (fx->relief < 0) fx->relief = d18_relief_required(g, s, me);
+    return fx->relief;
+}
+
+static int owned_of(const cr_game *g, const d18_state *s, facts *fx)
+{
+    if (fx->owned < 0) fx->owned = d18_owned(g, s, fx->e, 0);
+    return fx->owned;
+}
+
+static int bank_of(const cr_game *g, const d18_state *s, facts *fx)
+{
+    if (fx->bank < 0) fx->bank = cheapest_bank(g, s, fx->e);
+    return fx->bank;
+}
+
+static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x, facts *fx)
 {
     const d18_board *b = d18_brd(g);
     int cash = s->cash[me];
-    int e = acting_entity(g, s);
+    int e = fx->e;
     int32_t tre = e >= 0 ? d18_ent_cash_of(s, e) : 0;
     switch (x->kind) {
     /* ---- the auction ---- */
@@ -98,7 +124,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
         if (s->floated >> f & 1) return price * 4 <= cash ? 10 + bonus : NEVER / 4;
         return NEVER / 4;
     }
-    case D18_K_SELL: return d18_relief_required(g, s, me) ? 5 : NEVER / 2;
+    case D18_K_SELL: return relief_of(g, s, me, fx) ? 5 : NEVER / 2;
     case D18_K_OFFER_AS: return NEVER / 2;
     case D18_K_ACCEPT:
         if (s->stage == D18_S_SR_OFFER) {
@@ -126,7 +152,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
     /* ---- operating ---- */
     case D18_K_BUILD: {
         int cost = x->o1 >= 0 && x->o1 < b->n_routes ? b->route[x->o1].cost : 0;
-        int keep = d18_owned(g, s, e, 0) ? 0 : cheapest_bank(g, s, e);
+        int keep = owned_of(g, s, fx) ? 0 : bank_of(g, s, fx);
         return tre - cost >= keep ? 6 - cost / 50 : NEVER / 4;
     }
     case D18_K_BUILD_DONE: return 0;
@@ -134,7 +160,7 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
         if (x->o1 < 0 || x->o1 >= b->n_locations) return NEVER;
         const d18_location *l = &b->loc[x->o1];
         int v = l->kind == D18_CITY ? l->city_val[d18_level(g, s, x->o1)] : 0;
-        int keep = d18_owned(g, s, e, 0) ? 0 : cheapest_bank(g, s, e);
+        int keep = owned_of(g, s, fx) ? 0 : bank_of(g, s, fx);
         return tre - d18_office_cost(g, s, e) >= keep ? 5 + v / 10 : NEVER / 4;
     }
     case D18_K_OFFICE_SKIP: return 0;
@@ -143,14 +169,14 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
     case D18_K_RETAIN: {
         /* Keep the revenue when the front has no monster and cannot buy the
          * cheapest one with what it holds. */
-        int need = cheapest_bank(g, s, e);
-        return !d18_owned(g, s, e, 0) && tre < need ? 2 : 0;
+        int need = bank_of(g, s, fx);
+        return !owned_of(g, s, fx) && tre < need ? 2 : 0;
     }
     case D18_K_BUY_BANK:
     case D18_K_BUY_MKT:
     case D18_K_EM_BUY: {
         if (x->o1 < 0 || x->o1 >= b->n_monsters) return NEVER;
-        int price = b->monster[x->o1].price, owned = d18_owned(g, s, e, 0);
+        int price = b->monster[x->o1].price, owned = owned_of(g, s, fx);
         int base = owned == 0 ? 20 : owned == 1 ? 8 : 3;
         if (x->kind == D18_K_EM_BUY) base = 20;
         /* A permanent monster is worth a little more than one the next
@@ -163,10 +189,10 @@ static int score(const cr_game *g, const d18_state *s, int me, const d18_act *x)
         if (x->o2 < 0 || x->o2 >= b->n_monsters) return NEVER;
         int face = b->monster[x->o2].price;
         if (x->amt > face) return NEVER / 2;
-        if (d18_owned(g, s, e, 0)) return NEVER / 4;
+        if (owned_of(g, s, fx)) return NEVER / 4;
         /* A monsterless front: a fair offer when the bank has none it can
          * afford. */
-        int bank = cheapest_bank(g, s, e);
+        int bank = bank_of(g, s, fx);
         if (bank > 0 && bank <= tre) return NEVER / 4;
         return x->amt == face ? 4 : 2;
     }
@@ -193,10 +219,11 @@ cr_action d18_heuristic(const cr_game *g, const void *view, int seat, const cr_a
     if (n <= 1) return legal[0];
     const d18_state *s = view;
     int best = 0, best_score = NEVER - 1, ties = 0;
+    facts fx = {.e = acting_entity(g, s), .relief = -1, .owned = -1, .bank = -1};
     for (int i = 0; i < n && i < D18_MAX_LEGAL; i++) {
         d18_act x;
         if (!d18_decode(legal[i], &x)) continue;
-        int v = score(g, s, seat, &x);
+        int v = score(g, s, seat, &x, &fx);
         if (v > best_score) {
             best = i, best_score = v, ties = 1;
         } else if (v == best_score) {

@@ -16,6 +16,7 @@
  */
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +94,9 @@ static int32_t base[D18_NKINDS + 1];
  * does the division: 65,536 amounts, 32 monster types), else -1. */
 static int8_t amt_shift[D18_NKINDS], d2_shift[D18_NKINDS];
 static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+/* Set once the tables are filled: after it, kind_base reads them without
+ * calling pthread_once (a call on every encode and decode). */
+static atomic_int base_ready;
 
 static int8_t log2_exact(int32_t v)
 {
@@ -108,11 +112,13 @@ static void base_init(void)
         amt_shift[k] = log2_exact(dims[k].amt);
         d2_shift[k] = log2_exact(dims[k].d2);
     }
+    atomic_store_explicit(&base_ready, 1, memory_order_release);
 }
 
 static int32_t kind_base(int k)
 {
-    pthread_once(&base_once, base_init);
+    if (!atomic_load_explicit(&base_ready, memory_order_acquire))
+        pthread_once(&base_once, base_init);
     return base[k < 0 ? 0 : k > D18_NKINDS ? D18_NKINDS : k];
 }
 
