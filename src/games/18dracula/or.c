@@ -620,8 +620,17 @@ static int step_legal(const cr_game *g, const d18_state *s, cr_action *out)
         if (can_buy_market(g, s, e, t)) out[n++] = d18_encode(D18_K_BUY_MKT, t, 0, 0);
     if (e < D18_NFRONTS) {
         int menu[4], restricted = tech_restricted(g, s, e);
+        /* The types each front holds, in one pass over the copies: only
+         * those pairs can be offered for (offer_ok asks the rest). */
+        uint32_t held[D18_NFRONTS] = {0};
+        _Static_assert(D18_MAX_MONSTER_TYPES <= 32, "a type per bit");
+        for (int c = 0; c < b->n_copies; c++) {
+            int at = s->mon_at[c] - D18_AT_ENTITY;
+            if (at >= 0 && at < D18_NFRONTS) held[at] |= (uint32_t)1 << b->copy_type[c];
+        }
         for (int f2 = 0; f2 < D18_NFRONTS; f2++)
             for (int t = 0; t < b->n_monsters; t++) {
+                if (!(held[f2] >> t & 1)) continue;
                 int m;
                 if (restricted) { /* 8.11.7: the whole treasury only */
                     if (!offer_ok(g, s, e, f2, t, s->treasury[e], restricted)) continue;
