@@ -1622,6 +1622,25 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* The `record` reply of game_id once its game is over (asked every 20 ms,
+ * for at most 10 s; a running game's record is refused as not_finished):
+ * the caller owns it. */
+static json_t *wait_finished_record(client *c, const char *game_id)
+{
+    for (int guard = 0;; guard++) {
+        assert_true(guard < 500);
+        json_t *r =
+            cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id)));
+        if (strcmp(jtype(r), "record") == 0) {
+            assert_non_null(strstr(json_string_value(json_object_get(r, "record")), "# game over"));
+            return r;
+        }
+        assert_string_equal(json_string_value(json_object_get(r, "code")), "not_finished");
+        json_decref(r);
+        sleep_ms(20);
+    }
+}
+
 /* Reads updates until it is the seat's turn. */
 static json_t *until_my_turn(client *c, json_t *up)
 {
@@ -1857,19 +1876,7 @@ static void test_create_dml_2015(void **state)
     snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
     json_decref(r);
     /* four bots play it to the end; its record names the variant and switch */
-    json_t *rec = NULL;
-    for (int tries = 0; tries < 400; tries++) {
-        r = cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id)));
-        const char *text = json_string_value(json_object_get(r, "record"));
-        if (text && strstr(text, "# game over")) {
-            rec = r;
-            break;
-        }
-        json_decref(r);
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    assert_non_null(rec);
+    json_t *rec = wait_finished_record(c, game_id);
     const char *text = json_string_value(json_object_get(rec, "record"));
     assert_non_null(strstr(text, "\nvariant dml-2015\n"));
     assert_non_null(strstr(text, "\noption bm-wager yes\n"));
@@ -1915,19 +1922,7 @@ static void test_tiers(void **state)
     char game_id[40];
     snprintf(game_id, sizeof game_id, "%s", json_string_value(json_object_get(r, "game_id")));
     json_decref(r);
-    json_t *rec = NULL;
-    for (int tries = 0; tries < 400; tries++) {
-        r = cl_reply(c, cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id)));
-        const char *text = json_string_value(json_object_get(r, "record"));
-        if (text && strstr(text, "# game over")) {
-            rec = r;
-            break;
-        }
-        json_decref(r);
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    assert_non_null(rec);
+    json_t *rec = wait_finished_record(c, game_id);
     assert_non_null(strstr(json_string_value(json_object_get(rec, "record")), "\nseat 2 club\n"));
     json_decref(rec);
     o = json_pack("{s:s,s:s,s:[s,s,s,s]}", "type", "create", "game", "dml", "seats", "human",
@@ -2158,15 +2153,7 @@ static void finished_bots_game(client *c, char *game_id, size_t cap)
     assert_string_equal(jtype(r), "created");
     snprintf(game_id, cap, "%s", json_string_value(json_object_get(r, "game_id")));
     json_decref(r);
-    for (int guard = 0;; guard++) {
-        assert_true(guard < 500);
-        id = cl_send(c, json_pack("{s:s,s:s}", "type", "record", "game_id", game_id));
-        r = cl_reply(c, id);
-        int done = strcmp(jtype(r), "record") == 0;
-        json_decref(r);
-        if (done) break;
-        sleep_ms(20);
-    }
+    json_decref(wait_finished_record(c, game_id));
 }
 
 /* Counts the `limit` refusals of `rounds` replays alternating between games

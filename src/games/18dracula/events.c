@@ -97,23 +97,36 @@ int d18_max_events(void) { return D18_MAX_EVENTS; }
 _Static_assert((int)D18_ROUTE_EVENTS <= (int)D18_ANNALS_ROUTE_EVENTS,
                "the annals keep a rampage's routes");
 
-int d18_route_event_stops(const cr_event *e, int *ent, int *part, int *howl, int *loc)
+/* The stops of a D18_E_ROUTE event that is not a howl, as the 10-bit words
+ * it packs (location, level << 7, linger or Flying Dutchman mark << 9),
+ * into w[D18_STOPS]; returns how many.  The one unpacking of the words, for
+ * the log's text and for d18_route_event_stops. */
+static int route_event_words(const cr_event *e, uint32_t *w)
 {
     unsigned to = (uint16_t)e->to, from = (uint16_t)e->from;
+    uint32_t all[D18_STOPS] = {(uint32_t)e->a & 1023,
+                               (uint32_t)e->a >> 10 & 1023,
+                               (uint32_t)e->a >> 20 & 1023,
+                               (uint32_t)e->b & 1023,
+                               (uint32_t)e->b >> 10 & 1023,
+                               (uint32_t)e->b >> 20 & 1023,
+                               from & 1023};
+    int first = (to >> 14 & 1) ? 3 : 0, n = (int)(from >> 10 & 7);
+    if (n > D18_STOPS - first) n = D18_STOPS - first;
+    for (int i = 0; i < n; i++) w[i] = all[first + i];
+    return n;
+}
+
+int d18_route_event_stops(const cr_event *e, int *ent, int *part, int *howl, int *loc)
+{
+    unsigned to = (uint16_t)e->to;
     *ent = (int)(to & 15);
     *part = (int)(to >> 4 & 31);
     *howl = (int)(to >> 10 & 1);
     if (*howl) return 0;
-    uint32_t w[D18_STOPS] = {(uint32_t)e->a & 1023,
-                             (uint32_t)e->a >> 10 & 1023,
-                             (uint32_t)e->a >> 20 & 1023,
-                             (uint32_t)e->b & 1023,
-                             (uint32_t)e->b >> 10 & 1023,
-                             (uint32_t)e->b >> 20 & 1023,
-                             from & 1023};
-    int first = (to >> 14 & 1) ? 3 : 0, n = (int)(from >> 10 & 7);
-    if (n > D18_STOPS - first) n = D18_STOPS - first;
-    for (int i = 0; i < n; i++) loc[i] = (int)(w[first + i] & 127);
+    uint32_t w[D18_STOPS];
+    int n = route_event_words(e, w);
+    for (int i = 0; i < n; i++) loc[i] = (int)(w[i] & 127);
     return n;
 }
 
@@ -390,7 +403,7 @@ static const char *cube_name(int c)
 static void tb_route_event(const cr_game *g, cr_tbuf *t, const cr_event *e)
 {
     const d18_board *b = d18_brd(g);
-    unsigned to = (uint16_t)e->to, from = (uint16_t)e->from;
+    unsigned to = (uint16_t)e->to;
     int ent = (int)(to & 15), part = (int)(to >> 4 & 31), last = (int)(to >> 9 & 1);
     int howl = (int)(to >> 10 & 1), phase = (int)(to >> 11 & 7), has_total = (int)(to >> 14 & 1);
     int type = e->card;
@@ -405,15 +418,8 @@ static void tb_route_event(const cr_game *g, cr_tbuf *t, const cr_event *e)
         cr_tb_printf(t, " (howl): %d from the cities and towns next to its offices", e->a);
         return;
     }
-    uint32_t w[D18_STOPS] = {(uint32_t)e->a & 1023,
-                             (uint32_t)e->a >> 10 & 1023,
-                             (uint32_t)e->a >> 20 & 1023,
-                             (uint32_t)e->b & 1023,
-                             (uint32_t)e->b >> 10 & 1023,
-                             (uint32_t)e->b >> 20 & 1023,
-                             from & 1023};
-    int n = (int)(from >> 10 & 7), first = has_total ? 3 : 0;
-    if (n > D18_STOPS - first) n = D18_STOPS - first;
+    uint32_t st[D18_STOPS];
+    int n = route_event_words(e, st);
     if (part == 0) {
         cr_tb_printf(t, "%s's %s (%s", ent_name(g, ent), m->name, d18_move_name(m->move));
         if (m->move == D18_MOVE_DIT || m->move == D18_MOVE_CITY || m->move == D18_MOVE_MAJOR)
@@ -424,7 +430,6 @@ static void tb_route_event(const cr_game *g, cr_tbuf *t, const cr_event *e)
     } else {
         cr_tb_printf(t, "%s's %s, route continued: -", ent_name(g, ent), m->name);
     }
-    const uint32_t *st = w + first;
     for (int i = 0; i < n; i++) {
         int l = (int)(st[i] & 127);
         cr_tb_printf(t, "%s%s", i ? "-" : "", l < b->n_locations ? b->loc[l].name : "?");
