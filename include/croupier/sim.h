@@ -220,6 +220,11 @@ typedef struct cr_rate_config {
     const char *bots[CR_RATE_MAX]; /* specs or tier names, borrowed */
     int n_bots;
     int bootstrap; /* resamples; 0: 200 */
+    /* The seatings: 0, two per pair (a, b, a, b, ... and b, a, b, a, ...);
+     * 1 (rotate), one per bot, every bot at one table in a cyclic order,
+     * bot (s + k) mod n in seat s of seating k, so each game counts for
+     * every pair of bots at its table. */
+    int rotate;
 } cr_rate_config;
 typedef struct cr_rate_entry {
     char spec[128];
@@ -231,6 +236,7 @@ typedef struct cr_rate_result {
     int n;
     cr_rate_entry e[CR_RATE_MAX]; /* in the order of cfg->bots */
     long games;
+    long pair_games_min; /* the fewest games (with a result) any two bots met in */
     double seconds;
 } cr_rate_result;
 cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *err,

@@ -40,6 +40,8 @@ const char cmd_sim_usage[] =
     "                       board.phase.2.limit=4,5; the keys: docs/lab.md)\n"
     "  --rate A,B,...       rate bots or tiers: --games games per seating of each pair,\n"
     "                       a Bradley-Terry fit on the Elo scale with 95% intervals\n"
+    "  --rotate             with --rate: every game seats all the bots, one seating per\n"
+    "                       bot in a cyclic order, so a game counts for every pair at it\n"
     "  --json FILE          every summary figure as JSON\n"
     "  --csv FILE           one row per game\n"
     "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png (DIR is created\n"
@@ -54,7 +56,7 @@ enum { MAX_VARY = 64 };
  * and so takes the same way until the games; then rank 0 alone checks the
  * output paths (all stop if it fails), prints and writes. */
 /* --rate A,B,...: the bots' ratings (cr_sim_ratings), in one process. */
-static int rate_command(const cr_sim_config *cfg, const char *list, int vary, int ranks)
+static int rate_command(const cr_sim_config *cfg, const char *list, int rotate, int vary, int ranks)
 {
     if (vary) return cli_usage_error("sim", "--rate and --vary exclude each other");
     if (ranks > 1) return cli_usage_error("sim", "--rate runs in one process, not under mpirun");
@@ -67,6 +69,7 @@ static int rate_command(const cr_sim_config *cfg, const char *list, int vary, in
         return cli_usage_error("sim", "--rate: give 2 to %d bots or tiers", CR_RATE_MAX);
     for (int i = 0; i < n; i++) rc.bots[i] = bots[i];
     rc.n_bots = n;
+    rc.rotate = rotate;
     if (rc.base.num_players == 0) { /* the variant's largest table */
         const cr_game_def *def = cli_find_game(cfg->game);
         for (int v = 0; def && v < def->n_variants; v++)
@@ -89,6 +92,7 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.progress = CR_SIM_PROGRESS_AUTO;
     const char *game = NULL, *seats = "random", *json = NULL, *csv = NULL, *plots = NULL;
     const char *vary = NULL, *rate = NULL, *val;
+    int rotate = 0;
     char seat_buf[1024], vary_buf[2048];
     char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
     cr_params table = {0};
@@ -137,6 +141,8 @@ static int sim_command(int argc, char **argv, int ranks)
         } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
             if (r < 0) return 2;
             vary = val;
+        } else if (strcmp(argv[i], "--rotate") == 0) {
+            rotate = 1;
         } else if (strcmp(argv[i], "--progress") == 0) {
             cfg.progress = CR_SIM_PROGRESS_ON;
         } else if (strcmp(argv[i], "--no-progress") == 0) {
@@ -160,7 +166,8 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.n_seats = n_seats;
     for (int s = 0; s < n_seats; s++) cfg.seats[s] = seat_list[s];
 
-    if (rate) return rate_command(&cfg, rate, vary != NULL, ranks);
+    if (rotate && !rate) return cli_usage_error("sim", "--rotate goes with --rate");
+    if (rate) return rate_command(&cfg, rate, rotate, vary != NULL, ranks);
 
     /* --vary KEY=V1,V2,...: KEY is seatK, variant, option.NAME or board.PARAM */
     char vary_key[128] = "";

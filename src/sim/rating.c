@@ -3,9 +3,13 @@
  *
  * Schedule.  For every pair of bots (a, b) two runs of cfg->games games:
  * seats alternate a, b, a, b, ... and then b, a, b, a, ... (so neither owns
- * the first seat), each run an ordinary lab run (cr_sim_run_part) with its
- * own seed, derived from the rating's seed and the run's index: every game
- * can be replayed with `croupier play`.
+ * the first seat).  Or, with cfg->rotate, one run per bot k: bot
+ * (s + k) mod n in seat s, so every bot sits at one table, in each seat in
+ * turn, and one game counts for every pair at its table (with more bots
+ * than seats, each seating leaves some out, and every pair still meets).
+ * Each run is an ordinary lab run (cr_sim_run_part) with its own seed,
+ * derived from the rating's seed and the run's index: every game can be
+ * replayed with `croupier play`.
  *
  * Model.  Each game is read as pairwise results between seats of different
  * bots: the seat placed higher (cr_sim_game.rank, the game's own ranking by
@@ -105,7 +109,7 @@ cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *e
         if (err && errcap) snprintf(err, errcap, "rating needs a player count of 2 or more");
         return CR_ERR_INVALID;
     }
-    int runs = n * (n - 1), boots = cfg->bootstrap > 0 ? cfg->bootstrap : 200;
+    int runs = cfg->rotate ? n : n * (n - 1), boots = cfg->bootstrap > 0 ? cfg->bootstrap : 200;
     long games = cfg->base.games;
     /* per run: the bots by seat, and the per-game results */
     int(*bot)[CR_MAX_PLAYERS] = cr_calloc((size_t)runs, sizeof *bot);
@@ -120,30 +124,29 @@ cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *e
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* the seatings: bot[r][s], the bot in seat s of run r */
     int r = 0;
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            if (a == b) continue;
-            /* (a, b) with a < b twice: a first, then b first */
-            if (a > b) continue;
-            for (int swap = 0; swap < 2; swap++, r++) {
-                cr_sim_config c = cfg->base;
-                c.n_seats = np;
-                for (int s = 0; s < np; s++) {
-                    int who = (s % 2 == 0) != swap ? a : b;
-                    bot[r][s] = who;
-                    c.seats[s] = cfg->bots[who];
-                }
-                c.seed = cr_sim_game_seed(cfg->base.seed, r); /* this run's own seed */
-                cr_sim_result part;
-                rc = cr_sim_run_part(&c, 0, games, &part, err, errcap);
-                if (rc != CR_OK) goto done;
-                res[r] = part.per_game;
-                part.per_game = NULL;
-                out->games += part.games;
-                cr_sim_result_fini(&part);
-            }
-        }
+    if (cfg->rotate)
+        for (; r < n; r++)
+            for (int s = 0; s < np; s++) bot[r][s] = (s + r) % n;
+    else
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                for (int swap = 0; swap < 2; swap++, r++) /* a first, then b first */
+                    for (int s = 0; s < np; s++) bot[r][s] = (s % 2 == 0) != swap ? a : b;
+    for (r = 0; r < runs; r++) {
+        cr_sim_config c = cfg->base;
+        c.n_seats = np;
+        for (int s = 0; s < np; s++) c.seats[s] = cfg->bots[bot[r][s]];
+        c.seed = cr_sim_game_seed(cfg->base.seed, r); /* this run's own seed */
+        cr_sim_result part;
+        rc = cr_sim_run_part(&c, 0, games, &part, err, errcap);
+        if (rc != CR_OK) goto done;
+        res[r] = part.per_game;
+        part.per_game = NULL;
+        out->games += part.games;
+        cr_sim_result_fini(&part);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     /* the fit on every game */
@@ -152,6 +155,19 @@ cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *e
         for (long i = 0; i < games; i++) add_game(t, &res[k][i], bot[k], np);
     double elo[CR_RATE_MAX];
     fit(t, n, elo);
+    /* the games each pair met in (with a result) */
+    out->pair_games_min = -1;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            long met = 0;
+            for (int k = 0; k < runs; k++) {
+                int has_a = 0, has_b = 0;
+                for (int s = 0; s < np; s++) has_a |= bot[k][s] == a, has_b |= bot[k][s] == b;
+                if (!has_a || !has_b) continue;
+                for (long i = 0; i < games; i++) met += res[k][i].rank[0] != 0;
+            }
+            if (out->pair_games_min < 0 || met < out->pair_games_min) out->pair_games_min = met;
+        }
     out->n = n;
     for (int i = 0; i < n; i++) {
         cr_rate_entry *e = &out->e[i];
@@ -200,10 +216,11 @@ done:
 void cr_sim_print_rating(const cr_rate_config *cfg, const cr_rate_result *r, FILE *f)
 {
     fprintf(f,
-            "Ratings of %d bots, %s, %d players: %ld games (%ld a seating, two seatings per "
-            "pair), seed %llu, %.1f s\n",
+            "Ratings of %d bots, %s, %d players: %ld games (%ld a seating, %s), seed %llu, "
+            "%.1f s; every two bots met in %ld games or more\n",
             r->n, cfg->base.game, cfg->base.num_players, r->games, cfg->base.games,
-            (unsigned long long)cfg->base.seed, r->seconds);
+            cfg->rotate ? "every bot at one table, one seating per bot" : "two seatings per pair",
+            (unsigned long long)cfg->base.seed, r->seconds, r->pair_games_min);
     fprintf(f, "Bradley-Terry on the pairwise results within each game, Elo scale (mean 1500), "
                "95%% bootstrap interval over games\n");
     int order[CR_RATE_MAX];

@@ -133,10 +133,46 @@ static void test_ratings(void **unused)
         assert_true(again.e[i].elo == r.e[i].elo);
         assert_true(again.e[i].lo == r.e[i].lo && again.e[i].hi == r.e[i].hi);
     }
+    assert_int_equal(r.pair_games_min, 2 * 100); /* two seatings a pair */
     /* one bot is not a rating */
     rc.n_bots = 1;
     assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_ERR_INVALID);
     assert_string_equal(err, "--rate needs 2 to 8 bots");
+}
+
+/* --rotate: every bot at one table, one seating per bot.  Four bots at a
+ * four-player table meet in every game; five at four leave one out of each
+ * seating, and every pair still meets (in three seatings of five).  The
+ * order beginner < casual < club holds, and a fifth bot plays its seats. */
+static void test_ratings_rotate(void **unused)
+{
+    (void)unused;
+    cr_rate_config rc = {.base = {.game = "dml",
+                                  .num_players = 4,
+                                  .games = 60,
+                                  .threads = 2,
+                                  .seed = 4,
+                                  .progress = CR_SIM_PROGRESS_OFF},
+                         .bots = {"beginner", "casual", "club", "random"},
+                         .n_bots = 4,
+                         .rotate = 1};
+    cr_rate_result r;
+    char err[256];
+    assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_OK);
+    assert_int_equal(r.games, 4 * 60);
+    assert_int_equal(r.pair_games_min, 4 * 60); /* every pair at every table */
+    /* each seat of a game is a pair with each other seat: 3 per bot a game */
+    for (int i = 0; i < 4; i++) assert_int_equal(r.e[i].pairs, 3 * 4 * 60);
+    assert_true(r.e[0].hi < r.e[2].lo);
+    assert_true(r.e[1].hi < r.e[2].lo);
+    assert_true(r.e[3].hi < r.e[2].lo);
+    rc.bots[4] = "heuristic:noise=0.2";
+    rc.n_bots = 5;
+    assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_OK);
+    assert_int_equal(r.games, 5 * 60);
+    assert_int_equal(r.pair_games_min, 3 * 60);
+    for (int i = 0; i < 5; i++) assert_int_equal(r.e[i].pairs, 4 * 3 * 60); /* 4 seatings */
+    assert_true(r.e[0].hi < r.e[2].lo);
 }
 
 int main(void)
@@ -145,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_tiers),
         cmocka_unit_test(test_noise),
         cmocka_unit_test(test_ratings),
+        cmocka_unit_test(test_ratings_rotate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
