@@ -437,10 +437,10 @@ static void percall_legal_clone(const cr_game *g, percall_set *pc, cr_action *le
     *clone_out = t_clone / (double)calls;
 }
 
-/* Collects up to POOL decision or chance states from random games, each
- * with the action a random player takes there. */
+/* Collects up to POOL decision or chance states from games of random
+ * players (or of `policy` in every seat), each with the action taken there. */
 static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr_action *acts,
-                        int cap, int search)
+                        int cap, int search, cr_policy_fn policy)
 {
     void *st = cr_alloc(g->state_size);
     cr_action *legal = cr_alloc((size_t)g->max_legal * sizeof *legal);
@@ -458,6 +458,8 @@ static int collect_pool(const cr_game *g, uint64_t seed, unsigned char *pool, cr
             cr_action a;
             if (p == CR_CHANCE)
                 a = cr_sample_chance(g, st, &rng);
+            else if (policy) /* on the state, as guided rollouts call it */
+                a = policy(g, st, p, legal, g->def->legal_actions(g, st, legal, cx), &rng);
             else
                 a = pick_random(g, st, legal, g->def->legal_actions(g, st, legal, cx), &rng);
             /* keep about one state in eight, so the pool spans many games */
@@ -639,11 +641,20 @@ cr_status cr_bench_run(const cr_bench_config *cfg, FILE *out, char *err, size_t 
         {"", "the default profile, as bots play it (stop=early)"}};
     /* The searches start from observations of real games: positions that
      * keep the seats' memory (a search state's observation would lack it). */
-    int n = collect_pool(g, seed + 5, pool, acts, POOL, 0);
-    for (int k = 0; k < 3; k++)
-        if (bench_ismcts(g, profiles[k][0], profiles[k][1], iters, np, seed, pool, n, legal, secs,
-                         out, err, errcap) != CR_OK)
-            break;
+    int n = collect_pool(g, seed + 5, pool, acts, POOL, 0, NULL);
+    cr_status ism = CR_OK;
+    for (int k = 0; k < 3 && ism == CR_OK; k++)
+        ism = bench_ismcts(g, profiles[k][0], profiles[k][1], iters, np, seed, pool, n, legal, secs,
+                           out, err, errcap);
+    /* Random games can reach positions players never make (18Dracula: a map
+     * built up everywhere, whose rampages cost the router far more): the
+     * same search from positions of games between the game's own players. */
+    if (ism == CR_OK && cr_parts(g)->heuristic) {
+        n = collect_pool(g, seed + 5, pool, acts, POOL, 0, cr_parts(g)->heuristic);
+        bench_ismcts(g, "",
+                     "the default profile as bots play it, from games between heuristic players",
+                     iters, np, seed, pool, n, legal, secs, out, err, errcap);
+    }
     cr_free(pool);
     cr_free(acts);
     cr_free(legal);
