@@ -316,15 +316,13 @@ D18_HIDDEN int d18_can_build(const cr_game *g, const d18_state *s, int e, int r,
 D18_HIDDEN int d18_office_space(const cr_game *g, const d18_state *s, int e, int loc);
 D18_HIDDEN int d18_office_cost(const cr_game *g, const d18_state *s, int e);
 D18_HIDDEN int d18_can_place_office(const cr_game *g, const d18_state *s, int e, int loc);
-/* The same questions asked in a loop over routes or cities for one entity
- * and one state: rc starts zeroed ({0}) and keeps e's reach once worked
- * out, so the loop traces the map once instead of once per candidate. */
+/* d18_can_place_office asked in a loop over cities for one entity and one
+ * state: rc starts zeroed ({0}) and keeps e's reach once worked out, so
+ * the loop traces the map once instead of once per candidate. */
 typedef struct d18_reach_cache {
     int done;
     d18_locset x, rr;
 } d18_reach_cache;
-D18_HIDDEN int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int r, int used,
-                                d18_reach_cache *rc);
 D18_HIDDEN int d18_can_place_office_rc(const cr_game *g, const d18_state *s, int e, int loc,
                                        d18_reach_cache *rc);
 /* A set of route spaces, D18_MAX_ROUTES bits. */

@@ -182,17 +182,9 @@ static int build_allowed(const cr_game *g, const d18_state *s, int e, int r, int
     return !(used == 1 && c != D18_YELLOW) && s->supply[c] > 0;
 }
 
-/* Whether e may build on r now (8.6, R51, R55): `used` is the allowance
- * spent this turn (0 nothing, 1 one yellow cube, 2 all). */
-int d18_can_build(const cr_game *g, const d18_state *s, int e, int r, int used)
-{
-    d18_reach_cache rc = {0};
-    return d18_can_build_rc(g, s, e, r, used, &rc);
-}
-
-/* d18_can_build with e's reach worked out once for a loop over routes or
- * cities: rc starts zeroed and is filled on first need (the reach depends
- * on the state and e only, which a loop of questions does not change). */
+/* e's reach worked out once for a loop over cities (d18_can_place_office_rc):
+ * rc starts zeroed and is filled on first need (the reach depends on the
+ * state and e only, which a loop of questions does not change). */
 static const d18_reach_cache *reach_of(const cr_game *g, const d18_state *s, int e,
                                        d18_reach_cache *rc)
 {
@@ -203,13 +195,16 @@ static const d18_reach_cache *reach_of(const cr_game *g, const d18_state *s, int
     return rc;
 }
 
-int d18_can_build_rc(const cr_game *g, const d18_state *s, int e, int r, int used,
-                     d18_reach_cache *rc)
+/* Whether e may build on r now (8.6, R51, R55): `used` is the allowance
+ * spent this turn (0 nothing, 1 one yellow cube, 2 all).  A loop over the
+ * routes asks d18_buildable instead. */
+int d18_can_build(const cr_game *g, const d18_state *s, int e, int r, int used)
 {
     if (!build_allowed(g, s, e, r, used)) return 0;
     const d18_route *rt = &d18_brd(g)->route[r];
-    const d18_locset *x = &reach_of(g, s, e, rc)->x;
-    return d18_in(x, rt->a) || d18_in(x, rt->b);
+    d18_locset x, rr;
+    d18_reach(g, s, e, &x, &rr);
+    return d18_in(&x, rt->a) || d18_in(&x, rt->b);
 }
 
 /* The routes e may build on now (d18_can_build on each), as a bitset: only
