@@ -31,12 +31,12 @@ enum {
     PLAIN_NODES = 4000,  /* nodes before the search restarts with the Lagrangian bound */
     PLAIN_WORK = 100000, /* ... or candidates looked at (search's main loop), if fewer */
     LAM_ITERS = 50,
-    FIT_FULL_EVERY = 5, /* every so many steps of the price fit read all routes (lam_fit) */
+    FIT_FULL_EVERY = 8, /* every so many steps of the price fit read all routes (lam_fit) */
     FIT_EXTRA = 8,      /* routes beyond a type's slot count a full step adds to its fit set */
     FIT_SUB = 512,      /* routes of one type's fit set */
-    FIT_HEAD = 10,      /* the first steps read all routes, ... */
+    FIT_HEAD = 5,       /* the first steps read all routes, ... */
     FIT_TAIL = 1,       /* ... and the last ones */
-    FIT_SMALL = 16384,  /* a part with at most so many routes: every step reads all */
+    FIT_SMALL = 8192,   /* a part with at most so many routes: every step reads all */
     BOUND_DEPTH = 1,    /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
@@ -189,6 +189,7 @@ struct d18_route_ws {
     uint32_t cand[D18_ROUTE_MAX_SLOTS];     /* cur, sorted by rank within each type */
     int cand_fd_slot, cand_fd_loc;
     int64_t best;
+    int64_t seen; /* the largest total of a rampage the search reached (leaf) */
     uint32_t best_r[D18_ROUTE_MAX_SLOTS];
     int best_start[D18_ROUTE_MAX_TYPES + 1];
     int best_fd_slot, best_fd_loc;
@@ -1109,6 +1110,7 @@ static int cand_cmp(const d18_route_ws *ws)
 static void leaf(d18_route_ws *ws, int64_t sum, int32_t fd)
 {
     int64_t total = sum + fd;
+    if (total > ws->seen) ws->seen = total;
     if (total < ws->best) return;
     ws->cur_start[ws->n_comp] = ws->n_cur;
     describe(ws, fd);
@@ -1298,14 +1300,15 @@ static void fit_keep(d18_route_ws *ws, int t, const fit_top *top)
  * the last are full, and so is the step after one whose fit-set bound
  * would have stopped the descent.  A bound counts (best_b, the prices
  * kept, the stop at lb) only from a step that read every route of every
- * type: a fit-set step's bound may be too low.  A part of at most
- * FIT_SMALL routes reads all at every step, as does a type whose fit set
- * fills up (FIT_SUB): there the search, not the fit, is what costs, and
- * fit-set prices were measured to cost it more nodes than they save (seed
- * 1's position 249: 1,813 routes, 94,431 nodes with every step full, 1.5
- * million with fit sets).  On seed 1's position 664 (43,585 routes) the
- * fit, its last pricing and sorts included, went from 132 to 59 million
- * instructions. */
+ * type: a fit-set step's bound may be too low.  A type whose fit set
+ * fills up (FIT_SUB) reads all its routes from then on, and a part of at
+ * most FIT_SMALL routes at every step: there the search, not the fit, is
+ * what costs, and fit-set prices were measured to cost it more nodes than
+ * they save (seed 1's position 249: 1,813 routes, 94,431 nodes with every
+ * step full, 1.5 million with fit sets).  On seed 1's position 664 (43,585 routes) the
+ * fit, its last pricing and sorts included, went from 132 to 40 million
+ * instructions.  (The search's nodes depend on the prices chaotically:
+ * the constants were chosen on the slowest positions of seeds 1-4.) */
 static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
 {
     int32_t best_lam[D18_ROUTE_MAX_SPACES], best_pi[D18_ROUTE_MAX_LOCS];
@@ -1645,6 +1648,7 @@ static void run_search(d18_route_ws *ws, int use_lam, int64_t best0, uint64_t no
     ws->work_cap = work_cap;
     ws->node_cap = node_cap;
     ws->best = best0;
+    ws->seen = -1;
     ws->n_cur = 0;
     memset(ws->hused, 0, sizeof ws->hused);
     memset(ws->cur_start, 0, sizeof ws->cur_start);
@@ -1737,7 +1741,10 @@ static void solve_part(d18_route_ws *ws)
     while (aim > lb) {
         run_search(ws, 1, aim - 1, UINT64_MAX, UINT64_MAX);
         if (ws->best >= aim) return;
-        aim -= step; /* none found: the maximum is below aim */
+        /* none found: the maximum is below aim; and at least any total
+         * the search met on the way (a leaf below its best) */
+        if (ws->seen > lb) lb = ws->seen;
+        aim -= step;
         step *= 2;
     }
     run_search(ws, 1, lb - 1, UINT64_MAX, UINT64_MAX);
