@@ -80,7 +80,8 @@ struct d18_route_ws {
     uint32_t *tmp;  /* the radix sort's second buffer */
     /* Once the prices are fitted (lam_fit) and until the solve ends, lex
      * and tmp hold red_o[o] = red[rord[o]] and opos_o[o] = opos[rord[o]]
-     * (the same memory, named for what it holds then). */
+     * (OPOS_POS bits) | OPOS_FD if that route holds an fd off-board (the
+     * same memory, named for what it holds then). */
     int32_t *red_o;
     uint32_t *opos_o;
     uint64_t *bm; /* per route space, a bit per ord position (bm_w words) */
@@ -194,6 +195,10 @@ struct d18_route_ws {
     int best_start[D18_ROUTE_MAX_TYPES + 1];
     int best_fd_slot, best_fd_loc;
 };
+
+/* opos_o's fields (rev-positions are below 2^28: cap <= UINT32_MAX / 16) */
+#define OPOS_FD  0x80000000u
+#define OPOS_POS 0x7fffffffu
 
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
 
@@ -1460,7 +1465,7 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t o = ti->b; o < ti->e; o++) {
             ws->red_o[o] = ws->red[ws->rord[o]];
-            ws->opos_o[o] = ws->opos[ws->rord[o]];
+            ws->opos_o[o] = ws->opos[ws->rord[o]] | (ws->r[ws->rord[o]].fdval > 0 ? OPOS_FD : 0);
         }
     }
     return best_b;
@@ -1517,15 +1522,20 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
                 child_fd += red_scan(ws, ws->comp[c], ws->ti[ws->comp[c]].slots, used);
         }
         int64_t cmax = child > child_fd ? child : child_fd;
+        /* a route earns too little (sum + rev + rest_b + fdp < best) iff
+         * its rev-position is rend or more (ord is by descending revenue) */
+        int64_t seen_best = ws->best;
+        uint32_t rend = topk_end(ws, t, p, 1, ws->best - sum - rest_b - fdp);
         for (uint32_t o = ti->b; o < ti->e; o++) {
-            /* red and rev-position read in rord order (red_o, opos_o) */
-            if (sum + (int32_t)ws->red_o[o] + cmax < ws->best) break;
-            if (ws->opos_o[o] < p) continue;
+            /* red, rev-position and fd flag read in rord order (red_o, opos_o) */
+            int32_t rd = ws->red_o[o];
+            if (sum + rd + cmax < ws->best) break;
+            uint32_t pos = ws->opos_o[o] & OPOS_POS;
+            if (pos < p || pos >= rend) continue;
+            int has_fd = (ws->opos_o[o] & OPOS_FD) != 0;
+            if (sum + rd + (with_mu && has_fd ? child_fd : child) < ws->best) continue;
             uint32_t ri = ws->rord[o];
             const rt *r = &ws->r[ri];
-            if (sum + r->rev + rest_b + fdp < ws->best) continue;
-            if (sum + ws->red[ri] + (with_mu && r->fdval > 0 ? child_fd : child) < ws->best)
-                continue;
             if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
             uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
             if (r->home >= 0) ws->hused[r->home]++;
@@ -1535,6 +1545,10 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
             ws->n_cur--;
             if (r->home >= 0) ws->hused[r->home]--;
             if (ws->gave_up) return; /* see below */
+            if (ws->best != seen_best) {
+                seen_best = ws->best;
+                rend = topk_end(ws, t, p, 1, ws->best - sum - rest_b - fdp);
+            }
         }
         left = 0;
     }
