@@ -141,10 +141,11 @@ struct d18_route_ws {
     /* wbyte[j][b]: the sum of w over the spaces 8j + i for the bits i set
      * in b, so a route's sum of w is 24 look-ups (lam_of) */
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
-    /* The price fit's sets (lam_fit): fit_sub[t][0..n_fit_sub[t]) the
-     * routes of type t its steps between full ones read; fit_all[t]: the
-     * set overflowed, read all of t's routes. */
-    uint32_t fit_sub[D18_ROUTE_MAX_TYPES][FIT_SUB];
+    /* The price fit's sets (lam_fit): fit_sub[ti[t].b + 0 .. n_fit_sub[t])
+     * the routes of type t its steps between full ones read (fit_sub is the
+     * memory of red, which the fit writes only once its steps are done);
+     * fit_all[t]: the set reached FIT_SUB, read all of t's routes. */
+    uint32_t *fit_sub;
     int n_fit_sub[D18_ROUTE_MAX_TYPES];
     uint8_t fit_all[D18_ROUTE_MAX_TYPES];
     /* When the routes do not fit (restrict_routes), written before read:
@@ -257,6 +258,7 @@ d18_route_ws *d18_route_ws_init(void *mem, size_t bytes)
     p += cap * sizeof(uint32_t);
     ws->tmp = (uint32_t *)p;
     ws->red_o = (int32_t *)(void *)ws->lex;
+    ws->fit_sub = (uint32_t *)(void *)ws->red;
     ws->opos_o = ws->tmp;
     p += cap * sizeof(uint32_t);
     ws->pool = (uint16_t *)p;
@@ -1282,12 +1284,13 @@ static void fit_keep(d18_route_ws *ws, int t, const fit_top *top)
 {
     for (int j = 0; j < top->n && !ws->fit_all[t]; j++) {
         int k = 0, n = ws->n_fit_sub[t];
-        while (k < n && ws->fit_sub[t][k] != top->idx[j]) k++;
+        const uint32_t *set = ws->fit_sub + ws->ti[t].b;
+        while (k < n && set[k] != top->idx[j]) k++;
         if (k < n) continue;
         if (n == FIT_SUB)
             ws->fit_all[t] = 1;
         else
-            ws->fit_sub[t][ws->n_fit_sub[t]++] = top->idx[j];
+            ws->fit_sub[ws->ti[t].b + (uint32_t)ws->n_fit_sub[t]++] = top->idx[j];
     }
 }
 
@@ -1376,7 +1379,7 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
                          &top);
                 if (full && !ws->fit_all[t]) fit_keep(ws, t, &top);
             } else {
-                fit_scan(ws, ti, ws->fit_sub[t], 0, (uint32_t)ws->n_fit_sub[t], packed, slots,
+                fit_scan(ws, ti, ws->fit_sub + ti->b, 0, (uint32_t)ws->n_fit_sub[t], packed, slots,
                          &top);
                 exact = 0;
             }
