@@ -1116,13 +1116,15 @@ static void test_bundled_board_answers_pinned(void **state)
 
 /* Issue 19's fourth session changed how the restarted search finds its
  * answer: the price fit reads every route only on some steps (fit sets
- * between, for parts of more than 8,192 routes), and aimed searches come
+ * between, for parts of more than 2,048 routes), and aimed searches come
  * down from the fitted bound, each one that finds nothing proving the
  * maximum lower.  These positions all restart (the Lagrangian path) and
  * keep the answers the router of main at 22e5836 gave: seed 2's 183 (2,965
- * routes, three aims find nothing before the fourth finds 1,210), 338
- * (47,965 routes: fit sets) and 454 (aims down to the plain search's total
- * and below), seed 1's 968 (10,664 routes: fit sets, and the Dutchman).
+ * routes: fit sets; two aims find nothing before the third finds 1,210),
+ * 338 (47,965 routes) and 454 (1,391 routes: every fit step reads all;
+ * three aims find nothing, the fourth finds 860 where the plain search
+ * had 830), seed 1's 968 (10,664 routes, and the Dutchman: four aims find
+ * nothing, then the search from the plain total finds 1,280).
  * Were a failed aim taken for a proof it is not (say, of a maximum at
  * least two steps below it), these would differ.  The fitted bound only
  * steers: any prices give valid bounds, and the search's are computed
