@@ -1313,9 +1313,9 @@ static void fit_keep(d18_route_ws *ws, int t, const fit_top *top)
  * most FIT_SMALL routes at every step: there the search, not the fit, is
  * what costs, and fit-set prices were measured to cost it more nodes than
  * they save (seed 1's position 249: 1,813 routes, 94,431 nodes with every
- * step full, 1.5 million with fit sets).  On seed 1's position 664 (43,585 routes) the
- * fit, its last pricing and sorts included, went from 132 to 40 million
- * instructions.  (The search's nodes depend on the prices chaotically:
+ * step full, 1.5 million with fit sets).  On seed 1's position 664 (43,585
+ * routes) the fit, its last pricing and sorts included, went from 132 to
+ * 40 million instructions.  (The search's nodes depend on the prices chaotically:
  * the constants were chosen on the slowest positions of seeds 1-4.) */
 static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
 {

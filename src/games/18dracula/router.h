@@ -107,15 +107,18 @@
  * ≤ D18_ROUTE_MAX_SLOTS.  Recursion: the path length (≤ 128) while
  * enumerating, the slots plus the types (≤ 48) while searching.  The number
  * of routes of a type is the number of simple paths the stop count allows;
- * on 1,000 late-game positions of the bundled board at most 43,585 for all
- * types together.  The search is exponential in the worst case (the problem
- * is NP-hard, §13.7); d18_router_bench measures the late game: on 1,000
+ * on 1,000 late-game positions of the bundled board (each of seeds 1-4)
+ * at most 47,965 for all types together.  The search is exponential in
+ * the worst case (the problem is NP-hard, §13.7); d18_router_bench
+ * measures the late game: on 1,000
  * late-game positions of the bundled board (bench_18d_router 1000 1 0,
- * RelWithDebInfo, one core of a shared 2-core machine) median 0.27 ms,
- * 90% 1.6 ms, 99% 6.5 ms, worst 20 ms (seed 1, position 664: 43,585
- * routes, half of its instructions the 50-step price fit over all of
- * them; seed 2: 20-31 ms, 338, 47,965 routes; seed 3: 0.24 s, 788,
- * 542,589 search nodes; seed 4: 49 ms, 94; docs/18dracula-board.md). */
+ * Release, one core of a shared 2-core machine under a load of about 4)
+ * median 0.20 ms, 90% 1.1 ms, 99% 3.5 ms, worst 10.5-14 ms (seed 1,
+ * positions 664 and 968: 43,585 routes, 100 million instructions, most of
+ * them the enumeration and the price fit's full steps reading every
+ * route; 10,664 routes, 144 million, most of them the search's last-route
+ * loops; seed 2: 10-12 ms, 338, 47,965 routes; seed 3: 0.17 s, 788,
+ * 534,354 search nodes; seed 4: 28 ms, 94; docs/18dracula-board.md). */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 

@@ -1175,10 +1175,11 @@ static void test_bundled_board_restarted_positions(void **state)
 }
 
 /* Revenues all multiplied by one factor leave the answer's description as
- * it was and multiply its total: the aimed search after the restart rounds
- * its aim to the revenues' common divisor (10 on the bundled board; 1 and
- * 70 here), which must change nothing but the speed.  Positions 638 and
- * 664 of seed 1 restart, 638's aim misses and 664's hits (at grain 10). */
+ * it was and multiply its total: the aimed searches after the restart round
+ * their aims to the revenues' common divisor and step down by multiples of
+ * it (10 on the bundled board; 1 and 70 here), which must change nothing
+ * but the speed.  Positions 638 and 664 of seed 1 restart; at grain 10
+ * some of their aims find nothing before one finds the answer. */
 static void scale_input(d18_route_input *in, int mul, int div)
 {
     for (int v = 0; v < in->n_locs; v++) {
