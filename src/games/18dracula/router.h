@@ -48,7 +48,11 @@
  *     and the restart is cheaper than going on) it restarts (from the total
  *     it had found) with a Lagrangian bound, the one that decides the hard
  *     positions: prices fitted by 50 subgradient steps on the relaxation
- *     "each type takes its best routes, disjointness dropped" for
+ *     "each type takes its best routes, disjointness dropped" (on a part
+ *     of more than 2,048 routes only 12 steps read every route, the
+ *     others each type's fit set: the best routes the full steps met,
+ *     column generation; the prices only steer, the bound is computed
+ *     from every route once the fit ends) for
  *       - each route space (used at most once);
  *       - each location of odd degree d >= 3 (a route passing through it
  *         uses two of its d spaces, so at most d / 2 rounded down pass
@@ -63,18 +67,24 @@
  *     (Searching the maximum first and the description after, in §13.6
  *     order, was measured slower: the ties are not what costs, proving
  *     the maximum is.)
- *  5. After the restart the search is aimed first: it starts from halfway
- *     between the plain search's total and the fitted bound (both rounded
- *     to the revenues' common divisor, totals being multiples of it), so
- *     it cuts far more; if it finds a rampage that high and completes,
- *     every rampage reaching its start, ties included, was seen and that
- *     is the answer.  Otherwise (or past 60,000 nodes) the full search
- *     runs from what it found, else from the plain total.  On seed 2's
- *     worst position this took 139,178 nodes to about 21,000.
+ *  5. After the restart the searches are aimed, from the fitted bound
+ *     down: a search from aim (best = aim - 1) cuts far more than one from
+ *     the plain search's total; if it finds a rampage that high, every
+ *     rampage reaching aim, ties included, was seen and that is the
+ *     answer; if it finds none, the maximum is below aim and the next aim
+ *     is lower by 1, 2, 4, ... times the revenues' common divisor (totals
+ *     are multiples of it; the first aim is the bound rounded down to one).
+ *     Once an aim would be at or below the plain total, the last search
+ *     runs from there.  A search from a higher best visits a subset of the
+ *     nodes of one from a lower best, so no aimed search costs more than
+ *     that last one.  On seed 2's position 183 this took 148,286 nodes
+ *     (one aim halfway, given up at 60,000 nodes, then the full search) to
+ *     32,320; on seed 1's position 664 (three aims, the third at the
+ *     maximum, 1,480) from 4,814 to 5,574.
  *
  * Memory.  d18_route_solve allocates nothing: the caller passes a workspace
  * (d18_route_ws_size / d18_route_ws_init, e.g. in the cr_ctx scratch).  Its
- * fixed part (about 50 KB) holds the graph and the search state; the rest
+ * fixed part (about 56 KB) holds the graph and the search state; the rest
  * holds the routes, 148 bytes each on x86-64 (d18_route_ws_size is exact).  If
  * the routes of the input do not fit but number at most 8 × the capacity,
  * the router keeps only those that may be in the answer: a route whose
@@ -97,15 +107,18 @@
  * ≤ D18_ROUTE_MAX_SLOTS.  Recursion: the path length (≤ 128) while
  * enumerating, the slots plus the types (≤ 48) while searching.  The number
  * of routes of a type is the number of simple paths the stop count allows;
- * on 1,000 late-game positions of the bundled board at most 43,585 for all
- * types together.  The search is exponential in the worst case (the problem
- * is NP-hard, §13.7); d18_router_bench measures the late game: on 1,000
+ * on 1,000 late-game positions of the bundled board (each of seeds 1-4)
+ * at most 47,965 for all types together.  The search is exponential in
+ * the worst case (the problem is NP-hard, §13.7); d18_router_bench
+ * measures the late game: on 1,000
  * late-game positions of the bundled board (bench_18d_router 1000 1 0,
- * RelWithDebInfo, one core of a shared 2-core machine) median 0.27 ms,
- * 90% 1.6 ms, 99% 6.5 ms, worst 20 ms (seed 1, position 664: 43,585
- * routes, half of its instructions the 50-step price fit over all of
- * them; seed 2: 20-31 ms, 338, 47,965 routes; seed 3: 0.24 s, 788,
- * 542,589 search nodes; seed 4: 49 ms, 94; docs/18dracula-board.md). */
+ * Release, one core of a shared 2-core machine under a load of about 4)
+ * median 0.20 ms, 90% 1.1 ms, 99% 3.5 ms, worst 10.5-14 ms (seed 1,
+ * positions 664 and 968: 43,585 routes, 100 million instructions, most of
+ * them the enumeration and the price fit's full steps reading every
+ * route; 10,664 routes, 144 million, most of them the search's last-route
+ * loops; seed 2: 10-12 ms, 338, 47,965 routes; seed 3: 0.17 s, 788,
+ * 534,354 search nodes; seed 4: 28 ms, 94; docs/18dracula-board.md). */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 

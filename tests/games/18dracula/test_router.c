@@ -1114,11 +1114,72 @@ static void test_bundled_board_answers_pinned(void **state)
     free(in);
 }
 
+/* Issue 19's fourth session changed how the restarted search finds its
+ * answer: the price fit reads every route only on some steps (fit sets
+ * between, for parts of more than 2,048 routes), and aimed searches come
+ * down from the fitted bound, each one that finds nothing proving the
+ * maximum lower.  These positions all restart (the Lagrangian path) and
+ * keep the answers the router of main at 22e5836 gave: seed 2's 183 (2,965
+ * routes: fit sets; two aims find nothing before the third finds 1,210),
+ * 338 (47,965 routes) and 454 (1,391 routes: every fit step reads all;
+ * three aims find nothing, the fourth finds 860 where the plain search
+ * had 830), seed 1's 968 (10,664 routes, and the Dutchman: four aims find
+ * nothing, then the search from the plain total finds 1,280).
+ * Were a failed aim taken for a proof it is not (say, of a maximum at
+ * least two steps below it), these would differ.  The fitted bound only
+ * steers: any prices give valid bounds, and the search's are computed
+ * from every route once the fit ends. */
+static void test_bundled_board_restarted_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        int seed, pos;
+        uint64_t routes;
+        int64_t total;
+        const char *text;
+    } cases[] = {
+        {1, 968, 10664, 1310,
+         "t6 [(13)] t11 [(4,13,-1)] t13 [(6,5,14,13,12,22,21,20,30,39,40,49,50,51,42,43,44,53,"
+         "52,59,-1,14,52), (17,8,7,6,15,14,24,23,22,32,31,30,29,-1,14,31)] fd (1,4) = 1310"},
+        {2, 183, 2965, 1210,
+         "t10 [(25,15,14,24,33,-1,14,33)] t12 [(4,5,6,15,16,26,25,24,23,33,-1), (22,32,31,40,"
+         "49,-1), (28,27,37,46,45,54,55,47,-1), (33,32,41,50,-1), (33,42,-1), (47,46,55,-1)] "
+         "fd () = 1210"},
+        {2, 338, 47965, 1260,
+         "t6 [(6), (17)] t9 [(22,32,33,24,25,-1)] t11 [(29,30,31,40,39,48,-1)] t13 [(14,15,25,"
+         "35,44,43,34,24,23,33,42,41,32,31,21,11,10,9,19,20,30,39,38,29,-1,25,33)] fd () = "
+         "1260"},
+        {2, 454, 1391, 940,
+         "t6 [(34)] t12 [(), (), (), (15,25,-1), (21,20,30,29,-1), (21,31,30,39,-1), (25,24,23,"
+         "33,32,41,42,43,52,-1), (25,26,27,28,-1), (34,24,33,42,51,50,57,-1)] fd () = 940"},
+    };
+    d18_route_input *in = new_input();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        cr_rng rng;
+        cr_rng_seed(&rng, (uint64_t)cases[c].seed, 18);
+        for (int i = 0; i <= cases[c].pos; i++)
+            assert_true(d18_router_late_position(d18_board_builtin(), &rng, in));
+        d18_route_stats st;
+        char err[256];
+        counting = 1;
+        cr_status rc = d18_route_solve(in, ws, &res, &st, NULL, err, sizeof err);
+        counting = 0;
+        assert_int_equal(rc, CR_OK);
+        assert_int_equal(st.routes, cases[c].routes);
+        assert_int_equal(st.restarts, 1);
+        assert_int_equal(res.total, cases[c].total);
+        assert_string_equal(desc(in), cases[c].text);
+    }
+    assert_int_equal(raw_allocs, 0);
+    free(in);
+}
+
 /* Revenues all multiplied by one factor leave the answer's description as
- * it was and multiply its total: the aimed search after the restart rounds
- * its aim to the revenues' common divisor (10 on the bundled board; 1 and
- * 70 here), which must change nothing but the speed.  Positions 638 and
- * 664 of seed 1 restart, 638's aim misses and 664's hits (at grain 10). */
+ * it was and multiply its total: the aimed searches after the restart round
+ * their aims to the revenues' common divisor and step down by multiples of
+ * it (10 on the bundled board; 1 and 70 here), which must change nothing
+ * but the speed.  Positions 638 and 664 of seed 1 restart; at grain 10
+ * some of their aims find nothing before one finds the answer. */
 static void scale_input(d18_route_input *in, int mul, int div)
 {
     for (int v = 0; v < in->n_locs; v++) {
@@ -1194,6 +1255,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_workspace_too_small_asks_for_more),
         cmocka_unit_test(test_scaled_revenues_same_answer),
+        cmocka_unit_test(test_bundled_board_restarted_positions),
         cmocka_unit_test(test_matches_brute_force),
         cmocka_unit_test(test_small_workspace_matches_brute_force),
         cmocka_unit_test(test_more_routes_than_the_workspace),
