@@ -142,7 +142,8 @@ struct d18_route_ws {
      * in b, so a route's sum of w is 24 look-ups (lam_of) */
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     /* The price fit's sets (lam_fit): fit_sub[ti[t].b + 0 .. n_fit_sub[t])
-     * the routes of type t its steps between full ones read (fit_sub is the
+     * the ord positions of the routes of type t its steps between full
+     * ones read (fit_sub is the
      * memory of red, which the fit writes only once its steps are done);
      * fit_all[t]: the set reached FIT_SUB, read all of t's routes. */
     uint32_t *fit_sub;
@@ -1223,55 +1224,73 @@ static void set_w(d18_route_ws *ws)
  * were read), at most `keep` of them: their indices, redf and red. */
 typedef struct fit_top {
     int n;
-    uint32_t idx[D18_ROUTE_MAX_SLOTS + FIT_EXTRA];
+    uint32_t idx[D18_ROUTE_MAX_SLOTS + FIT_EXTRA]; /* the route */
+    uint32_t pos[D18_ROUTE_MAX_SLOTS + FIT_EXTRA]; /* its position in ord */
     int32_t v[D18_ROUTE_MAX_SLOTS + FIT_EXTRA], red[D18_ROUTE_MAX_SLOTS + FIT_EXTRA];
 } fit_top;
 
-/* The best `keep` routes of type ti by redf at the current prices, among
- * routes list[j] for j in [b, e), or routes b..e-1 when list is NULL.
- * red <= rev (lam_of is a sum of prices >= 0), so once top is full, a
- * route whose revenue plus the most the Dutchman adds is below the last
- * one kept cannot enter: its prices are not summed. */
+/* The best `keep` routes of type ti by redf at the current prices (equal
+ * ones by ascending index): among the routes at ord positions list[j] for
+ * j in [b, e) (there equal ones in the order read), or at ord positions
+ * b..e-1 when list is NULL.  red <= rev (lam_of is a sum of prices >= 0),
+ * so once top is full, a route whose revenue plus the most the Dutchman
+ * adds is below the last one kept cannot enter: its prices are not summed,
+ * and when reading ord in order (revenue descending) none after it can
+ * enter either, so the scan stops there. */
 static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *list, uint32_t b,
                      uint32_t e, int packed, int keep, fit_top *top)
 {
     int nt = 0;
     int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
     /* once top is full: a route enters only if its redf beats vmin =
-     * top->v[keep - 1], so only if its revenue reaches cut = vmin -
-     * fd_add; before, any positive redf enters */
+     * top->v[keep - 1] (or ties it with a smaller index, in ord order), so
+     * only if its revenue reaches cut = vmin - fd_add; before, any
+     * positive redf enters */
     int64_t cut = INT64_MIN;
     int32_t vmin = 0;
+    uint32_t imin = 0; /* the index of the last route kept, once top is full */
     for (uint32_t j = b; j < e; j++) {
-        uint32_t i = list ? list[j] : j;
+        uint32_t o = list ? list[j] : j;
         int32_t rev, fdval, red;
         if (packed) { /* the same values from the packed copy */
-            uint32_t pk = ws->rordf[i];
-            rev = (int32_t)ws->rord[i];
+            uint32_t pk = ws->rordf[o];
+            rev = (int32_t)ws->rord[o];
             fdval = (int32_t)(pk >> 14 & 0x1ffff);
-            if (rev < cut) continue;
-            red = rev - lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
+            if (rev < cut) {
+                if (list) continue;
+                break;
+            }
+            red = rev - lam_of_packed(ws, (uint64_t)ws->lex[o] | (uint64_t)ws->tmp[o] << 32, pk);
         } else {
-            rev = ws->r[i].rev;
-            fdval = ws->r[i].fdval;
-            if (rev < cut) continue;
-            red = rev - lam_of(ws, &ws->r[i]);
+            const rt *r = &ws->r[ws->ord[o]];
+            rev = r->rev;
+            fdval = r->fdval;
+            if (rev < cut) {
+                if (list) continue;
+                break;
+            }
+            red = rev - lam_of(ws, r);
         }
         int32_t v = red;
         if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
-        if (v <= vmin) continue;
+        if (v < vmin || (v == vmin && (list || nt < keep || ws->ord[o] > imin))) continue;
+        uint32_t i = ws->ord[o];
         /* in, before the smaller ones; the last drops out if full */
         int k = nt < keep ? nt++ : keep - 1;
-        for (; k > 0 && top->v[k - 1] < v; k--) {
+        for (; k > 0 && (top->v[k - 1] < v || (!list && top->v[k - 1] == v && top->idx[k - 1] > i));
+             k--) {
             top->idx[k] = top->idx[k - 1];
+            top->pos[k] = top->pos[k - 1];
             top->v[k] = top->v[k - 1];
             top->red[k] = top->red[k - 1];
         }
         top->idx[k] = i;
+        top->pos[k] = o;
         top->v[k] = v;
         top->red[k] = red;
         if (nt == keep) {
             vmin = top->v[keep - 1];
+            imin = top->idx[keep - 1];
             cut = (int64_t)vmin - fd_add;
         }
     }
@@ -1285,12 +1304,12 @@ static void fit_keep(d18_route_ws *ws, int t, const fit_top *top)
     for (int j = 0; j < top->n && !ws->fit_all[t]; j++) {
         int k = 0, n = ws->n_fit_sub[t];
         const uint32_t *set = ws->fit_sub + ws->ti[t].b;
-        while (k < n && set[k] != top->idx[j]) k++;
+        while (k < n && set[k] != top->pos[j]) k++;
         if (k < n) continue;
         if (n == FIT_SUB)
             ws->fit_all[t] = 1;
         else
-            ws->fit_sub[ws->ti[t].b + (uint32_t)ws->n_fit_sub[t]++] = top->idx[j];
+            ws->fit_sub[ws->ti[t].b + (uint32_t)ws->n_fit_sub[t]++] = top->pos[j];
     }
 }
 
@@ -1336,14 +1355,15 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
      * a dense position tens of thousands of 48-byte records and their
      * pool entries, 50 times.  With at most 64 route spaces (the bundled
      * board has 55) those fit 16 bytes a route, in arrays free until the
-     * fit ends: the spaces in lex (low word) and tmp (high word), the
-     * revenue in rord, and in rordf the ends (7 bits each), the fd value
-     * (17 bits) and bit 31 for a home route. */
+     * fit ends, at the route's ord position (revenue descending, so a
+     * full step stops early, fit_scan): the spaces in lex (low word) and
+     * tmp (high word), the revenue in rord, and in rordf the ends (7 bits
+     * each), the fd value (17 bits) and bit 31 for a home route. */
     int packed = ws->n_edges <= 64;
     for (int c = 0; packed && c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
-            const rt *r = &ws->r[i];
+            const rt *r = &ws->r[ws->ord[i]];
             ws->lex[i] = (uint32_t)r->e[0];
             ws->tmp[i] = (uint32_t)(r->e[0] >> 32);
             ws->rord[i] = (uint32_t)r->rev;
