@@ -31,13 +31,14 @@ enum {
     PLAIN_NODES = 4000,  /* nodes before the search restarts with the Lagrangian bound */
     PLAIN_WORK = 100000, /* ... or candidates looked at (search's main loop), if fewer */
     LAM_ITERS = 50,
-    FIT_FULL_EVERY = 8, /* every so many steps of the price fit read all routes (lam_fit) */
-    FIT_EXTRA = 8,      /* routes beyond a type's slot count a full step adds to its fit set */
-    FIT_SUB = 512,      /* routes of one type's fit set */
-    FIT_HEAD = 5,       /* the first steps read all routes, ... */
-    FIT_TAIL = 1,       /* ... and the last ones */
-    FIT_SMALL = 2048,   /* a part with at most so many routes: every step reads all */
-    BOUND_DEPTH = 1,    /* levels of branching in pick_bound */
+    FIT_FULL_EVERY = 8,   /* every so many steps of the price fit read all routes (lam_fit) */
+    FIT_EXTRA = 8,        /* routes beyond a type's slot count a full step adds to its fit set */
+    FIT_SUB = 512,        /* routes of one type's fit set */
+    FIT_HEAD = 5,         /* the first steps read all routes, ... */
+    FIT_TAIL = 1,         /* ... and the last ones */
+    FIT_SMALL = 2048,     /* a part with at most so many routes: every step reads all */
+    DEC_MAX = 1000000000, /* the price decrease past which lam_fit keeps no ubx */
+    BOUND_DEPTH = 1,      /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
@@ -1236,9 +1237,16 @@ typedef struct fit_top {
  * so once top is full, a route whose revenue plus the most the Dutchman
  * adds is below the last one kept cannot enter: its prices are not summed,
  * and when reading ord in order (revenue descending) none after it can
- * enter either, so the scan stops there. */
+ * enter either, so the scan stops there.  Reading ord in order, the scan
+ * also keeps, at each route's position o below *known (routes b..*known-1
+ * were read at some step), ubx[o] = red - dec, red at the step that read
+ * it last and dec the fit's total price decrease then (lam_fit): since a
+ * route's prices fell by at most dec_now - dec since, ubx[o] + dec_now
+ * bounds its red now, and a route it shows cannot enter is skipped
+ * unpriced. */
 static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *list, uint32_t b,
-                     uint32_t e, int packed, int keep, fit_top *top)
+                     uint32_t e, int packed, int keep, fit_top *top, int32_t *ubx, int64_t dec,
+                     uint32_t *known)
 {
     int nt = 0;
     int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
@@ -1249,9 +1257,13 @@ static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *li
     int64_t cut = INT64_MIN;
     int32_t vmin = 0;
     uint32_t imin = 0; /* the index of the last route kept, once top is full */
+    /* with ubx: a route at o < *known enters only if ubx[o] >= ucut */
+    int64_t ucut = INT64_MIN;
+    if (list) ubx = NULL;
     for (uint32_t j = b; j < e; j++) {
         uint32_t o = list ? list[j] : j;
         int32_t rev, fdval, red;
+        if (ubx && o < *known && ubx[o] < ucut) continue;
         if (packed) { /* the same values from the packed copy */
             uint32_t pk = ws->rordf[o];
             rev = (int32_t)ws->rord[o];
@@ -1270,6 +1282,10 @@ static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *li
                 break;
             }
             red = rev - lam_of(ws, r);
+        }
+        if (ubx) {
+            ubx[o] = (int32_t)(red - dec);
+            if (o >= *known) *known = o + 1;
         }
         int32_t v = red;
         if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
@@ -1292,6 +1308,7 @@ static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *li
             vmin = top->v[keep - 1];
             imin = top->idx[keep - 1];
             cut = (int64_t)vmin - fd_add;
+            ucut = cut - dec;
         }
     }
     top->n = nt;
@@ -1378,6 +1395,15 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     uint32_t n_part = 0;
     for (int c = 0; c < ws->n_comp; c++) n_part += ws->ti[ws->comp[c]].e - ws->ti[ws->comp[c]].b;
     if (n_part <= FIT_SMALL) memset(ws->fit_all, 1, sizeof ws->fit_all);
+    /* dec: the sum over the steps so far of how much the prices (lam and
+     * pi) fell, an upper bound on how much any route's fell (it pays each
+     * space and each interior location once); known[t]: routes
+     * ti[t].b .. known[t]-1 have their ubx in redf (fit_scan), which the
+     * fit does not use otherwise.  Past DEC_MAX, ubx would leave int32_t:
+     * the full steps then read every route the revenue cut leaves. */
+    int64_t dec = 0;
+    uint32_t known[D18_ROUTE_MAX_TYPES];
+    for (int c = 0; c < ws->n_comp; c++) known[ws->comp[c]] = ws->ti[ws->comp[c]].b;
     int want_full = 1;
     for (int it = 0; it < LAM_ITERS; it++) {
         int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
@@ -1395,12 +1421,12 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             int t = ws->comp[c], slots = ti->slots, nt;
             fit_top top;
             if (full || ws->fit_all[t]) {
-                fit_scan(ws, ti, NULL, ti->b, ti->e, packed, full ? slots + FIT_EXTRA : slots,
-                         &top);
+                fit_scan(ws, ti, NULL, ti->b, ti->e, packed, full ? slots + FIT_EXTRA : slots, &top,
+                         dec < DEC_MAX ? ws->redf : NULL, dec, &known[t]);
                 if (full && !ws->fit_all[t]) fit_keep(ws, t, &top);
             } else {
                 fit_scan(ws, ti, ws->fit_sub + ti->b, 0, (uint32_t)ws->n_fit_sub[t], packed, slots,
-                         &top);
+                         &top, NULL, 0, NULL);
                 exact = 0;
             }
             nt = top.n < slots ? top.n : slots;
@@ -1448,12 +1474,16 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
         if (step < 1) step = 1;
         for (int e = 0; e < ws->n_edges; e++) {
             int64_t x = ws->lam[e] + step * (g[e] - 1);
-            ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+            x = x < 0 ? 0 : x > 100000 ? 100000 : x;
+            if (x < ws->lam[e]) dec += ws->lam[e] - x;
+            ws->lam[e] = (int32_t)x;
         }
         for (int v = 0; v < n_locs; v++) {
             if (ws->vcap[v] < 0) continue;
             int64_t x = ws->pi[v] + step * (gv[v] - ws->vcap[v]);
-            ws->pi[v] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+            x = x < 0 ? 0 : x > 100000 ? 100000 : x;
+            if (x < ws->pi[v]) dec += ws->pi[v] - x;
+            ws->pi[v] = (int32_t)x;
         }
         if (ws->fd_any) {
             int64_t x = ws->mu + step * (gmu - 1);
