@@ -85,6 +85,10 @@ struct d18_route_ws {
      * same memory, named for what it holds then). */
     int32_t *red_o;
     uint32_t *opos_o;
+    /* ... and, when the graph has at most 64 route spaces and the pool has
+     * room after its tuples (8 bytes a route), e_o[o] = r[rord[o]].e[0]
+     * (else NULL) */
+    uint64_t *e_o;
     uint64_t *bm; /* per route space, a bit per ord position (bm_w words) */
     uint32_t bm_w;
     int64_t *pre;
@@ -1513,12 +1517,19 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     }
     /* for search's loop over a type's last route, in rord order: the red
      * and the rev-position of each (in lex and tmp, free once the sorts
-     * above are done) */
+     * above are done), and its spaces if they fit a word (e_o) */
+    ws->e_o = NULL;
+    if (ws->n_edges <= 64) { /* and the spaces, in the pool's room if it has enough */
+        uintptr_t a = ((uintptr_t)(ws->pool + ws->pool_len) + 7) & ~(uintptr_t)7;
+        if (a + (uintptr_t)ws->n_routes * sizeof(uint64_t) <= (uintptr_t)(ws->pool + ws->pool_cap))
+            ws->e_o = (uint64_t *)a;
+    }
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t o = ti->b; o < ti->e; o++) {
             ws->red_o[o] = ws->red[ws->rord[o]];
             ws->opos_o[o] = ws->opos[ws->rord[o]] | (ws->r[ws->rord[o]].fdval > 0 ? OPOS_FD : 0);
+            if (ws->e_o) ws->e_o[o] = ws->r[ws->rord[o]].e[0];
         }
     }
     return best_b;
@@ -1579,6 +1590,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
          * its rev-position is rend or more (ord is by descending revenue) */
         int64_t seen_best = ws->best;
         uint32_t rend = topk_end(ws, t, p, 1, ws->best - sum - rest_b - fdp);
+        const uint64_t *e_o = ws->e_o;
         for (uint32_t o = ti->b; o < ti->e; o++) {
             /* red, rev-position and fd flag read in rord order (red_o, opos_o) */
             int32_t rd = ws->red_o[o];
@@ -1587,9 +1599,11 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
             if (pos < p || pos >= rend) continue;
             int has_fd = (ws->opos_o[o] & OPOS_FD) != 0;
             if (sum + rd + (with_mu && has_fd ? child_fd : child) < ws->best) continue;
+            /* most overlap: tested without reading rord and the record */
+            if (e_o && (e_o[o] & used[0])) continue;
             uint32_t ri = ws->rord[o];
             const rt *r = &ws->r[ri];
-            if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+            if ((!e_o && overlaps(r->e, used)) || !home_ok(ws, r)) continue;
             uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
             if (r->home >= 0) ws->hused[r->home]++;
             ws->cur[ws->n_cur++] = ri;
