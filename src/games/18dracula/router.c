@@ -859,12 +859,19 @@ static void index_type(d18_route_ws *ws, int t)
 {
     tinfo *ti = &ws->ti[t];
     uint32_t b = ti->b, n = ti->e - ti->b;
-    for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
-    radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
+    /* The records (48 bytes each, megabytes on a dense position) are read
+     * in index order only: the revenues are copied to red (free until the
+     * price fit) for the sort, and each route's bits go to its ord
+     * position through opos. */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = b + i;
-        ws->opos[ws->ord[j]] = i;
-        const uint64_t *e = ws->r[ws->ord[j]].e;
+        ws->ord[b + i] = ws->lex[b + i] = b + i;
+        ws->red[b + i] = ws->r[b + i].rev;
+    }
+    radix_desc(ws->ord + b, ws->tmp, n, ws->red, sizeof(int32_t)); /* rev desc, index asc */
+    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
+    for (uint32_t i = b; i < b + n; i++) {
+        uint32_t j = b + ws->opos[i];
+        const uint64_t *e = ws->r[i].e;
         for (int w = 0; w < D18_ROUTE_WORDS; w++)
             for (uint64_t m = e[w]; m; m &= m - 1)
                 ws->bm[(size_t)(64 * w + __builtin_ctzll(m)) * ws->bm_w + (j >> 6)] |= 1ull
@@ -884,7 +891,7 @@ static void index_type(d18_route_ws *ws, int t)
     int64_t s = 0;
     ti->fdmax = 0;
     for (uint32_t i = 0; i < n; i++) {
-        s += ws->r[ws->ord[b + i]].rev;
+        s += ws->red[ws->ord[b + i]];
         ws->pre[b + i] = s;
         if (ws->r[b + i].fdval > ti->fdmax) ti->fdmax = ws->r[b + i].fdval;
     }
@@ -1383,8 +1390,9 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     int packed = ws->n_edges <= 64;
     for (int c = 0; packed && c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
-        for (uint32_t i = ti->b; i < ti->e; i++) {
-            const rt *r = &ws->r[ws->ord[i]];
+        for (uint32_t ri = ti->b; ri < ti->e; ri++) { /* records in index order */
+            const rt *r = &ws->r[ri];
+            uint32_t i = ti->b + ws->opos[ri];
             ws->lex[i] = (uint32_t)r->e[0];
             ws->tmp[i] = (uint32_t)(r->e[0] >> 32);
             ws->rord[i] = (uint32_t)r->rev;
