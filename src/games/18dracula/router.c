@@ -1164,7 +1164,21 @@ static int64_t red_scan_of(const d18_route_ws *ws, const int32_t *red, const uin
 
 static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
 {
-    return red_scan_of(ws, ws->red, ws->rord, t, k, used);
+    if (!ws->e_o) return red_scan_of(ws, ws->red, ws->rord, t, k, used);
+    /* the same from the copies in rord order (red_o, e_o) */
+    const tinfo *ti = &ws->ti[t];
+    int64_t s = 0;
+    int found = 0, scanned = 0;
+    for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
+        int32_t rd = ws->red_o[i];
+        if (rd <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * rd;
+        if (!(ws->e_o[i] & used[0])) {
+            s += rd;
+            found++;
+        }
+    }
+    return s;
 }
 
 /* The same over redf (the Flying Dutchman priced in). */
@@ -1919,6 +1933,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
         return too_many(ws, in, out, counted, need, need_routes, err, errcap);
     ws->bm_w = ws->n_routes / 64 + 1;
     memset(ws->bm, 0, (size_t)ws->n_edges * ws->bm_w * sizeof *ws->bm);
+    ws->e_o = NULL; /* set by lam_fit */
     for (int t = 0; t < in->n_types; t++) index_type(ws, t);
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);
