@@ -1524,9 +1524,24 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
     for (int v = 0; v < n_locs; v++)
         if (ws->vcap[v] >= 0) ws->lam_total += (int64_t)ws->vcap[v] * ws->pi[v];
+    /* e_o (search's last-route loops, red_scan): each route's spaces in
+     * rord order, in the pool's room after the tuples if it has enough;
+     * with room for twice as many words and at most 63 spaces, stage[i]
+     * holds route i's spaces and bit 63 if it holds an fd off-board,
+     * written in index order below, so filling e_o and opos_o in rord
+     * order reads no record at random */
+    ws->e_o = NULL;
+    uint64_t *stage = NULL;
+    if (ws->n_edges <= 64) {
+        uintptr_t a = ((uintptr_t)(ws->pool + ws->pool_len) + 7) & ~(uintptr_t)7;
+        uintptr_t end = (uintptr_t)(ws->pool + ws->pool_cap), n = ws->n_routes;
+        if (a + n * sizeof(uint64_t) <= end) ws->e_o = (uint64_t *)a;
+        if (ws->n_edges < 64 && a + 2 * n * sizeof(uint64_t) <= end) stage = ws->e_o + n;
+    }
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
+            if (stage) stage[i] = ws->r[i].e[0] | (ws->r[i].fdval > 0 ? 1ull << 63 : 0);
             ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
             ws->redf[i] = ws->red[i];
             if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
@@ -1539,19 +1554,20 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     }
     /* for search's loop over a type's last route, in rord order: the red
      * and the rev-position of each (in lex and tmp, free once the sorts
-     * above are done), and its spaces if they fit a word (e_o) */
-    ws->e_o = NULL;
-    if (ws->n_edges <= 64) { /* and the spaces, in the pool's room if it has enough */
-        uintptr_t a = ((uintptr_t)(ws->pool + ws->pool_len) + 7) & ~(uintptr_t)7;
-        if (a + (uintptr_t)ws->n_routes * sizeof(uint64_t) <= (uintptr_t)(ws->pool + ws->pool_cap))
-            ws->e_o = (uint64_t *)a;
-    }
+     * above are done), and its spaces if they fit a word (e_o, above) */
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t o = ti->b; o < ti->e; o++) {
-            ws->red_o[o] = ws->red[ws->rord[o]];
-            ws->opos_o[o] = ws->opos[ws->rord[o]] | (ws->r[ws->rord[o]].fdval > 0 ? OPOS_FD : 0);
-            if (ws->e_o) ws->e_o[o] = ws->r[ws->rord[o]].e[0];
+            uint32_t ri = ws->rord[o];
+            ws->red_o[o] = ws->red[ri];
+            if (stage) { /* the staged word: no record read at random */
+                uint64_t x = stage[ri];
+                ws->opos_o[o] = ws->opos[ri] | (x >> 63 ? OPOS_FD : 0);
+                ws->e_o[o] = x & ~(1ull << 63);
+            } else {
+                ws->opos_o[o] = ws->opos[ri] | (ws->r[ri].fdval > 0 ? OPOS_FD : 0);
+                if (ws->e_o) ws->e_o[o] = ws->r[ri].e[0];
+            }
         }
     }
     return best_b;
