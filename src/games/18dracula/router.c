@@ -72,9 +72,12 @@ struct d18_route_ws {
     rt *r;
     uint32_t *ord, *lex, *rank;
     uint32_t *rord; /* per type: routes by descending reduced revenue */
-    int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
+    /* reduced revenue: rev - lam over the route's spaces (before the fit:
+     * each route's revenue while index_type sorts, then the fit sets) */
+    int32_t *red;
     /* the same with the Flying Dutchman: redf = red + max(0, fdval - mu)
-     * (see mu), rordf lists by descending redf */
+     * (see mu), rordf lists by descending redf (during the fit: fit_scan's
+     * ubx) */
     uint32_t *rordf;
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
