@@ -31,13 +31,14 @@ enum {
     PLAIN_NODES = 4000,  /* nodes before the search restarts with the Lagrangian bound */
     PLAIN_WORK = 100000, /* ... or candidates looked at (search's main loop), if fewer */
     LAM_ITERS = 50,
-    FIT_FULL_EVERY = 8, /* every so many steps of the price fit read all routes (lam_fit) */
-    FIT_EXTRA = 8,      /* routes beyond a type's slot count a full step adds to its fit set */
-    FIT_SUB = 512,      /* routes of one type's fit set */
-    FIT_HEAD = 5,       /* the first steps read all routes, ... */
-    FIT_TAIL = 1,       /* ... and the last ones */
-    FIT_SMALL = 2048,   /* a part with at most so many routes: every step reads all */
-    BOUND_DEPTH = 1,    /* levels of branching in pick_bound */
+    FIT_FULL_EVERY = 8,   /* every so many steps of the price fit read all routes (lam_fit) */
+    FIT_EXTRA = 8,        /* routes beyond a type's slot count a full step adds to its fit set */
+    FIT_SUB = 512,        /* routes of one type's fit set */
+    FIT_HEAD = 5,         /* the first steps read all routes, ... */
+    FIT_TAIL = 1,         /* ... and the last ones */
+    FIT_SMALL = 2048,     /* a part with at most so many routes: every step reads all */
+    DEC_MAX = 1000000000, /* the price decrease past which lam_fit keeps no ubx */
+    BOUND_DEPTH = 1,      /* levels of branching in pick_bound */
     DENS_ONE = 1 << 16,
     /* fixed point of the route-space density bound */ /* routes a bound scan looks at before it
                                                           extrapolates */
@@ -71,9 +72,12 @@ struct d18_route_ws {
     rt *r;
     uint32_t *ord, *lex, *rank;
     uint32_t *rord; /* per type: routes by descending reduced revenue */
-    int32_t *red;   /* reduced revenue: rev - lam over the route's spaces */
+    /* reduced revenue: rev - lam over the route's spaces (before the fit:
+     * each route's revenue while index_type sorts, then the fit sets) */
+    int32_t *red;
     /* the same with the Flying Dutchman: redf = red + max(0, fdval - mu)
-     * (see mu), rordf lists by descending redf */
+     * (see mu), rordf lists by descending redf (during the fit: fit_scan's
+     * ubx) */
     uint32_t *rordf;
     int32_t *redf;
     uint32_t *opos; /* opos[r]: r's position in its type's ord */
@@ -84,6 +88,10 @@ struct d18_route_ws {
      * same memory, named for what it holds then). */
     int32_t *red_o;
     uint32_t *opos_o;
+    /* ... and, when the graph has at most 64 route spaces and the pool has
+     * room after its tuples (8 bytes a route), e_o[o] = r[rord[o]].e[0]
+     * (else NULL) */
+    uint64_t *e_o;
     uint64_t *bm; /* per route space, a bit per ord position (bm_w words) */
     uint32_t bm_w;
     int64_t *pre;
@@ -142,7 +150,8 @@ struct d18_route_ws {
      * in b, so a route's sum of w is 24 look-ups (lam_of) */
     int32_t wbyte[D18_ROUTE_MAX_SPACES / 8][256];
     /* The price fit's sets (lam_fit): fit_sub[ti[t].b + 0 .. n_fit_sub[t])
-     * the routes of type t its steps between full ones read (fit_sub is the
+     * the ord positions of the routes of type t its steps between full
+     * ones read (fit_sub is the
      * memory of red, which the fit writes only once its steps are done);
      * fit_all[t]: the set reached FIT_SUB, read all of t's routes. */
     uint32_t *fit_sub;
@@ -853,12 +862,19 @@ static void index_type(d18_route_ws *ws, int t)
 {
     tinfo *ti = &ws->ti[t];
     uint32_t b = ti->b, n = ti->e - ti->b;
-    for (uint32_t i = 0; i < n; i++) ws->ord[b + i] = ws->lex[b + i] = b + i;
-    radix_desc(ws->ord + b, ws->tmp, n, &ws->r[0].rev, sizeof(rt)); /* rev desc, index asc */
+    /* The records (48 bytes each, megabytes on a dense position) are read
+     * in index order only: the revenues are copied to red (free until the
+     * price fit) for the sort, and each route's bits go to its ord
+     * position through opos. */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = b + i;
-        ws->opos[ws->ord[j]] = i;
-        const uint64_t *e = ws->r[ws->ord[j]].e;
+        ws->ord[b + i] = ws->lex[b + i] = b + i;
+        ws->red[b + i] = ws->r[b + i].rev;
+    }
+    radix_desc(ws->ord + b, ws->tmp, n, ws->red, sizeof(int32_t)); /* rev desc, index asc */
+    for (uint32_t i = 0; i < n; i++) ws->opos[ws->ord[b + i]] = i;
+    for (uint32_t i = b; i < b + n; i++) {
+        uint32_t j = b + ws->opos[i];
+        const uint64_t *e = ws->r[i].e;
         for (int w = 0; w < D18_ROUTE_WORDS; w++)
             for (uint64_t m = e[w]; m; m &= m - 1)
                 ws->bm[(size_t)(64 * w + __builtin_ctzll(m)) * ws->bm_w + (j >> 6)] |= 1ull
@@ -878,7 +894,7 @@ static void index_type(d18_route_ws *ws, int t)
     int64_t s = 0;
     ti->fdmax = 0;
     for (uint32_t i = 0; i < n; i++) {
-        s += ws->r[ws->ord[b + i]].rev;
+        s += ws->red[ws->ord[b + i]];
         ws->pre[b + i] = s;
         if (ws->r[b + i].fdval > ti->fdmax) ti->fdmax = ws->r[b + i].fdval;
     }
@@ -1151,7 +1167,21 @@ static int64_t red_scan_of(const d18_route_ws *ws, const int32_t *red, const uin
 
 static int64_t red_scan(const d18_route_ws *ws, int t, int k, const uint64_t *used)
 {
-    return red_scan_of(ws, ws->red, ws->rord, t, k, used);
+    if (!ws->e_o) return red_scan_of(ws, ws->red, ws->rord, t, k, used);
+    /* the same from the copies in rord order (red_o, e_o) */
+    const tinfo *ti = &ws->ti[t];
+    int64_t s = 0;
+    int found = 0, scanned = 0;
+    for (uint32_t i = ti->b; i < ti->e && found < k; i++) {
+        int32_t rd = ws->red_o[i];
+        if (rd <= 0) break;
+        if (scanned++ == SCAN_LIMIT) return s + (int64_t)(k - found) * rd;
+        if (!(ws->e_o[i] & used[0])) {
+            s += rd;
+            found++;
+        }
+    }
+    return s;
 }
 
 /* The same over redf (the Flying Dutchman priced in). */
@@ -1223,56 +1253,90 @@ static void set_w(d18_route_ws *ws)
  * were read), at most `keep` of them: their indices, redf and red. */
 typedef struct fit_top {
     int n;
-    uint32_t idx[D18_ROUTE_MAX_SLOTS + FIT_EXTRA];
+    uint32_t idx[D18_ROUTE_MAX_SLOTS + FIT_EXTRA]; /* the route */
+    uint32_t pos[D18_ROUTE_MAX_SLOTS + FIT_EXTRA]; /* its position in ord */
     int32_t v[D18_ROUTE_MAX_SLOTS + FIT_EXTRA], red[D18_ROUTE_MAX_SLOTS + FIT_EXTRA];
 } fit_top;
 
-/* The best `keep` routes of type ti by redf at the current prices, among
- * routes list[j] for j in [b, e), or routes b..e-1 when list is NULL.
- * red <= rev (lam_of is a sum of prices >= 0), so once top is full, a
- * route whose revenue plus the most the Dutchman adds is below the last
- * one kept cannot enter: its prices are not summed. */
+/* The best `keep` routes of type ti by redf at the current prices (equal
+ * ones by ascending index): among the routes at ord positions list[j] for
+ * j in [b, e) (there equal ones in the order read), or at ord positions
+ * b..e-1 when list is NULL.  red <= rev (lam_of is a sum of prices >= 0),
+ * so once top is full, a route whose revenue plus the most the Dutchman
+ * adds is below the last one kept cannot enter: its prices are not summed,
+ * and when reading ord in order (revenue descending) none after it can
+ * enter either, so the scan stops there.  Reading ord in order, the scan
+ * also keeps, at each route's position o below *known (routes b..*known-1
+ * were read at some step), ubx[o] = red - dec, red at the step that read
+ * it last and dec the fit's total price decrease then (lam_fit): since a
+ * route's prices fell by at most dec_now - dec since, ubx[o] + dec_now
+ * bounds its red now, and a route it shows cannot enter is skipped
+ * unpriced. */
 static void fit_scan(const d18_route_ws *ws, const tinfo *ti, const uint32_t *list, uint32_t b,
-                     uint32_t e, int packed, int keep, fit_top *top)
+                     uint32_t e, int packed, int keep, fit_top *top, int32_t *ubx, int64_t dec,
+                     uint32_t *known)
 {
     int nt = 0;
     int32_t fd_add = ws->fd_any && ti->fdmax > ws->mu ? ti->fdmax - ws->mu : 0;
     /* once top is full: a route enters only if its redf beats vmin =
-     * top->v[keep - 1], so only if its revenue reaches cut = vmin -
-     * fd_add; before, any positive redf enters */
+     * top->v[keep - 1] (or ties it with a smaller index, in ord order), so
+     * only if its revenue reaches cut = vmin - fd_add; before, any
+     * positive redf enters */
     int64_t cut = INT64_MIN;
     int32_t vmin = 0;
+    uint32_t imin = 0; /* the index of the last route kept, once top is full */
+    /* with ubx: a route at o < *known enters only if ubx[o] >= ucut */
+    int64_t ucut = INT64_MIN;
+    if (list) ubx = NULL;
     for (uint32_t j = b; j < e; j++) {
-        uint32_t i = list ? list[j] : j;
+        uint32_t o = list ? list[j] : j;
         int32_t rev, fdval, red;
+        if (ubx && o < *known && ubx[o] < ucut) continue;
         if (packed) { /* the same values from the packed copy */
-            uint32_t pk = ws->rordf[i];
-            rev = (int32_t)ws->rord[i];
+            uint32_t pk = ws->rordf[o];
+            rev = (int32_t)ws->rord[o];
             fdval = (int32_t)(pk >> 14 & 0x1ffff);
-            if (rev < cut) continue;
-            red = rev - lam_of_packed(ws, (uint64_t)ws->lex[i] | (uint64_t)ws->tmp[i] << 32, pk);
+            if (rev < cut) {
+                if (list) continue;
+                break;
+            }
+            red = rev - lam_of_packed(ws, (uint64_t)ws->lex[o] | (uint64_t)ws->tmp[o] << 32, pk);
         } else {
-            rev = ws->r[i].rev;
-            fdval = ws->r[i].fdval;
-            if (rev < cut) continue;
-            red = rev - lam_of(ws, &ws->r[i]);
+            const rt *r = &ws->r[ws->ord[o]];
+            rev = r->rev;
+            fdval = r->fdval;
+            if (rev < cut) {
+                if (list) continue;
+                break;
+            }
+            red = rev - lam_of(ws, r);
+        }
+        if (ubx) {
+            ubx[o] = (int32_t)(red - dec);
+            if (o >= *known) *known = o + 1;
         }
         int32_t v = red;
         if (ws->fd_any && fdval > ws->mu) v += fdval - ws->mu;
-        if (v <= vmin) continue;
+        if (v < vmin || (v == vmin && (list || nt < keep || ws->ord[o] > imin))) continue;
+        uint32_t i = ws->ord[o];
         /* in, before the smaller ones; the last drops out if full */
         int k = nt < keep ? nt++ : keep - 1;
-        for (; k > 0 && top->v[k - 1] < v; k--) {
+        for (; k > 0 && (top->v[k - 1] < v || (!list && top->v[k - 1] == v && top->idx[k - 1] > i));
+             k--) {
             top->idx[k] = top->idx[k - 1];
+            top->pos[k] = top->pos[k - 1];
             top->v[k] = top->v[k - 1];
             top->red[k] = top->red[k - 1];
         }
         top->idx[k] = i;
+        top->pos[k] = o;
         top->v[k] = v;
         top->red[k] = red;
         if (nt == keep) {
             vmin = top->v[keep - 1];
+            imin = top->idx[keep - 1];
             cut = (int64_t)vmin - fd_add;
+            ucut = cut - dec;
         }
     }
     top->n = nt;
@@ -1285,12 +1349,12 @@ static void fit_keep(d18_route_ws *ws, int t, const fit_top *top)
     for (int j = 0; j < top->n && !ws->fit_all[t]; j++) {
         int k = 0, n = ws->n_fit_sub[t];
         const uint32_t *set = ws->fit_sub + ws->ti[t].b;
-        while (k < n && set[k] != top->idx[j]) k++;
+        while (k < n && set[k] != top->pos[j]) k++;
         if (k < n) continue;
         if (n == FIT_SUB)
             ws->fit_all[t] = 1;
         else
-            ws->fit_sub[ws->ti[t].b + (uint32_t)ws->n_fit_sub[t]++] = top->idx[j];
+            ws->fit_sub[ws->ti[t].b + (uint32_t)ws->n_fit_sub[t]++] = top->pos[j];
     }
 }
 
@@ -1336,14 +1400,16 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
      * a dense position tens of thousands of 48-byte records and their
      * pool entries, 50 times.  With at most 64 route spaces (the bundled
      * board has 55) those fit 16 bytes a route, in arrays free until the
-     * fit ends: the spaces in lex (low word) and tmp (high word), the
-     * revenue in rord, and in rordf the ends (7 bits each), the fd value
-     * (17 bits) and bit 31 for a home route. */
+     * fit ends, at the route's ord position (revenue descending, so a
+     * full step stops early, fit_scan): the spaces in lex (low word) and
+     * tmp (high word), the revenue in rord, and in rordf the ends (7 bits
+     * each), the fd value (17 bits) and bit 31 for a home route. */
     int packed = ws->n_edges <= 64;
     for (int c = 0; packed && c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
-        for (uint32_t i = ti->b; i < ti->e; i++) {
-            const rt *r = &ws->r[i];
+        for (uint32_t ri = ti->b; ri < ti->e; ri++) { /* records in index order */
+            const rt *r = &ws->r[ri];
+            uint32_t i = ti->b + ws->opos[ri];
             ws->lex[i] = (uint32_t)r->e[0];
             ws->tmp[i] = (uint32_t)(r->e[0] >> 32);
             ws->rord[i] = (uint32_t)r->rev;
@@ -1358,6 +1424,15 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     uint32_t n_part = 0;
     for (int c = 0; c < ws->n_comp; c++) n_part += ws->ti[ws->comp[c]].e - ws->ti[ws->comp[c]].b;
     if (n_part <= FIT_SMALL) memset(ws->fit_all, 1, sizeof ws->fit_all);
+    /* dec: the sum over the steps so far of how much the prices (lam and
+     * pi) fell, an upper bound on how much any route's fell (it pays each
+     * space and each interior location once); known[t]: routes
+     * ti[t].b .. known[t]-1 have their ubx in redf (fit_scan), which the
+     * fit does not use otherwise.  Past DEC_MAX, ubx would leave int32_t:
+     * the full steps then read every route the revenue cut leaves. */
+    int64_t dec = 0;
+    uint32_t known[D18_ROUTE_MAX_TYPES];
+    for (int c = 0; c < ws->n_comp; c++) known[ws->comp[c]] = ws->ti[ws->comp[c]].b;
     int want_full = 1;
     for (int it = 0; it < LAM_ITERS; it++) {
         int g[D18_ROUTE_MAX_SPACES] = {0}, gv[D18_ROUTE_MAX_LOCS] = {0}, gmu = 0;
@@ -1375,12 +1450,12 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
             int t = ws->comp[c], slots = ti->slots, nt;
             fit_top top;
             if (full || ws->fit_all[t]) {
-                fit_scan(ws, ti, NULL, ti->b, ti->e, packed, full ? slots + FIT_EXTRA : slots,
-                         &top);
+                fit_scan(ws, ti, NULL, ti->b, ti->e, packed, full ? slots + FIT_EXTRA : slots, &top,
+                         dec < DEC_MAX ? ws->redf : NULL, dec, &known[t]);
                 if (full && !ws->fit_all[t]) fit_keep(ws, t, &top);
             } else {
                 fit_scan(ws, ti, ws->fit_sub + ti->b, 0, (uint32_t)ws->n_fit_sub[t], packed, slots,
-                         &top);
+                         &top, NULL, 0, NULL);
                 exact = 0;
             }
             nt = top.n < slots ? top.n : slots;
@@ -1428,12 +1503,16 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
         if (step < 1) step = 1;
         for (int e = 0; e < ws->n_edges; e++) {
             int64_t x = ws->lam[e] + step * (g[e] - 1);
-            ws->lam[e] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+            x = x < 0 ? 0 : x > 100000 ? 100000 : x;
+            if (x < ws->lam[e]) dec += ws->lam[e] - x;
+            ws->lam[e] = (int32_t)x;
         }
         for (int v = 0; v < n_locs; v++) {
             if (ws->vcap[v] < 0) continue;
             int64_t x = ws->pi[v] + step * (gv[v] - ws->vcap[v]);
-            ws->pi[v] = (int32_t)(x < 0 ? 0 : x > 100000 ? 100000 : x);
+            x = x < 0 ? 0 : x > 100000 ? 100000 : x;
+            if (x < ws->pi[v]) dec += ws->pi[v] - x;
+            ws->pi[v] = (int32_t)x;
         }
         if (ws->fd_any) {
             int64_t x = ws->mu + step * (gmu - 1);
@@ -1448,9 +1527,24 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     for (int e = 0; e < ws->n_edges; e++) ws->lam_total += ws->lam[e];
     for (int v = 0; v < n_locs; v++)
         if (ws->vcap[v] >= 0) ws->lam_total += (int64_t)ws->vcap[v] * ws->pi[v];
+    /* e_o (search's last-route loops, red_scan): each route's spaces in
+     * rord order, in the pool's room after the tuples if it has enough;
+     * with room for twice as many words and at most 63 spaces, stage[i]
+     * holds route i's spaces and bit 63 if it holds an fd off-board,
+     * written in index order below, so filling e_o and opos_o in rord
+     * order reads no record at random */
+    ws->e_o = NULL;
+    uint64_t *stage = NULL;
+    if (ws->n_edges <= 64) {
+        uintptr_t a = ((uintptr_t)(ws->pool + ws->pool_len) + 7) & ~(uintptr_t)7;
+        uintptr_t end = (uintptr_t)(ws->pool + ws->pool_cap), n = ws->n_routes;
+        if (a + n * sizeof(uint64_t) <= end) ws->e_o = (uint64_t *)a;
+        if (ws->n_edges < 64 && a + 2 * n * sizeof(uint64_t) <= end) stage = ws->e_o + n;
+    }
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t i = ti->b; i < ti->e; i++) {
+            if (stage) stage[i] = ws->r[i].e[0] | (ws->r[i].fdval > 0 ? 1ull << 63 : 0);
             ws->red[i] = ws->r[i].rev - lam_of(ws, &ws->r[i]);
             ws->redf[i] = ws->red[i];
             if (ws->fd_any && ws->r[i].fdval > ws->mu) ws->redf[i] += ws->r[i].fdval - ws->mu;
@@ -1463,12 +1557,20 @@ static int64_t lam_fit(d18_route_ws *ws, int64_t lb)
     }
     /* for search's loop over a type's last route, in rord order: the red
      * and the rev-position of each (in lex and tmp, free once the sorts
-     * above are done) */
+     * above are done), and its spaces if they fit a word (e_o, above) */
     for (int c = 0; c < ws->n_comp; c++) {
         const tinfo *ti = &ws->ti[ws->comp[c]];
         for (uint32_t o = ti->b; o < ti->e; o++) {
-            ws->red_o[o] = ws->red[ws->rord[o]];
-            ws->opos_o[o] = ws->opos[ws->rord[o]] | (ws->r[ws->rord[o]].fdval > 0 ? OPOS_FD : 0);
+            uint32_t ri = ws->rord[o];
+            ws->red_o[o] = ws->red[ri];
+            if (stage) { /* the staged word: no record read at random */
+                uint64_t x = stage[ri];
+                ws->opos_o[o] = ws->opos[ri] | (x >> 63 ? OPOS_FD : 0);
+                ws->e_o[o] = x & ~(1ull << 63);
+            } else {
+                ws->opos_o[o] = ws->opos[ri] | (ws->r[ri].fdval > 0 ? OPOS_FD : 0);
+                if (ws->e_o) ws->e_o[o] = ws->r[ri].e[0];
+            }
         }
     }
     return best_b;
@@ -1529,6 +1631,7 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
          * its rev-position is rend or more (ord is by descending revenue) */
         int64_t seen_best = ws->best;
         uint32_t rend = topk_end(ws, t, p, 1, ws->best - sum - rest_b - fdp);
+        const uint64_t *e_o = ws->e_o;
         for (uint32_t o = ti->b; o < ti->e; o++) {
             /* red, rev-position and fd flag read in rord order (red_o, opos_o) */
             int32_t rd = ws->red_o[o];
@@ -1537,9 +1640,11 @@ static void search(d18_route_ws *ws, int ci, uint32_t p, int left, const uint64_
             if (pos < p || pos >= rend) continue;
             int has_fd = (ws->opos_o[o] & OPOS_FD) != 0;
             if (sum + rd + (with_mu && has_fd ? child_fd : child) < ws->best) continue;
+            /* most overlap: tested without reading rord and the record */
+            if (e_o && (e_o[o] & used[0])) continue;
             uint32_t ri = ws->rord[o];
             const rt *r = &ws->r[ri];
-            if (overlaps(r->e, used) || !home_ok(ws, r)) continue;
+            if ((!e_o && overlaps(r->e, used)) || !home_ok(ws, r)) continue;
             uint64_t u[D18_ROUTE_WORDS] = {used[0] | r->e[0], used[1] | r->e[1], used[2] | r->e[2]};
             if (r->home >= 0) ws->hused[r->home]++;
             ws->cur[ws->n_cur++] = ri;
@@ -1847,6 +1952,7 @@ cr_status d18_route_solve(const d18_route_input *in, d18_route_ws *ws, d18_route
         return too_many(ws, in, out, counted, need, need_routes, err, errcap);
     ws->bm_w = ws->n_routes / 64 + 1;
     memset(ws->bm, 0, (size_t)ws->n_edges * ws->bm_w * sizeof *ws->bm);
+    ws->e_o = NULL; /* set by lam_fit */
     for (int t = 0; t < in->n_types; t++) index_type(ws, t);
     for (int c = 0; c < in->n_locs; c++) /* R69 */
         ws->hcap[c] = (uint8_t)(in->loc[c].home_stack > 0 ? in->loc[c].home_stack : 1);

@@ -51,7 +51,11 @@
  *     "each type takes its best routes, disjointness dropped" (on a part
  *     of more than 2,048 routes only 12 steps read every route, the
  *     others each type's fit set: the best routes the full steps met,
- *     column generation; the prices only steer, the bound is computed
+ *     column generation; a full step reads a type's routes by
+ *     descending revenue and stops at the first whose revenue cannot
+ *     reach the routes it keeps, and skips unpriced a route whose reduced
+ *     revenue at the step that last priced it, plus how much the prices
+ *     fell since, cannot; the prices only steer, the bound is computed
  *     from every route once the fit ends) for
  *       - each route space (used at most once);
  *       - each location of odd degree d >= 3 (a route passing through it
@@ -63,7 +67,10 @@
  *         priced while no route taken holds one).
  *     A route's reduced revenue (revenue less the prices it pays) bounds
  *     each child before it is entered, and a type's last route is tried
- *     by descending reduced revenue, so one comparison ends the loop.
+ *     by descending reduced revenue, so one comparison ends the loop
+ *     (with at most 64 route spaces, each route's spaces as one word in
+ *     that order, in the pool's room after the tuples, so most
+ *     overlapping candidates are dropped without reading their record).
  *     (Searching the maximum first and the description after, in §13.6
  *     order, was measured slower: the ties are not what costs, proving
  *     the maximum is.)
@@ -113,12 +120,12 @@
  * measures the late game: on 1,000
  * late-game positions of the bundled board (bench_18d_router 1000 1 0,
  * Release, one core of a shared 2-core machine under a load of about 4)
- * median 0.20 ms, 90% 1.1 ms, 99% 3.5 ms, worst 10.5-14 ms (seed 1,
- * positions 664 and 968: 43,585 routes, 100 million instructions, most of
- * them the enumeration and the price fit's full steps reading every
- * route; 10,664 routes, 144 million, most of them the search's last-route
- * loops; seed 2: 10-12 ms, 338, 47,965 routes; seed 3: 0.17 s, 788,
- * 534,354 search nodes; seed 4: 28 ms, 94; docs/18dracula-board.md). */
+ * median 0.19-0.20 ms, 90% 1.0 ms, 99% 3.3 ms, worst 8.4-8.6 ms (seed 1,
+ * position 968: 10,664 routes, 119 million instructions, most of them the
+ * search's last-route loops; 664: 43,585 routes, 97 million, most of them
+ * the enumeration and the price fit's full steps; seed 2: 8.6-8.9 ms,
+ * 338, 47,965 routes, 83 million; seed 3: 0.16-0.17 s, 788, 534,354
+ * search nodes; seed 4: 28-30 ms, 94; docs/18dracula-board.md). */
 #ifndef CROUPIER_D18_ROUTER_H
 #define CROUPIER_D18_ROUTER_H
 
