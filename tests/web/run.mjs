@@ -211,8 +211,18 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
     // Stack plays are favoured: a card playable as a Power or an Emblem is
     // the table's card with several actions.
     const stack = pool.filter((p) => p.g === 'power' || p.g === 'emblem');
-    const pick = stack.length && rand(2) === 0 ? stack[rand(stack.length)]
+    let pick = stack.length && rand(2) === 0 ? stack[rand(stack.length)]
       : done.length && rand(3) === 0 ? done[0] : pool[rand(pool.length)];
+    // Until a card on the table has been clicked once, a control that has
+    // its card there is taken first (the game's own seed is the server's,
+    // so a short game might otherwise never draw one).
+    let firstCard = null;
+    if (byCard + bySeveral === 0 && !(keyEvery && moves % keyEvery === keyEvery - 1)) {
+      for (const p of pool.filter((q) => CARD_GROUPS.has(q.g))) {
+        firstCard = await cardFor(page, p.c);
+        if (firstCard) { pick = p; break; }
+      }
+    }
     const before = await page.evaluate(() => document.querySelector('.log-lines') ? document.querySelector('.log-lines').childElementCount : 0);
     if (onMove) await onMove(moves);
     if (keyEvery && moves % keyEvery === keyEvery - 1) {
@@ -228,7 +238,7 @@ async function playToEnd(page, { seed = 1, keyEvery = 0, onMove = null } = {}) {
       // Now and then the card on the table is clicked instead of the button:
       // a card with one action plays it, a card with several shows them
       // beside it and the same action is picked there.
-      const card = CARD_GROUPS.has(pick.g) && rand(2) === 0 ? await cardFor(page, pick.c) : null;
+      const card = firstCard || (CARD_GROUPS.has(pick.g) && rand(2) === 0 ? await cardFor(page, pick.c) : null);
       if (card && card.several) {
         if (!(await clickFresh(card.handle))) continue;
         const choice = await page.waitForSelector(`.card-choices button[data-action="${card.id}"]`, { timeout: 5000 }).catch(() => null);
