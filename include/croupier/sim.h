@@ -225,6 +225,17 @@ typedef struct cr_rate_config {
      * bot (s + k) mod n in seat s of seating k, so each game counts for
      * every pair of bots at its table. */
     int rotate;
+    /* part in 1..parts: play only that slice of every seating's games
+     * (games [(part-1) * games / parts, part * games / parts) of each, the
+     * same games the whole rating plays), to spread a long rating over
+     * processes, machines or days; 0: every game. */
+    int part, parts;
+    /* Not NULL: one CSV row per game played (cr_sim_csv_rows, the header
+     * first), each seating's rows written and flushed as it ends; the
+     * config column names the table: "GAME VARIANT[ (KEY=VALUE,...)]:
+     * SPEC;SPEC;..." with the seats' bots in seat order.
+     * cr_sim_ratings_read fits the ratings from such files. */
+    FILE *csv;
 } cr_rate_config;
 typedef struct cr_rate_entry {
     char spec[128];
@@ -235,12 +246,25 @@ typedef struct cr_rate_entry {
 typedef struct cr_rate_result {
     int n;
     cr_rate_entry e[CR_RATE_MAX]; /* in the order of cfg->bots */
-    long games;
-    long pair_games_min; /* the fewest games (with a result) any two bots met in */
-    double seconds;
+    long games;                   /* games fitted (played, or read) */
+    long games_planned;           /* the whole rating's: seatings x base.games */
+    long pair_games_min;          /* the fewest games (with a result) any two bots met in */
+    double seconds;               /* playing them; 0 when read */
+    int files;                    /* files read (cr_sim_ratings_read); 0 when played */
 } cr_rate_result;
 cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *err,
                          size_t errcap) CR_MUST_CHECK;
+/* The same fit from the CSV files rating runs wrote (cfg->csv), played
+ * nothing: the rating cfg describes (game, variant, options, players,
+ * bots, rotate, seed, games a seating) must be the one that wrote them.
+ * Every row is checked against it (its table among the seatings, its game
+ * index below base.games, its game seed that game's of --seed), no game
+ * may come twice, and the games found are fitted: with every game of the
+ * rating the figures are those cr_sim_ratings gives in one run.  A file
+ * that is not such a CSV, or belongs to another rating, is CR_ERR_INVALID
+ * with "PATH:LINE: reason"; nothing is fitted then. */
+cr_status cr_sim_ratings_read(const cr_rate_config *cfg, const char *const *paths, int n_paths,
+                              cr_rate_result *out, char *err, size_t errcap) CR_MUST_CHECK;
 /* The rating table, strongest first. */
 void cr_sim_print_rating(const cr_rate_config *cfg, const cr_rate_result *r, FILE *f);
 

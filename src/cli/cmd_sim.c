@@ -3,6 +3,7 @@
  * (or one per value of --vary), prints the summary or the sweep table, and
  * writes the JSON, CSV and plots asked for.  Everything it computes comes
  * from the library (include/croupier/sim.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,12 @@ const char cmd_sim_usage[] =
     "                       a Bradley-Terry fit on the Elo scale with 95% intervals\n"
     "  --rotate             with --rate: every game seats all the bots, one seating per\n"
     "                       bot in a cyclic order, so a game counts for every pair at it\n"
+    "  --part K/M           with --rate: play only the K-th of M slices of every seating's\n"
+    "                       games (with --csv, to fit them all later with --from)\n"
+    "  --from FILE          with --rate: play nothing, fit the games of the CSV files\n"
+    "                       (repeat --from) that runs of the same rating wrote with --csv\n"
     "  --json FILE          every summary figure as JSON\n"
-    "  --csv FILE           one row per game\n"
+    "  --csv FILE           one row per game (with --rate: its table in the config column)\n"
     "  --plots DIR          PNG charts via gnuplot: winrates.png, length.png (DIR is created\n"
     "                       if needed; every output path is checked before the games run)\n"
     "  --progress / --no-progress  force the progress bar (default: only on a terminal)\n"
@@ -55,8 +60,15 @@ enum { MAX_VARY = 64 };
  * (ranks processes; 1 without).  Every process parses the same arguments
  * and so takes the same way until the games; then rank 0 alone checks the
  * output paths (all stop if it fails), prints and writes. */
-/* --rate A,B,...: the bots' ratings (cr_sim_ratings), in one process. */
-static int rate_command(const cr_sim_config *cfg, const char *list, int rotate, int vary, int ranks)
+/* --rate A,B,...: the bots' ratings (cr_sim_ratings), in one process;
+ * or, with --from, from the CSV files of runs of it (cr_sim_ratings_read). */
+typedef struct rate_opts {
+    const char *list, *csv, *part;
+    const char *from[64];
+    int n_from, rotate;
+} rate_opts;
+
+static int rate_command(const cr_sim_config *cfg, const rate_opts *o, int vary, int ranks)
 {
     if (vary) return cli_usage_error("sim", "--rate and --vary exclude each other");
     if (ranks > 1) return cli_usage_error("sim", "--rate runs in one process, not under mpirun");
@@ -64,12 +76,29 @@ static int rate_command(const cr_sim_config *cfg, const char *list, int rotate, 
     memset(&rc, 0, sizeof rc);
     rc.base = *cfg;
     char buf[1024], *bots[CR_RATE_MAX + 1];
-    int n = cr_sim_split_specs(list, buf, sizeof buf, bots, CR_RATE_MAX + 1);
+    int n = cr_sim_split_specs(o->list, buf, sizeof buf, bots, CR_RATE_MAX + 1);
     if (n < 2 || n > CR_RATE_MAX)
         return cli_usage_error("sim", "--rate: give 2 to %d bots or tiers", CR_RATE_MAX);
     for (int i = 0; i < n; i++) rc.bots[i] = bots[i];
     rc.n_bots = n;
-    rc.rotate = rotate;
+    rc.rotate = o->rotate;
+    if (o->part) {
+        long k, m;
+        char a[24], b[24];
+        const char *slash = strchr(o->part, '/');
+        if (!slash || (size_t)(slash - o->part) >= sizeof a || strlen(slash + 1) >= sizeof b)
+            return cli_usage_error("sim", "--part needs K/M, e.g. 2/4");
+        memcpy(a, o->part, (size_t)(slash - o->part));
+        a[slash - o->part] = '\0';
+        snprintf(b, sizeof b, "%s", slash + 1);
+        if (!cli_parse_int(b, 1, cfg->games, &m) || !cli_parse_int(a, 1, m, &k))
+            return cli_usage_error("sim", "--part K/M needs 1 <= K <= M <= --games (%ld)",
+                                   cfg->games);
+        rc.part = (int)k;
+        rc.parts = (int)m;
+    }
+    if (o->n_from && (o->part || o->csv))
+        return cli_usage_error("sim", "--from fits games already played: no --part or --csv");
     if (rc.base.num_players == 0) { /* the variant's largest table */
         const cr_game_def *def = cli_find_game(cfg->game);
         for (int v = 0; def && v < def->n_variants; v++)
@@ -78,7 +107,19 @@ static int rate_command(const cr_sim_config *cfg, const char *list, int rotate, 
     }
     char err[512];
     cr_rate_result res;
-    if (cr_sim_ratings(&rc, &res, err, sizeof err) != CR_OK) return cli_error("%s", err);
+    if (o->n_from) {
+        if (cr_sim_ratings_read(&rc, o->from, o->n_from, &res, err, sizeof err) != CR_OK)
+            return cli_error("%s", err);
+    } else {
+        FILE *csv = NULL;
+        if (o->csv && !(csv = fopen(o->csv, "w")))
+            return cli_error("%s: %s", o->csv, strerror(errno));
+        rc.csv = csv;
+        cr_status st = cr_sim_ratings(&rc, &res, err, sizeof err);
+        if (csv && fclose(csv) != 0 && st == CR_OK)
+            return cli_error("%s: %s", o->csv, strerror(errno));
+        if (st != CR_OK) return cli_error("%s", err);
+    }
     cr_sim_print_rating(&rc, &res, stdout);
     return 0;
 }
@@ -91,8 +132,8 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.seed = 1;
     cfg.progress = CR_SIM_PROGRESS_AUTO;
     const char *game = NULL, *seats = "random", *json = NULL, *csv = NULL, *plots = NULL;
-    const char *vary = NULL, *rate = NULL, *val;
-    int rotate = 0;
+    const char *vary = NULL, *val;
+    rate_opts ro = {0};
     char seat_buf[1024], vary_buf[2048];
     char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
     cr_params table = {0};
@@ -137,12 +178,21 @@ static int sim_command(int argc, char **argv, int ranks)
             plots = val;
         } else if ((r = cli_opt(argc, argv, &i, "--rate", &val))) {
             if (r < 0) return 2;
-            rate = val;
+            ro.list = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--part", &val))) {
+            if (r < 0) return 2;
+            ro.part = val;
+        } else if ((r = cli_opt(argc, argv, &i, "--from", &val))) {
+            if (r < 0) return 2;
+            if (ro.n_from == (int)(sizeof ro.from / sizeof ro.from[0]))
+                return cli_usage_error("sim", "--from: at most %d files",
+                                       (int)(sizeof ro.from / sizeof ro.from[0]));
+            ro.from[ro.n_from++] = val;
         } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
             if (r < 0) return 2;
             vary = val;
         } else if (strcmp(argv[i], "--rotate") == 0) {
-            rotate = 1;
+            ro.rotate = 1;
         } else if (strcmp(argv[i], "--progress") == 0) {
             cfg.progress = CR_SIM_PROGRESS_ON;
         } else if (strcmp(argv[i], "--no-progress") == 0) {
@@ -166,8 +216,12 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.n_seats = n_seats;
     for (int s = 0; s < n_seats; s++) cfg.seats[s] = seat_list[s];
 
-    if (rotate && !rate) return cli_usage_error("sim", "--rotate goes with --rate");
-    if (rate) return rate_command(&cfg, rate, rotate, vary != NULL, ranks);
+    if ((ro.rotate || ro.part || ro.n_from) && !ro.list)
+        return cli_usage_error("sim", "--rotate, --part and --from go with --rate");
+    if (ro.list && (json || plots))
+        return cli_usage_error("sim", "--rate prints its table; --json and --plots are not for it");
+    ro.csv = csv;
+    if (ro.list) return rate_command(&cfg, &ro, vary != NULL, ranks);
 
     /* --vary KEY=V1,V2,...: KEY is seatK, variant, option.NAME or board.PARAM */
     char vary_key[128] = "";

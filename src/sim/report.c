@@ -282,7 +282,12 @@ void cr_sim_csv_rows(const cr_sim_result *r, const char *config, const cr_sim_ga
         /* game_seed: `croupier play --seed` with it and the same seats
          * plays this game again, move for move */
         long game = first_game + k; /* its index in the whole run */
-        fprintf(f, "\"%s\",%ld,%llu,%d,\"%s\",%u,%u", config, game,
+        fputc('"', f);              /* quoted, a quote in it doubled */
+        for (const char *c = config; *c; c++) {
+            if (*c == '"') fputc('"', f);
+            fputc(*c, f);
+        }
+        fprintf(f, "\",%ld,%llu,%d,\"%s\",%u,%u", game,
                 (unsigned long long)cr_sim_game_seed(r->seed, game), gm->winner,
                 r->end_names[gm->end], gm->rounds, gm->actions);
         for (int s = 0; s < r->num_players; s++)

@@ -207,4 +207,26 @@ hand1="$(sed -n '/"hand": \[/,/\]/p' "$tmp/v-1.obs" | tr -d ' \n')"
 [ -n "$hand1" ] && [ "$hand1" != '"hand":[]' ] || fail "P1 holds no cards to hide"
 squash "$tmp/v-public.obs" | grep -qF -- "$hand1" && fail "the public view shows P1's hand"
 
+# --- a rating in parts: each part's games as CSV, fitted together with --from ---
+rate=(sim dml --rate beginner,club --games 6 --seed 2 --threads 1 --no-progress)
+"$cr" "${rate[@]}" >"$tmp/rate-whole.txt" || fail "sim --rate"
+"$cr" "${rate[@]}" --part 1/2 --csv "$tmp/rate-1.csv" >/dev/null || fail "sim --rate --part 1/2"
+"$cr" "${rate[@]}" --part 2/2 --csv "$tmp/rate-2.csv" >/dev/null || fail "sim --rate --part 2/2"
+"$cr" "${rate[@]}" --from "$tmp/rate-2.csv" --from "$tmp/rate-1.csv" >"$tmp/rate-read.txt" ||
+    fail "sim --rate --from"
+grep -q ', read from 2 files, seed 2; every two bots met in 12 games or more$' "$tmp/rate-read.txt" ||
+    fail "--from: $(head -1 "$tmp/rate-read.txt")"
+# the table itself (the lines after the first) is the whole rating's
+[ "$(tail -n +2 "$tmp/rate-read.txt")" = "$(tail -n +2 "$tmp/rate-whole.txt")" ] ||
+    fail "the parts' fit is not the whole rating's"
+"$cr" "${rate[@]}" --from "$tmp/rate-1.csv" --from "$tmp/rate-1.csv" >/dev/null 2>"$tmp/err" &&
+    fail "a part read twice was fitted"
+grep -q "rate-1.csv:2: the game comes twice" "$tmp/err" || fail "twice: $(cat "$tmp/err")"
+"$cr" "${rate[@]}" --seed 3 --from "$tmp/rate-1.csv" >/dev/null 2>"$tmp/err" &&
+    fail "another seed's games were fitted"
+"$cr" "${rate[@]}" --part 3/2 >/dev/null 2>"$tmp/err" && fail "--part 3/2 was played"
+grep -q -- "--part K/M needs 1 <= K <= M" "$tmp/err" || fail "--part 3/2: $(cat "$tmp/err")"
+"$cr" "${rate[@]}" --json "$tmp/r.json" >/dev/null 2>&1 && fail "--rate --json was taken"
+"$cr" sim dml --games 2 --from "$tmp/rate-1.csv" >/dev/null 2>&1 && fail "--from without --rate"
+
 echo "test_cli.sh: all passed"

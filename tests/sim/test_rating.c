@@ -2,13 +2,18 @@
  * its game's spec wherever a spec is taken, an unknown one is refused with
  * the game's tiers named, heuristic:noise is checked and reproducible, and
  * the lab's rating mode (cr_sim_ratings) orders beginner < casual < club on
- * DML with intervals around each rating, the same figures on every run. */
+ * DML with intervals around each rating, the same figures on every run, and
+ * a rating played in parts, each part's games written as CSV, is fitted from
+ * those files (cr_sim_ratings_read) to the whole rating's figures; a file
+ * of another rating, or not such a CSV, is refused with its line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -175,6 +180,203 @@ static void test_ratings_rotate(void **unused)
     assert_true(r.e[0].hi < r.e[2].lo);
 }
 
+/* The figures of two ratings are the same, rating for rating. */
+static void assert_same_rating(const cr_rate_result *a, const cr_rate_result *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->games, b->games);
+    assert_int_equal(a->games_planned, b->games_planned);
+    assert_int_equal(a->pair_games_min, b->pair_games_min);
+    for (int i = 0; i < a->n; i++) {
+        assert_string_equal(a->e[i].spec, b->e[i].spec);
+        assert_true(a->e[i].elo == b->e[i].elo);
+        assert_true(a->e[i].lo == b->e[i].lo && a->e[i].hi == b->e[i].hi);
+        assert_int_equal(a->e[i].pairs, b->e[i].pairs);
+        assert_true(a->e[i].score == b->e[i].score);
+    }
+}
+
+/* A temporary file's path (removed by the caller). */
+static void temp_path(char *path, size_t cap, const char *what)
+{
+    snprintf(path, cap, "/tmp/croupier-rating-%s-XXXXXX", what);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* Plays cfg (a part of it, if cfg->parts) with its rows written to path. */
+static void play_to(cr_rate_config *cfg, const char *path, cr_rate_result *r)
+{
+    char err[256];
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    cfg->csv = f;
+    assert_int_equal(cr_sim_ratings(cfg, r, err, sizeof err), CR_OK);
+    cfg->csv = NULL;
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A rating in three parts, each written as CSV, read back together gives
+ * the whole rating's figures (the same games, and the bootstrap draws the
+ * same); one part read alone gives what that part played; the files in
+ * another order too. */
+static void test_ratings_in_parts(void **unused)
+{
+    (void)unused;
+    cr_rate_config rc = {.base = {.game = "dml",
+                                  .num_players = 4,
+                                  .games = 20,
+                                  .threads = 2,
+                                  .seed = 12,
+                                  .progress = CR_SIM_PROGRESS_OFF},
+                         .bots = {"beginner", "casual", "heuristic:noise=0.2"},
+                         .n_bots = 3,
+                         .rotate = 1};
+    char whole_path[64], part_path[3][64], err[256];
+    cr_rate_result whole, part[3], read;
+    temp_path(whole_path, sizeof whole_path, "whole");
+    play_to(&rc, whole_path, &whole);
+    assert_int_equal(whole.games, 3 * 20);
+    assert_int_equal(whole.games_planned, 3 * 20);
+    long played = 0;
+    for (int k = 0; k < 3; k++) {
+        temp_path(part_path[k], sizeof part_path[k], "part");
+        rc.part = k + 1;
+        rc.parts = 3;
+        play_to(&rc, part_path[k], &part[k]);
+        assert_int_equal(part[k].games_planned, 3 * 20);
+        played += part[k].games;
+    }
+    assert_int_equal(played, whole.games); /* 6, 7 and 7 games a seating */
+    assert_int_equal(part[0].games, 3 * 6);
+    rc.part = rc.parts = 0;
+    const char *paths[3] = {part_path[2], part_path[0], part_path[1]};
+    assert_int_equal(cr_sim_ratings_read(&rc, paths, 3, &read, err, sizeof err), CR_OK);
+    assert_int_equal(read.files, 3);
+    assert_same_rating(&read, &whole);
+    const char *one[1] = {whole_path};
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &read, err, sizeof err), CR_OK);
+    assert_same_rating(&read, &whole);
+    one[0] = part_path[1];
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &read, err, sizeof err), CR_OK);
+    assert_same_rating(&read, &part[1]);
+    /* the CSV names each table, as --seats takes it again */
+    FILE *f = fopen(whole_path, "r");
+    char line[4096];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_non_null(strstr(line, "\"dml full: beginner;casual;heuristic:noise=0.2;beginner\",0,"));
+    remove(whole_path);
+    for (int k = 0; k < 3; k++) remove(part_path[k]);
+}
+
+/* Writes text to a temporary file; the path into path. */
+static void write_temp(char *path, size_t cap, const char *text)
+{
+    temp_path(path, cap, "bad");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Files that are not the rating's CSV, or not whole, are refused with the
+ * file and line and a reason, and nothing is fitted. */
+static void test_ratings_read_refuses(void **unused)
+{
+    (void)unused;
+    cr_rate_config rc = {.base = {.game = "dml",
+                                  .num_players = 4,
+                                  .games = 4,
+                                  .threads = 1,
+                                  .seed = 3,
+                                  .progress = CR_SIM_PROGRESS_OFF},
+                         .bots = {"beginner", "casual"},
+                         .n_bots = 2};
+    char good[64], bad[64], err[512], line2[1024];
+    cr_rate_result r;
+    temp_path(good, sizeof good, "good");
+    play_to(&rc, good, &r);
+    /* the good file's header and first row, to alter */
+    FILE *f = fopen(good, "r");
+    char header[1024];
+    assert_non_null(fgets(header, sizeof header, f));
+    assert_non_null(fgets(line2, sizeof line2, f));
+    fclose(f);
+    const char *paths[2] = {good, good};
+    struct {
+        const char *text; /* NULL: the good file twice */
+        const char *why;
+    } cases[] = {
+        {NULL, ":2: the game comes twice"},
+        {"", ":0: empty, not a CSV of the lab's games"},
+        {"a,b,c\n1,2,3\n",
+         ":1: not a CSV of the lab's games (no config, game or game_seed column)"},
+        {"config,game,game_seed,rank0,rank1\n",
+         ":1: the games have fewer seats than the rating's player count"},
+        {"config,game,game_seed,rank0,rank1,rank2,rank3,rank4\n",
+         ":1: the games have more seats than the rating's player count"},
+        {"\"config,game\n", ":1: not a CSV header"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *one[1] = {bad};
+        if (cases[c].text) write_temp(bad, sizeof bad, cases[c].text);
+        cr_status st = cases[c].text ? cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err)
+                                     : cr_sim_ratings_read(&rc, paths, 2, &r, err, sizeof err);
+        assert_int_equal(st, CR_ERR_INVALID);
+        assert_non_null(strstr(err, cases[c].why));
+        if (cases[c].text) remove(bad);
+    }
+    /* rows altered one way each: the header kept, the row changed */
+    struct {
+        const char *from, *to, *why;
+    } rows[] = {
+        {"beginner;casual", "casual;casual", ":2: its table is none of this rating's seatings"},
+        {"\",0,", "\",4,", ":2: its game number is not one of the rating's games a seating"},
+        {"\",0,", "\",x,", ":2: its game number is not one of the rating's games a seating"},
+        {"\",0,", "\",1,", ":2: its game seed is not that game's under the rating's seed"},
+        {"\n", ",extra\n", ":2: a row has more columns than the header"},
+        {"dml full", "dml\"full", ":2: a field does not end"},
+    };
+    for (size_t c = 0; c < sizeof rows / sizeof rows[0]; c++) {
+        char text[2048], row[1024];
+        const char *at = strstr(line2, rows[c].from);
+        assert_non_null(at);
+        snprintf(row, sizeof row, "%.*s%s%s", (int)(at - line2), line2, rows[c].to,
+                 at + strlen(rows[c].from));
+        snprintf(text, sizeof text, "%s%s", header, row);
+        write_temp(bad, sizeof bad, text);
+        const char *one[1] = {bad};
+        assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err), CR_ERR_INVALID);
+        if (!strstr(err, rows[c].why)) fail_msg("%s: got \"%s\"", rows[c].why, err);
+        remove(bad);
+    }
+    /* a row cut short, and a missing file */
+    char text[2048];
+    snprintf(text, sizeof text, "%s\"dml full: beginner;casual;beginner;casual\",0\n", header);
+    write_temp(bad, sizeof bad, text);
+    const char *one[1] = {bad};
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, ":2: a row has fewer columns than the header"));
+    remove(bad);
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, "No such file"));
+    /* another seed, or no files */
+    rc.base.seed = 4;
+    one[0] = good;
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, ":2: its game seed is not that game's under the rating's seed"));
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 0, &r, err, sizeof err), CR_ERR_INVALID);
+    /* a part that is no part */
+    rc.part = 3;
+    rc.parts = 2;
+    assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, "--part K/M"));
+    remove(good);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +384,8 @@ int main(void)
         cmocka_unit_test(test_noise),
         cmocka_unit_test(test_ratings),
         cmocka_unit_test(test_ratings_rotate),
+        cmocka_unit_test(test_ratings_in_parts),
+        cmocka_unit_test(test_ratings_read_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
