@@ -9,7 +9,7 @@
  * observation leaves them, and the public counts in zone_count[].
  *
  * How it plays (docs/bots.md has the reasoning):
- *   - every choice is scored with pos_value(): the Victory Points a Hand and
+ *   - every choice is scored with hand_value(): the Victory Points a Hand and
  *     Front are worth (Desired Commodity doubled, guild bonus, eggs), plus a
  *     bonus that grows steeply as a suit approaches Monopoly (2..9 of a
  *     suit) or the Hand approaches Father of Dragons (four eggs), plus a
@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ typedef struct heur_view {
     uint64_t front;     /* own Front (Emblems) */
     int shields;        /* Spade Emblems in own Front */
     double base;        /* hand_value of the Hand as it is */
+    int lane[4];        /* lane_points of each suit for the Hand as it is */
     const int8_t *prim; /* each suit's Primary now (dml_prim_row): read once, used per plan */
 } heur_view;
 
@@ -90,15 +92,18 @@ static double p_check(int t)
  * filling goes through pthread_once: every reader sees the whole table. */
 static double p_table[64];
 static pthread_once_t p_table_once = PTHREAD_ONCE_INIT;
+static atomic_int p_table_ready; /* 1 once filled: read with acquire, no call */
 
 static void p_table_fill(void)
 {
     for (int i = 0; i < 64; i++) p_table[i] = p_check(i - 20);
+    atomic_store_explicit(&p_table_ready, 1, memory_order_release);
 }
 
 static double p_succ(int t)
 {
-    pthread_once(&p_table_once, p_table_fill);
+    if (!atomic_load_explicit(&p_table_ready, memory_order_acquire))
+        pthread_once(&p_table_once, p_table_fill);
     int i = t + 20;
     if (i < 0) i = 0;
     if (i > 63) i = 63;
@@ -107,10 +112,9 @@ static double p_succ(int t)
 
 /* ---- valuation ----------------------------------------------------------- */
 
-/* What a Hand + Front is worth to a seat desiring `desired`. */
 /* Sum of the printed values of the Commodities in a 9-bit mask of one suit
  * (bit i is the card of value i + 2): the bit positions weighed by their
- * binary digits, plus 2 per card.  Branch-free: pos_value is the rollout
+ * binary digits, plus 2 per card.  Branch-free: hand_value is the rollout
  * policy's hottest function. */
 static int commodity_sum(uint32_t m)
 {
@@ -118,35 +122,47 @@ static int commodity_sum(uint32_t m)
            2 * popc(m);
 }
 
-static double pos_value(uint64_t hand, uint64_t front, int desired)
+/* Suit s's integer points in hand_value: its Commodities in Hand and Front
+ * (`both`), doubled for the Desired one, and the bonuses of its 2..9 in
+ * Hand.  One suit per 13-bit lane: 2..9 in bits 0-7, T in 8. */
+static int lane_points(uint64_t both, uint64_t hand, int s, int desired)
 {
-    /* Integer points, one suit per 13-bit lane: 2..9 in bits 0-7, T in 8. */
     static const int mono_bonus[9] = {0, 0, 0, 0, 0, 7, 28, 63, 1000};
-    int v = 0;
-    uint64_t both = hand | front;
-    for (int s = 0; s < 4; s++) {
-        uint32_t lane = (uint32_t)(both >> (s * 13));
-        int sum = commodity_sum(lane & 0x1ff);
-        v += s == desired ? 2 * sum : sum;
-        int k = popc((hand >> (s * 13)) & 0xff); /* 2..9 in Hand */
-        if (lane & 0x100)                        /* the suit's Ten: +2 per Commodity in Hand */
-            v += 2 * k;
-        v += mono_bonus[k];
-    }
+    uint32_t lane = (uint32_t)(both >> (s * 13));
+    int sum = commodity_sum(lane & 0x1ff);
+    int v = s == desired ? 2 * sum : sum;
+    int k = popc((hand >> (s * 13)) & 0xff); /* 2..9 in Hand */
+    if (lane & 0x100)                        /* the suit's Ten: +2 per Commodity in Hand */
+        v += 2 * k;
+    return v + mono_bonus[k];
+}
+
+/* hand_value's points apart from the suits' lanes: eggs and the
+ * Characters and Jokers in Hand. */
+static int hand_extras(uint64_t hand)
+{
     int eggs = popc(hand & egg_mask());
-    v += 20 * eggs + (eggs == 4 ? 1000 : eggs == 3 ? 25 : 0);
+    int v = 20 * eggs + (eggs == 4 ? 1000 : eggs == 3 ? 25 : 0);
     /* Characters in Hand are worth what playing them may bring. */
     v += 5 * popc(hand & (rank_set(DML_J) | rank_set(DML_Q)));
     v += 4 * popc(hand & (dml_bit(DML_X1) | dml_bit(DML_X2)));
     return v;
 }
 
+/* What a Hand (with the seat's Front) is worth to the seat: the four
+ * suits' lanes and the extras, integer points, less 3 for each egg its Shields do not cover
+ * (a Siege would cost the eggs and half the Hand).  The lanes of the suits
+ * whose 2..T the Hand has as the seat's own has them are the seat's, worked
+ * out once in view_init (h->lane): most Hands weighed differ from it in a
+ * card or a suit.  Every term is an integer, so the sum is exact. */
 static double hand_value(const heur_view *h, uint64_t hand)
 {
-    double v = pos_value(hand, h->front, h->desired);
+    int v = hand_extras(hand);
+    uint64_t diff = hand ^ h->hand, both = hand | h->front;
+    for (int s = 0; s < 4; s++)
+        v += diff & COMMODITY_RANKS_MASK(s) ? lane_points(both, hand, s, h->desired) : h->lane[s];
     int eggs = popc(hand & egg_mask());
-    if (eggs > h->shields) /* a Siege would cost the eggs and half the Hand */
-        v -= 3.0 * (eggs - h->shields);
+    if (eggs > h->shields) v -= 3 * (eggs - h->shields);
     return v;
 }
 
@@ -171,6 +187,8 @@ static void view_init(heur_view *h, const cr_game *g, const dml_state *s, int me
     uint64_t king = s->zone[DML_Z_KING + me];
     h->desired = king ? dml_suit(__builtin_ctzll(king)) : -1;
     h->shields = popc(h->front & DML_SUIT_MASK(DML_SUIT_S));
+    for (int suit = 0; suit < 4; suit++)
+        h->lane[suit] = lane_points(h->hand | h->front, h->hand, suit, h->desired);
     h->base = hand_value(h, h->hand);
 }
 
@@ -274,12 +292,19 @@ typedef struct decl_plan {
 } decl_plan;
 
 /* The cards a Declaration may still commit for each Primary suit, cheapest
- * first: computed once per plan, shared by every target set it weighs. */
+ * first: computed once per plan, shared by every target set it weighs; and
+ * what committing each prefix of that order costs the Hand (cost[suit][i]:
+ * the forced commits and the first i cards; bit i of costed[suit] says it
+ * is filled), the same for every target set of the suit, so worked out
+ * once per plan too (the planner weighs up to 63 sets a suit, and this
+ * was most of the rollout policy's time). */
 typedef struct commit_orders {
     uint64_t forced;
     unsigned done; /* bit suit: order[suit] is filled */
     int n[4];
     int order[4][DML_NCARDS];
+    uint64_t costed[4];
+    double cost[4][DML_NCARDS + 1];
 } commit_orders;
 
 static const int *commit_order(const heur_view *h, commit_orders *co, int prim, int *n)
@@ -298,13 +323,17 @@ static const int *commit_order(const heur_view *h, commit_orders *co, int prim, 
 static void plan_commits(const heur_view *h, commit_orders *co, uint64_t targets, int suit, int d0,
                          double gain, uint64_t forced_commits, double discount, decl_plan *best)
 {
-    int n;
-    const int *order = commit_order(h, co, h->prim[suit], &n);
+    int n, prim = h->prim[suit];
+    const int *order = commit_order(h, co, prim, &n);
     uint64_t commits = forced_commits;
     int d = d0 - card_sum(forced_commits);
     for (int i = 0; i <= n; i++) {
         if (d <= 12) {
-            double ev = discount * p_succ(d) * gain - cost_of(h, commits & h->hand);
+            if (!(co->costed[prim] >> i & 1)) {
+                co->cost[prim][i] = cost_of(h, commits & h->hand);
+                co->costed[prim] |= (uint64_t)1 << i;
+            }
+            double ev = discount * p_succ(d) * gain - co->cost[prim][i];
             if (!best->found || ev > best->ev + 1e-9) {
                 best->found = 1;
                 best->ev = ev;
@@ -334,7 +363,10 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
 {
     const dml_state *s = h->s;
     decl_plan best = {0, 0, 0, 0};
-    commit_orders co = {.forced = forced_c};
+    commit_orders co; /* its tables are filled as they are read: only the marks start at 0 */
+    co.forced = forced_c;
+    co.done = 0;
+    memset(co.costed, 0, sizeof co.costed);
     double disc = seize_discount(h);
     uint64_t stocks = s->zone[DML_Z_STOCK] | (forced_t & DML_COMMODITIES);
     uint64_t emblems = opponent_emblems(h);
@@ -356,14 +388,32 @@ static decl_plan plan_declaration(const heur_view *h, uint64_t forced_t, uint64_
                 nc--;
             }
             int e = emblem_reduction(h, suit);
+            /* Gaining Commodities of one suit changes only that suit's
+             * points (no egg, Character or Shield among them): the gain is
+             * the lane's difference, the integer hand_value's difference is. */
+            uint64_t both = h->hand | h->front;
+            int lane0 = lane_points(both, h->hand, suit, h->desired);
+            /* each subset's targets and their Stock value, from the subset
+             * without its lowest card (sub & (sub - 1) < sub: already made) */
+            uint64_t sub_t[64];
+            int sub_sum[64];
+            sub_t[0] = forced_t;
+            sub_sum[0] = 0;
+            for (uint64_t m = forced_t; m; m &= m - 1)
+                sub_sum[0] += stock_value(s, __builtin_ctzll(m));
             for (uint32_t sub = forced_t ? 0 : 1; sub < (1u << nc); sub++) {
-                uint64_t t = forced_t;
-                int sum = 0;
-                for (int i = 0; i < nc; i++)
-                    if (sub & (1u << i)) t |= dml_bit(cards[i]);
-                for (uint64_t m = t; m; m &= m - 1) sum += stock_value(s, __builtin_ctzll(m));
+                if (sub) {
+                    int low = __builtin_ctz(sub);
+                    sub_t[sub] = sub_t[sub & (sub - 1)] | dml_bit(cards[low]);
+                    sub_sum[sub] = sub_sum[sub & (sub - 1)] + stock_value(s, cards[low]);
+                }
+                uint64_t t = sub_t[sub];
+                int sum = sub_sum[sub];
                 if (!t) continue;
-                plan_commits(h, &co, t, suit, sum - e, gain_of(h, t), forced_c, disc, &best);
+                double gain = (t & ~COMMODITY_RANKS_MASK(suit))
+                                  ? gain_of(h, t)
+                                  : lane_points(both | t, h->hand | t, suit, h->desired) - lane0;
+                plan_commits(h, &co, t, suit, sum - e, gain, forced_c, disc, &best);
             }
         }
     }
