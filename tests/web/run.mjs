@@ -408,7 +408,10 @@ async function testDesktop(browser, base) {
   const rows = await page.$$eval('.scoreboard tbody tr', (trs) => trs.length);
   const winners = await page.$$eval('.scoreboard tbody tr.winner', (trs) => trs.length);
   check(rows === 4, 'the scoreboard lists the 4 seats');
-  check(winners >= 1, 'the scoreboard marks the winner');
+  // (A tie in Victory Points that no egg breaks has no winner: then the
+  // scoreboard says so and marks nobody.)
+  const noWinner = /Winners?: none|no winner/i.test(await page.$eval('.scoreboard', (x) => x.textContent));
+  check(winners >= 1 || noWinner, `the scoreboard marks the winner${noWinner ? ' (none: a tie no egg breaks)' : ''}`);
   // A four-player Full Game won by one seat: the winner's Market manipulator
   // (result.achievements) is listed under the scoreboard, once.
   const manipulators = await page.$$eval('.scoreboard .achievements li[data-achievement="market-manipulator"]', (lis) => lis.length);
@@ -458,7 +461,10 @@ async function testDesktop(browser, base) {
   check(await stepIs(/^Step 12 of/), 'Next step steps forwards again');
   check(at11 !== at12 && await tableText() === at12, 'each step shows its own table, the same one each time it is shown');
   check((await page.$$('.replay-table .move button.action')).length === 0, 'the replayed table has no controls');
-  // Another seat's view: its Hand, not ours.
+  // Another seat's view: its Hand, not ours (at the last step, where each
+  // seat holds its own King: early steps may find both Hands still empty).
+  await page.click('button[aria-label="Last step"]');
+  await stepIs(/^Step (\d+) of \1/);
   const mine = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
   await page.selectOption('#replay-view', '1');
   await page.waitForFunction((m) => document.querySelector('.replay-table .dml-mine') && document.querySelector('.replay-table .dml-mine').textContent !== m, mine, { timeout: 15000 }).catch(() => null);
@@ -562,9 +568,13 @@ async function testSeize(browser, base) {
   const passId = manual.length ? manual[0].action : null;
   check(manual.length >= 1 && autos.every((m) => m.action === passId && shape(m) === shape(manual[0]) && Number.isInteger(m.decision)),
     `every automatic pass went as the clicked pass's frame (${manual.length ? shape(manual[0]) : '?'}, action ${passId})`);
-  // What the others see: the spectator's log holds the seat's passes, all in the same words.
-  await watch.waitForTimeout(500);
-  const passes = [...seen.values()].filter((e) => /^P0 passes the Seize/.test(String(e.text)));
+  // What the others see: the spectator's log holds the seat's passes, all in
+  // the same words.  (The rules pass for a seat with no Hand, or one the
+  // FCCC Regulations bar, in longer words: those are no choice of P0's and
+  // are left out.)  The last pass may still be on its way: wait for it.
+  const choicePasses = () => [...seen.values()].filter((e) => /^P0 passes the Seize$/.test(String(e.text)));
+  for (let i = 0; i < 100 && choicePasses().length < manual.length + autos.length; i++) await watch.waitForTimeout(100);
+  const passes = [...seen.values()].filter((e) => /^P0 passes the Seize/.test(String(e.text)) && !/^P0 passes the Seize \(/.test(String(e.text)));
   const kinds = new Set(passes.map((e) => `${e.kind}: ${e.text}`));
   check(passes.length >= manual.length + autos.length && kinds.size === 1,
     `the spectator sees ${passes.length} passes of P0 (${manual.length} clicked, ${autos.length} by the box), all alike: ${[...kinds].join(' / ')}`);
@@ -591,20 +601,36 @@ async function testTwoHumans(browser, base) {
   await b.waitForSelector('.table.dml .seat.me .counts', { timeout: 15000 });
   check(!(await b.evaluate(() => location.hash.includes('token='))), 'the invite\'s token leaves the address bar once used');
   // Until one of the two holds a card, each plays its first control in turn.
+  // (When neither page has a control yet, wait for one, or for a card.)
+  const ready = () => !!(document.querySelector('.move button.action:not([aria-disabled])')
+    || document.querySelector('.dml-mine .cards > .card[data-card]'));
   for (let i = 0; i < 60; i++) {
     if ((await handCards(a)).length + (await handCards(b)).length > 0) break;
+    let clicked = false;
     for (const p of [a, b]) {
       const button = await p.$('.move button.action:not([aria-disabled])');
       if (button) {
-        await button.click();
+        await button.click().catch(() => null);
+        clicked = true;
         await p.waitForTimeout(200);
       }
     }
+    if (!clicked) {
+      await Promise.race([a, b].map((p) => p.waitForFunction(ready, null, { timeout: 5000, polling: 50 })))
+        .catch(() => null);
+    }
   }
-  const handA = await handCards(a);
-  const handB = await handCards(b);
+  // A page's Hand and the count its seat shows, read together.
+  const handAndCount = (p, seat) => p.evaluate((st) => ({
+    cards: [...document.querySelectorAll('.dml-mine .cards > .card[data-card]')].map((e) => e.dataset.card),
+    count: Number((/Hand (\d+)/.exec(document.querySelector(`.seat[data-seat="${st}"] .counts`).textContent) || [])[1]),
+  }), seat);
+  const mineA = await handAndCount(a, 'P0');
+  const mineB = await handAndCount(b, 'P1');
+  const handA = mineA.cards;
+  const handB = mineB.cards;
   const countOf = (p, seat) => p.$eval(`.seat[data-seat="${seat}"] .counts`, (x) => Number((/Hand (\d+)/.exec(x.textContent) || [])[1]));
-  check(handA.length === await countOf(a, 'P0') && handB.length === await countOf(b, 'P1'),
+  check(handA.length === mineA.count && handB.length === mineB.count,
     `each page shows its own seat's whole Hand (P0 ${handA.join(' ') || '-'} / P1 ${handB.join(' ') || '-'})`);
   check(handA.length + handB.length > 0 && handA.every((c) => !handB.includes(c)), 'the two Hands differ');
   const ownA = new Set(await a.$$eval('.dml-mine .card[data-card]', (els) => els.map((e) => e.dataset.card)));
