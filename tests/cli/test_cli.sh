@@ -228,5 +228,16 @@ grep -q "rate-1.csv:2: the game comes twice" "$tmp/err" || fail "twice: $(cat "$
 grep -q -- "--part K/M needs 1 <= K <= M" "$tmp/err" || fail "--part 3/2: $(cat "$tmp/err")"
 "$cr" "${rate[@]}" --json "$tmp/r.json" >/dev/null 2>&1 && fail "--rate --json was taken"
 "$cr" sim dml --games 2 --from "$tmp/rate-1.csv" >/dev/null 2>&1 && fail "--from without --rate"
+# the same rating as a Slurm job array of two tasks (run here without Slurm,
+# as sbatch would set them): the second task to end fits the whole rating
+slurm="$(cd "$(dirname "$0")/../../docs/slurm" && pwd)/croupier-rate.sbatch"
+for k in 2 1; do
+    (cd "$tmp" && SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=2 CROUPIER="$cr" GAME=dml \
+        TIERS=beginner,club GAMES=6 PLAYERS=4 SEED=2 ROTATE=no OUT=slurm-rate \
+        bash "$slurm" >"$tmp/slurm-$k.out") || fail "croupier-rate.sbatch task $k"
+done
+grep -q "part 1 is not written yet" "$tmp/slurm-2.out" || fail "task 2 fitted before part 1"
+[ "$(tail -n +2 "$tmp/slurm-rate.txt")" = "$(tail -n +2 "$tmp/rate-whole.txt")" ] ||
+    fail "the job array's fit is not the whole rating's"
 
 echo "test_cli.sh: all passed"
