@@ -36,6 +36,7 @@
 #include "croupier/alloc.h"
 #include "croupier/rng.h"
 #include "croupier/sim.h"
+#include "sim/sim_internal.h"
 
 /* The pairwise results of one game, per pair of bots: score[i][j] is i's
  * half-points against j, meet[i][j] the pairs. */
@@ -368,17 +369,13 @@ static int csv_u64(const char *s, uint64_t *v)
     return 1;
 }
 
-/* One file's rows into R (1), or 0 with err "PATH:LINE: reason".  text[k]
- * is seating k's config column, seen[k][i] whether game i of it was read
- * already (from this file or an earlier one). */
-static int read_file(const char *path, rating *R, char (*text)[1536], uint8_t **seen, char *err,
-                     size_t errcap)
+/* One file's rows into R (1), or 0 with err "PATH:LINE: reason" (path:
+ * the file's name).  text[k] is seating k's config column, seen[k][i]
+ * whether game i of it was read already (from this file or an earlier
+ * one). */
+static int read_file(FILE *f, const char *path, rating *R, char (*text)[1536], uint8_t **seen,
+                     char *err, size_t errcap)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (err && errcap) snprintf(err, errcap, "%s: %s", path, strerror(errno));
-        return 0;
-    }
     char *line = NULL, field[1536];
     size_t linecap = 0;
     long lineno = 0;
@@ -469,12 +466,38 @@ out:
 close:
 #undef BAD
     free(line);
-    fclose(f);
     return ok;
 }
 
 cr_status cr_sim_ratings_read(const cr_rate_config *cfg, const char *const *paths, int n_paths,
                               cr_rate_result *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    if (n_paths < 1 || n_paths > 4096) {
+        fail(err, errcap, "give the CSV files of the rating's runs (1 to 4096)");
+        return CR_ERR_INVALID;
+    }
+    FILE **files = cr_calloc((size_t)n_paths, sizeof *files);
+    if (!files) {
+        fail(err, errcap, "out of memory");
+        return CR_ERR_NOMEM;
+    }
+    cr_status rc = CR_OK;
+    for (int i = 0; i < n_paths && rc == CR_OK; i++)
+        if (!(files[i] = fopen(paths[i], "r"))) {
+            if (err && errcap) snprintf(err, errcap, "%s: %s", paths[i], strerror(errno));
+            rc = CR_ERR_INVALID;
+        }
+    if (rc == CR_OK) rc = sim_ratings_read_streams(cfg, files, paths, n_paths, out, err, errcap);
+    for (int i = 0; i < n_paths; i++)
+        if (files[i]) fclose(files[i]);
+    cr_free(files);
+    return rc;
+}
+
+cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files,
+                                   const char *const *names, int n_paths, cr_rate_result *out,
+                                   char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
     if (n_paths < 1) {
@@ -498,7 +521,7 @@ cr_status cr_sim_ratings_read(const cr_rate_config *cfg, const char *const *path
         if (!(seen[k] = cr_calloc((size_t)R.games, 1))) goto nomem;
     }
     for (int i = 0; i < n_paths; i++)
-        if (!read_file(paths[i], &R, text, seen, err, errcap)) goto done;
+        if (!read_file(files[i], names[i], &R, text, seen, err, errcap)) goto done;
     for (int k = 0; k < R.runs; k++)
         for (long g = 0; g < R.games; g++)
             if (seen[k][g]) R.idx[k][R.count[k]++] = g;

@@ -5,6 +5,7 @@
 #define CROUPIER_SIM_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "croupier/game.h"
 #include "croupier/parts.h"
@@ -43,5 +44,12 @@ typedef struct cr_sim_tally {
 /* splitmix64: derives independent seeds from (seed, index, seat). */
 SIM_HIDDEN uint64_t sim_mix(uint64_t seed, uint64_t a, uint64_t b);
 SIM_HIDDEN double sim_now(void);
+
+/* cr_sim_ratings_read on files already open (read from where they stand,
+ * not closed); names[i] is files[i]'s name in the messages.  The fuzz
+ * target fuzz_rating_csv reads memory through it. */
+SIM_HIDDEN cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files,
+                                              const char *const *names, int n_paths,
+                                              cr_rate_result *out, char *err, size_t errcap);
 
 #endif
