@@ -64,7 +64,7 @@ enum { MAX_VARY = 64 };
  * or, with --from, from the CSV files of runs of it (cr_sim_ratings_read). */
 typedef struct rate_opts {
     const char *list, *csv, *part;
-    const char *from[64];
+    const char **from; /* room for one per argument (cmd_sim's); n_from given */
     int n_from, rotate;
 } rate_opts;
 
@@ -82,6 +82,8 @@ static int rate_command(const cr_sim_config *cfg, const rate_opts *o, int vary, 
     for (int i = 0; i < n; i++) rc.bots[i] = bots[i];
     rc.n_bots = n;
     rc.rotate = o->rotate;
+    if (o->n_from && (o->part || o->csv))
+        return cli_usage_error("sim", "--from fits games already played: no --part or --csv");
     if (o->part) {
         long k, m;
         char a[24], b[24];
@@ -97,8 +99,6 @@ static int rate_command(const cr_sim_config *cfg, const rate_opts *o, int vary, 
         rc.part = (int)k;
         rc.parts = (int)m;
     }
-    if (o->n_from && (o->part || o->csv))
-        return cli_usage_error("sim", "--from fits games already played: no --part or --csv");
     if (rc.base.num_players == 0) { /* the variant's largest table */
         const cr_game_def *def = cli_find_game(cfg->game);
         for (int v = 0; def && v < def->n_variants; v++)
@@ -116,15 +116,19 @@ static int rate_command(const cr_sim_config *cfg, const rate_opts *o, int vary, 
             return cli_error("%s: %s", o->csv, strerror(errno));
         rc.csv = csv;
         cr_status st = cr_sim_ratings(&rc, &res, err, sizeof err);
-        if (csv && fclose(csv) != 0 && st == CR_OK)
+        if (st != CR_OK) {
+            if (csv) fclose(csv);
+            return cli_error("%s%s%s", st == CR_ERR_IO ? o->csv : "", st == CR_ERR_IO ? ": " : "",
+                             err);
+        }
+        if (csv && (ferror(csv) | fclose(csv)) != 0)
             return cli_error("%s: %s", o->csv, strerror(errno));
-        if (st != CR_OK) return cli_error("%s", err);
     }
     cr_sim_print_rating(&rc, &res, stdout);
     return 0;
 }
 
-static int sim_command(int argc, char **argv, int ranks)
+static int sim_command(int argc, char **argv, int ranks, const char **from)
 {
     cr_sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -133,7 +137,7 @@ static int sim_command(int argc, char **argv, int ranks)
     cfg.progress = CR_SIM_PROGRESS_AUTO;
     const char *game = NULL, *seats = "random", *json = NULL, *csv = NULL, *plots = NULL;
     const char *vary = NULL, *val;
-    rate_opts ro = {0};
+    rate_opts ro = {.from = from};
     char seat_buf[1024], vary_buf[2048];
     char *seat_list[CR_MAX_PLAYERS], *vary_list[MAX_VARY];
     cr_params table = {0};
@@ -184,10 +188,7 @@ static int sim_command(int argc, char **argv, int ranks)
             ro.part = val;
         } else if ((r = cli_opt(argc, argv, &i, "--from", &val))) {
             if (r < 0) return 2;
-            if (ro.n_from == (int)(sizeof ro.from / sizeof ro.from[0]))
-                return cli_usage_error("sim", "--from: at most %d files",
-                                       (int)(sizeof ro.from / sizeof ro.from[0]));
-            ro.from[ro.n_from++] = val;
+            ro.from[ro.n_from++] = val; /* at most one an argument */
         } else if ((r = cli_opt(argc, argv, &i, "--vary", &val))) {
             if (r < 0) return 2;
             vary = val;
@@ -409,7 +410,10 @@ static int sim_command(int argc, char **argv, int ranks)
 int cmd_sim(int argc, char **argv)
 {
     int ranks = sim_mpi_start();
-    int status = sim_command(argc, argv, ranks);
+    /* --from FILE may come as often as there are arguments */
+    const char **from = cr_calloc((size_t)argc + 1, sizeof *from);
+    int status = from ? sim_command(argc, argv, ranks, from) : cli_error("out of memory");
+    cr_free(from);
     sim_mpi_stop();
     return status;
 }

@@ -131,21 +131,30 @@ static int fail(char *err, size_t errcap, const char *msg)
     return 0;
 }
 
-/* The seatings cfg plays, and room for their games (1; 0 with err). */
-static int rating_init(const cr_rate_config *cfg, rating *R, char *err, size_t errcap)
+/* The seatings cfg plays, and room for their games: CR_OK, or
+ * CR_ERR_INVALID / CR_ERR_NOMEM with err. */
+static cr_status rating_init(const cr_rate_config *cfg, rating *R, char *err, size_t errcap)
 {
     memset(R, 0, sizeof *R);
     int n = cfg->n_bots, np = cfg->base.num_players;
     if (n < 2 || n > CR_RATE_MAX) {
         if (err && errcap) snprintf(err, errcap, "--rate needs 2 to %d bots", CR_RATE_MAX);
-        return 0;
+        return CR_ERR_INVALID;
     }
-    if (np < 2 || np > CR_MAX_PLAYERS)
-        return fail(err, errcap, "rating needs a player count of 2 or more");
-    if (cfg->base.games < 1) return fail(err, errcap, "rating needs 1 game a seating or more");
+    if (np < 2 || np > CR_MAX_PLAYERS) {
+        if (err && errcap)
+            snprintf(err, errcap, "rating needs a player count of 2 to %d", CR_MAX_PLAYERS);
+        return CR_ERR_INVALID;
+    }
+    if (cfg->base.games < 1) {
+        fail(err, errcap, "rating needs 1 game a seating or more");
+        return CR_ERR_INVALID;
+    }
     if (cfg->parts < 0 || cfg->part < 0 || (cfg->parts > 0) != (cfg->part > 0) ||
-        cfg->part > cfg->parts || cfg->parts > cfg->base.games)
-        return fail(err, errcap, "--part K/M needs 1 <= K <= M <= the games a seating");
+        cfg->part > cfg->parts || cfg->parts > cfg->base.games) {
+        fail(err, errcap, "--part K/M needs 1 <= K <= M <= the games a seating");
+        return CR_ERR_INVALID;
+    }
     R->n = n;
     R->np = np;
     R->runs = cfg->rotate ? n : n * (n - 1);
@@ -169,10 +178,11 @@ static int rating_init(const cr_rate_config *cfg, rating *R, char *err, size_t e
             for (int b = a + 1; b < n; b++)
                 for (int swap = 0; swap < 2; swap++, r++) /* a first, then b first */
                     for (int s = 0; s < np; s++) R->bot[r][s] = (s % 2 == 0) != swap ? a : b;
-    return 1;
+    return CR_OK;
 nomem:
     rating_free(R);
-    return fail(err, errcap, "out of memory");
+    fail(err, errcap, "out of memory");
+    return CR_ERR_NOMEM;
 }
 
 /* Seating k's lab run: its seats and its own seed (from the rating's seed
@@ -183,13 +193,16 @@ static cr_sim_config seating_config(const cr_rate_config *cfg, const rating *R, 
     c.n_seats = R->np;
     for (int s = 0; s < R->np; s++) c.seats[s] = cfg->bots[R->bot[k][s]];
     c.seed = cr_sim_game_seed(cfg->base.seed, k);
+    c.no_per_game = 0; /* the fit reads every game's places */
     return c;
 }
 
 /* The CSV's config column for seating k: "GAME VARIANT[ (K=V,...)]:
- * SPEC;SPEC;..." (variant: the resolved name, as the run reports it). */
-static void seating_text(const cr_rate_config *cfg, const rating *R, int k, const char *variant,
-                         char *out, size_t cap)
+ * SPEC;SPEC;..." (variant: the resolved name, as the run reports it; the
+ * table options, and max-actions when set, in the brackets).  1, or 0 if
+ * it does not fit in cap bytes (err says so). */
+static int seating_text(const cr_rate_config *cfg, const rating *R, int k, const char *variant,
+                        char *out, size_t cap, char *err, size_t errcap)
 {
     size_t len = 0;
 #define PUT(...)                                                                                   \
@@ -198,13 +211,18 @@ static void seating_text(const cr_rate_config *cfg, const rating *R, int k, cons
         if (w_ > 0) len += (size_t)w_;                                                             \
     } while (0)
     PUT("%s %s", cfg->base.game, variant);
-    for (int i = 0; i < cfg->base.n_options; i++)
+    int n_opts = 0;
+    for (int i = 0; i < cfg->base.n_options; i++, n_opts++)
         PUT("%s%s=%s", i ? "," : " (", cfg->base.options[i].key, cfg->base.options[i].value);
-    if (cfg->base.n_options) PUT(")");
+    if (cfg->base.max_actions > 0)
+        PUT("%smax-actions=%ld", n_opts++ ? "," : " (", cfg->base.max_actions);
+    if (n_opts) PUT(")");
     PUT(":");
     for (int s = 0; s < R->np; s++) PUT("%s%s", s ? ";" : " ", cfg->bots[R->bot[k][s]]);
 #undef PUT
-    if (len >= cap && cap) out[cap - 1] = '\0';
+    if (len >= cap)
+        return fail(err, errcap, "the bots' specs and options are too long for a rating");
+    return 1;
 }
 
 /* The Bradley-Terry fit of the games there are, their intervals, and the
@@ -287,13 +305,13 @@ cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *e
 {
     memset(out, 0, sizeof *out);
     rating R;
-    if (!rating_init(cfg, &R, err, errcap)) return CR_ERR_INVALID;
+    cr_status rc = rating_init(cfg, &R, err, errcap);
+    if (rc != CR_OK) return rc;
     long first = 0, count = R.games;
     if (cfg->parts > 0) {
         first = (long)((long long)(cfg->part - 1) * R.games / cfg->parts);
         count = (long)((long long)cfg->part * R.games / cfg->parts) - first;
     }
-    cr_status rc = CR_OK;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (cfg->csv) cr_sim_csv_header(&(cr_sim_result){.num_players = R.np}, cfg->csv);
@@ -307,9 +325,20 @@ cr_status cr_sim_ratings(const cr_rate_config *cfg, cr_rate_result *out, char *e
         R.count[k] = count;
         if (cfg->csv) {
             char text[1536];
-            seating_text(cfg, &R, k, part.variant, text, sizeof text);
+            if (!seating_text(cfg, &R, k, part.variant, text, sizeof text, err, errcap)) {
+                cr_sim_result_fini(&part);
+                rc = CR_ERR_INVALID;
+                goto done;
+            }
             cr_sim_csv_rows(&part, text, part.per_game, first, count, cfg->csv);
-            fflush(cfg->csv);
+            /* a failed write (a full disk) must not leave a short part
+             * that looks whole */
+            if (fflush(cfg->csv) != 0 || ferror(cfg->csv)) {
+                if (err && errcap) snprintf(err, errcap, "writing the CSV: %s", strerror(errno));
+                cr_sim_result_fini(&part);
+                rc = CR_ERR_IO;
+                goto done;
+            }
         }
         cr_sim_result_fini(&part);
     }
@@ -393,21 +422,23 @@ static int read_file(FILE *f, const char *path, rating *R, char (*text)[1536], u
         const char *p = line;
         if (lineno == 1) { /* the header: where the columns are */
             for (int c = 0, more = 2; more == 2; c++, ncols++) {
-                if (!(more = csv_field(&p, field, sizeof field))) BAD("not a CSV header");
-                long long k = -1;
-                if (strncmp(field, "rank", 4) == 0) {
-                    uint64_t u;
-                    if (!csv_u64(field + 4, &u)) continue;
-                    k = (long long)u;
-                    if (k >= R->np) BAD("the games have more seats than the rating's player count");
-                    col_rank[k] = c;
+                if (!(more = csv_field(&p, field, sizeof field)))
+                    BAD("not a CSV header (a field does not end, or is too long)");
+                int *col = NULL;
+                uint64_t u;
+                if (strncmp(field, "rank", 4) == 0 && csv_u64(field + 4, &u)) {
+                    if (u >= (uint64_t)R->np)
+                        BAD("the games have more seats than the rating's player count");
+                    col = &col_rank[u];
                 } else if (strcmp(field, "config") == 0) {
-                    col_config = c;
+                    col = &col_config;
                 } else if (strcmp(field, "game") == 0) {
-                    col_game = c;
+                    col = &col_game;
                 } else if (strcmp(field, "game_seed") == 0) {
-                    col_seed = c;
+                    col = &col_seed;
                 }
+                if (col && *col >= 0) BAD("a column comes twice in the header");
+                if (col) *col = c;
             }
             if (col_config < 0 || col_game < 0 || col_seed < 0)
                 BAD("not a CSV of the lab's games (no config, game or game_seed column)");
@@ -424,7 +455,8 @@ static int read_file(FILE *f, const char *path, rating *R, char (*text)[1536], u
         int c = 0, more = 2;
         for (; more == 2; c++) {
             if (c == ncols) BAD("a row has more columns than the header");
-            if (!(more = csv_field(&p, field, sizeof field))) BAD("a field does not end");
+            if (!(more = csv_field(&p, field, sizeof field)))
+                BAD("a field does not end, or is too long");
             uint64_t u;
             if (c == col_config) {
                 for (k = 0; k < R->runs && strcmp(field, text[k]) != 0; k++) {
@@ -455,11 +487,11 @@ static int read_file(FILE *f, const char *path, rating *R, char (*text)[1536], u
         seen[k][game] = 1;
         memcpy(R->res[k][game].rank, rank, sizeof rank);
     }
-    if (lineno == 0) BAD("empty, not a CSV of the lab's games");
     if (ferror(f)) {
         if (err && errcap) snprintf(err, errcap, "%s: %s", path, strerror(errno));
         goto close;
     }
+    if (lineno == 0) BAD("empty, not a CSV of the lab's games");
     ok = 1;
 out:
     if (why && err && errcap) snprintf(err, errcap, "%s:%ld: %s", path, lineno, why);
@@ -472,27 +504,7 @@ close:
 cr_status cr_sim_ratings_read(const cr_rate_config *cfg, const char *const *paths, int n_paths,
                               cr_rate_result *out, char *err, size_t errcap)
 {
-    memset(out, 0, sizeof *out);
-    if (n_paths < 1 || n_paths > 4096) {
-        fail(err, errcap, "give the CSV files of the rating's runs (1 to 4096)");
-        return CR_ERR_INVALID;
-    }
-    FILE **files = cr_calloc((size_t)n_paths, sizeof *files);
-    if (!files) {
-        fail(err, errcap, "out of memory");
-        return CR_ERR_NOMEM;
-    }
-    cr_status rc = CR_OK;
-    for (int i = 0; i < n_paths && rc == CR_OK; i++)
-        if (!(files[i] = fopen(paths[i], "r"))) {
-            if (err && errcap) snprintf(err, errcap, "%s: %s", paths[i], strerror(errno));
-            rc = CR_ERR_INVALID;
-        }
-    if (rc == CR_OK) rc = sim_ratings_read_streams(cfg, files, paths, n_paths, out, err, errcap);
-    for (int i = 0; i < n_paths; i++)
-        if (files[i]) fclose(files[i]);
-    cr_free(files);
-    return rc;
+    return sim_ratings_read_streams(cfg, NULL, paths, n_paths, out, err, errcap);
 }
 
 cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files,
@@ -505,9 +517,10 @@ cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files
         return CR_ERR_INVALID;
     }
     rating R;
-    if (!rating_init(cfg, &R, err, errcap)) return CR_ERR_INVALID;
+    cr_status rc = rating_init(cfg, &R, err, errcap);
+    if (rc != CR_OK) return rc;
     R.seed = cfg->base.seed;
-    cr_status rc = CR_ERR_INVALID;
+    rc = CR_ERR_INVALID;
     char(*text)[1536] = cr_calloc((size_t)R.runs, sizeof *text);
     uint8_t **seen = cr_calloc((size_t)R.runs, sizeof *seen);
     if (!text || !seen) goto nomem;
@@ -516,12 +529,21 @@ cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files
         cr_sim_config c = seating_config(cfg, &R, k);
         cr_sim_result none;
         if (cr_sim_run_part(&c, 0, 0, &none, err, errcap) != CR_OK) goto done;
-        seating_text(cfg, &R, k, none.variant, text[k], sizeof *text);
+        int fits = seating_text(cfg, &R, k, none.variant, text[k], sizeof *text, err, errcap);
         cr_sim_result_fini(&none);
+        if (!fits) goto done;
         if (!(seen[k] = cr_calloc((size_t)R.games, 1))) goto nomem;
     }
-    for (int i = 0; i < n_paths; i++)
-        if (!read_file(files[i], names[i], &R, text, seen, err, errcap)) goto done;
+    for (int i = 0; i < n_paths; i++) { /* one file open at a time */
+        FILE *f = files ? files[i] : fopen(names[i], "r");
+        if (!f) {
+            if (err && errcap) snprintf(err, errcap, "%s: %s", names[i], strerror(errno));
+            goto done;
+        }
+        int ok = read_file(f, names[i], &R, text, seen, err, errcap);
+        if (!files) fclose(f);
+        if (!ok) goto done;
+    }
     for (int k = 0; k < R.runs; k++)
         for (long g = 0; g < R.games; g++)
             if (seen[k][g]) R.idx[k][R.count[k]++] = g;

@@ -45,8 +45,9 @@ typedef struct cr_sim_tally {
 SIM_HIDDEN uint64_t sim_mix(uint64_t seed, uint64_t a, uint64_t b);
 SIM_HIDDEN double sim_now(void);
 
-/* cr_sim_ratings_read on files already open (read from where they stand,
- * not closed); names[i] is files[i]'s name in the messages.  The fuzz
+/* cr_sim_ratings_read, on files already open when files is not NULL (read
+ * from where they stand, not closed; names[i] is files[i]'s name in the
+ * messages), else on the files names[] (opened one at a time).  The fuzz
  * target fuzz_rating_csv reads memory through it. */
 SIM_HIDDEN cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files,
                                               const char *const *names, int n_paths,

@@ -224,15 +224,30 @@ grep -q ', read from 2 files, seed 2; every two bots met in 12 games or more$' "
 grep -q "rate-1.csv:2: the game comes twice" "$tmp/err" || fail "twice: $(cat "$tmp/err")"
 "$cr" "${rate[@]}" --seed 3 --from "$tmp/rate-1.csv" >/dev/null 2>"$tmp/err" &&
     fail "another seed's games were fitted"
+grep -q "rate-1.csv:2: its game seed is not that game's under the rating's seed" "$tmp/err" ||
+    fail "another seed: $(cat "$tmp/err")"
+# a file with Windows line ends reads the same
+sed 's/$/\r/' "$tmp/rate-1.csv" >"$tmp/rate-1-crlf.csv"
+"$cr" "${rate[@]}" --from "$tmp/rate-2.csv" --from "$tmp/rate-1-crlf.csv" >"$tmp/rate-crlf.txt" ||
+    fail "--from a CRLF file"
+[ "$(tail -n +2 "$tmp/rate-crlf.txt")" = "$(tail -n +2 "$tmp/rate-whole.txt")" ] ||
+    fail "the CRLF file's fit is not the whole rating's"
+"$cr" "${rate[@]}" --from "$tmp/rate-1.csv" --part 1/2 >/dev/null 2>"$tmp/err" &&
+    fail "--from with --part was taken"
+grep -q -- "--from fits games already played" "$tmp/err" || fail "--from --part: $(cat "$tmp/err")"
+"$cr" "${rate[@]}" --csv /dev/full >/dev/null 2>"$tmp/err" && fail "a CSV on a full disk was taken"
+grep -q "/dev/full: writing the CSV: No space left on device" "$tmp/err" ||
+    fail "a full disk: $(cat "$tmp/err")"
 "$cr" "${rate[@]}" --part 3/2 >/dev/null 2>"$tmp/err" && fail "--part 3/2 was played"
 grep -q -- "--part K/M needs 1 <= K <= M" "$tmp/err" || fail "--part 3/2: $(cat "$tmp/err")"
 "$cr" "${rate[@]}" --json "$tmp/r.json" >/dev/null 2>&1 && fail "--rate --json was taken"
-"$cr" sim dml --games 2 --from "$tmp/rate-1.csv" >/dev/null 2>&1 && fail "--from without --rate"
+"$cr" sim dml --games 2 --from "$tmp/rate-1.csv" >/dev/null 2>"$tmp/err" && fail "--from without --rate"
+grep -q -- "--rotate, --part and --from go with --rate" "$tmp/err" || fail "--from alone: $(cat "$tmp/err")"
 # the same rating as a Slurm job array of two tasks (run here without Slurm,
 # as sbatch would set them): the second task to end fits the whole rating
 slurm="$(cd "$(dirname "$0")/../../docs/slurm" && pwd)/croupier-rate.sbatch"
 for k in 2 1; do
-    (cd "$tmp" && SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=2 CROUPIER="$cr" GAME=dml \
+    (cd "$tmp" && SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_MAX=2 CROUPIER="$cr" GAME=dml \
         TIERS=beginner,club GAMES=6 PLAYERS=4 SEED=2 ROTATE=no OUT=slurm-rate \
         bash "$slurm" >"$tmp/slurm-$k.out") || fail "croupier-rate.sbatch task $k"
 done

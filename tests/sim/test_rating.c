@@ -319,6 +319,12 @@ static void test_ratings_read_refuses(void **unused)
         {"config,game,game_seed,rank0,rank1,rank2,rank3,rank4\n",
          ":1: the games have more seats than the rating's player count"},
         {"\"config,game\n", ":1: not a CSV header"},
+        {"config,game,game_seed,rank0,rank1,rank2,rank3,rank18446744073709551615\n",
+         ":1: the games have more seats than the rating's player count"},
+        {"config,game,game_seed,rank0,rank1,rank2,rank3,game\n",
+         ":1: a column comes twice in the header"},
+        {"config,game,game_seed,rank0,rank1,rank2,rank0,rank3\n",
+         ":1: a column comes twice in the header"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *one[1] = {bad};
@@ -374,6 +380,22 @@ static void test_ratings_read_refuses(void **unused)
     rc.parts = 2;
     assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_ERR_INVALID);
     assert_non_null(strstr(err, "--part K/M"));
+    rc.part = rc.parts = 0;
+    /* a cap on a game's actions is part of the table: games played without
+     * it are another rating's */
+    rc.base.seed = 3;
+    rc.base.max_actions = 100000;
+    assert_int_equal(cr_sim_ratings_read(&rc, one, 1, &r, err, sizeof err), CR_ERR_INVALID);
+    assert_non_null(strstr(err, ":2: its table is none of this rating's seatings"));
+    /* a CSV that cannot be written whole is an error, not a short part */
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        rc.csv = full;
+        assert_int_equal(cr_sim_ratings(&rc, &r, err, sizeof err), CR_ERR_IO);
+        assert_non_null(strstr(err, "writing the CSV"));
+        rc.csv = NULL;
+        fclose(full);
+    }
     remove(good);
 }
 

@@ -464,7 +464,7 @@ async function testDesktop(browser, base) {
   // Another seat's view: its Hand, not ours (at the last step, where each
   // seat holds its own King: early steps may find both Hands still empty).
   await page.click('button[aria-label="Last step"]');
-  await stepIs(/^Step (\d+) of \1/);
+  check(await stepIs(/^Step (\d+) of \1/), 'Last step goes to the end');
   const mine = await page.$eval('.replay-table .dml-mine', (x) => x.textContent);
   await page.selectOption('#replay-view', '1');
   await page.waitForFunction((m) => document.querySelector('.replay-table .dml-mine') && document.querySelector('.replay-table .dml-mine').textContent !== m, mine, { timeout: 15000 }).catch(() => null);
