@@ -111,6 +111,18 @@ static int rate_command(const cr_sim_config *cfg, const rate_opts *o, int vary, 
         if (cr_sim_ratings_read(&rc, o->from, o->n_from, &res, err, sizeof err) != CR_OK)
             return cli_error("%s", err);
     } else {
+        /* Each bot is checked against the game (as its seating's lab run
+         * will check it) before --csv opens its file: a mistyped spec leaves
+         * an existing part file as it was. */
+        for (int b = 0; o->csv && b < n; b++) {
+            cr_sim_config c = rc.base;
+            c.n_seats = rc.base.num_players;
+            for (int s = 0; s < c.n_seats; s++) c.seats[s] = rc.bots[b];
+            cr_sim_result none;
+            if (cr_sim_run_part(&c, 0, 0, &none, err, sizeof err) != CR_OK)
+                return cli_error("%s", err);
+            cr_sim_result_fini(&none);
+        }
         FILE *csv = NULL;
         if (o->csv && !(csv = fopen(o->csv, "w")))
             return cli_error("%s: %s", o->csv, strerror(errno));

@@ -157,6 +157,7 @@ static cr_status rating_init(const cr_rate_config *cfg, rating *R, char *err, si
     }
     R->n = n;
     R->np = np;
+    R->seed = cfg->base.seed;
     R->runs = cfg->rotate ? n : n * (n - 1);
     R->games = cfg->base.games;
     R->bot = cr_calloc((size_t)R->runs, sizeof *R->bot);
@@ -519,7 +520,6 @@ cr_status sim_ratings_read_streams(const cr_rate_config *cfg, FILE *const *files
     rating R;
     cr_status rc = rating_init(cfg, &R, err, errcap);
     if (rc != CR_OK) return rc;
-    R.seed = cfg->base.seed;
     rc = CR_ERR_INVALID;
     char(*text)[1536] = cr_calloc((size_t)R.runs, sizeof *text);
     uint8_t **seen = cr_calloc((size_t)R.runs, sizeof *seen);

@@ -238,6 +238,11 @@ grep -q -- "--from fits games already played" "$tmp/err" || fail "--from --part:
 "$cr" "${rate[@]}" --csv /dev/full >/dev/null 2>"$tmp/err" && fail "a CSV on a full disk was taken"
 grep -q "/dev/full: writing the CSV: No space left on device" "$tmp/err" ||
     fail "a full disk: $(cat "$tmp/err")"
+cp "$tmp/rate-1.csv" "$tmp/kept.csv"
+"$cr" sim dml --rate random,heuristc --games 2 --csv "$tmp/kept.csv" >/dev/null 2>"$tmp/err" &&
+    fail "a mistyped bot was rated"
+grep -q "heuristc" "$tmp/err" || fail "a mistyped bot: $(cat "$tmp/err")"
+cmp -s "$tmp/rate-1.csv" "$tmp/kept.csv" || fail "a mistyped bot emptied the --csv file"
 "$cr" "${rate[@]}" --part 3/2 >/dev/null 2>"$tmp/err" && fail "--part 3/2 was played"
 grep -q -- "--part K/M needs 1 <= K <= M" "$tmp/err" || fail "--part 3/2: $(cat "$tmp/err")"
 "$cr" "${rate[@]}" --json "$tmp/r.json" >/dev/null 2>&1 && fail "--rate --json was taken"
