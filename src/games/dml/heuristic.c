@@ -137,11 +137,10 @@ static int lane_points(uint64_t both, uint64_t hand, int s, int desired)
     return v + mono_bonus[k];
 }
 
-/* hand_value's points apart from the suits' lanes: eggs and the
- * Characters and Jokers in Hand. */
-static int hand_extras(uint64_t hand)
+/* hand_value's points apart from the suits' lanes: the Hand's `eggs` and
+ * its Characters and Jokers. */
+static int hand_extras(uint64_t hand, int eggs)
 {
-    int eggs = popc(hand & egg_mask());
     int v = 20 * eggs + (eggs == 4 ? 1000 : eggs == 3 ? 25 : 0);
     /* Characters in Hand are worth what playing them may bring. */
     v += 5 * popc(hand & (rank_set(DML_J) | rank_set(DML_Q)));
@@ -157,11 +156,11 @@ static int hand_extras(uint64_t hand)
  * card or a suit.  Every term is an integer, so the sum is exact. */
 static double hand_value(const heur_view *h, uint64_t hand)
 {
-    int v = hand_extras(hand);
+    int eggs = popc(hand & egg_mask());
+    int v = hand_extras(hand, eggs);
     uint64_t diff = hand ^ h->hand, both = hand | h->front;
     for (int s = 0; s < 4; s++)
         v += diff & COMMODITY_RANKS_MASK(s) ? lane_points(both, hand, s, h->desired) : h->lane[s];
-    int eggs = popc(hand & egg_mask());
     if (eggs > h->shields) v -= 3 * (eggs - h->shields);
     return v;
 }
